@@ -1,0 +1,18 @@
+//! The `gitnomic` binary: parse the command line, set up logging, run.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use gitnomic::cli::{self, Cli};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    gitnomic::logging::init(cli.global.verbosity());
+    match cli::run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("gitnomic: error: {err:#}");
+            ExitCode::from(cli::EXIT_ERROR)
+        }
+    }
+}
