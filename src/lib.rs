@@ -4,13 +4,22 @@
 //!
 //! - core (no files, clock, git or network): [`ruleset`] (the rules and
 //!   their numbering), [`gamestate`] (players, dynasty, game variables),
+//!   [`game`] (both together, checked against each other), [`source`],
 //!   [`time`], [`error`], [`markdown`];
-//! - edges: the loaders inside those modules (`load`), [`git`] and [`cli`].
+//! - edges: [`load`] (reading a game from a directory or a git revision),
+//!   [`git`], [`logging`] and [`cli`].
 //!
 //! `tests/architecture.rs` enforces the boundary.
 
 pub mod cli;
+pub mod content;
 pub mod error;
+pub mod game;
+pub mod gamestate;
+pub mod git;
+pub mod load;
 pub mod logging;
 pub mod markdown;
+pub mod ruleset;
+pub mod source;
 pub mod time;

@@ -1,0 +1,47 @@
+//! A whole game: the ruleset and the gamestate, checked against each other.
+//! Pure: it takes the game's files, wherever they were read from.
+
+use crate::content::{Page, parse_pages};
+use crate::error::Diagnostics;
+use crate::gamestate::{self, GameState};
+use crate::ruleset::Ruleset;
+use crate::ruleset::template::TextContext;
+use crate::source::SourceFile;
+
+/// The result of reading and checking a game.
+#[derive(Debug, Clone)]
+pub struct Game {
+    /// The ruleset as written (templates unrendered).
+    pub source: Ruleset,
+    /// The ruleset with its text rendered with the game's terms and
+    /// parameters (the same as `source` when the gamestate is unreadable).
+    pub ruleset: Ruleset,
+    /// The gamestate, when its required files could be read.
+    pub state: Option<GameState>,
+    /// The plain pages.
+    pub pages: Vec<Page>,
+    /// Every problem found, sorted by file and line.
+    pub problems: Diagnostics,
+}
+
+impl Game {
+    /// Parses, validates and renders a game from its files.
+    pub fn check(files: &[SourceFile]) -> Game {
+        let (source, mut problems) = Ruleset::parse(files);
+        let (state, found) = gamestate::parse(files, &|id| source.get(id).is_some());
+        problems.extend(found);
+        let ruleset = match &state {
+            Some(state) => {
+                let context = TextContext::new(&state.terms.as_map(), &source.params);
+                let (rendered, found) = source.render(&context);
+                problems.extend(found);
+                rendered
+            }
+            None => source.clone(),
+        };
+        let (pages, found) = parse_pages(files);
+        problems.extend(found);
+        problems.sort();
+        Game { source, ruleset, state, pages, problems }
+    }
+}

@@ -1,0 +1,167 @@
+//! The gamestate: players, the dynasty, game variables and collections,
+//! read from `state/`. Pure.
+//!
+//! [`parse`] reads and validates the files together (a value can only be
+//! checked against its declaration and the roster), [`schema`] holds the
+//! variable declarations and the clamp-or-illegal arithmetic, and [`edit`]
+//! writes changes back without disturbing anything else in a file.
+
+pub mod edit;
+pub mod parse;
+pub mod schema;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+pub use parse::parse;
+pub use schema::{Schema, VarDecl, VarType};
+
+use crate::time::Timestamp;
+
+/// The words the rules use for players and the emperor-role. Rule text
+/// refers to them as `{{ player }}` and so on; an Ascension Address that
+/// renames them edits only `state/game.toml`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Terms {
+    /// One player: `Tinkerer`.
+    pub player: String,
+    /// Several players: `Tinkerers`.
+    pub players: String,
+    /// The head of the dynasty: `Clockmaker`.
+    pub emperor: String,
+    /// Plural of the emperor term.
+    pub emperors: String,
+}
+
+impl Terms {
+    /// The terms as template variables.
+    pub fn as_map(&self) -> BTreeMap<String, String> {
+        [
+            ("player", &self.player),
+            ("players", &self.players),
+            ("emperor", &self.emperor),
+            ("emperors", &self.emperors),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect()
+    }
+}
+
+/// What the game is doing, as far as proposals are concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// Normal play.
+    #[default]
+    Playing,
+    /// A Declaration of Victory is pending: proposals are frozen.
+    Hiatus,
+    /// A DoV was enacted; the new emperor's Ascension Address is awaited.
+    AwaitingAscension,
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Phase::Playing => "playing",
+            Phase::Hiatus => "hiatus",
+            Phase::AwaitingAscension => "awaiting-ascension",
+        })
+    }
+}
+
+/// The current dynasty.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dynasty {
+    /// 1 for the first dynasty of the game.
+    pub number: u32,
+    /// The player heading it; `None` in a metadynasty.
+    pub emperor: Option<String>,
+    /// Playing, hiatus or awaiting an ascension.
+    pub phase: Phase,
+    /// When it began.
+    pub started: Option<Timestamp>,
+}
+
+/// A stretch of time a player was idle; `until` is `None` while it lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct IdlePeriod {
+    /// When the player went idle.
+    pub from: Timestamp,
+    /// When they came back, if they have.
+    pub until: Option<Timestamp>,
+}
+
+/// A player on the roster.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Player {
+    /// The name the rules and the tracker use.
+    pub name: String,
+    /// The forge account that acts as this player.
+    pub login: String,
+    /// Whether they are an admin.
+    pub admin: bool,
+    /// When they joined.
+    pub joined: Option<Timestamp>,
+    /// Their idle history, oldest first.
+    pub idle: Vec<IdlePeriod>,
+}
+
+impl Player {
+    /// Whether the player is idle at `t` (periods include `from`, exclude `until`).
+    pub fn is_idle_at(&self, t: Timestamp) -> bool {
+        self.idle.iter().any(|p| p.from <= t && p.until.is_none_or(|u| t < u))
+    }
+}
+
+/// One item of a named collection.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    /// Its id, unique in the collection.
+    pub id: String,
+    /// Its fields (defaults filled in).
+    pub fields: BTreeMap<String, toml::Value>,
+}
+
+/// The whole gamestate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameState {
+    /// The game's name.
+    pub name: String,
+    /// The player and emperor terms.
+    pub terms: Terms,
+    /// The current dynasty.
+    pub dynasty: Dynasty,
+    /// Players in roster order.
+    pub players: Vec<Player>,
+    /// Declarations of variables and collections.
+    pub schema: Schema,
+    /// Global variables (defaults filled in).
+    pub globals: BTreeMap<String, toml::Value>,
+    /// Per-player variables by player name (defaults filled in).
+    pub values: BTreeMap<String, BTreeMap<String, toml::Value>>,
+    /// Collections by name.
+    pub collections: BTreeMap<String, Vec<Item>>,
+}
+
+impl GameState {
+    /// The player with this name.
+    pub fn player(&self, name: &str) -> Option<&Player> {
+        self.players.iter().find(|p| p.name == name)
+    }
+
+    /// The player acting through this forge login.
+    pub fn player_by_login(&self, login: &str) -> Option<&Player> {
+        self.players.iter().find(|p| p.login.eq_ignore_ascii_case(login))
+    }
+
+    /// Players not idle at `t`.
+    pub fn active_at(&self, t: Timestamp) -> impl Iterator<Item = &Player> {
+        self.players.iter().filter(move |p| !p.is_idle_at(t))
+    }
+}
