@@ -95,7 +95,11 @@ impl Diagnostics {
 
     /// `Ok(value)` when empty, the problems otherwise.
     pub fn into_result<T>(self, value: T) -> Result<T, Diagnostics> {
-        if self.is_empty() { Ok(value) } else { Err(self) }
+        if self.is_empty() {
+            Ok(value)
+        } else {
+            Err(self)
+        }
     }
 }
 
@@ -155,6 +159,28 @@ impl LineIndex {
     }
 }
 
+/// Turns a TOML error into a diagnostic at the right line.
+///
+/// `text` is the TOML that was parsed and `first_line` the file line it
+/// starts on (1 for a whole `.toml` file, 2 for front matter after `+++`).
+pub fn toml_diagnostic(
+    path: &str,
+    text: &str,
+    first_line: usize,
+    err: &toml::de::Error,
+) -> Diagnostic {
+    let line = err.span().map_or(first_line, |span| {
+        LineIndex::new(text).line(span.start) + first_line - 1
+    });
+    let message = err.message().trim_end().to_string();
+    Diagnostic::new(path, line, message)
+}
+
+/// The file line of byte `offset` in a TOML text that starts on `first_line`.
+pub fn line_of(text: &str, first_line: usize, offset: usize) -> usize {
+    LineIndex::new(text).line(offset) + first_line - 1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,26 +209,4 @@ mod tests {
         assert_eq!(idx.line(7), 4);
         assert_eq!(idx.line(9), 4);
     }
-}
-
-/// Turns a TOML error into a diagnostic at the right line.
-///
-/// `text` is the TOML that was parsed and `first_line` the file line it
-/// starts on (1 for a whole `.toml` file, 2 for front matter after `+++`).
-pub fn toml_diagnostic(
-    path: &str,
-    text: &str,
-    first_line: usize,
-    err: &toml::de::Error,
-) -> Diagnostic {
-    let line = err
-        .span()
-        .map_or(first_line, |span| LineIndex::new(text).line(span.start) + first_line - 1);
-    let message = err.message().trim_end().to_string();
-    Diagnostic::new(path, line, message)
-}
-
-/// The file line of byte `offset` in a TOML text that starts on `first_line`.
-pub fn line_of(text: &str, first_line: usize, offset: usize) -> usize {
-    LineIndex::new(text).line(offset) + first_line - 1
 }

@@ -1,6 +1,8 @@
 //! A whole game: the ruleset and the gamestate, checked against each other.
 //! Pure: it takes the game's files, wherever they were read from.
 
+use std::collections::BTreeMap;
+
 use crate::content::{Page, parse_pages};
 use crate::error::Diagnostics;
 use crate::gamestate::{self, GameState};
@@ -41,7 +43,33 @@ impl Game {
         };
         let (pages, found) = parse_pages(files);
         problems.extend(found);
-        problems.sort();
-        Game { source, ruleset, state, pages, problems }
+        let problems = relabel(problems, &source, &ruleset);
+        Game {
+            source,
+            ruleset,
+            state,
+            pages,
+            problems,
+        }
     }
+}
+
+/// Names rules in problems by their rendered titles (`1.2 Tinkerers`
+/// rather than the template `1.2 {{ players }}`), sorted by file and line.
+fn relabel(problems: Diagnostics, source: &Ruleset, rendered: &Ruleset) -> Diagnostics {
+    let labels: BTreeMap<String, String> = source
+        .rules
+        .iter()
+        .zip(&rendered.rules)
+        .map(|(raw, done)| (raw.label(), done.label()))
+        .collect();
+    let mut out = Diagnostics::new();
+    for mut d in problems {
+        if let Some(label) = d.rule.as_ref().and_then(|l| labels.get(l)) {
+            d.rule = Some(label.clone());
+        }
+        out.push(d);
+    }
+    out.sort();
+    out
 }

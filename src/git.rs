@@ -44,7 +44,10 @@ impl Repo {
     pub fn open(path: &Path) -> Result<Self, GitError> {
         git2::Repository::open(path)
             .map(|inner| Repo { inner })
-            .map_err(|source| GitError::Open { path: path.display().to_string(), source })
+            .map_err(|source| GitError::Open {
+                path: path.display().to_string(),
+                source,
+            })
     }
 
     /// Every file (path, bytes) under the top-level directories `dirs` in
@@ -55,14 +58,21 @@ impl Repo {
             .inner
             .revparse_single(rev)
             .and_then(|object| object.peel_to_tree())
-            .map_err(|source| GitError::Revision { rev: rev.to_string(), source })?;
+            .map_err(|source| GitError::Revision {
+                rev: rev.to_string(),
+                source,
+            })?;
         let mut files = Vec::new();
         let mut failure = None;
         tree.walk(git2::TreeWalkMode::PreOrder, |parent, entry| {
             let top = parent.split('/').next().unwrap_or_default();
             if parent.is_empty() {
                 let name = entry.name().unwrap_or_default();
-                return if dirs.contains(&name) { git2::TreeWalkResult::Ok } else { git2::TreeWalkResult::Skip };
+                return if dirs.contains(&name) {
+                    git2::TreeWalkResult::Ok
+                } else {
+                    git2::TreeWalkResult::Skip
+                };
             }
             if !dirs.contains(&top) || entry.kind() != Some(git2::ObjectType::Blob) {
                 return git2::TreeWalkResult::Ok;
@@ -77,7 +87,10 @@ impl Repo {
             }
             git2::TreeWalkResult::Ok
         })
-        .map_err(|source| GitError::Read { what: format!("the tree of {rev}"), source })?;
+        .map_err(|source| GitError::Read {
+            what: format!("the tree of {rev}"),
+            source,
+        })?;
         match failure {
             Some(e) => Err(e),
             None => {

@@ -60,10 +60,16 @@ pub fn read(origin: &Origin, dirs: &[&str]) -> Result<Vec<SourceFile>, LoadError
             .files_at(rev, dirs)?
             .into_iter()
             .filter(|(path, _)| is_game_file(path))
-            .map(|(path, bytes)| String::from_utf8(bytes).map(|text| SourceFile::new(&path, text)).map_err(|_| LoadError::NotText(path)))
+            .map(|(path, bytes)| {
+                String::from_utf8(bytes)
+                    .map(|text| SourceFile::new(&path, text))
+                    .map_err(|_| LoadError::NotText(path))
+            })
             .collect::<Result<_, _>>()?,
     };
-    let has_game = files.iter().any(|f| f.path.starts_with("rules/") || f.path.starts_with("state/"));
+    let has_game = files
+        .iter()
+        .any(|f| f.path.starts_with("rules/") || f.path.starts_with("state/"));
     if has_game {
         Ok(files)
     } else {
@@ -88,14 +94,20 @@ fn read_dir(root: &Path, dirs: &[&str]) -> Result<Vec<SourceFile>, LoadError> {
             })?;
             let path = entry.path();
             let relative = path.strip_prefix(root).unwrap_or(path);
-            let name: Vec<String> = relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+            let name: Vec<String> = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
             let name = name.join("/");
             if !entry.file_type().is_file() || !is_game_file(&name) {
                 continue;
             }
             let text = std::fs::read_to_string(path).map_err(|source| match source.kind() {
                 std::io::ErrorKind::InvalidData => LoadError::NotText(name.clone()),
-                _ => LoadError::Io { path: path.display().to_string(), source },
+                _ => LoadError::Io {
+                    path: path.display().to_string(),
+                    source,
+                },
             })?;
             files.push(SourceFile::new(name, text));
         }

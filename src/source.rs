@@ -32,15 +32,13 @@ pub fn split_front_matter(text: &str) -> Option<(&str, &str, usize)> {
         .strip_prefix("+++\n")
         .or_else(|| text.strip_prefix("+++\r\n"))?;
     let mut offset = 0;
-    let mut line = 2;
-    for chunk in rest.split_inclusive('\n') {
+    for (line, chunk) in (2..).zip(rest.split_inclusive('\n')) {
         if chunk.trim_end() == "+++" {
             let front = &rest[..offset];
             let body = &rest[offset + chunk.len()..];
             return Some((front, body, line + 1));
         }
         offset += chunk.len();
-        line += 1;
     }
     None
 }

@@ -24,7 +24,10 @@ pub struct Args {
 /// the list (with `--list`) and a summary to stdout.
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let origin = match &args.rev {
-        Some(rev) => Origin::Revision { repo: global.root.clone(), rev: rev.clone() },
+        Some(rev) => Origin::Revision {
+            repo: global.root.clone(),
+            rev: rev.clone(),
+        },
         None => Origin::Dir(global.root.clone()),
     };
     let files = load::read(&origin, GAME_DIRS).context("cannot check the game")?;
@@ -43,7 +46,11 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         }
         Ok(ExitCode::from(EXIT_OK))
     } else {
-        eprintln!("{} problem{} found", game.problems.len(), if game.problems.len() == 1 { "" } else { "s" });
+        eprintln!(
+            "{} problem{} found",
+            game.problems.len(),
+            if game.problems.len() == 1 { "" } else { "s" }
+        );
         Ok(ExitCode::from(EXIT_PROBLEMS))
     }
 }

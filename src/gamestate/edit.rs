@@ -40,13 +40,24 @@ impl StateDoc {
     /// Parses `text`, the contents of `path`.
     pub fn parse(path: &str, text: &str) -> Result<Self, EditError> {
         DocumentMut::from_str(text)
-            .map(|doc| StateDoc { path: path.to_string(), doc })
-            .map_err(|e| EditError::Parse { path: path.to_string(), message: e.to_string() })
+            .map(|doc| StateDoc {
+                path: path.to_string(),
+                doc,
+            })
+            .map_err(|e| EditError::Parse {
+                path: path.to_string(),
+                message: e.to_string(),
+            })
     }
 
     /// Sets `key` in the table at `tables` (created if missing) to `value`,
     /// keeping the old value's surrounding spaces and comment.
-    pub fn set(&mut self, tables: &[&str], key: &str, value: impl Into<Value>) -> Result<(), EditError> {
+    pub fn set(
+        &mut self,
+        tables: &[&str],
+        key: &str,
+        value: impl Into<Value>,
+    ) -> Result<(), EditError> {
         let mut table: &mut Table = self.doc.as_table_mut();
         for (depth, name) in tables.iter().enumerate() {
             let entry = table.entry(name).or_insert_with(|| {
@@ -105,7 +116,12 @@ mod tests {
     fn an_edit_can_add_a_table() {
         let mut doc = StateDoc::parse("v", TEXT).unwrap();
         doc.set(&["players", "Babbage"], "springs", 3).unwrap();
-        assert!(doc.render().ends_with("cogs = 0x0\n\n[players.Babbage]\nsprings = 3\n"), "{}", doc.render());
+        assert!(
+            doc.render()
+                .ends_with("cogs = 0x0\n\n[players.Babbage]\nsprings = 3\n"),
+            "{}",
+            doc.render()
+        );
     }
 
     #[test]

@@ -115,7 +115,9 @@ pub struct Player {
 impl Player {
     /// Whether the player is idle at `t` (periods include `from`, exclude `until`).
     pub fn is_idle_at(&self, t: Timestamp) -> bool {
-        self.idle.iter().any(|p| p.from <= t && p.until.is_none_or(|u| t < u))
+        self.idle
+            .iter()
+            .any(|p| p.from <= t && p.until.is_none_or(|u| t < u))
     }
 }
 
@@ -157,7 +159,9 @@ impl GameState {
 
     /// The player acting through this forge login.
     pub fn player_by_login(&self, login: &str) -> Option<&Player> {
-        self.players.iter().find(|p| p.login.eq_ignore_ascii_case(login))
+        self.players
+            .iter()
+            .find(|p| p.login.eq_ignore_ascii_case(login))
     }
 
     /// Players not idle at `t`.

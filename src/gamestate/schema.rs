@@ -153,9 +153,15 @@ impl VarDecl {
             out.push(format!("`min` and `max` apply to ints, not to {}", self.ty));
         }
         match self.ty {
-            VarType::Enum if self.values.is_empty() => out.push("an enum needs its `values`".into()),
-            VarType::List if self.item.is_none() => out.push("a list needs the type of its `item`".into()),
-            VarType::List if self.item == Some(VarType::List) => out.push("lists of lists are not supported".into()),
+            VarType::Enum if self.values.is_empty() => {
+                out.push("an enum needs its `values`".into());
+            }
+            VarType::List if self.item.is_none() => {
+                out.push("a list needs the type of its `item`".into());
+            }
+            VarType::List if self.item == Some(VarType::List) => {
+                out.push("lists of lists are not supported".into());
+            }
             _ => {}
         }
         if let Some(default) = &self.default {
@@ -180,20 +186,35 @@ impl VarDecl {
         if value < lower {
             return match self.underflow {
                 BoundPolicy::Clamp => Ok(lower),
-                BoundPolicy::Illegal => Err(Illegal { value, side: "below", bound_name: "minimum", bound: lower }),
+                BoundPolicy::Illegal => Err(Illegal {
+                    value,
+                    side: "below",
+                    bound_name: "minimum",
+                    bound: lower,
+                }),
             };
         }
         match self.max {
             Some(max) if value > max => match self.overflow {
                 BoundPolicy::Clamp => Ok(max),
-                BoundPolicy::Illegal => Err(Illegal { value, side: "above", bound_name: "cap", bound: max }),
+                BoundPolicy::Illegal => Err(Illegal {
+                    value,
+                    side: "above",
+                    bound_name: "cap",
+                    bound: max,
+                }),
             },
             _ => Ok(value),
         }
     }
 }
 
-fn check_typed(decl: &VarDecl, ty: VarType, value: &toml::Value, is_player: &dyn Fn(&str) -> bool) -> Option<String> {
+fn check_typed(
+    decl: &VarDecl,
+    ty: VarType,
+    value: &toml::Value,
+    is_player: &dyn Fn(&str) -> bool,
+) -> Option<String> {
     use toml::Value as V;
     match (ty, value) {
         (VarType::Int, V::Integer(n)) => {
@@ -205,7 +226,9 @@ fn check_typed(decl: &VarDecl, ty: VarType, value: &toml::Value, is_player: &dyn
                     format!("{n} is below its minimum of {lower}")
                 });
             }
-            decl.max.filter(|max| n > max).map(|max| format!("{n} is over its cap of {max}"))
+            decl.max
+                .filter(|max| n > max)
+                .map(|max| format!("{n} is over its cap of {max}"))
         }
         (VarType::Bool, V::Boolean(_)) | (VarType::String, V::String(_)) => None,
         (VarType::Enum, V::String(s)) => (!decl.values.contains(s))
@@ -219,7 +242,11 @@ fn check_typed(decl: &VarDecl, ty: VarType, value: &toml::Value, is_player: &dyn
                 check_typed(decl, item, v, is_player).map(|p| format!("item {}: {p}", i + 1))
             })
         }
-        (ty, value) => Some(format!("expected {}, found {}", describe(ty), value.type_str())),
+        (ty, value) => Some(format!(
+            "expected {}, found {}",
+            describe(ty),
+            value.type_str()
+        )),
     }
 }
 
@@ -237,7 +264,10 @@ mod tests {
     use super::*;
 
     fn springs() -> VarDecl {
-        toml::from_str("type = \"int\"\ndefault = 3\nmax = 10\nunderflow = \"illegal\"\noverflow = \"clamp\"").unwrap()
+        toml::from_str(
+            "type = \"int\"\ndefault = 3\nmax = 10\nunderflow = \"illegal\"\noverflow = \"clamp\"",
+        )
+        .unwrap()
     }
 
     fn no_players(_: &str) -> bool {
@@ -248,12 +278,19 @@ mod tests {
     fn checks_ints_against_their_bounds() {
         let d = springs();
         assert_eq!(d.check(&toml::Value::Integer(4), &no_players), None);
-        assert_eq!(d.check(&toml::Value::Integer(12), &no_players).unwrap(), "12 is over its cap of 10");
+        assert_eq!(
+            d.check(&toml::Value::Integer(12), &no_players).unwrap(),
+            "12 is over its cap of 10"
+        );
         assert_eq!(
             d.check(&toml::Value::Integer(-1), &no_players).unwrap(),
             "-1 is negative, and only non-negative values are allowed"
         );
-        assert_eq!(d.check(&toml::Value::String("x".into()), &no_players).unwrap(), "expected a whole number, found string");
+        assert_eq!(
+            d.check(&toml::Value::String("x".into()), &no_players)
+                .unwrap(),
+            "expected a whole number, found string"
+        );
     }
 
     #[test]
@@ -261,28 +298,53 @@ mod tests {
         let d = springs();
         assert_eq!(d.apply(9, 5), Ok(10), "overflow clamps");
         assert_eq!(d.apply(2, -2), Ok(0));
-        assert_eq!(d.apply(2, -3).unwrap_err().to_string(), "-1 is below the minimum of 0");
-        let clamped: VarDecl = toml::from_str("type = \"int\"\nmin = -5\nunderflow = \"clamp\"").unwrap();
+        assert_eq!(
+            d.apply(2, -3).unwrap_err().to_string(),
+            "-1 is below the minimum of 0"
+        );
+        let clamped: VarDecl =
+            toml::from_str("type = \"int\"\nmin = -5\nunderflow = \"clamp\"").unwrap();
         assert_eq!(clamped.apply(0, -9), Ok(-5));
     }
 
     #[test]
     fn checks_enums_players_and_lists() {
-        let e: VarDecl = toml::from_str("type = \"enum\"\nvalues = [\"brass\", \"steel\"]").unwrap();
-        assert!(e.check(&toml::Value::String("tin".into()), &no_players).unwrap().contains("not one of brass, steel"));
+        let e: VarDecl =
+            toml::from_str("type = \"enum\"\nvalues = [\"brass\", \"steel\"]").unwrap();
+        assert!(
+            e.check(&toml::Value::String("tin".into()), &no_players)
+                .unwrap()
+                .contains("not one of brass, steel")
+        );
         assert_eq!(e.default_value(), toml::Value::String("brass".into()));
         let p: VarDecl = toml::from_str("type = \"player\"").unwrap();
-        assert!(p.check(&toml::Value::String("Zed".into()), &no_players).is_some());
-        assert!(p.check(&toml::Value::String("Ada".into()), &|n| n == "Ada").is_none());
+        assert!(
+            p.check(&toml::Value::String("Zed".into()), &no_players)
+                .is_some()
+        );
+        assert!(
+            p.check(&toml::Value::String("Ada".into()), &|n| n == "Ada")
+                .is_none()
+        );
         let l: VarDecl = toml::from_str("type = \"list\"\nitem = \"int\"").unwrap();
         let bad = toml::Value::Array(vec![toml::Value::Integer(1), toml::Value::Integer(-2)]);
-        assert!(l.check(&bad, &no_players).unwrap().starts_with("item 2: -2 is negative"));
+        assert!(
+            l.check(&bad, &no_players)
+                .unwrap()
+                .starts_with("item 2: -2 is negative")
+        );
     }
 
     #[test]
     fn finds_problems_in_declarations() {
         let bad: VarDecl = toml::from_str("type = \"int\"\nmin = 5\nmax = 1\ndefault = 9").unwrap();
-        assert_eq!(bad.problems(), ["its minimum 5 is above its cap 1", "its default: 9 is over its cap of 1"]);
+        assert_eq!(
+            bad.problems(),
+            [
+                "its minimum 5 is above its cap 1",
+                "its default: 9 is over its cap of 1"
+            ]
+        );
         let e: VarDecl = toml::from_str("type = \"enum\"").unwrap();
         assert_eq!(e.problems(), ["an enum needs its `values`"]);
     }

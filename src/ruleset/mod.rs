@@ -88,9 +88,12 @@ impl RuleId {
     /// Accepts `text` if it is a well-formed id.
     pub fn parse(text: &str) -> Option<Self> {
         let ok = !text.is_empty()
-            && text
-                .split('-')
-                .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()));
+            && text.split('-').all(|part| {
+                !part.is_empty()
+                    && part
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            });
         ok.then(|| RuleId(text.to_string()))
     }
 
@@ -241,10 +244,14 @@ impl Ruleset {
     /// section directory: `rules/<core|dynastic|appendix|glossary>/<name>.md`.
     pub fn parse(files: &[SourceFile]) -> (Ruleset, Diagnostics) {
         let mut problems = Diagnostics::new();
+        // Problems inside a usable rule file, labelled once it is numbered.
+        let mut in_rules: Vec<(RuleId, Diagnostics)> = Vec::new();
         let mut sections = BTreeMap::new();
         let mut rules = Vec::new();
         for file in files {
-            let Some(rest) = file.path.strip_prefix("rules/") else { continue };
+            let Some(rest) = file.path.strip_prefix("rules/") else {
+                continue;
+            };
             if !rest.ends_with(".md") || rest == "README.md" {
                 continue;
             }
@@ -271,11 +278,27 @@ impl Ruleset {
                 sections.insert(kind, section);
             } else {
                 let (rule, found) = parse_rule_file(file);
-                problems.extend(found);
+                match &rule {
+                    Some(rule) => in_rules.push((rule.id.clone(), found)),
+                    None => problems.extend(found),
+                }
                 rules.extend(rule.map(|r| (kind, r)));
             }
         }
-        let (ruleset, found) = assemble(sections, rules);
+        let (ruleset, found) = assemble(&sections, rules);
+        for (id, found) in in_rules {
+            // A duplicate id was left out of the ruleset: its problems stay unlabelled.
+            let label = ruleset
+                .get(id.as_str())
+                .filter(|r| found.iter().all(|d| d.path == r.path))
+                .map(Rule::label);
+            for d in found {
+                problems.push(match &label {
+                    Some(label) => d.in_rule(label.clone()),
+                    None => d,
+                });
+            }
+        }
         problems.extend(found);
         (ruleset, problems)
     }

@@ -104,7 +104,11 @@ impl Front<'_> {
     }
 
     /// Parses the front matter as `T`, first reporting keys not in `known`.
-    fn parse<T: for<'de> Deserialize<'de>>(&self, known: &[&str], problems: &mut Diagnostics) -> Option<T> {
+    fn parse<T: for<'de> Deserialize<'de>>(
+        &self,
+        known: &[&str],
+        problems: &mut Diagnostics,
+    ) -> Option<T> {
         let keys: BTreeMap<Spanned<String>, toml::Value> = match toml::from_str(self.toml) {
             Ok(keys) => keys,
             Err(e) => {
@@ -117,7 +121,11 @@ impl Front<'_> {
                 problems.push(Diagnostic::new(
                     self.path,
                     self.line(key.span().start),
-                    format!("unknown front-matter key `{}` (known keys: {})", key.get_ref(), known.join(", ")),
+                    format!(
+                        "unknown front-matter key `{}` (known keys: {})",
+                        key.get_ref(),
+                        known.join(", ")
+                    ),
                 ));
             }
         }
@@ -135,7 +143,12 @@ fn split(file: &SourceFile) -> Result<Front<'_>, Diagnostic> {
             "a rule file must start with TOML front matter between `+++` lines",
         )
     })?;
-    Ok(Front { path: &file.path, toml, body, body_line })
+    Ok(Front {
+        path: &file.path,
+        toml,
+        body,
+        body_line,
+    })
 }
 
 /// Parses a rule file. Returns the rule if its id and title are usable,
@@ -158,7 +171,10 @@ pub fn parse_rule_file(file: &SourceFile) -> (Option<RuleFile>, Diagnostics) {
             problems.push(Diagnostic::new(
                 &file.path,
                 front.line(id.span().start),
-                format!("`{}` is not a valid rule id: use lowercase letters, digits and single hyphens", id.get_ref()),
+                format!(
+                    "`{}` is not a valid rule id: use lowercase letters, digits and single hyphens",
+                    id.get_ref()
+                ),
             ));
             None
         }),
@@ -166,7 +182,11 @@ pub fn parse_rule_file(file: &SourceFile) -> (Option<RuleFile>, Diagnostics) {
     let title = match &raw.title {
         Some(t) if !t.get_ref().trim().is_empty() => Some(t.get_ref().trim().to_string()),
         Some(t) => {
-            problems.push(Diagnostic::new(&file.path, front.line(t.span().start), "the rule's title is empty"));
+            problems.push(Diagnostic::new(
+                &file.path,
+                front.line(t.span().start),
+                "the rule's title is empty",
+            ));
             None
         }
         None => {
@@ -182,7 +202,9 @@ pub fn parse_rule_file(file: &SourceFile) -> (Option<RuleFile>, Diagnostics) {
         id_line: raw.id.as_ref().map_or(1, |s| front.line(s.span().start)),
         id,
         title,
-        parent: raw.parent.map(|p| (p.get_ref().clone(), front.line(p.span().start))),
+        parent: raw
+            .parent
+            .map(|p| (p.get_ref().clone(), front.line(p.span().start))),
         order: raw.order,
         params: raw
             .params
@@ -198,7 +220,11 @@ pub fn parse_rule_file(file: &SourceFile) -> (Option<RuleFile>, Diagnostics) {
             .map(|t| {
                 let line = front.line(t.span().start);
                 let t = t.into_inner();
-                GlossaryTerm { term: t.term, definition: t.definition, line }
+                GlossaryTerm {
+                    term: t.term,
+                    definition: t.definition,
+                    line,
+                }
             })
             .collect(),
         body: front.body.to_string(),
@@ -250,7 +276,10 @@ mod tests {
         assert_eq!(rule.id.as_str(), "resolution");
         assert_eq!(rule.parent, Some(("proposals".to_string(), 4)));
         assert_eq!(rule.order, Some(20));
-        assert_eq!(rule.params["enact_quorum_hours"], (toml::Value::Integer(12), 8));
+        assert_eq!(
+            rule.params["enact_quorum_hours"],
+            (toml::Value::Integer(12), 8)
+        );
         assert_eq!(rule.terms[0].term, "Quorum");
         assert_eq!(rule.terms[0].line, 10);
         assert_eq!(rule.body, "A proposal...\n");
@@ -262,7 +291,10 @@ mod tests {
         let (rule, problems) = parse("+++\nid = \"a\"\ntitle = \"A\"\nnumber = \"1.1\"\n+++\n");
         assert!(rule.is_some());
         assert_eq!(problems.len(), 1);
-        assert!(problems[0].starts_with("rules/core/x.md:4: unknown front-matter key `number`"), "{problems:?}");
+        assert!(
+            problems[0].starts_with("rules/core/x.md:4: unknown front-matter key `number`"),
+            "{problems:?}"
+        );
     }
 
     #[test]
@@ -279,13 +311,19 @@ mod tests {
         let (rule, problems) = parse("+++\nid = \"a\"\ntitle = \"A\n+++\n");
         assert!(rule.is_none());
         assert_eq!(problems.len(), 1);
-        assert!(problems[0].starts_with("rules/core/x.md:3:"), "{problems:?}");
+        assert!(
+            problems[0].starts_with("rules/core/x.md:3:"),
+            "{problems:?}"
+        );
     }
 
     #[test]
     fn reports_bad_ids_and_missing_front_matter() {
         let (_, problems) = parse("+++\nid = \"Bad Id\"\ntitle = \"A\"\n+++\n");
-        assert!(problems[0].starts_with("rules/core/x.md:2: `Bad Id` is not a valid rule id"), "{problems:?}");
+        assert!(
+            problems[0].starts_with("rules/core/x.md:2: `Bad Id` is not a valid rule id"),
+            "{problems:?}"
+        );
         let (_, problems) = parse("# Just Markdown\n");
         assert!(problems[0].contains("must start with TOML front matter"));
     }
@@ -294,14 +332,27 @@ mod tests {
     fn reports_wrong_types() {
         let (rule, problems) = parse("+++\nid = \"a\"\ntitle = \"A\"\norder = \"first\"\n+++\n");
         assert!(rule.is_none());
-        assert!(problems[0].starts_with("rules/core/x.md:4:"), "{problems:?}");
+        assert!(
+            problems[0].starts_with("rules/core/x.md:4:"),
+            "{problems:?}"
+        );
     }
 
     #[test]
     fn section_file_overrides_defaults() {
-        let file = SourceFile::new("rules/core/_section.md", "+++\ntitle = \"Core\"\n+++\nIntro\n");
+        let file = SourceFile::new(
+            "rules/core/_section.md",
+            "+++\ntitle = \"Core\"\n+++\nIntro\n",
+        );
         let (section, problems) = parse_section_file(&file, ("Core Rules", 1));
         assert!(problems.is_empty());
-        assert_eq!((section.title.as_str(), section.order, section.intro.as_str()), ("Core", 1, "Intro\n"));
+        assert_eq!(
+            (
+                section.title.as_str(),
+                section.order,
+                section.intro.as_str()
+            ),
+            ("Core", 1, "Intro\n")
+        );
     }
 }

@@ -38,7 +38,13 @@ impl TextContext {
 
     /// Renders one template. `path` and `line` locate `text` in its file
     /// for the error; `rule` names the rule it belongs to, if any.
-    pub fn render(&self, text: &str, path: &str, line: usize, rule: Option<&str>) -> Result<String, Diagnostic> {
+    pub fn render(
+        &self,
+        text: &str,
+        path: &str,
+        line: usize,
+        rule: Option<&str>,
+    ) -> Result<String, Diagnostic> {
         let located = |line: usize, message: String| {
             let d = Diagnostic::new(path, line, message);
             match rule {
@@ -53,14 +59,21 @@ impl TextContext {
             let line = line + text[..offset].matches('\n').count();
             return Err(located(
                 line,
-                format!("unknown name `{name}` in the text (known: {})", self.known()),
+                format!(
+                    "unknown name `{name}` in the text (known: {})",
+                    self.known()
+                ),
             ));
         }
         tera::Tera::one_off(text, &self.context, false).map_err(|e| located(line, describe(&e)))
     }
 
     fn known(&self) -> String {
-        self.names.iter().map(String::as_str).collect::<Vec<_>>().join(", ")
+        self.names
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The first `{{ name … }}` whose leading name is neither a term nor a
@@ -70,7 +83,9 @@ impl TextContext {
         while let Some(found) = text[from..].find("{{") {
             let start = from + found + 2;
             let expr = text[start..].trim_start_matches(['-', ' ', '\t']);
-            let len = expr.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(expr.len());
+            let len = expr
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(expr.len());
             let name = &expr[..len];
             let is_name = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
             if is_name && !self.names.contains(name) && !matches!(name, "true" | "false") {
@@ -106,15 +121,30 @@ impl Ruleset {
         };
         for section in &mut out.sections {
             let path = section.path.clone().unwrap_or_default();
-            keep(context.render(&section.title, &path, 1, None), &mut section.title);
-            keep(context.render(&section.intro, &path, section.intro_line, None), &mut section.intro);
+            keep(
+                context.render(&section.title, &path, 1, None),
+                &mut section.title,
+            );
+            keep(
+                context.render(&section.intro, &path, section.intro_line, None),
+                &mut section.intro,
+            );
         }
         for rule in &mut out.rules {
             let (label, path) = (rule.label(), rule.path.clone());
-            keep(context.render(&rule.title, &path, 1, Some(&label)), &mut rule.title);
-            keep(context.render(&rule.body, &path, rule.body_line, Some(&label)), &mut rule.body);
+            keep(
+                context.render(&rule.title, &path, 1, Some(&label)),
+                &mut rule.title,
+            );
+            keep(
+                context.render(&rule.body, &path, rule.body_line, Some(&label)),
+                &mut rule.body,
+            );
             for term in &mut rule.terms {
-                keep(context.render(&term.definition, &path, term.line, Some(&label)), &mut term.definition);
+                keep(
+                    context.render(&term.definition, &path, term.line, Some(&label)),
+                    &mut term.definition,
+                );
             }
         }
         (out, problems)
@@ -143,15 +173,30 @@ mod tests {
     #[test]
     fn renders_terms_and_parameters() {
         let text = context()
-            .render("Each {{ player }} waits {{ enact_quorum_hours }} hours.", "p", 1, None)
+            .render(
+                "Each {{ player }} waits {{ enact_quorum_hours }} hours.",
+                "p",
+                1,
+                None,
+            )
             .unwrap();
         assert_eq!(text, "Each Tinkerer waits 12 hours.");
     }
 
     #[test]
     fn names_the_line_of_an_unknown_name() {
-        let err = context().render("one\ntwo {{ wizard }}\n", "rules/core/r.md", 7, Some("1.1 R")).unwrap_err();
-        assert_eq!(err.to_string(), "rules/core/r.md:8: [1.1 R] unknown name `wizard` in the text (known: enact_quorum_hours, player)");
+        let err = context()
+            .render(
+                "one\ntwo {{ wizard }}\n",
+                "rules/core/r.md",
+                7,
+                Some("1.1 R"),
+            )
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "rules/core/r.md:8: [1.1 R] unknown name `wizard` in the text (known: enact_quorum_hours, player)"
+        );
     }
 
     #[test]

@@ -1,0 +1,120 @@
+//! `GameTest`: a scratch copy of the bundled game and a way to run the
+//! binary on it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What a run of the binary produced.
+pub(crate) struct Run {
+    pub(crate) code: i32,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+}
+
+/// A copy of the bundled game in a temporary directory.
+pub(crate) struct GameTest {
+    dir: tempfile::TempDir,
+}
+
+impl GameTest {
+    /// Copies rules/, state/ and content/ of the repository.
+    pub(crate) fn bundled() -> Self {
+        let dir = tempfile::Builder::new()
+            .prefix("game-")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .expect("temporary directory");
+        let source = Path::new(env!("CARGO_MANIFEST_DIR"));
+        for top in ["rules", "state", "content"] {
+            copy_tree(&source.join(top), &dir.path().join(top));
+        }
+        GameTest { dir }
+    }
+
+    /// The game's root.
+    pub(crate) fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// A path inside the game.
+    pub(crate) fn path(&self, relative: &str) -> PathBuf {
+        self.dir.path().join(relative)
+    }
+
+    /// The text of a game file.
+    pub(crate) fn read(&self, relative: &str) -> String {
+        std::fs::read_to_string(self.path(relative)).unwrap_or_else(|e| panic!("{relative}: {e}"))
+    }
+
+    /// Writes a game file.
+    pub(crate) fn write(&self, relative: &str, text: &str) {
+        let path = self.path(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// Replaces the first `from` in a file by `to`, returning the 1-based
+    /// line where `to` now starts. Panics if `from` is absent, so a test
+    /// never silently edits nothing.
+    pub(crate) fn replace(&self, relative: &str, from: &str, to: &str) -> usize {
+        let text = self.read(relative);
+        let at = text
+            .find(from)
+            .unwrap_or_else(|| panic!("`{from}` not in {relative}"));
+        self.write(relative, &text.replacen(from, to, 1));
+        text[..at].matches('\n').count() + 1
+    }
+
+    /// Runs `gitnomic --root <game> ARGS`.
+    pub(crate) fn run(&self, args: &[&str]) -> Run {
+        let output = Command::new(env!("CARGO_BIN_EXE_gitnomic"))
+            .arg("--root")
+            .arg(self.root())
+            .args(args)
+            .env_remove("GITNOMIC_LOG")
+            .output()
+            .expect("run gitnomic");
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    /// Makes the game a git repository (if it is not yet) and commits
+    /// every file, returning the commit id.
+    pub(crate) fn commit_all(&self, message: &str) -> String {
+        let repo = git2::Repository::open(self.root())
+            .or_else(|_| git2::Repository::init(self.root()))
+            .unwrap();
+        let mut index = repo.index().unwrap();
+        index
+            .add_all(["*"], git2::IndexAddOption::DEFAULT, None)
+            .unwrap();
+        index.update_all(["*"], None).unwrap();
+        index.write().unwrap();
+        let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+        let who = git2::Signature::new(
+            "Test",
+            "test@example.invalid",
+            &git2::Time::new(1_900_000_000, 0),
+        )
+        .unwrap();
+        let parent = repo.head().ok().and_then(|h| h.peel_to_commit().ok());
+        let parents: Vec<&git2::Commit<'_>> = parent.iter().collect();
+        repo.commit(Some("HEAD"), &who, &who, message, &tree, &parents)
+            .unwrap()
+            .to_string()
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}

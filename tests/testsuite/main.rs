@@ -1,0 +1,7 @@
+//! The integration testsuite: one binary, so the crate links once.
+//! Each test copies the bundled game to a temporary directory, changes
+//! what it needs and runs the real `gitnomic` binary on it.
+
+mod check;
+mod game_test;
+mod state;
