@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use crate::content::{Page, parse_pages};
 use crate::error::Diagnostics;
 use crate::gamestate::{self, GameState};
+use crate::record::{Record, parse_records};
 use crate::ruleset::Ruleset;
 use crate::ruleset::template::TextContext;
 use crate::source::SourceFile;
@@ -22,6 +23,8 @@ pub struct Game {
     pub state: Option<GameState>,
     /// The plain pages.
     pub pages: Vec<Page>,
+    /// Records of resolved matters, by number.
+    pub records: Vec<Record>,
     /// Every problem found, sorted by file and line.
     pub problems: Diagnostics,
 }
@@ -43,12 +46,15 @@ impl Game {
         };
         let (pages, found) = parse_pages(files);
         problems.extend(found);
+        let (records, found) = parse_records(files);
+        problems.extend(found);
         let problems = relabel(problems, &source, &ruleset);
         Game {
             source,
             ruleset,
             state,
             pages,
+            records,
             problems,
         }
     }

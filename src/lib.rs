@@ -4,7 +4,8 @@
 //!
 //! - core (no files, clock, git or network): [`ruleset`] (the rules and
 //!   their numbering), [`gamestate`] (players, dynasty, game variables),
-//!   [`game`] (both together, checked against each other), [`source`],
+//!   [`game`] (both together, checked against each other), [`record`]
+//!   (resolved matters), [`content`] (pages), [`source`],
 //!   [`time`], [`error`], [`markdown`];
 //! - edges: [`load`] (reading a game from a directory or a git revision),
 //!   [`git`], [`logging`] and [`cli`].
@@ -20,6 +21,7 @@ pub mod git;
 pub mod load;
 pub mod logging;
 pub mod markdown;
+pub mod record;
 pub mod ruleset;
 pub mod source;
 pub mod time;

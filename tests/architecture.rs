@@ -11,6 +11,7 @@ const PURE: &[&str] = &[
     "engine",
     "game.rs",
     "content.rs",
+    "record.rs",
     "source.rs",
     "time.rs",
     "error.rs",
