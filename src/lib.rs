@@ -15,6 +15,7 @@
 pub mod cli;
 pub mod content;
 pub mod error;
+pub mod forge;
 pub mod game;
 pub mod gamestate;
 pub mod git;
