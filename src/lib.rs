@@ -4,12 +4,13 @@
 //!
 //! - core (no files, clock, git or network): [`ruleset`] (the rules and
 //!   their numbering), [`gamestate`] (players, dynasty, game variables),
-//!   [`time`], [`error`], [`markdown`];
+//!   [`engine`] (the tally), [`time`], [`error`], [`markdown`];
 //! - edges: the loaders inside those modules (`load`), [`git`] and [`cli`].
 //!
 //! `tests/architecture.rs` enforces the boundary.
 
 pub mod cli;
+pub mod engine;
 pub mod error;
 pub mod logging;
 pub mod markdown;
