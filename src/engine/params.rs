@@ -188,7 +188,7 @@ pub const QUANTITIES: [(&str, Type, &str); 22] = [
         "the emperor has a FOR or AGAINST vote",
     ),
     ("hiatus", Type::Bool, "the game is in hiatus"),
-    ("enactable", Type::Bool, "the enact condition holds"),
+    ("enactable", Type::Bool, "enactable"),
     ("enact_quorum_hours", Type::Span, ""),
     ("resolve_majority_hours", Type::Span, ""),
     ("stale_after_hours", Type::Span, ""),
