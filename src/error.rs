@@ -95,7 +95,11 @@ impl Diagnostics {
 
     /// `Ok(value)` when empty, the problems otherwise.
     pub fn into_result<T>(self, value: T) -> Result<T, Diagnostics> {
-        if self.is_empty() { Ok(value) } else { Err(self) }
+        if self.is_empty() {
+            Ok(value)
+        } else {
+            Err(self)
+        }
     }
 }
 

@@ -85,7 +85,11 @@ pub struct TimestampError(String);
 
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_datetime().to_rfc3339_opts(SecondsFormat::Secs, true))
+        f.write_str(
+            &self
+                .to_datetime()
+                .to_rfc3339_opts(SecondsFormat::Secs, true),
+        )
     }
 }
 

@@ -219,8 +219,46 @@ fn finish(
     tally
 }
 
-/// One pass over the comments in order. `def_counts` says whether a
-/// non-emperor's DEFERENTIAL is a voting word here.
+/// The vote a comment casts, or why it casts none: the commenter must be
+/// on the roster (and active when commenting, unless configured otherwise),
+/// and the comment must hold a voting word that player may use here.
+/// `def_counts` says whether a non-emperor's DEFERENTIAL is a voting word.
+fn cast_of(ctx: &Context<'_>, matter: &Matter, c: &Comment, def_counts: bool) -> Result<Vote, Why> {
+    let snap = ctx.snapshot;
+    let params = &snap.params;
+    let proposal = matter.kind == MatterKind::Proposal;
+    let player = snap.player(&c.by).ok_or(Why::NotAPlayer)?;
+    if !player.active_at(c.at) && !params.count_comments_made_while_idle {
+        return Err(Why::MadeWhileIdle);
+    }
+    if proposal
+        && !params.hiatus_permits_proposal_voting
+        && ctx.hiatus_since.is_some_and(|h| h <= c.at)
+    {
+        return Err(Why::CastInHiatus);
+    }
+    let emperor = snap.is_emperor(&c.by);
+    let ballot = ballot::read(&c.body, params);
+    let permitted = |v: &Vote| match v {
+        Vote::For | Vote::Against => true,
+        Vote::Veto => proposal && emperor,
+        Vote::Deferential if emperor => params.emperor_may_def && params.def_is_valid_icon,
+        Vote::Deferential => def_counts,
+    };
+    ballot
+        .words
+        .iter()
+        .copied()
+        .rfind(permitted)
+        .ok_or(match ballot {
+            b if b.hidden => Why::Quoted,
+            b if b.words.is_empty() => Why::NoVotingWord,
+            b => Why::NotPermitted(b.words),
+        })
+}
+
+/// One pass over the comments in order: each player's last cast vote, the
+/// comments that do not count, and the sticky flags.
 fn scan(ctx: &Context<'_>, matter: &Matter, comments: &[&Comment], def_counts: bool) -> Pass {
     let snap = ctx.snapshot;
     let params = &snap.params;
@@ -234,37 +272,14 @@ fn scan(ctx: &Context<'_>, matter: &Matter, comments: &[&Comment], def_counts: b
             order: c.order,
             why,
         };
-        let Some(player) = snap.player(&c.by) else {
-            pass.uncounted.push(skip(Why::NotAPlayer));
-            continue;
+        let (cast, player) = match cast_of(ctx, matter, c, def_counts) {
+            Ok(cast) => (cast, snap.player(&c.by)),
+            Err(why) => {
+                pass.uncounted.push(skip(why));
+                continue;
+            }
         };
-        if !player.active_at(c.at) && !params.count_comments_made_while_idle {
-            pass.uncounted.push(skip(Why::MadeWhileIdle));
-            continue;
-        }
-        if proposal
-            && !params.hiatus_permits_proposal_voting
-            && ctx.hiatus_since.is_some_and(|h| h <= c.at)
-        {
-            pass.uncounted.push(skip(Why::CastInHiatus));
-            continue;
-        }
-        let emperor = snap.is_emperor(&c.by);
-        let ballot = ballot::read(&c.body, params);
-        let permitted = |v: &Vote| match v {
-            Vote::For | Vote::Against => true,
-            Vote::Veto => proposal && emperor,
-            Vote::Deferential if emperor => params.emperor_may_def && params.def_is_valid_icon,
-            Vote::Deferential => def_counts,
-        };
-        let Some(cast) = ballot.words.iter().copied().rfind(permitted) else {
-            pass.uncounted.push(skip(match ballot {
-                b if b.hidden => Why::Quoted,
-                b if b.words.is_empty() => Why::NoVotingWord,
-                b => Why::NotPermitted(b.words),
-            }));
-            continue;
-        };
+        let Some(player) = player else { continue };
         let is_author = c.by == matter.author && proposal;
         if is_author && locked {
             pass.uncounted.push(skip(Why::LockedSelfKill));
@@ -277,7 +292,7 @@ fn scan(ctx: &Context<'_>, matter: &Matter, comments: &[&Comment], def_counts: b
             pass.self_killed = true;
             locked = params.self_kill == SelfKill::Locked;
         }
-        pass.vetoed |= proposal && emperor && active_then && cast == Vote::Veto;
+        pass.vetoed |= proposal && snap.is_emperor(&c.by) && active_then && cast == Vote::Veto;
         if !player.active_at(ctx.now) {
             pass.uncounted.push(skip(Why::IdleNow));
             continue;
