@@ -4,16 +4,17 @@
 //!
 //! - core (no files, clock, git or network): [`ruleset`] (the rules and
 //!   their numbering), [`gamestate`] (players, dynasty, game variables),
-//!   [`game`] (both together, checked against each other), [`record`]
-//!   (resolved matters), [`content`] (pages), [`source`],
-//!   [`time`], [`error`], [`markdown`];
+//!   [`game`] (both together, checked against each other), [`engine`]
+//!   (the tally), [`record`] (resolved matters), [`content`] (pages),
+//!   [`source`], [`time`], [`error`], [`markdown`];
 //! - edges: [`load`] (reading a game from a directory or a git revision),
-//!   [`git`], [`logging`] and [`cli`].
+//!   [`git`], [`forge`] (GitHub and the local forge), [`logging`] and [`cli`].
 //!
 //! `tests/architecture.rs` enforces the boundary.
 
 pub mod cli;
 pub mod content;
+pub mod engine;
 pub mod error;
 pub mod forge;
 pub mod game;

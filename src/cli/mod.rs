@@ -11,6 +11,7 @@ use crate::logging::Verbosity;
 use crate::time::Timestamp;
 
 mod check;
+mod tally;
 
 /// Exit code: the command ran and found nothing wrong.
 pub const EXIT_OK: u8 = 0;
@@ -71,12 +72,16 @@ impl GlobalArgs {
 pub enum Command {
     /// Validate the game's rules/ and state/ (exit 0 ok, 1 problems, 2 error).
     Check(check::Args),
+    /// Tally a scenario file: what a resolve run at --now would decide
+    /// (exit 0 ok, 1 an [[expect]] not met, 2 error).
+    Tally(tally::Args),
 }
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check::run(&args, &cli.global),
+        Command::Tally(args) => tally::run(&args, &cli.global),
     }
 }
 
