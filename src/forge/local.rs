@@ -109,6 +109,17 @@ fn other(what: &str) -> impl Fn(std::io::Error) -> ForgeError + '_ {
     move |e| ForgeError::Other(format!("local forge: {what}: {e}"))
 }
 
+/// Reads a TOML file of the forge; `None` if it does not exist.
+fn read_toml<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, ForgeError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => toml::from_str(&text).map(Some).map_err(|e| {
+            ForgeError::Other(format!("local forge: {} is damaged: {e}", path.display()))
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(other("reading")(e)),
+    }
+}
+
 impl LocalForge {
     /// Opens the local forge of the repository at `root`, whose default
     /// branch is `base`, acting at moment `now`.
@@ -229,7 +240,7 @@ impl LocalForge {
 
     fn next_id(&self) -> Result<u64, ForgeError> {
         let path = self.dir.join("counter.toml");
-        let mut counter: Counter = self.read_toml(&path)?.unwrap_or(Counter { next: 1 });
+        let mut counter: Counter = read_toml(&path)?.unwrap_or(Counter { next: 1 });
         let id = counter.next.max(1);
         counter.next = id + 1;
         self.write_toml(&path, &counter)?;
@@ -245,8 +256,7 @@ impl LocalForge {
     }
 
     fn load_matter(&self, number: u64) -> Result<LocalMatter, ForgeError> {
-        self.read_toml(&self.matter_path(number))?
-            .ok_or(ForgeError::NotFound(number))
+        read_toml(&self.matter_path(number))?.ok_or(ForgeError::NotFound(number))
     }
 
     fn save_matter(&self, matter: &LocalMatter) -> Result<(), ForgeError> {
@@ -254,26 +264,11 @@ impl LocalForge {
     }
 
     fn load_thread(&self, number: u64) -> Result<Thread, ForgeError> {
-        Ok(self
-            .read_toml(&self.thread_path(number))?
-            .unwrap_or_default())
+        Ok(read_toml(&self.thread_path(number))?.unwrap_or_default())
     }
 
     fn save_thread(&self, number: u64, thread: &Thread) -> Result<(), ForgeError> {
         self.write_toml(&self.thread_path(number), thread)
-    }
-
-    fn read_toml<T: for<'de> Deserialize<'de>>(
-        &self,
-        path: &Path,
-    ) -> Result<Option<T>, ForgeError> {
-        match std::fs::read_to_string(path) {
-            Ok(text) => toml::from_str(&text).map(Some).map_err(|e| {
-                ForgeError::Other(format!("local forge: {} is damaged: {e}", path.display()))
-            }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(other("reading")(e)),
-        }
     }
 
     fn write_toml<T: Serialize>(&self, path: &Path, value: &T) -> Result<(), ForgeError> {
