@@ -299,3 +299,29 @@ fn a_malformed_matter_record() {
         "unknown variant `maybe`",
     );
 }
+
+#[test]
+fn a_bad_engine_parameter_is_reported_at_its_rule() {
+    let game = GameTest::bundled();
+    let line = game.replace(
+        "rules/core/proposals.md",
+        "max_pending = 2",
+        "max_pending = \"two\"",
+    );
+    assert_problem(
+        &game.run(&["check"]),
+        &format!("rules/core/proposals.md:{line}: [1.5 Proposals]"),
+        "max_pending",
+    );
+    let game = GameTest::bundled();
+    let line = game.replace(
+        "rules/core/proposals.md",
+        "max_pending = 2",
+        "max_pendng = 2",
+    );
+    assert_problem(
+        &game.run(&["check"]),
+        &format!("rules/core/proposals.md:{line}:"),
+        "max_pendng",
+    );
+}
