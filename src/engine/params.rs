@@ -113,6 +113,10 @@ pub struct Params {
     pub unidle_block_days: i64,
     /// Least hours between two uses of a daily action (not used by the tally).
     pub daily_gap_hours: i64,
+    /// The most characters a push after the first vote may change and still
+    /// count as a typo fix that keeps the votes (0: every push voids them).
+    /// A forge rule, the same in every preset.
+    pub typo_fix_max_chars: i64,
     /// Which matters carry the author's implicit FOR.
     pub implicit_for: ImplicitFor,
     /// What an author's AGAINST on their own proposal does.
@@ -329,6 +333,7 @@ impl Params {
             idle_after_days: 7,
             unidle_block_days: 4,
             daily_gap_hours: 10,
+            typo_fix_max_chars: 12,
             implicit_for: ImplicitFor::AllMatters,
             self_kill: SelfKill::Sticky,
             veto_sticky: true,
@@ -406,6 +411,7 @@ impl Params {
             "idle_after_days" => self.idle_after_days = amount(v)?,
             "unidle_block_days" => self.unidle_block_days = amount(v)?,
             "daily_gap_hours" => self.daily_gap_hours = amount(v)?,
+            "typo_fix_max_chars" => self.typo_fix_max_chars = amount(v)?,
             "implicit_for" => self.implicit_for = implicit_for(v)?,
             "self_kill" => self.self_kill = self_kill(v)?,
             "veto_sticky" => self.veto_sticky = flag(v)?,
