@@ -5,7 +5,8 @@
 //! - core (no files, clock, git or network): [`ruleset`] (the rules and
 //!   their numbering), [`gamestate`] (players, dynasty, game variables),
 //!   [`game`] (both together, checked against each other), [`engine`]
-//!   (the tally), [`record`] (resolved matters), [`content`] (pages),
+//!   (the tally), [`matter`] and [`journal`] (matters as the forge reports them),
+//!   [`record`] (resolved matters), [`report`] (status comments), [`content`] (pages),
 //!   [`source`], [`time`], [`error`], [`markdown`];
 //! - edges: [`load`] (reading a game from a directory or a git revision),
 //!   [`git`], [`forge`] (GitHub and the local forge), [`logging`] and [`cli`].
@@ -20,10 +21,13 @@ pub mod forge;
 pub mod game;
 pub mod gamestate;
 pub mod git;
+pub mod journal;
 pub mod load;
 pub mod logging;
 pub mod markdown;
+pub mod matter;
 pub mod record;
+pub mod report;
 pub mod ruleset;
 pub mod source;
 pub mod time;

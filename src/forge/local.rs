@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::status::is_status;
 use super::{Forge, ForgeComment, ForgeError, HeadSha, Kind, Login, MatterInfo};
 use crate::git::{MergeOutcome, Repo, Stamp};
+use crate::journal::is_status;
 use crate::time::Timestamp;
 
 /// The login the bot acts as on the local forge.
@@ -223,7 +223,7 @@ impl LocalForge {
                 .branch_head(branch)
                 .map_err(|e| ForgeError::Other(e.to_string()))?
                 .map(HeadSha),
-            _ => m.merge_commit.clone().map(HeadSha),
+            _ => None,
         };
         Ok(MatterInfo {
             number: m.number,
@@ -233,6 +233,7 @@ impl LocalForge {
             opened: m.opened,
             labels: m.labels.clone(),
             head,
+            merge_commit: m.merge_commit.clone().map(HeadSha),
             draft: false,
             link: None,
         })
@@ -308,6 +309,16 @@ impl Forge for LocalForge {
             .filter(|m| m.state == State::Open)
             .map(|m| self.info(m))
             .collect()
+    }
+
+    fn closed_matters(&self) -> Result<Vec<MatterInfo>, ForgeError> {
+        let mut closed: Vec<LocalMatter> = self
+            .all_matters()?
+            .into_iter()
+            .filter(|m| m.state != State::Open)
+            .collect();
+        closed.sort_by_key(|m| std::cmp::Reverse((m.closed, m.number)));
+        closed.iter().take(100).map(|m| self.info(m)).collect()
     }
 
     fn matter(&self, number: u64) -> Result<MatterInfo, ForgeError> {

@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::HeadSha;
+use crate::matter::HeadSha;
 use crate::time::Timestamp;
 
 /// The first line of every status comment.
@@ -25,6 +25,9 @@ pub struct SeenHead {
     pub sha: HeadSha,
     /// When it was first seen (the push time, as near as the bot knows).
     pub at: Timestamp,
+    /// Whether this push voided the votes cast before it (more than a typo fix).
+    #[serde(default)]
+    pub voids: bool,
 }
 
 /// What the bot decided and is carrying out.
@@ -71,19 +74,6 @@ impl Journal {
             .unwrap_or_default()
     }
 
-    /// Notes `head` as seen at `now` if it is not the latest head seen.
-    /// Returns true when it is new.
-    pub fn see(&mut self, head: &HeadSha, now: Timestamp) -> bool {
-        if self.heads.last().is_some_and(|h| &h.sha == head) {
-            return false;
-        }
-        self.heads.push(SeenHead {
-            sha: head.clone(),
-            at: now,
-        });
-        true
-    }
-
     /// Renders a status comment: marker, `text` for people, then the journal.
     pub fn render(&self, text: &str) -> String {
         // Serialising this plain struct cannot fail.
@@ -108,11 +98,11 @@ mod tests {
     fn a_journal_round_trips_through_its_comment() {
         let mut journal = Journal::default();
         let t = Timestamp::parse("2030-01-01T00:00:00Z").unwrap();
-        assert!(journal.see(&HeadSha("aaa".into()), t));
-        assert!(
-            !journal.see(&HeadSha("aaa".into()), t),
-            "the same head is not new"
-        );
+        journal.heads.push(SeenHead {
+            sha: HeadSha("aaa".into()),
+            at: t,
+            voids: false,
+        });
         journal.resolution = Some(Resolution {
             verdict: Verdict::Enact,
             at: t,
