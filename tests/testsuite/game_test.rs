@@ -83,9 +83,11 @@ impl GameTest {
     /// Makes the game a git repository (if it is not yet) and commits
     /// every file, returning the commit id.
     pub(crate) fn commit_all(&self, message: &str) -> String {
-        let repo = git2::Repository::open(self.root())
-            .or_else(|_| git2::Repository::init(self.root()))
-            .unwrap();
+        let repo = git2::Repository::open(self.root()).unwrap_or_else(|_| {
+            let repo = git2::Repository::init(self.root()).unwrap();
+            repo.set_head("refs/heads/main").unwrap();
+            repo
+        });
         let mut index = repo.index().unwrap();
         index
             .add_all(["*"], git2::IndexAddOption::DEFAULT, None)
@@ -116,5 +118,81 @@ fn copy_tree(from: &Path, to: &Path) {
         } else {
             std::fs::copy(entry.path(), &target).unwrap();
         }
+    }
+}
+
+impl GameTest {
+    /// Commits `files` (path, new text) on `branch`, created from `main` if
+    /// it does not exist, without touching the work tree. Returns the commit.
+    pub(crate) fn commit_on(&self, branch: &str, files: &[(&str, &str)], message: &str) -> String {
+        let repo = git2::Repository::open(self.root()).unwrap();
+        let refname = format!("refs/heads/{branch}");
+        let parent = repo
+            .find_reference(&refname)
+            .or_else(|_| repo.find_reference("refs/heads/main"))
+            .unwrap()
+            .peel_to_commit()
+            .unwrap();
+        let mut update = git2::build::TreeUpdateBuilder::new();
+        for (path, text) in files {
+            update.upsert(
+                *path,
+                repo.blob(text.as_bytes()).unwrap(),
+                git2::FileMode::Blob,
+            );
+        }
+        let tree = repo
+            .find_tree(
+                update
+                    .create_updated(&repo, &parent.tree().unwrap())
+                    .unwrap(),
+            )
+            .unwrap();
+        let who = git2::Signature::new(
+            "Test",
+            "test@example.invalid",
+            &git2::Time::new(1_900_000_000, 0),
+        )
+        .unwrap();
+        repo.commit(Some(&refname), &who, &who, message, &tree, &[&parent])
+            .unwrap()
+            .to_string()
+    }
+
+    /// The text of `path` at revision `rev`, if it exists there.
+    pub(crate) fn read_at(&self, rev: &str, path: &str) -> Option<String> {
+        let repo = git2::Repository::open(self.root()).unwrap();
+        let tree = repo.revparse_single(rev).unwrap().peel_to_tree().unwrap();
+        let entry = tree.get_path(std::path::Path::new(path)).ok()?;
+        let blob = repo.find_blob(entry.id()).unwrap();
+        Some(String::from_utf8(blob.content().to_vec()).unwrap())
+    }
+
+    /// How many commits `main` has.
+    pub(crate) fn main_commits(&self) -> usize {
+        let repo = git2::Repository::open(self.root()).unwrap();
+        let mut walk = repo.revwalk().unwrap();
+        walk.push_ref("refs/heads/main").unwrap();
+        walk.simplify_first_parent().unwrap();
+        walk.count()
+    }
+
+    /// The local forge's stored file for matter `number`'s comments.
+    pub(crate) fn forge_comments(&self, number: u64) -> String {
+        std::fs::read_to_string(self.path(&format!(".git/gitnomic-forge/comments/{number}.toml")))
+            .unwrap_or_default()
+    }
+
+    /// Runs the binary at moment `now` (RFC 3339) with `args`, asserting success.
+    pub(crate) fn at(&self, now: &str, args: &[&str]) -> Run {
+        let mut all = vec!["--now", now];
+        all.extend_from_slice(args);
+        let run = self.run(&all);
+        assert_eq!(
+            run.code, 0,
+            "gitnomic {args:?} at {now} failed:\n{}\n{}",
+            run.stdout, run.stderr
+        );
+        run
     }
 }

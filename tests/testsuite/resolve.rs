@@ -1,0 +1,266 @@
+//! `gitnomic resolve` on the local forge, on real temporary repositories.
+
+use crate::game_test::GameTest;
+
+/// The bundled game committed on `main`, with branch `p1` giving Dmitri
+/// one more spring, opened as proposal #1 by Ada at 2030-01-01T00:00Z.
+fn game_with_proposal() -> GameTest {
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    let vars = game
+        .read("state/variables.toml")
+        .replace("springs = 6", "springs = 7");
+    game.commit_on("p1", &[("state/variables.toml", &vars)], "more springs");
+    let run = game.at(
+        "2030-01-01T00:00:00Z",
+        &[
+            "play",
+            "open",
+            "--as",
+            "ada-tinkers",
+            "--kind",
+            "proposal",
+            "--title",
+            "More springs",
+            "--branch",
+            "p1",
+        ],
+    );
+    assert!(run.stdout.contains("opened Proposal #1"), "{}", run.stdout);
+    game
+}
+
+fn vote(game: &GameTest, at: &str, login: &str, body: &str) {
+    game.at(at, &["play", "comment", "1", body, "--as", login]);
+}
+
+#[test]
+fn enacts_at_quorum_after_twelve_hours_and_a_second_run_does_nothing() {
+    let game = game_with_proposal();
+    vote(&game, "2030-01-01T01:00:00Z", "boris-b", "FOR");
+    vote(&game, "2030-01-01T02:00:00Z", "dmitri-d", "Nice. FOR");
+    let before = game.main_commits();
+    let run = game.at("2030-01-01T11:59:59Z", &["resolve"]);
+    assert!(run.stdout.contains("Proposal #1: wait"), "{}", run.stdout);
+    assert_eq!(game.main_commits(), before, "nothing merged before 12 h");
+
+    let run = game.at("2030-01-01T12:00:00Z", &["resolve"]);
+    assert!(
+        run.stdout.contains("Proposal #1: enact — enacted"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        game.read_at("main", "state/variables.toml")
+            .unwrap()
+            .contains("springs = 7")
+    );
+    let record = game
+        .read_at("main", "content/matters/00001.md")
+        .expect("a record on main");
+    assert!(record.contains("outcome = \"enacted\""), "{record}");
+    assert!(
+        record.contains("player = \"Boris\"") && record.contains("player = \"Dmitri\""),
+        "{record}"
+    );
+    assert!(game.forge_comments(1).contains("### Proposal #1: Enacted"));
+    let after = game.main_commits();
+    assert_eq!(after, before + 2, "a merge commit and a record commit");
+
+    let comments = game.forge_comments(1);
+    let run = game.at("2030-01-01T12:05:00Z", &["resolve"]);
+    assert!(!run.stdout.contains("#1"), "{}", run.stdout);
+    assert_eq!(
+        game.main_commits(),
+        after,
+        "the second run merges and records nothing"
+    );
+    assert_eq!(game.forge_comments(1), comments, "and posts nothing");
+}
+
+#[test]
+fn an_authors_against_self_kills_and_the_proposal_is_closed() {
+    let game = game_with_proposal();
+    vote(&game, "2030-01-01T01:00:00Z", "boris-b", "FOR");
+    vote(
+        &game,
+        "2030-01-01T02:00:00Z",
+        "ada-tinkers",
+        "On reflection, AGAINST",
+    );
+    vote(&game, "2030-01-01T03:00:00Z", "ada-tinkers", "FOR again");
+    let run = game.at("2030-01-01T04:00:00Z", &["resolve"]);
+    assert!(
+        run.stdout.contains("Proposal #1: fail — failed"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        game.read_at("main", "state/variables.toml")
+            .unwrap()
+            .contains("springs = 6"),
+        "not merged"
+    );
+    let record = game.read_at("main", "content/matters/00001.md").unwrap();
+    assert!(record.contains("outcome = \"failed\""), "{record}");
+    assert!(game.forge_comments(1).contains("**Self-killed.**"));
+    let run = game.at("2030-01-01T05:00:00Z", &["play", "list"]);
+    assert!(
+        !run.stdout.contains("#1 Proposal"),
+        "closed: {}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_push_of_substance_after_votes_voids_them_and_a_typo_fix_does_not() {
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    let rule = game.read("rules/dynastic/springs.md");
+    let amended = rule.replacen("starts with three Springs", "starts with four Springs", 1);
+    assert_ne!(amended, rule);
+    game.commit_on(
+        "p1",
+        &[("rules/dynastic/springs.md", &amended)],
+        "rename a word",
+    );
+    game.at(
+        "2030-01-01T00:00:00Z",
+        &[
+            "play",
+            "open",
+            "--as",
+            "ada-tinkers",
+            "--kind",
+            "proposal",
+            "--title",
+            "T",
+            "--branch",
+            "p1",
+        ],
+    );
+    vote(&game, "2030-01-01T01:00:00Z", "boris-b", "FOR");
+    game.at("2030-01-01T01:30:00Z", &["resolve"]); // the bot sees the first head
+
+    // A typo fix (two characters in the body) keeps Boris's vote.
+    let typo = amended.replacen("four Springs", "four Sprigns", 1);
+    assert_ne!(typo, amended);
+    game.commit_on("p1", &[("rules/dynastic/springs.md", &typo)], "typo");
+    game.at("2030-01-01T02:00:00Z", &["resolve"]);
+    assert!(
+        game.forge_comments(1).contains("| Boris | FOR |"),
+        "{}",
+        game.forge_comments(1)
+    );
+
+    // A change of substance (state/) voids it.
+    let vars = game
+        .read("state/variables.toml")
+        .replace("springs = 6", "springs = 9");
+    game.commit_on("p1", &[("state/variables.toml", &vars)], "and more springs");
+    game.at("2030-01-01T03:00:00Z", &["resolve"]);
+    let status = game.forge_comments(1);
+    assert!(!status.contains("| Boris | FOR |"), "{status}");
+    assert!(status.contains("cast on an earlier version"), "{status}");
+}
+
+#[test]
+fn a_conflict_with_main_is_reported_and_nothing_is_merged() {
+    let game = game_with_proposal();
+    vote(&game, "2030-01-01T01:00:00Z", "boris-b", "FOR");
+    vote(&game, "2030-01-01T02:00:00Z", "dmitri-d", "FOR");
+    let vars = game
+        .read("state/variables.toml")
+        .replace("springs = 6", "springs = 2");
+    game.commit_on(
+        "main",
+        &[("state/variables.toml", &vars)],
+        "an earlier enactment",
+    );
+    let before = game.main_commits();
+    let run = game.at("2030-01-01T12:00:00Z", &["resolve"]);
+    assert!(
+        run.stdout.contains("Proposal #1: enact — not done"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(game.main_commits(), before, "no merge, no record");
+    let status = game.forge_comments(1);
+    assert!(
+        status.contains("cannot be merged") && status.contains("state/variables.toml"),
+        "{status}"
+    );
+    assert!(
+        status.contains("\"resolution\":null"),
+        "the journal does not claim a resolution: {status}"
+    );
+    let run = game.at("2030-01-01T12:10:00Z", &["play", "list"]);
+    assert!(
+        run.stdout.contains("#1 Proposal"),
+        "still open: {}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_dry_run_changes_nothing() {
+    let game = game_with_proposal();
+    vote(&game, "2030-01-01T01:00:00Z", "boris-b", "FOR");
+    vote(&game, "2030-01-01T02:00:00Z", "dmitri-d", "FOR");
+    let before = game.main_commits();
+    let run = game.at("2030-01-01T12:00:00Z", &["resolve", "--dry-run"]);
+    assert!(run.stdout.contains("would enact"), "{}", run.stdout);
+    assert_eq!(game.main_commits(), before);
+    assert!(!game.forge_comments(1).contains("gitnomic:status"));
+}
+
+#[test]
+fn a_run_that_stopped_after_merging_is_finished_by_the_next() {
+    use gitnomic::forge::Forge as _;
+    use gitnomic::forge::local::LocalForge;
+    use gitnomic::journal::{Journal, Resolution, Verdict};
+    use gitnomic::time::Timestamp;
+
+    let game = game_with_proposal();
+    vote(&game, "2030-01-01T01:00:00Z", "boris-b", "FOR");
+    vote(&game, "2030-01-01T02:00:00Z", "dmitri-d", "FOR");
+    // Do what a run does up to the merge, then stop: no record, no final status.
+    let at = Timestamp::parse("2030-01-01T12:00:00Z").unwrap();
+    let forge = LocalForge::open(game.root(), "main", at).unwrap();
+    let head = forge.matter(1).unwrap().head.unwrap();
+    let journal = Journal {
+        heads: Vec::new(),
+        resolution: Some(Resolution {
+            verdict: Verdict::Enact,
+            at,
+            head: Some(head.clone()),
+        }),
+    };
+    forge
+        .put_status(1, &journal.render("Decided: enact (being carried out)"))
+        .unwrap();
+    forge.merge(1, &head, "Enact").unwrap();
+    assert!(game.read_at("main", "content/matters/00001.md").is_none());
+
+    let run = game.at("2030-01-01T12:30:00Z", &["resolve"]);
+    assert!(
+        run.stdout.contains("finishing what an earlier run started"),
+        "{}",
+        run.stdout
+    );
+    let record = game
+        .read_at("main", "content/matters/00001.md")
+        .expect("the record is written");
+    assert!(
+        record.contains("outcome = \"enacted\"")
+            && record.contains("resolved = \"2030-01-01T12:00:00Z\""),
+        "{record}"
+    );
+    assert!(
+        record.contains(&format!("head = \"{}\"", head.0)),
+        "{record}"
+    );
+    let commits = game.main_commits();
+    game.at("2030-01-01T13:00:00Z", &["resolve"]);
+    assert_eq!(game.main_commits(), commits, "and only once");
+}
