@@ -13,6 +13,7 @@
 //!
 //! `tests/architecture.rs` enforces the boundary.
 
+pub mod admission;
 pub mod cli;
 pub mod content;
 pub mod engine;

@@ -10,6 +10,7 @@ const PURE: &[&str] = &[
     "gamestate",
     "engine",
     "game.rs",
+    "admission.rs",
     "content.rs",
     "record.rs",
     "report.rs",

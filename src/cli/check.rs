@@ -1,12 +1,21 @@
-//! `gitnomic check`: validate the rules and the gamestate of a game.
+//! `gitnomic check`: validate the rules and the gamestate of a game, or,
+//! with `--pr N`, whether pull request N may stand as the matter it claims
+//! to be, judged by the base branch's rules.
 
 use std::process::ExitCode;
 
 use anyhow::Context as _;
 
-use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs};
+use super::resolve::files_at;
+use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs, open_forge};
+use crate::admission::{self, Facts, describe_changes};
+use crate::engine::limits::{ProposerRecord, same_utc_day};
+use crate::forge::{Forge, Kind, MatterInfo};
 use crate::game::Game;
+use crate::gamestate::Phase;
+use crate::git::Repo;
 use crate::load::{self, GAME_DIRS, Origin};
+use crate::ruleset::diff::diff;
 
 /// Arguments of `gitnomic check`.
 #[derive(Debug, clap::Args)]
@@ -16,13 +25,23 @@ pub struct Args {
     pub list: bool,
     /// Check this git revision of the repository at --root (a branch, tag or
     /// SHA) instead of the files on disk; nothing is checked out.
-    #[arg(long, value_name = "REV")]
+    #[arg(long, value_name = "REV", conflicts_with = "pr")]
     pub rev: Option<String>,
+    /// Check pull request N on the forge against the rules of --base: its
+    /// author, limits, the files it touches and the game at its head.
+    #[arg(long, value_name = "N")]
+    pub pr: Option<u64>,
+    /// With --pr: report only; set no commit status and close nothing.
+    #[arg(long, requires = "pr")]
+    pub dry_run: bool,
 }
 
 /// Runs `gitnomic check`: problems go to stderr as `path:line: [rule] message`,
 /// the list (with `--list`) and a summary to stdout.
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    if let Some(number) = args.pr {
+        return check_pr(number, args.dry_run, global);
+    }
     let origin = match &args.rev {
         Some(rev) => Origin::Revision {
             repo: global.root.clone(),
@@ -64,4 +83,107 @@ fn summary(game: &Game) -> String {
         game.ruleset.params.len(),
         players
     )
+}
+
+fn check_pr(number: u64, dry_run: bool, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    let forge = open_forge(global, global.now())?;
+    let base_origin = Origin::Revision {
+        repo: global.root.clone(),
+        rev: global.base.clone(),
+    };
+    let base = Game::check(&load::read(&base_origin, GAME_DIRS)?);
+    let (Some(state), Some(params)) = (&base.state, &base.params) else {
+        anyhow::bail!(
+            "the game on {} cannot be read: {}",
+            global.base,
+            base.problems
+        );
+    };
+    let info = forge.matter(number)?;
+    let repo = Repo::open(&global.root)?;
+    let head = match &info.head {
+        Some(sha) => Some(Game::check(&files_at(&repo, &sha.0).with_context(|| {
+            format!("the head {sha} of #{number} is not in the local repository: fetch refs/pull/{number}/head first")
+        })?)),
+        None => None,
+    };
+    let changed = forge.changed_files(number)?;
+    let (record, dov_pending) = proposer_record(forge.as_ref(), &info)?;
+    let none = crate::error::Diagnostics::new();
+    let verdict = admission::judge(&Facts {
+        kind: info.kind(),
+        author: &info.author.0,
+        opened: info.opened,
+        changed: &changed,
+        base: state,
+        params,
+        head_problems: head.as_ref().map_or(&none, |h| &h.problems),
+        record,
+        in_hiatus: dov_pending || state.dynasty.phase != Phase::Playing,
+    });
+    let changes = head
+        .as_ref()
+        .map(|h| describe_changes(&diff(&base.ruleset, &h.ruleset)))
+        .unwrap_or_default();
+    let kind = info
+        .kind()
+        .map_or("Pull request".to_string(), |k| k.to_string());
+    println!("{kind} #{number} by {}: {}", info.author, info.title);
+    if !changes.is_empty() {
+        println!("  {changes}");
+    }
+    for problem in &verdict.problems {
+        println!("  problem: {problem}");
+    }
+    let ok = verdict.problems.is_empty();
+    println!("  {}", if ok { "ok" } else { "not ok" });
+    if !dry_run {
+        if let Some(sha) = &info.head {
+            let line = if ok {
+                format!("ok: {changes}")
+            } else {
+                verdict.problems.join("; ")
+            };
+            forge.set_commit_status(sha, ok, &line)?;
+        }
+        if verdict.not_a_matter && info.kind().is_some() {
+            forge.set_labels(number, &["not-a-matter"], &[])?;
+            forge.close(number)?;
+            println!("  closed: it cannot stand as a {kind}");
+        }
+    }
+    Ok(ExitCode::from(if ok { EXIT_OK } else { EXIT_PROBLEMS }))
+}
+
+/// The author's other proposals when `info` was opened, and whether a DoV
+/// was pending then.
+fn proposer_record(forge: &dyn Forge, info: &MatterInfo) -> anyhow::Result<(ProposerRecord, bool)> {
+    let open = forge.open_matters()?;
+    let closed = forge.closed_matters()?;
+    let earlier = |m: &&MatterInfo| (m.opened, m.number) < (info.opened, info.number);
+    let mine = |m: &&MatterInfo| m.author == info.author && m.kind() == Some(Kind::Proposal);
+    let pending = open.iter().filter(earlier).filter(mine).count();
+    let today = open
+        .iter()
+        .chain(
+            closed
+                .iter()
+                .filter(|m| !m.labels.iter().any(|l| l == "not-a-matter")),
+        )
+        .filter(earlier)
+        .filter(mine)
+        .filter(|m| same_utc_day(m.opened, info.opened))
+        .count();
+    let dov_pending = open
+        .iter()
+        .filter(earlier)
+        .any(|m| m.kind() == Some(Kind::Dov));
+    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    Ok((
+        ProposerRecord {
+            pending: count(pending),
+            opened_today: count(today),
+        },
+        dov_pending,
+    ))
 }

@@ -76,6 +76,15 @@ struct Thread {
     comments: Vec<StoredComment>,
 }
 
+/// The check result recorded for a commit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommitStatus {
+    /// `success` or `failure`.
+    pub state: String,
+    /// One line saying why.
+    pub description: String,
+}
+
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct Counter {
     next: u64,
@@ -193,6 +202,11 @@ impl LocalForge {
         });
         self.save_thread(number, &thread)?;
         Ok(id)
+    }
+
+    /// The check result recorded for a commit, if any.
+    pub fn commit_status(&self, sha: &HeadSha) -> Result<Option<CommitStatus>, ForgeError> {
+        read_toml(&self.dir.join("statuses").join(format!("{}.toml", sha.0)))
     }
 
     /// Every matter ever opened, by number.
@@ -385,6 +399,22 @@ impl Forge for LocalForge {
             }
         }
         self.save_thread(number, &thread)
+    }
+
+    fn set_commit_status(
+        &self,
+        sha: &HeadSha,
+        ok: bool,
+        description: &str,
+    ) -> Result<(), ForgeError> {
+        let status = CommitStatus {
+            state: if ok { "success" } else { "failure" }.into(),
+            description: description.into(),
+        };
+        self.write_toml(
+            &self.dir.join("statuses").join(format!("{}.toml", sha.0)),
+            &status,
+        )
     }
 
     fn set_labels(&self, number: u64, add: &[&str], remove: &[&str]) -> Result<(), ForgeError> {

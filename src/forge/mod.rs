@@ -67,6 +67,13 @@ pub trait Forge {
     fn status_comment(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError>;
     /// Posts the status comment, or edits it in place if there is one.
     fn put_status(&self, number: u64, body: &str) -> Result<(), ForgeError>;
+    /// Marks a commit as passing or failing `gitnomic check`.
+    fn set_commit_status(
+        &self,
+        sha: &HeadSha,
+        ok: bool,
+        description: &str,
+    ) -> Result<(), ForgeError>;
     /// Adds these labels and removes those.
     fn set_labels(&self, number: u64, add: &[&str], remove: &[&str]) -> Result<(), ForgeError>;
     /// Merges a pull request if, and only if, its head is still `expected`;

@@ -1,0 +1,258 @@
+//! Whether a pull request may stand as the matter it claims to be. Pure.
+//!
+//! `gitnomic check --pr N` gathers the facts at the edge (who opened it,
+//! what it touches, the game on the base branch and at the head) and this
+//! module judges them. The base branch's rules judge the pull request,
+//! never its own: a proposal cannot loosen the rules that admit it.
+
+use crate::engine::Params;
+use crate::engine::limits::{ProposerRecord, may_propose};
+use crate::error::Diagnostics;
+use crate::gamestate::GameState;
+use crate::matter::Kind;
+use crate::ruleset::diff::RuleChange;
+use crate::time::Timestamp;
+
+/// The files an action may change: values, never declarations or the roster.
+pub const ACTION_FILES: &[&str] = &["state/variables.toml", "state/collections.toml"];
+
+/// What votable matters (proposals, CfJs, DoVs) may change.
+const MATTER_DIRS: &[&str] = &["rules/", "state/", "content/pages/", "themes/"];
+
+/// The facts about a pull request.
+#[derive(Debug, Clone)]
+pub struct Facts<'a> {
+    /// Its kind, from labels or title; `None` if it has none.
+    pub kind: Option<Kind>,
+    /// The author's forge login.
+    pub author: &'a str,
+    /// When it was opened.
+    pub opened: Timestamp,
+    /// The paths it changes.
+    pub changed: &'a [String],
+    /// The game on the base branch.
+    pub base: &'a GameState,
+    /// The parameters on the base branch.
+    pub params: &'a Params,
+    /// Problems of the game at the pull request's head.
+    pub head_problems: &'a Diagnostics,
+    /// The author's other proposals: pending, and opened that UTC day.
+    pub record: ProposerRecord,
+    /// Whether a Declaration of Victory is pending or an ascension awaited.
+    pub in_hiatus: bool,
+}
+
+/// The judgement.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Verdict {
+    /// Why it cannot stand as it is, in words for players.
+    pub problems: Vec<String>,
+    /// Whether it is not a valid matter at all (over a limit, in hiatus, by
+    /// a non-player), as opposed to fixable by a push.
+    pub not_a_matter: bool,
+}
+
+/// Judges a pull request by the base branch's rules.
+pub fn judge(facts: &Facts<'_>) -> Verdict {
+    let mut v = Verdict::default();
+    let Some(kind) = facts.kind else {
+        v.problems.push("it is no matter: label it Proposal, CfJ, DoV or Action (or start its title with one of them and a colon)".into());
+        return v;
+    };
+    let terms = &facts.base.terms;
+    match facts.base.player_by_login(facts.author) {
+        None => {
+            v.problems.push(format!(
+                "@{} is not a {} on the roster",
+                facts.author, terms.player
+            ));
+            v.not_a_matter = true;
+        }
+        Some(p) if p.is_idle_at(facts.opened) => {
+            v.problems
+                .push(format!("{} was idle when it was opened", p.name));
+            v.not_a_matter = true;
+        }
+        Some(_) => {}
+    }
+    if kind == Kind::Proposal {
+        if let Err(refusal) = may_propose(facts.params, facts.opened, facts.in_hiatus, facts.record)
+        {
+            v.problems
+                .push(format!("it cannot be a proposal: {refusal}"));
+            v.not_a_matter = true;
+        }
+    }
+    for path in facts.changed {
+        if let Some(problem) = touches(kind, path) {
+            v.problems.push(problem);
+        }
+    }
+    for d in facts.head_problems {
+        v.problems.push(format!("its files have a problem: {d}"));
+    }
+    v
+}
+
+/// Why a matter of `kind` may not change `path`, if it may not.
+pub fn touches(kind: Kind, path: &str) -> Option<String> {
+    if path.starts_with(".github/") {
+        return Some(format!(
+            "it changes {path}: the workflows can only be changed by an admin, because the bot's token may not merge them"
+        ));
+    }
+    let allowed = match kind {
+        Kind::Action => ACTION_FILES.contains(&path),
+        _ => MATTER_DIRS.iter().any(|dir| path.starts_with(dir)),
+    };
+    (!allowed).then(|| match kind {
+        Kind::Action => format!(
+            "it changes {path}, but an action may change only {}",
+            ACTION_FILES.join(" and ")
+        ),
+        _ => format!(
+            "it changes {path}, but a {kind} may change only {}",
+            MATTER_DIRS.join(", ")
+        ),
+    })
+}
+
+/// A one-line account of what the rules changes are, for reports.
+pub fn describe_changes(changes: &[RuleChange]) -> String {
+    if changes.is_empty() {
+        "no rule changes".into()
+    } else {
+        changes
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceFile;
+
+    fn state() -> GameState {
+        let files = [
+            SourceFile::new(
+                "state/game.toml",
+                "[game]\nname = \"G\"\n[terms]\nplayer = \"Tinkerer\"\nplayers = \"Tinkerers\"\nemperor = \"E\"\nemperors = \"Es\"\n[dynasty]\nnumber = 1\n",
+            ),
+            SourceFile::new(
+                "state/roster.toml",
+                "[[players]]\nname = \"Ada\"\nlogin = \"ada\"\n\n[[players]]\nname = \"Bo\"\nlogin = \"bo\"\nidle = [{ from = 2030-01-01T00:00:00Z }]\n",
+            ),
+        ];
+        crate::gamestate::parse(&files, &|_| true).0.unwrap()
+    }
+
+    fn judged(
+        kind: Option<Kind>,
+        author: &str,
+        changed: &[&str],
+        record: ProposerRecord,
+        in_hiatus: bool,
+    ) -> Verdict {
+        let base = state();
+        let params = Params::preset("blognomic-113").unwrap();
+        let changed: Vec<String> = changed.iter().map(|s| (*s).to_string()).collect();
+        let none = Diagnostics::new();
+        judge(&Facts {
+            kind,
+            author,
+            opened: Timestamp::parse("2030-01-02T10:00:00Z").unwrap(),
+            changed: &changed,
+            base: &base,
+            params: &params,
+            head_problems: &none,
+            record,
+            in_hiatus,
+        })
+    }
+
+    #[test]
+    fn a_proposal_by_an_active_player_touching_rules_and_state_stands() {
+        let v = judged(
+            Some(Kind::Proposal),
+            "ada",
+            &["rules/core/x.md", "state/variables.toml"],
+            ProposerRecord::default(),
+            false,
+        );
+        assert_eq!(v, Verdict::default());
+    }
+
+    #[test]
+    fn non_players_idle_players_limits_and_hiatus_make_it_no_matter() {
+        let none = ProposerRecord::default();
+        let v = judged(Some(Kind::Proposal), "mallory", &[], none, false);
+        assert!(
+            v.not_a_matter && v.problems[0].contains("@mallory is not a Tinkerer"),
+            "{v:?}"
+        );
+        assert!(
+            judged(Some(Kind::Proposal), "bo", &[], none, false).problems[0]
+                .contains("Bo was idle")
+        );
+        let busy = ProposerRecord {
+            pending: 2,
+            opened_today: 0,
+        };
+        assert!(
+            judged(Some(Kind::Proposal), "ada", &[], busy, false).problems[0].contains("2 pending")
+        );
+        let busy_day = ProposerRecord {
+            pending: 0,
+            opened_today: 3,
+        };
+        assert!(
+            judged(Some(Kind::Proposal), "ada", &[], busy_day, false).problems[0]
+                .contains("this UTC day")
+        );
+        assert!(
+            judged(Some(Kind::Proposal), "ada", &[], none, true).problems[0].contains("hiatus")
+        );
+        assert!(
+            judged(Some(Kind::Cfj), "ada", &[], none, true)
+                .problems
+                .is_empty(),
+            "CfJs are allowed in hiatus"
+        );
+    }
+
+    #[test]
+    fn each_kind_touches_only_its_files() {
+        let none = ProposerRecord::default();
+        let v = judged(
+            Some(Kind::Proposal),
+            "ada",
+            &[
+                "src/main.rs",
+                ".github/workflows/resolve.yml",
+                "content/matters/00001.md",
+            ],
+            none,
+            false,
+        );
+        assert_eq!(v.problems.len(), 3, "{v:?}");
+        assert!(!v.not_a_matter, "a push can fix it");
+        let v = judged(
+            Some(Kind::Action),
+            "ada",
+            &["state/variables.toml", "state/roster.toml"],
+            none,
+            false,
+        );
+        assert_eq!(
+            v.problems,
+            [
+                "it changes state/roster.toml, but an action may change only state/variables.toml and state/collections.toml"
+            ]
+        );
+        let v = judged(None, "ada", &[], none, false);
+        assert!(v.problems[0].contains("it is no matter"));
+    }
+}
