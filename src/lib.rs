@@ -5,7 +5,8 @@
 //! - core (no files, clock, git or network): [`ruleset`] (the rules and
 //!   their numbering), [`gamestate`] (players, dynasty, game variables),
 //!   [`game`] (both together, checked against each other), [`source`],
-//!   [`time`], [`error`], [`markdown`];
+//!   [`time`], [`error`], [`markdown`], [`import`] (rulesets kept
+//!   elsewhere, read into our format);
 //! - edges: [`load`] (reading a game from a directory or a git revision),
 //!   [`git`], [`logging`] and [`cli`].
 //!
@@ -17,6 +18,7 @@ pub mod error;
 pub mod game;
 pub mod gamestate;
 pub mod git;
+pub mod import;
 pub mod load;
 pub mod logging;
 pub mod markdown;

@@ -9,6 +9,7 @@ const PURE: &[&str] = &[
     "ruleset",
     "gamestate",
     "engine",
+    "import",
     "game.rs",
     "content.rs",
     "source.rs",

@@ -11,6 +11,7 @@ use crate::logging::Verbosity;
 use crate::time::Timestamp;
 
 mod check;
+mod import;
 
 /// Exit code: the command ran and found nothing wrong.
 pub const EXIT_OK: u8 = 0;
@@ -71,12 +72,15 @@ impl GlobalArgs {
 pub enum Command {
     /// Validate the game's rules/ and state/ (exit 0 ok, 1 problems, 2 error).
     Check(check::Args),
+    /// Import rules kept elsewhere into a game (a BlogNomic ruleset dump).
+    Import(import::Args),
 }
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check::run(&args, &cli.global),
+        Command::Import(args) => import::run(&args, &cli.global),
     }
 }
 

@@ -1,0 +1,328 @@
+//! Reading a BlogNomic ruleset dump: a wiki page printed as plain text.
+//! Pure: text and hints in, an [`Imported`] ruleset out.
+//!
+//! # The dump
+//!
+//! ```text
+//! dump     ::= chrome* section+ footer?
+//! section  ::= HEADING intro-line* rule*
+//! rule     ::= TITLE body-line*
+//! HEADING  ::= a whole line "Core Rules" | "Dynastic Rules" | "Glossary" | "Appendix"
+//! ```
+//!
+//! Two styles exist: blocks separated by blank lines, and no blank lines
+//! at all (then every line is a block). List items keep a marker
+//! (`  • `, `    • ` one level deeper, `- `, `  3. `); nothing else marks
+//! titles, nesting or numbers. So:
+//!
+//! - chrome, headings and items are recognised line by line (`lines`);
+//! - titles are told from body lines by shape and context (`titles`);
+//! - nesting comes from what rules say about themselves (`nesting`);
+//! - a glossary printed as `- Term` / `- Definition` pairs becomes
+//!   structured `[[terms]]` (`glossary`);
+//! - the player and emperor terms are found in the core rules and written
+//!   as templates where safe (`terms`);
+//! - what the text cannot decide comes from [`Hints`] by line number.
+//!
+//! Ids are slugs of the titles (apostrophes dropped, other runs of
+//! non-alphanumerics a hyphen), made unique with `-2`, `-3`… in document
+//! order, so importing the same dump twice gives the same ids. Siblings
+//! get `order` 10, 20, 30… in document order, and a subrule's parent is
+//! always the rule before it or one of that rule's ancestors, so the
+//! numbering module numbers the rules in the dump's order.
+
+use std::collections::BTreeSet;
+
+use super::lines::{self, Kind, Line};
+use super::nesting::{self, Draft};
+use super::{
+    Block, Hints, ImportError, Imported, ImportedRule, ImportedSection, glossary, terms, titles,
+};
+use crate::gamestate::Terms;
+use crate::ruleset::{RuleId, SectionKind};
+
+/// Imports a dump. `stem` names the ruleset when the dump has no page title.
+pub fn import(text: &str, stem: &str, hints: &Hints) -> Result<Imported, ImportError> {
+    let scan = lines::scan(text)?;
+    let mut warnings: Vec<String> = scan
+        .unrecognised
+        .iter()
+        .map(|n| {
+            format!("line {n}: dropped as wiki chrome (it comes before the first section heading)")
+        })
+        .collect();
+    check_title_hints(&scan.lines, hints, &mut warnings)?;
+    let mut sections = Vec::new();
+    let mut rules = Vec::new();
+    let mut ids = BTreeSet::new();
+    let mut hinted = BTreeSet::new();
+    for (order, (heading, kind, body)) in (1..).zip(split_sections(&scan.lines)) {
+        let (intro, drafts) = split_rules(body, &titles_of(body, hints));
+        let parents = nest(&drafts, hints, &mut hinted, &mut warnings)?;
+        rules.extend(finish_rules(kind, drafts, &parents, &mut ids));
+        sections.push(ImportedSection {
+            kind,
+            title: heading.text.clone(),
+            line: heading.no,
+            order,
+            intro,
+        });
+    }
+    if let Some(line) = hints.parents.keys().find(|l| !hinted.contains(*l)) {
+        return Err(ImportError::HintLine {
+            line: *line,
+            problem: "a parent hint must name the line of a title".into(),
+        });
+    }
+    let (terms, missing) = find_terms(&scan.lines);
+    warnings.extend(
+        missing
+            .into_iter()
+            .map(|m| format!("could not find {m}; using a default")),
+    );
+    let mut source: Vec<(usize, String)> = scan.name.iter().cloned().collect();
+    source.extend(scan.lines.iter().map(|l| (l.no, l.text.clone())));
+    Ok(Imported {
+        name: scan
+            .name
+            .as_ref()
+            .map_or_else(|| stem.to_string(), |(_, n)| n.clone()),
+        name_in_dump: scan.name.is_some(),
+        terms,
+        sections,
+        rules,
+        warnings,
+        source,
+    })
+}
+
+/// The terms, from the core rules where they say them, else from
+/// anywhere; `Player` and `Emperor` when the text never says them.
+fn find_terms(lines: &[Line]) -> (Terms, Vec<String>) {
+    let core: Vec<&str> = lines
+        .iter()
+        .take_while(|l| !matches!(l.kind, Kind::Heading(k) if k != SectionKind::Core))
+        .map(|l| l.text.as_str())
+        .collect();
+    let all: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+    let all = all.join("\n");
+    terms::find(&core.join("\n"))
+        .or(terms::find(&all))
+        .into_terms(&all)
+}
+
+/// Checks that title hints name text lines, and notes the ones that
+/// change nothing (so hints files can be kept small).
+fn check_title_hints(
+    lines: &[Line],
+    hints: &Hints,
+    warnings: &mut Vec<String>,
+) -> Result<(), ImportError> {
+    for &no in hints.titles.iter().chain(&hints.not_titles) {
+        let is_text = lines.iter().any(|l| l.no == no && l.kind == Kind::Text);
+        if !is_text {
+            return Err(ImportError::HintLine {
+                line: no,
+                problem:
+                    "titles and not_titles must name a line of text after the first section heading"
+                        .into(),
+            });
+        }
+    }
+    for (_, _, body) in split_sections(lines) {
+        let found: BTreeSet<usize> = titles::find(body).into_iter().map(|i| body[i].no).collect();
+        for no in hints.titles.intersection(&found) {
+            warnings.push(format!("hint: line {no} is a title without the hint"));
+        }
+        let lines: BTreeSet<usize> = body.iter().map(|l| l.no).collect();
+        for no in hints.not_titles.intersection(&lines) {
+            if !found.contains(no) {
+                warnings.push(format!("hint: line {no} is not a title without the hint"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The sections: heading line, kind, and the lines up to the next heading.
+fn split_sections(lines: &[Line]) -> Vec<(&Line, SectionKind, &[Line])> {
+    let starts: Vec<(usize, SectionKind)> = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| match l.kind {
+            Kind::Heading(kind) => Some((i, kind)),
+            _ => None,
+        })
+        .collect();
+    starts
+        .iter()
+        .enumerate()
+        .map(|(n, &(i, kind))| {
+            let end = starts.get(n + 1).map_or(lines.len(), |s| s.0);
+            (&lines[i], kind, &lines[i + 1..end])
+        })
+        .collect()
+}
+
+/// The indices of the titles of one section, hints applied.
+fn titles_of(body: &[Line], hints: &Hints) -> BTreeSet<usize> {
+    let mut found = titles::find(body);
+    for (i, line) in body.iter().enumerate() {
+        if hints.titles.contains(&line.no) {
+            found.insert(i);
+        }
+        if hints.not_titles.contains(&line.no) {
+            found.remove(&i);
+        }
+    }
+    found
+}
+
+fn block(line: &Line) -> Block {
+    match line.kind {
+        Kind::Item { marker, level } => Block::Item {
+            marker,
+            level,
+            text: line.text.clone(),
+        },
+        Kind::Text | Kind::Heading(_) => Block::Text(line.text.clone()),
+    }
+}
+
+/// Splits a section's lines into its intro and its rules.
+fn split_rules(body: &[Line], titles: &BTreeSet<usize>) -> (Vec<Block>, Vec<Draft>) {
+    let mut intro = Vec::new();
+    let mut drafts: Vec<Draft> = Vec::new();
+    for (i, line) in body.iter().enumerate() {
+        if titles.contains(&i) {
+            drafts.push(Draft {
+                line: line.no,
+                title: line.text.clone(),
+                body: Vec::new(),
+            });
+        } else if let Some(draft) = drafts.last_mut() {
+            draft.body.push(block(line));
+        } else {
+            intro.push(block(line));
+        }
+    }
+    (intro, drafts)
+}
+
+/// The parents of one section's rules: heuristics, then hints, then a
+/// check that every parent is the rule before or one of its ancestors.
+fn nest(
+    drafts: &[Draft],
+    hints: &Hints,
+    hinted: &mut BTreeSet<usize>,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Option<usize>>, ImportError> {
+    let mut parents = nesting::parents(drafts);
+    for (i, draft) in drafts.iter().enumerate() {
+        let Some(&parent_line) = hints.parents.get(&draft.line) else {
+            continue;
+        };
+        hinted.insert(draft.line);
+        parents[i] = match parent_line {
+            0 => None,
+            _ => Some(drafts[..i].iter().position(|d| d.line == parent_line).ok_or_else(|| {
+                ImportError::HintLine {
+                    line: draft.line,
+                    problem: format!("line {parent_line} is not the title of an earlier rule in the same section"),
+                }
+            })?),
+        };
+    }
+    for i in 1..drafts.len() {
+        let Some(parent) = parents[i] else { continue };
+        let mut allowed = Some(i - 1);
+        while allowed.is_some_and(|a| a != parent) {
+            allowed = allowed.and_then(|a| parents[a]);
+        }
+        if allowed.is_none() {
+            if hints.parents.contains_key(&drafts[i].line) {
+                return Err(ImportError::HintLine {
+                    line: drafts[i].line,
+                    problem: "a parent must be the rule just before or one of its ancestors, so the rules stay in the dump's order".into(),
+                });
+            }
+            warnings.push(format!(
+                "line {}: nesting under line {} dropped: it would reorder the rules",
+                drafts[i].line, drafts[parent].line
+            ));
+            parents[i] = None;
+        }
+    }
+    Ok(parents)
+}
+
+/// A title's slug: lowercase ASCII letters and digits, hyphens between.
+pub(crate) fn slug(title: &str) -> String {
+    let mut out = String::new();
+    let mut gap = false;
+    for c in title.chars().filter(|c| !matches!(c, '\'' | '’')) {
+        if c.is_ascii_alphanumeric() {
+            if gap && !out.is_empty() {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+            gap = false;
+        } else {
+            gap = true;
+        }
+    }
+    if out.is_empty() {
+        "rule".to_string()
+    } else {
+        out
+    }
+}
+
+fn unique_id(title: &str, ids: &mut BTreeSet<String>) -> RuleId {
+    let base = slug(title);
+    let mut id = base.clone();
+    let mut n = 1;
+    while ids.contains(&id) {
+        n += 1;
+        id = format!("{base}-{n}");
+    }
+    ids.insert(id.clone());
+    // A slug is always a valid id; the fallback is never reached.
+    RuleId::parse(&id).unwrap_or_else(|| RuleId::parse("rule").expect("`rule` is a valid id"))
+}
+
+/// Gives one section's rules their ids, parents, orders and glossaries.
+fn finish_rules(
+    kind: SectionKind,
+    drafts: Vec<Draft>,
+    parents: &[Option<usize>],
+    ids: &mut BTreeSet<String>,
+) -> Vec<ImportedRule> {
+    let rule_ids: Vec<RuleId> = drafts.iter().map(|d| unique_id(&d.title, ids)).collect();
+    let mut siblings = std::collections::BTreeMap::<Option<usize>, i64>::new();
+    let glossary_section = matches!(kind, SectionKind::Glossary | SectionKind::Appendix);
+    drafts
+        .into_iter()
+        .enumerate()
+        .map(|(i, draft)| {
+            let count = siblings.entry(parents[i]).or_default();
+            *count += 10;
+            let mut body = draft.body;
+            let terms = if glossary_section {
+                glossary::split_pairs(&mut body)
+            } else {
+                Vec::new()
+            };
+            ImportedRule {
+                id: rule_ids[i].clone(),
+                title: draft.title,
+                line: draft.line,
+                section: kind,
+                parent: parents[i].map(|p| rule_ids[p].clone()),
+                order: *count,
+                body,
+                terms,
+            }
+        })
+        .collect()
+}
