@@ -326,3 +326,123 @@ fn finish_rules(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::{files, verify};
+    use crate::ruleset::Ruleset;
+
+    /// A compact dump (no blank lines) of our own.
+    const COMPACT: &str = "Lamp Rules\nCore Rules\nThe Ruleset\nThis ruleset binds; all Keepers shall obey it.\nKeepers\nEach Keeper keeps a lamp, known as the Beacon's charge.\nDynasties\nA dynasty is headed by one Keeper, known as the Beacon.\nDynastic Rules\nOil\nOil burns.\nLamps\nEvery lamp is listed in subrules of this rule.\nBrass Lamp\n- Cost: 2 Oil\n- Shines.\nTin Lamp\n- Cost: 1 Oil\n- Flickers; this subrule is old.\nKeeper's Oath\nThe Keeper swears.\nGlossary\nClarifications\nCounting\n- Numbers are whole.\nKeeper's oath\n- An oath is binding.\n";
+
+    fn imported(hints: &Hints) -> Imported {
+        import(COMPACT, "stem", hints).unwrap()
+    }
+
+    #[test]
+    fn finds_rules_nesting_and_terms_in_the_compact_style() {
+        let imported = imported(&Hints::default());
+        let rules: Vec<(&str, Option<&str>, i64)> = imported
+            .rules
+            .iter()
+            .map(|r| {
+                (
+                    r.id.as_str(),
+                    r.parent.as_ref().map(RuleId::as_str),
+                    r.order,
+                )
+            })
+            .collect();
+        assert_eq!(
+            rules,
+            [
+                ("the-ruleset", None, 10),
+                ("keepers", None, 20),
+                ("dynasties", None, 30),
+                ("oil", None, 10),
+                ("lamps", None, 20),
+                ("brass-lamp", Some("lamps"), 10),
+                ("tin-lamp", Some("lamps"), 20),
+                ("keepers-oath", None, 30),
+                ("clarifications", None, 10),
+                ("counting", Some("clarifications"), 10),
+                ("keepers-oath-2", Some("clarifications"), 20),
+            ]
+        );
+        assert_eq!(imported.name, "Lamp Rules");
+        assert_eq!(
+            (
+                imported.terms.player.as_str(),
+                imported.terms.emperor.as_str()
+            ),
+            ("Keeper", "Beacon")
+        );
+        assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    }
+
+    #[test]
+    fn the_numbering_module_numbers_the_import_in_dump_order() {
+        let imported = imported(&Hints::default());
+        let rule_files = files::rule_files(&imported);
+        let (ruleset, problems) = Ruleset::parse(&rule_files);
+        assert!(problems.is_empty(), "{problems}");
+        let order: Vec<(String, &str)> = ruleset
+            .rules
+            .iter()
+            .map(|r| (r.number.to_string(), r.id.as_str()))
+            .collect();
+        let expected: Vec<&str> = imported.rules.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(
+            order.iter().map(|(_, id)| *id).collect::<Vec<_>>(),
+            expected
+        );
+        assert_eq!(order[6], ("2.2.2".to_string(), "tin-lamp"));
+        assert_eq!(order[10], ("3.1.2".to_string(), "keepers-oath-2"));
+        verify(&imported, &rule_files).unwrap();
+    }
+
+    #[test]
+    fn hints_add_and_remove_titles_and_set_parents() {
+        let hints = Hints::parse("titles = [11]\nnot_titles = [10]\n[parents]\n20 = 12\n").unwrap();
+        let imported = imported(&hints);
+        let titles: Vec<&str> = imported.rules.iter().map(|r| r.title.as_str()).collect();
+        assert!(
+            titles.contains(&"Oil burns.") && !titles.contains(&"Oil"),
+            "{titles:?}"
+        );
+        let oath = imported.rules.iter().find(|r| r.line == 20).unwrap();
+        assert_eq!(oath.parent.as_ref().map(RuleId::as_str), Some("lamps"));
+    }
+
+    #[test]
+    fn hints_that_cannot_apply_are_errors() {
+        for (hints, line) in [
+            ("titles = [2]\n", 2),
+            ("not_titles = [15]\n", 15),
+            ("[parents]\n12 = 19\n", 12),
+            ("[parents]\n13 = 0\n", 13),
+            ("[parents]\n20 = 14\n", 20),
+        ] {
+            let hints = Hints::parse(hints).unwrap();
+            match import(COMPACT, "stem", &hints) {
+                Err(ImportError::HintLine { line: l, .. }) => assert_eq!(l, line),
+                other => panic!("{hints:?}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn slugs_are_plain_and_unique() {
+        assert_eq!(slug("Keeper's Oath"), "keepers-oath");
+        assert_eq!(slug("Spam, egg (and) spam."), "spam-egg-and-spam");
+        assert_eq!(slug("¿?"), "rule");
+        let mut ids = BTreeSet::new();
+        let ids: Vec<RuleId> = ["A b", "a-b", "A B!"]
+            .iter()
+            .map(|t| unique_id(t, &mut ids))
+            .collect();
+        let ids: Vec<&str> = ids.iter().map(RuleId::as_str).collect();
+        assert_eq!(ids, ["a-b", "a-b-2", "a-b-3"]);
+    }
+}

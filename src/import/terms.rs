@@ -87,8 +87,13 @@ fn capitalised_words(text: &str) -> (Vec<&str>, &str) {
         let start = offset + text[offset..].find(word).unwrap_or(0);
         offset = start + word.len();
         let core = word.trim_end_matches(|c: char| !c.is_alphanumeric());
-        words.push(core);
-        if core.len() < word.len() {
+        // A possessive ends the name: "known as the Beacon's …".
+        let name = core
+            .strip_suffix("'s")
+            .or_else(|| core.strip_suffix("’s"))
+            .unwrap_or(core);
+        words.push(name);
+        if name.len() < word.len() {
             return (words, "");
         }
     }
