@@ -22,6 +22,8 @@
 //!   structured `[[terms]]` (`glossary`);
 //! - the player and emperor terms are found in the core rules and written
 //!   as templates where safe (`terms`);
+//! - numbered citations ("Rule 2.5 (Raiding)") that disagree with the
+//!   numbering found are reported as warnings (`xref`);
 //! - what the text cannot decide comes from [`Hints`] by line number.
 //!
 //! Ids are slugs of the titles (apostrophes dropped, other runs of
@@ -37,6 +39,7 @@ use super::lines::{self, Kind, Line};
 use super::nesting::{self, Draft};
 use super::{
     Block, Hints, ImportError, Imported, ImportedRule, ImportedSection, glossary, terms, titles,
+    xref,
 };
 use crate::gamestate::Terms;
 use crate::ruleset::{RuleId, SectionKind};
@@ -74,6 +77,7 @@ pub fn import(text: &str, stem: &str, hints: &Hints) -> Result<Imported, ImportE
             problem: "a parent hint must name the line of a title".into(),
         });
     }
+    warnings.extend(xref::check(&sections, &rules));
     let (terms, missing) = find_terms(&scan.lines);
     warnings.extend(
         missing
@@ -398,6 +402,10 @@ mod tests {
             expected
         );
         assert_eq!(order[6], ("2.2.2".to_string(), "tin-lamp"));
+        let predicted = xref::numbers(&imported.sections, &imported.rules);
+        for (number, id) in &order {
+            assert_eq!(&predicted[&RuleId::parse(id).unwrap()], number);
+        }
         assert_eq!(order[10], ("3.1.2".to_string(), "keepers-oath-2"));
         verify(&imported, &rule_files).unwrap();
     }

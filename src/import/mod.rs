@@ -20,6 +20,7 @@ mod nesting;
 pub mod plain;
 mod terms;
 mod titles;
+mod xref;
 
 use crate::gamestate::Terms;
 use crate::ruleset::{RuleId, SectionKind};
