@@ -4,8 +4,10 @@
 use std::collections::BTreeMap;
 
 use crate::content::{Page, parse_pages};
-use crate::error::Diagnostics;
+use crate::engine::{ParamError, Params};
+use crate::error::{Diagnostic, Diagnostics};
 use crate::gamestate::{self, GameState};
+use crate::record::{Record, parse_records};
 use crate::ruleset::Ruleset;
 use crate::ruleset::template::TextContext;
 use crate::source::SourceFile;
@@ -20,8 +22,12 @@ pub struct Game {
     pub ruleset: Ruleset,
     /// The gamestate, when its required files could be read.
     pub state: Option<GameState>,
+    /// The engine's parameters from the rules' `[params]`, when they are valid.
+    pub params: Option<Params>,
     /// The plain pages.
     pub pages: Vec<Page>,
+    /// Records of resolved matters, by number.
+    pub records: Vec<Record>,
     /// Every problem found, sorted by file and line.
     pub problems: Diagnostics,
 }
@@ -41,16 +47,41 @@ impl Game {
             }
             None => source.clone(),
         };
+        let params = Params::from_table(&source.param_table())
+            .map_err(|errors| {
+                for e in errors {
+                    problems.push(param_problem(&source, &e));
+                }
+            })
+            .ok();
         let (pages, found) = parse_pages(files);
+        problems.extend(found);
+        let (records, found) = parse_records(files);
         problems.extend(found);
         let problems = relabel(problems, &source, &ruleset);
         Game {
             source,
             ruleset,
             state,
+            params,
             pages,
+            records,
             problems,
         }
+    }
+}
+
+/// A parameter problem, located at the parameter when it is declared.
+fn param_problem(ruleset: &Ruleset, error: &ParamError) -> Diagnostic {
+    match ruleset.params.get(&error.key) {
+        Some(param) => {
+            let d = Diagnostic::new(&param.path, param.line, error.to_string());
+            match ruleset.get(param.rule.as_str()) {
+                Some(rule) => d.in_rule(rule.label()),
+                None => d,
+            }
+        }
+        None => Diagnostic::new("rules/", 0, error.to_string()),
     }
 }
 

@@ -5,6 +5,28 @@
 
 use std::path::Path;
 
+use crate::time::Timestamp;
+
+/// Who a commit made by gitnomic is by, and when.
+#[derive(Debug, Clone)]
+pub struct Stamp<'a> {
+    /// The name on the commit.
+    pub name: &'a str,
+    /// The email on the commit.
+    pub email: &'a str,
+    /// The commit time.
+    pub at: Timestamp,
+}
+
+/// How a merge went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MergeOutcome {
+    /// Merged: the new commit of the target branch.
+    Merged(String),
+    /// The two sides conflict in these paths; nothing was changed.
+    Conflict(Vec<String>),
+}
+
 /// A git repository on disk.
 pub struct Repo {
     inner: git2::Repository,
@@ -37,6 +59,11 @@ pub enum GitError {
         /// What git said.
         source: git2::Error,
     },
+}
+
+fn read_err(what: impl Into<String>) -> impl FnOnce(git2::Error) -> GitError {
+    let what = what.into();
+    move |source| GitError::Read { what, source }
 }
 
 impl Repo {
@@ -98,5 +125,169 @@ impl Repo {
                 Ok(files)
             }
         }
+    }
+
+    /// The commit a branch points at, if the branch exists.
+    pub fn branch_head(&self, branch: &str) -> Result<Option<String>, GitError> {
+        match self.inner.find_branch(branch, git2::BranchType::Local) {
+            Ok(b) => Ok(b.get().target().map(|oid| oid.to_string())),
+            Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
+            Err(source) => Err(GitError::Read {
+                what: format!("branch {branch}"),
+                source,
+            }),
+        }
+    }
+
+    /// The paths `head` changes relative to where it forked from `base`.
+    pub fn changed_paths(&self, base: &str, head: &str) -> Result<Vec<String>, GitError> {
+        let base_id = self.commit_id(base)?;
+        let head_id = self.commit_id(head)?;
+        let fork = self
+            .inner
+            .merge_base(base_id, head_id)
+            .map_err(read_err(format!("the merge base of {base} and {head}")))?;
+        let tree = |id| self.inner.find_commit(id).and_then(|c| c.tree());
+        let (old, new) = (
+            tree(fork).map_err(read_err(base))?,
+            tree(head_id).map_err(read_err(head))?,
+        );
+        let diff = self
+            .inner
+            .diff_tree_to_tree(Some(&old), Some(&new), None)
+            .map_err(read_err("a diff"))?;
+        let mut paths: Vec<String> = diff
+            .deltas()
+            .flat_map(|d| [d.old_file().path(), d.new_file().path()])
+            .flatten()
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .collect();
+        paths.sort();
+        paths.dedup();
+        Ok(paths)
+    }
+
+    /// Merges commit `head` into `branch` with a merge commit, unless the
+    /// two conflict. The work tree follows if it is on `branch` and clean.
+    pub fn merge_into(
+        &self,
+        branch: &str,
+        head: &str,
+        message: &str,
+        stamp: &Stamp<'_>,
+    ) -> Result<MergeOutcome, GitError> {
+        let ours = self
+            .inner
+            .find_commit(self.commit_id(branch)?)
+            .map_err(read_err(branch))?;
+        let theirs = self
+            .inner
+            .find_commit(self.commit_id(head)?)
+            .map_err(read_err(head))?;
+        let mut index = self
+            .inner
+            .merge_commits(&ours, &theirs, None)
+            .map_err(read_err("a merge"))?;
+        if index.has_conflicts() {
+            let conflicts = index.conflicts().map_err(read_err("merge conflicts"))?;
+            let mut paths: Vec<String> = conflicts
+                .flatten()
+                .filter_map(|c| c.our.or(c.their).or(c.ancestor))
+                .map(|e| String::from_utf8_lossy(&e.path).into_owned())
+                .collect();
+            paths.dedup();
+            return Ok(MergeOutcome::Conflict(paths));
+        }
+        let tree_id = index
+            .write_tree_to(&self.inner)
+            .map_err(read_err("the merged tree"))?;
+        let id = self.commit_on(branch, tree_id, &[&ours, &theirs], message, stamp)?;
+        Ok(MergeOutcome::Merged(id))
+    }
+
+    /// Commits `text` at `path` on `branch` (creating or replacing the file).
+    pub fn commit_file(
+        &self,
+        branch: &str,
+        path: &str,
+        text: &str,
+        message: &str,
+        stamp: &Stamp<'_>,
+    ) -> Result<String, GitError> {
+        let parent = self
+            .inner
+            .find_commit(self.commit_id(branch)?)
+            .map_err(read_err(branch))?;
+        let blob = self.inner.blob(text.as_bytes()).map_err(read_err(path))?;
+        let base = parent.tree().map_err(read_err(branch))?;
+        let mut update = git2::build::TreeUpdateBuilder::new();
+        update.upsert(path, blob, git2::FileMode::Blob);
+        let tree_id = update
+            .create_updated(&self.inner, &base)
+            .map_err(read_err(path))?;
+        self.commit_on(branch, tree_id, &[&parent], message, stamp)
+    }
+
+    fn commit_id(&self, rev: &str) -> Result<git2::Oid, GitError> {
+        self.inner
+            .revparse_single(rev)
+            .and_then(|o| o.peel_to_commit())
+            .map(|c| c.id())
+            .map_err(|source| GitError::Revision {
+                rev: rev.to_string(),
+                source,
+            })
+    }
+
+    /// Makes a commit of `tree_id` on `branch` and keeps a clean work tree on
+    /// that branch in step with it.
+    fn commit_on(
+        &self,
+        branch: &str,
+        tree_id: git2::Oid,
+        parents: &[&git2::Commit<'_>],
+        message: &str,
+        stamp: &Stamp<'_>,
+    ) -> Result<String, GitError> {
+        let clean = self.work_tree_clean_on(branch);
+        let tree = self.inner.find_tree(tree_id).map_err(read_err("a tree"))?;
+        let who = git2::Signature::new(
+            stamp.name,
+            stamp.email,
+            &git2::Time::new(stamp.at.unix(), 0),
+        )
+        .map_err(read_err("the commit signature"))?;
+        let refname = format!("refs/heads/{branch}");
+        let id = self
+            .inner
+            .commit(Some(&refname), &who, &who, message, &tree, parents)
+            .map_err(read_err(format!("a commit on {branch}")))?;
+        if clean {
+            let mut checkout = git2::build::CheckoutBuilder::new();
+            checkout.force();
+            self.inner
+                .checkout_head(Some(&mut checkout))
+                .map_err(read_err("the work tree"))?;
+        }
+        Ok(id.to_string())
+    }
+
+    /// Whether the work tree has `branch` checked out with no changes.
+    fn work_tree_clean_on(&self, branch: &str) -> bool {
+        let on_branch = self
+            .inner
+            .head()
+            .ok()
+            .and_then(|h| h.shorthand().ok().map(str::to_string))
+            .as_deref()
+            == Some(branch);
+        let mut options = git2::StatusOptions::new();
+        options.include_untracked(false);
+        on_branch
+            && !self.inner.is_bare()
+            && self
+                .inner
+                .statuses(Some(&mut options))
+                .is_ok_and(|s| s.is_empty())
     }
 }

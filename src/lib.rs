@@ -4,24 +4,32 @@
 //!
 //! - core (no files, clock, git or network): [`ruleset`] (the rules and
 //!   their numbering), [`gamestate`] (players, dynasty, game variables),
-//!   [`game`] (both together, checked against each other), [`source`],
-//!   [`time`], [`error`], [`markdown`], [`import`] (rulesets kept
-//!   elsewhere, read into our format);
+//!   [`game`] (both together, checked against each other), [`engine`]
+//!   (the tally), [`matter`] and [`journal`] (matters as the forge reports them),
+//!   [`record`] (resolved matters), [`report`] (status comments), [`content`] (pages),
+//!   [`source`], [`time`], [`error`], [`markdown`], [`import`] (rulesets
+//!   kept elsewhere, read into our format);
 //! - edges: [`load`] (reading a game from a directory or a git revision),
-//!   [`git`], [`logging`] and [`cli`].
+//!   [`git`], [`forge`] (GitHub and the local forge), [`logging`] and [`cli`].
 //!
 //! `tests/architecture.rs` enforces the boundary.
 
 pub mod cli;
 pub mod content;
+pub mod engine;
 pub mod error;
+pub mod forge;
 pub mod game;
 pub mod gamestate;
 pub mod git;
 pub mod import;
+pub mod journal;
 pub mod load;
 pub mod logging;
 pub mod markdown;
+pub mod matter;
+pub mod record;
+pub mod report;
 pub mod ruleset;
 pub mod source;
 pub mod time;

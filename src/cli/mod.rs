@@ -12,6 +12,9 @@ use crate::time::Timestamp;
 
 mod check;
 mod import;
+mod play;
+mod resolve;
+mod tally;
 
 /// Exit code: the command ran and found nothing wrong.
 pub const EXIT_OK: u8 = 0;
@@ -41,6 +44,13 @@ pub struct GlobalArgs {
     /// Evaluate as if it were this moment (RFC 3339), instead of the clock.
     #[arg(long, global = true, value_name = "TIME")]
     pub now: Option<Timestamp>,
+    /// The game's default branch, where enacted proposals are merged.
+    #[arg(long, global = true, default_value = "main")]
+    pub base: String,
+    /// The forge holding the matters: `local` (files beside the repository,
+    /// for offline play) or `github` (the REST API; needs GITHUB_TOKEN).
+    #[arg(long, global = true, value_enum, default_value_t = ForgeKind::Local)]
+    pub forge: ForgeKind,
     /// Log more (debug).
     #[arg(short, long, global = true, conflicts_with = "quiet")]
     pub verbose: bool,
@@ -67,11 +77,41 @@ impl GlobalArgs {
     }
 }
 
+/// Which forge to use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ForgeKind {
+    /// Matters kept as files under .git/gitnomic-forge/.
+    Local,
+    /// GitHub's REST API.
+    Github,
+}
+
+/// Opens the forge the global options name, acting at `now`.
+fn open_forge(global: &GlobalArgs, now: Timestamp) -> anyhow::Result<Box<dyn crate::forge::Forge>> {
+    match global.forge {
+        ForgeKind::Local => Ok(Box::new(crate::forge::local::LocalForge::open(
+            &global.root,
+            &global.base,
+            now,
+        )?)),
+        ForgeKind::Github => anyhow::bail!("the GitHub forge is not available in this build"),
+    }
+}
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Validate the game's rules/ and state/ (exit 0 ok, 1 problems, 2 error).
     Check(check::Args),
+    /// Tally a scenario file: what a resolve run at --now would decide
+    /// (exit 0 ok, 1 an [[expect]] not met, 2 error).
+    Tally(tally::Args),
+    /// Tally every open matter and carry out what the rules decide: merge
+    /// enacted proposals, close failed ones, record both under content/.
+    Resolve(resolve::Args),
+    /// Play offline on the local forge: open matters, comment, list them.
+    #[command(subcommand)]
+    Play(play::Play),
     /// Import rules kept elsewhere into a game (a BlogNomic ruleset dump).
     Import(import::Args),
 }
@@ -80,6 +120,9 @@ pub enum Command {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check::run(&args, &cli.global),
+        Command::Tally(args) => tally::run(&args, &cli.global),
+        Command::Resolve(args) => resolve::run(&args, &cli.global),
+        Command::Play(play) => play::run(&play, &cli.global),
         Command::Import(args) => import::run(&args, &cli.global),
     }
 }

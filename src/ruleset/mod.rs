@@ -9,6 +9,7 @@
 //! number (`1.4.1`) is derived and changes whenever a rule is inserted
 //! before it, so links and records use the id.
 
+pub mod diff;
 pub mod numbering;
 pub mod parse;
 pub mod template;

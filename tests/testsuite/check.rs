@@ -285,3 +285,43 @@ fn checks_a_git_revision_without_a_checkout() {
         run.stderr
     );
 }
+
+#[test]
+fn a_malformed_matter_record() {
+    let game = GameTest::bundled();
+    game.write(
+        "content/matters/00003.md",
+        "+++\nnumber = 3\nkind = \"proposal\"\ntitle = \"T\"\nauthor = \"Ada\"\ndynasty = 1\nopened = 2030-01-01T00:00:00Z\nresolved = 2030-01-02T00:00:00Z\noutcome = \"maybe\"\nresolved_by = \"gitnomic resolve\"\n[tally]\nfor = 1\nagainst = 0\nactive = 5\nquorum = 3\n+++\nText\n",
+    );
+    assert_problem(
+        &game.run(&["check"]),
+        "content/matters/00003.md:9:",
+        "unknown variant `maybe`",
+    );
+}
+
+#[test]
+fn a_bad_engine_parameter_is_reported_at_its_rule() {
+    let game = GameTest::bundled();
+    let line = game.replace(
+        "rules/core/proposals.md",
+        "max_pending = 2",
+        "max_pending = \"two\"",
+    );
+    assert_problem(
+        &game.run(&["check"]),
+        &format!("rules/core/proposals.md:{line}: [1.5 Proposals]"),
+        "max_pending",
+    );
+    let game = GameTest::bundled();
+    let line = game.replace(
+        "rules/core/proposals.md",
+        "max_pending = 2",
+        "max_pendng = 2",
+    );
+    assert_problem(
+        &game.run(&["check"]),
+        &format!("rules/core/proposals.md:{line}:"),
+        "max_pendng",
+    );
+}

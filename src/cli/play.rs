@@ -1,0 +1,142 @@
+//! `gitnomic play`: offline play on the local forge. Open a matter from a
+//! branch (or as an issue), comment as a player, and list the open matters
+//! with their live tallies. Time comes from `--now`, so a scripted game can
+//! step through days in seconds.
+
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+
+use super::{EXIT_OK, GlobalArgs};
+use crate::engine;
+use crate::forge::Kind;
+use crate::forge::collect;
+use crate::forge::local::{LocalForge, NewMatter};
+use crate::game::Game;
+use crate::load::{self, GAME_DIRS, Origin};
+
+/// The `play` subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum Play {
+    /// Open a pull request from a branch (or, without --branch, an issue).
+    Open(OpenArgs),
+    /// Comment on a matter (a vote is a comment with a voting word).
+    Comment(CommentArgs),
+    /// List the open matters with their live tallies.
+    List,
+}
+
+/// Arguments of `play open`.
+#[derive(Debug, clap::Args)]
+pub struct OpenArgs {
+    /// The forge login opening it.
+    #[arg(long = "as", value_name = "LOGIN")]
+    pub author: String,
+    /// What kind of matter.
+    #[arg(long, value_enum)]
+    pub kind: KindArg,
+    /// Its title.
+    #[arg(long)]
+    pub title: String,
+    /// Its description.
+    #[arg(long, default_value = "")]
+    pub body: String,
+    /// The branch whose changes it proposes.
+    #[arg(long)]
+    pub branch: Option<String>,
+}
+
+/// Arguments of `play comment`.
+#[derive(Debug, clap::Args)]
+pub struct CommentArgs {
+    /// The matter's number.
+    pub number: u64,
+    /// The comment (Markdown).
+    pub body: String,
+    /// The forge login commenting.
+    #[arg(long = "as", value_name = "LOGIN")]
+    pub author: String,
+}
+
+/// Matter kinds on the command line.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum KindArg {
+    /// A proposal.
+    Proposal,
+    /// A Call for Judgement.
+    Cfj,
+    /// A Declaration of Victory.
+    Dov,
+    /// An action (state/ only).
+    Action,
+}
+
+/// Runs a `play` subcommand.
+pub(crate) fn run(play: &Play, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    let now = global.now();
+    let forge = LocalForge::open(&global.root, &global.base, now)?;
+    match play {
+        Play::Open(a) => {
+            let kind = match a.kind {
+                KindArg::Proposal => Kind::Proposal,
+                KindArg::Cfj => Kind::Cfj,
+                KindArg::Dov => Kind::Dov,
+                KindArg::Action => Kind::Action,
+            };
+            let new = NewMatter {
+                kind,
+                title: &a.title,
+                body: &a.body,
+                author: &a.author,
+                branch: a.branch.as_deref(),
+            };
+            let number = forge.open_matter(&new)?;
+            println!("opened {kind} #{number}: {}", a.title);
+        }
+        Play::Comment(a) => {
+            let id = forge.add_comment(a.number, &a.author, &a.body)?;
+            println!("comment {id} on #{} by {}", a.number, a.author);
+        }
+        Play::List => list(&forge, global, now)?,
+    }
+    Ok(ExitCode::from(EXIT_OK))
+}
+
+fn list(
+    forge: &LocalForge,
+    global: &GlobalArgs,
+    now: crate::time::Timestamp,
+) -> anyhow::Result<()> {
+    let origin = Origin::Revision {
+        repo: global.root.clone(),
+        rev: global.base.clone(),
+    };
+    let game = Game::check(&load::read(&origin, GAME_DIRS)?);
+    let state = game
+        .state
+        .as_ref()
+        .context("the game's state/ cannot be read")?;
+    let params = game
+        .params
+        .as_ref()
+        .context("the game's parameters are not valid")?;
+    let repo = crate::git::Repo::open(&global.root)?;
+    let judge = |old: &crate::forge::HeadSha, new: &crate::forge::HeadSha| {
+        super::resolve::typo_judge(&repo, old, new)
+    };
+    let collection = collect::collect(forge, state, params, &judge, now)?;
+    for m in collection.matters.values() {
+        println!(
+            "#{} {} by {}: {}",
+            m.info.number, m.kind, m.info.author, m.info.title
+        );
+    }
+    for a in &collection.actions {
+        println!("#{} Action by {}: {}", a.number, a.author, a.title);
+    }
+    print!(
+        "\n{}",
+        engine::report::text(&engine::resolve(&collection.snapshot, now))
+    );
+    Ok(())
+}

@@ -1,0 +1,336 @@
+//! `gitnomic resolve`: collect the open matters, tally them with the
+//! engine at *now*, and carry out what it decides, in order.
+//!
+//! Every irreversible step is announced first: the decision goes into the
+//! matter's status journal before the merge or close, and the record is
+//! committed after it. A run that stops anywhere in between is finished by
+//! the next one (see [`finish_interrupted`]), and a run right after a
+//! complete one changes nothing.
+
+use std::process::ExitCode;
+
+use anyhow::{Context as _, bail};
+
+use super::{EXIT_OK, GlobalArgs, open_forge};
+use crate::engine::{self, Decision, MatterDecision, MatterKind};
+use crate::forge::collect::{self, player_name};
+use crate::forge::{Forge, ForgeError, HeadSha, Kind};
+use crate::game::Game;
+use crate::git::Repo;
+use crate::journal::{Resolution, Verdict};
+use crate::load::{self, GAME_DIRS, Origin};
+use crate::matter::Collected;
+use crate::record::{Record, Resolved};
+use crate::report::{Progress, status_text};
+use crate::ruleset::diff::{RuleChange, diff, typo_fix_size};
+use crate::source::SourceFile;
+use crate::time::Timestamp;
+
+/// Arguments of `gitnomic resolve`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Say what would be done, and do nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// Everything one run works with.
+struct Ctx<'a> {
+    forge: &'a dyn Forge,
+    repo: Repo,
+    game: Game,
+    now: Timestamp,
+    dry_run: bool,
+}
+
+/// Runs `gitnomic resolve`.
+pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    let now = global.now();
+    let forge = open_forge(global, now)?;
+    let origin = Origin::Revision {
+        repo: global.root.clone(),
+        rev: global.base.clone(),
+    };
+    let files = load::read(&origin, GAME_DIRS).context("cannot read the game")?;
+    let game = Game::check(&files);
+    if !game.problems.is_empty() {
+        bail!(
+            "the game on {} has problems; fix them before resolving:\n{}",
+            global.base,
+            game.problems
+        );
+    }
+    let repo = Repo::open(&global.root)?;
+    let ctx = Ctx {
+        forge: forge.as_ref(),
+        repo,
+        game,
+        now,
+        dry_run: args.dry_run,
+    };
+    finish_interrupted(&ctx)?;
+    let (Some(state), Some(params)) = (&ctx.game.state, &ctx.game.params) else {
+        bail!("the game has no readable gamestate or parameters");
+    };
+    let judge = |old: &HeadSha, new: &HeadSha| typo_judge(&ctx.repo, old, new);
+    let collection = collect::collect(ctx.forge, state, params, &judge, now)?;
+    let run = engine::resolve(&collection.snapshot, now);
+    println!("At {now}: {} active, quorum {}.", run.active, run.quorum);
+    let mut proposals_blocked = false;
+    for decision in &run.decisions {
+        let Some(matter) = collection.matters.get(&decision.id) else {
+            continue;
+        };
+        let blocked = proposals_blocked && decision.kind == MatterKind::Proposal;
+        let outcome = if blocked || decision.decision == Decision::Wait {
+            show(&ctx, decision, matter, &Progress::Pending)?;
+            "pending".to_string()
+        } else {
+            match carry_out(&ctx, &run, decision, matter)? {
+                Ok(done) => done,
+                Err(why) => {
+                    proposals_blocked |= decision.kind == MatterKind::Proposal;
+                    format!("not done: {why}")
+                }
+            }
+        };
+        println!(
+            "{} #{}: {} — {outcome}",
+            matter.kind,
+            decision.id,
+            decision.decision.as_str()
+        );
+    }
+    Ok(ExitCode::from(EXIT_OK))
+}
+
+/// Posts the status comment (with the journal) unless it is unchanged.
+fn show(
+    ctx: &Ctx<'_>,
+    decision: &MatterDecision,
+    matter: &Collected,
+    progress: &Progress,
+) -> anyhow::Result<()> {
+    let changes = rule_changes(ctx, matter);
+    let body = matter
+        .journal
+        .render(&status_text(decision, matter, &changes, progress));
+    if ctx.dry_run || matter.status_body.as_deref() == Some(body.as_str()) {
+        return Ok(());
+    }
+    ctx.forge
+        .put_status(matter.info.number, &body)
+        .with_context(|| format!("updating the status of #{}", matter.info.number))
+}
+
+/// Carries out an enact or fail decision. `Ok(Err(why))` when the forge
+/// refused in a way the next run can retry (a stale head, a conflict).
+fn carry_out(
+    ctx: &Ctx<'_>,
+    run: &engine::Run,
+    decision: &MatterDecision,
+    matter: &Collected,
+) -> anyhow::Result<Result<String, String>> {
+    let number = decision.id;
+    let verdict = if decision.decision == Decision::Enact {
+        Verdict::Enact
+    } else {
+        Verdict::Fail
+    };
+    if ctx.dry_run {
+        return Ok(Ok(format!("would {}", decision.decision.as_str())));
+    }
+    let mut matter = matter.clone();
+    matter.journal.resolution = Some(Resolution {
+        verdict,
+        at: ctx.now,
+        head: matter.info.head.clone(),
+    });
+    show(
+        ctx,
+        decision,
+        &matter,
+        &Progress::Carrying(decision.decision),
+    )?;
+    let merged = match (verdict, &matter.info.head) {
+        (Verdict::Enact, Some(head)) => {
+            let message = format!("Enact {} #{number}: {}", matter.kind, matter.info.title);
+            match ctx.forge.merge(number, head, &message) {
+                Ok(commit) => Some(commit),
+                Err(e @ (ForgeError::StaleHead { .. } | ForgeError::NotMergeable { .. })) => {
+                    matter.journal.resolution = None;
+                    show(ctx, decision, &matter, &Progress::Blocked(e.to_string()))?;
+                    return Ok(Err(e.to_string()));
+                }
+                Err(e) => return Err(e).with_context(|| format!("merging #{number}")),
+            }
+        }
+        _ => {
+            ctx.forge
+                .close(number)
+                .with_context(|| format!("closing #{number}"))?;
+            None
+        }
+    };
+    record(ctx, run, decision, &matter, merged)?;
+    Ok(Ok(if verdict == Verdict::Enact {
+        "enacted".into()
+    } else {
+        "failed".into()
+    }))
+}
+
+/// Commits the record, labels the matter and posts the final status.
+fn record(
+    ctx: &Ctx<'_>,
+    run: &engine::Run,
+    decision: &MatterDecision,
+    matter: &Collected,
+    merged: Option<HeadSha>,
+) -> anyhow::Result<()> {
+    let state = ctx.game.state.as_ref().context("no gamestate")?;
+    let resolved = Resolved {
+        matter,
+        author: player_name(state, &matter.info.author).0,
+        dynasty: state.dynasty.number,
+        at: matter.journal.resolution.as_ref().map_or(ctx.now, |r| r.at),
+        active: run.active,
+        quorum: run.quorum,
+        resolved_by: "gitnomic resolve".into(),
+        merge_commit: merged.map(|h| h.0),
+    };
+    let record = Record::from_decision(decision, &resolved);
+    let enacted = decision.decision == Decision::Enact;
+    let message = format!(
+        "Record {} #{}: {}",
+        matter.kind,
+        decision.id,
+        if enacted { "enacted" } else { "failed" }
+    );
+    ctx.forge
+        .commit_file(&Record::path_for(decision.id), &record.render(), &message)?;
+    let (add, remove) = if enacted {
+        ("enacted", "failed")
+    } else {
+        ("failed", "enacted")
+    };
+    ctx.forge.set_labels(decision.id, &[add], &[remove])?;
+    show(
+        ctx,
+        decision,
+        matter,
+        if enacted {
+            &Progress::Enacted
+        } else {
+            &Progress::Failed
+        },
+    )
+}
+
+/// Finishes matters a previous run decided and closed but did not record.
+fn finish_interrupted(ctx: &Ctx<'_>) -> anyhow::Result<()> {
+    let Some(state) = &ctx.game.state else {
+        return Ok(());
+    };
+    let Some(params) = &ctx.game.params else {
+        return Ok(());
+    };
+    for info in ctx.forge.closed_matters()? {
+        if ctx.game.records.iter().any(|r| r.number == info.number) {
+            continue;
+        }
+        let Some(status) = ctx.forge.status_comment(info.number)? else {
+            continue;
+        };
+        let journal = crate::journal::Journal::read(&status.body);
+        let (Some(resolution), Some(kind)) = (journal.resolution.clone(), info.kind()) else {
+            continue;
+        };
+        let Some(engine_kind) = engine_kind(kind) else {
+            continue;
+        };
+        // Re-tally this matter alone at the moment it was decided.
+        let comments = ctx.forge.comments(info.number)?;
+        let matter = engine::Matter {
+            id: info.number,
+            kind: engine_kind,
+            author: player_name(state, &info.author),
+            opened: info.opened,
+            comments: comments
+                .iter()
+                .filter(|c| c.id != status.id)
+                .map(|c| engine::Comment {
+                    order: c.id,
+                    by: player_name(state, &c.author),
+                    at: c.created,
+                    body: c.body.clone(),
+                })
+                .collect(),
+        };
+        let snapshot = collect::snapshot(state, params, vec![matter]);
+        let run = engine::resolve(&snapshot, resolution.at);
+        let Some(mut decision) = run.get(info.number).cloned() else {
+            continue;
+        };
+        decision.decision = if resolution.verdict == Verdict::Enact {
+            Decision::Enact
+        } else {
+            Decision::Fail
+        };
+        let mut info = info.clone();
+        let merged = info.merge_commit.take();
+        info.head.clone_from(&resolution.head);
+        let collected = Collected {
+            comments: comments.into_iter().map(|c| (c.id, c)).collect(),
+            info,
+            kind,
+            journal,
+            status_body: Some(status.body),
+            voided: Vec::new(),
+        };
+        println!(
+            "{kind} #{}: finishing what an earlier run started",
+            collected.info.number
+        );
+        if !ctx.dry_run {
+            record(ctx, &run, &decision, &collected, merged)?;
+        }
+    }
+    Ok(())
+}
+
+fn engine_kind(kind: Kind) -> Option<MatterKind> {
+    match kind {
+        Kind::Proposal => Some(MatterKind::Proposal),
+        Kind::Cfj => Some(MatterKind::Cfj),
+        Kind::Dov => Some(MatterKind::Dov),
+        Kind::Action => None,
+    }
+}
+
+/// The rule-level changes a pull request makes, when both trees are at hand.
+fn rule_changes(ctx: &Ctx<'_>, matter: &Collected) -> Vec<RuleChange> {
+    let Some(head) = &matter.info.head else {
+        return Vec::new();
+    };
+    let Ok(files) = files_at(&ctx.repo, &head.0) else {
+        return Vec::new();
+    };
+    let head_game = Game::check(&files);
+    diff(&ctx.game.ruleset, &head_game.ruleset)
+}
+
+pub(crate) fn files_at(repo: &Repo, rev: &str) -> anyhow::Result<Vec<SourceFile>> {
+    Ok(repo
+        .files_at(rev, GAME_DIRS)?
+        .into_iter()
+        .filter(|(path, _)| load::is_game_file(path))
+        .map(|(path, bytes)| SourceFile::new(path, String::from_utf8_lossy(&bytes)))
+        .collect())
+}
+
+/// How many characters a push changed, if it was only a typo fix.
+pub(crate) fn typo_judge(repo: &Repo, old: &HeadSha, new: &HeadSha) -> Option<usize> {
+    let (old, new) = (files_at(repo, &old.0).ok()?, files_at(repo, &new.0).ok()?);
+    typo_fix_size(&old, &new)
+}

@@ -1,0 +1,85 @@
+//! The tally engine: BlogNomic's voting rules as data, pure and explained.
+//!
+//! Roster (with idle history), emperor, phase, pending matters with their
+//! comments, the ruleset's parameters and *now* go in; out comes, for each
+//! matter, every player's effective vote and the comment it came from, the
+//! comments that did not count and why, the counts, the decision (enact,
+//! fail or wait) with its reasons in game terms, and the next moment the
+//! decision could change. Nothing here reads a clock, a file, git or the
+//! network (`tests/architecture.rs` checks), so any decision can be
+//! replayed and explained later.
+//!
+//! Layout: [`snapshot`] is the input model, [`params`] the ruleset's
+//! parameters and presets, [`expr`] the condition language they are
+//! written in, [`ballot`] reads votes from Markdown, [`tally`] counts one
+//! matter, [`decide`] applies the conditions, `run` orders one resolve run,
+//! [`next`] looks ahead, [`limits`] says who may propose, [`scenario`] reads
+//! scenario files and [`report`] prints runs for people and machines.
+
+pub mod ballot;
+pub mod decide;
+pub mod expr;
+pub mod limits;
+pub mod next;
+pub mod params;
+pub mod report;
+mod run;
+pub mod scenario;
+pub mod snapshot;
+pub mod tally;
+
+pub use decide::Decision;
+pub use next::NextChange;
+pub use params::{ParamError, Params};
+pub use snapshot::{Comment, IdleSpell, Matter, MatterKind, Phase, Player, PlayerName, Snapshot};
+pub use tally::Tally;
+
+use crate::time::Timestamp;
+
+/// What one resolve run decides about one matter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatterDecision {
+    /// The matter's id (its pull request number).
+    pub id: u64,
+    /// Its kind.
+    pub kind: MatterKind,
+    /// When it was opened.
+    pub opened: Timestamp,
+    /// Enact, fail or wait.
+    pub decision: Decision,
+    /// The count behind the decision.
+    pub tally: Tally,
+    /// Why, in game terms.
+    pub reasons: Vec<String>,
+    /// For a waiting matter: what could change the decision, and when.
+    pub next_change: Option<NextChange>,
+}
+
+/// The outcome of one resolve run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Run {
+    /// The moment evaluated.
+    pub now: Timestamp,
+    /// Active players at `now`.
+    pub active: i64,
+    /// The quorum at `now`.
+    pub quorum: i64,
+    /// Every matter: the resolved ones in the order the run resolves them,
+    /// then the waiting ones by age.
+    pub decisions: Vec<MatterDecision>,
+}
+
+impl Run {
+    /// The decision about matter `id`, if it is in the run.
+    pub fn get(&self, id: u64) -> Option<&MatterDecision> {
+        self.decisions.iter().find(|d| d.id == id)
+    }
+}
+
+/// Resolves every pending matter of `snapshot` at `now`, in order, and says
+/// for each waiting one what could change its decision next.
+pub fn resolve(snapshot: &Snapshot, now: Timestamp) -> Run {
+    let mut run = run::decide_all(snapshot, now, now);
+    next::annotate(snapshot, &mut run);
+    run
+}

@@ -1,0 +1,179 @@
+//! The one bridge from a forge to the engine: open matters and their
+//! comments in, an engine [`Snapshot`] out, with what the engine must not
+//! see (the bot's own comments, votes voided by a push) set aside and
+//! explained.
+//!
+//! Votes are bound to the head they were cast on. The bot notes every new
+//! head in its status journal when it first sees it; a push that is more
+//! than a typo fix (see `ruleset::diff::typo_fix_size`) voids the comments
+//! made before it.
+
+use std::collections::BTreeMap;
+
+use super::{Forge, ForgeComment, ForgeError, HeadSha, Kind, Login, MatterInfo};
+use crate::engine::{self, MatterKind, PlayerName, Snapshot};
+use crate::gamestate::{GameState, Phase};
+use crate::journal::{Journal, SeenHead};
+use crate::matter::Collected;
+use crate::time::Timestamp;
+
+/// Everything one resolve run works from.
+#[derive(Debug, Clone)]
+pub struct Collection {
+    /// The engine's input.
+    pub snapshot: Snapshot,
+    /// Votable matters (proposals, CfJs, DoVs), by number.
+    pub matters: BTreeMap<u64, Collected>,
+    /// Open action pull requests.
+    pub actions: Vec<MatterInfo>,
+}
+
+/// Says whether a push from one head to another is a typo fix, and how
+/// large: `Some(chars)` if it is, `None` if it is a change of substance.
+pub type TypoJudge<'a> = dyn Fn(&HeadSha, &HeadSha) -> Option<usize> + 'a;
+
+/// Collects the open matters of `forge` for a tally at `now`.
+pub fn collect(
+    forge: &dyn Forge,
+    state: &GameState,
+    params: &engine::Params,
+    judge: &TypoJudge<'_>,
+    now: Timestamp,
+) -> Result<Collection, ForgeError> {
+    let mut matters = BTreeMap::new();
+    let mut actions = Vec::new();
+    let mut engine_matters = Vec::new();
+    for info in forge.open_matters()? {
+        let kind = match info.kind() {
+            Some(Kind::Action) => {
+                actions.push(info);
+                continue;
+            }
+            Some(kind) if !info.draft => kind,
+            _ => continue,
+        };
+        let status = forge.status_comment(info.number)?;
+        let mut journal = status
+            .as_ref()
+            .map(|s| Journal::read(&s.body))
+            .unwrap_or_default();
+        if let Some(head) = &info.head {
+            note_head(&mut journal, head, params, judge, now);
+        }
+        let voids_before = journal.heads.iter().rev().find(|h| h.voids).map(|h| h.at);
+        let status_id = status.as_ref().map(|s| s.id);
+        let (kept, voided): (Vec<ForgeComment>, Vec<ForgeComment>) = forge
+            .comments(info.number)?
+            .into_iter()
+            .filter(|c| Some(c.id) != status_id)
+            .partition(|c| voids_before.is_none_or(|at| c.created >= at));
+        engine_matters.push(engine::Matter {
+            id: info.number,
+            kind: engine_kind(kind),
+            author: player_name(state, &info.author),
+            opened: info.opened,
+            comments: kept
+                .iter()
+                .map(|c| engine::Comment {
+                    order: c.id,
+                    by: player_name(state, &c.author),
+                    at: c.created,
+                    body: c.body.clone(),
+                })
+                .collect(),
+        });
+        let comments = kept
+            .into_iter()
+            .chain(voided.iter().cloned())
+            .map(|c| (c.id, c))
+            .collect();
+        let status_body = status.map(|s| s.body);
+        matters.insert(
+            info.number,
+            Collected {
+                info,
+                kind,
+                journal,
+                status_body,
+                comments,
+                voided,
+            },
+        );
+    }
+    Ok(Collection {
+        snapshot: snapshot(state, params, engine_matters),
+        matters,
+        actions,
+    })
+}
+
+/// Notes a head not seen before; a push that is more than a typo fix voids
+/// the votes before it.
+fn note_head(
+    journal: &mut Journal,
+    head: &HeadSha,
+    params: &engine::Params,
+    judge: &TypoJudge<'_>,
+    now: Timestamp,
+) {
+    let previous = journal.heads.last().map(|h| h.sha.clone());
+    if previous.as_ref() == Some(head) {
+        return;
+    }
+    let limit = usize::try_from(params.typo_fix_max_chars).unwrap_or(0);
+    let voids = previous.is_some_and(|old| judge(&old, head).is_none_or(|size| size > limit));
+    journal.heads.push(SeenHead {
+        sha: head.clone(),
+        at: now,
+        voids,
+    });
+}
+
+/// The player a login acts as, or `@login` for someone not on the roster.
+pub fn player_name(state: &GameState, login: &Login) -> PlayerName {
+    match state.player_by_login(&login.0) {
+        Some(p) => PlayerName(p.name.clone()),
+        None => PlayerName(format!("@{}", login.0)),
+    }
+}
+
+fn engine_kind(kind: Kind) -> MatterKind {
+    match kind {
+        Kind::Cfj => MatterKind::Cfj,
+        Kind::Dov => MatterKind::Dov,
+        Kind::Proposal | Kind::Action => MatterKind::Proposal,
+    }
+}
+
+/// The engine's view of the roster and the dynasty.
+pub fn snapshot(
+    state: &GameState,
+    params: &engine::Params,
+    matters: Vec<engine::Matter>,
+) -> Snapshot {
+    Snapshot {
+        params: params.clone(),
+        players: state
+            .players
+            .iter()
+            .map(|p| engine::Player {
+                name: PlayerName(p.name.clone()),
+                idle: p
+                    .idle
+                    .iter()
+                    .map(|i| engine::IdleSpell {
+                        from: Some(i.from),
+                        until: i.until,
+                    })
+                    .collect(),
+            })
+            .collect(),
+        emperor: state.dynasty.emperor.as_deref().map(PlayerName::from),
+        // A hiatus is derived by the engine from the pending DoVs.
+        phase: match state.dynasty.phase {
+            Phase::AwaitingAscension => engine::Phase::AwaitingAscension,
+            Phase::Playing | Phase::Hiatus => engine::Phase::Playing,
+        },
+        matters,
+    }
+}

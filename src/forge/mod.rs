@@ -1,0 +1,79 @@
+//! ADAPTERS: where matters and comments come from, and where outcomes go.
+//!
+//! A [`Forge`] is one repository on some forge: GitHub over its REST API,
+//! or the [`local`] forge kept beside a git repository for offline play,
+//! the demo and the tests. It is synchronous and speaks in outcomes (merge
+//! this head, close that matter, post this status), so the resolver reads
+//! the same on both. Nothing here decides anything: `collect` turns what a
+//! forge holds into the engine's snapshot, and the engine decides.
+
+pub mod collect;
+pub mod local;
+
+pub use crate::matter::{ForgeComment, HeadSha, Kind, Login, MatterInfo};
+
+/// Something the forge could not do. Callers branch on these.
+#[derive(Debug, thiserror::Error)]
+pub enum ForgeError {
+    /// The matter (or comment) does not exist.
+    #[error("#{0} does not exist on the forge")]
+    NotFound(u64),
+    /// The pull request's head moved since it was tallied: nothing was merged.
+    #[error("#{number}: the head is now {actual}, not {expected}: not merged")]
+    StaleHead {
+        /// The matter.
+        number: u64,
+        /// The head that was tallied.
+        expected: HeadSha,
+        /// The head found.
+        actual: HeadSha,
+    },
+    /// The pull request cannot be merged (a conflict with an earlier enactment, say).
+    #[error("#{number} cannot be merged: {reason}")]
+    NotMergeable {
+        /// The matter.
+        number: u64,
+        /// Why, as the forge put it.
+        reason: String,
+    },
+    /// The matter is already closed or merged.
+    #[error("#{0} is no longer open")]
+    NotOpen(u64),
+    /// The credentials were refused (401/403 other than rate limits).
+    #[error("the forge refused our credentials: {0}")]
+    Unauthorized(String),
+    /// Rate limited; retrying later will do.
+    #[error("rate limited by the forge: {0}")]
+    RateLimited(String),
+    /// Any other failure of the forge or of its storage.
+    #[error("{0}")]
+    Other(String),
+}
+
+/// One repository on a forge. Synchronous: gitnomic is a CLI run by CI.
+pub trait Forge {
+    /// Every open pull request and issue that is a matter of some kind.
+    fn open_matters(&self) -> Result<Vec<MatterInfo>, ForgeError>;
+    /// Matters closed or merged recently (most recent first): where a run
+    /// that stopped half-way left work to finish.
+    fn closed_matters(&self) -> Result<Vec<MatterInfo>, ForgeError>;
+    /// One matter, open or not.
+    fn matter(&self, number: u64) -> Result<MatterInfo, ForgeError>;
+    /// The comments and review bodies of a matter, oldest first.
+    fn comments(&self, number: u64) -> Result<Vec<ForgeComment>, ForgeError>;
+    /// The paths a pull request changes, relative to the repository root.
+    fn changed_files(&self, number: u64) -> Result<Vec<String>, ForgeError>;
+    /// The bot's status comment on a matter (found by its hidden marker).
+    fn status_comment(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError>;
+    /// Posts the status comment, or edits it in place if there is one.
+    fn put_status(&self, number: u64, body: &str) -> Result<(), ForgeError>;
+    /// Adds these labels and removes those.
+    fn set_labels(&self, number: u64, add: &[&str], remove: &[&str]) -> Result<(), ForgeError>;
+    /// Merges a pull request if, and only if, its head is still `expected`;
+    /// returns the merge commit.
+    fn merge(&self, number: u64, expected: &HeadSha, message: &str) -> Result<HeadSha, ForgeError>;
+    /// Closes a matter without merging.
+    fn close(&self, number: u64) -> Result<(), ForgeError>;
+    /// Commits a file to the default branch (a record under content/).
+    fn commit_file(&self, path: &str, text: &str, message: &str) -> Result<HeadSha, ForgeError>;
+}

@@ -1,0 +1,125 @@
+//! The bot's status comment on a matter, and the journal hidden in it.
+//!
+//! There is one status comment per matter, found by a hidden marker and
+//! edited in place, never duplicated. Besides the tally for people it
+//! carries a small journal as an HTML comment: the heads the bot has seen
+//! (so votes can be bound to the commit they were cast on) and the decision
+//! it is carrying out (so a run that dies between merging and recording
+//! can be finished by the next one). The journal is data the bot wrote; it
+//! is read back only from the bot's own comment.
+
+use serde::{Deserialize, Serialize};
+
+use crate::matter::HeadSha;
+use crate::time::Timestamp;
+
+/// The first line of every status comment.
+pub const MARKER: &str = "<!-- gitnomic:status -->";
+const JOURNAL_OPEN: &str = "<!-- gitnomic:journal ";
+const JOURNAL_CLOSE: &str = " -->";
+
+/// A head the bot saw, and when it first saw it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeenHead {
+    /// The commit.
+    pub sha: HeadSha,
+    /// When it was first seen (the push time, as near as the bot knows).
+    pub at: Timestamp,
+    /// Whether this push voided the votes cast before it (more than a typo fix).
+    #[serde(default)]
+    pub voids: bool,
+}
+
+/// What the bot decided and is carrying out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Merge (proposal) or enact.
+    Enact,
+    /// Close.
+    Fail,
+}
+
+/// A decision taken at a moment, on a head.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resolution {
+    /// Enact or fail.
+    pub verdict: Verdict,
+    /// The moment the tally was taken.
+    pub at: Timestamp,
+    /// The head the votes were counted on (pull requests).
+    pub head: Option<HeadSha>,
+}
+
+/// The journal kept in a status comment.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Journal {
+    /// Heads seen, oldest first.
+    #[serde(default)]
+    pub heads: Vec<SeenHead>,
+    /// The decision being carried out, once there is one.
+    #[serde(default)]
+    pub resolution: Option<Resolution>,
+}
+
+impl Journal {
+    /// Reads the journal from a status comment's body (empty if absent or garbled).
+    pub fn read(body: &str) -> Journal {
+        body.find(JOURNAL_OPEN)
+            .and_then(|start| {
+                let rest = &body[start + JOURNAL_OPEN.len()..];
+                let end = rest.find(JOURNAL_CLOSE)?;
+                serde_json::from_str(&rest[..end]).ok()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Renders a status comment: marker, `text` for people, then the journal.
+    pub fn render(&self, text: &str) -> String {
+        // Serialising this plain struct cannot fail.
+        let json = serde_json::to_string(self).unwrap_or_default();
+        format!(
+            "{MARKER}\n{}\n\n{JOURNAL_OPEN}{json}{JOURNAL_CLOSE}\n",
+            text.trim_end()
+        )
+    }
+}
+
+/// Whether a comment body is a status comment.
+pub fn is_status(body: &str) -> bool {
+    body.starts_with(MARKER)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_journal_round_trips_through_its_comment() {
+        let mut journal = Journal::default();
+        let t = Timestamp::parse("2030-01-01T00:00:00Z").unwrap();
+        journal.heads.push(SeenHead {
+            sha: HeadSha("aaa".into()),
+            at: t,
+            voids: false,
+        });
+        journal.resolution = Some(Resolution {
+            verdict: Verdict::Enact,
+            at: t,
+            head: Some(HeadSha("aaa".into())),
+        });
+        let body = journal.render("**Enacting** with 3 FOR.");
+        assert!(is_status(&body));
+        assert!(body.contains("**Enacting** with 3 FOR."));
+        assert_eq!(Journal::read(&body), journal);
+    }
+
+    #[test]
+    fn a_missing_or_garbled_journal_reads_as_empty() {
+        assert_eq!(Journal::read("no journal"), Journal::default());
+        assert_eq!(
+            Journal::read("<!-- gitnomic:journal {not json -->"),
+            Journal::default()
+        );
+    }
+}

@@ -1,0 +1,182 @@
+//! The matters of a game as a forge reports them: pull requests and
+//! issues, their comments, and what kind of matter each is. Pure data:
+//! the [`crate::forge`] adapters fill these in, the resolver reads them.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::journal::Journal;
+use crate::time::Timestamp;
+
+/// A forge account name.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Login(pub String);
+
+/// A commit id (a full hex SHA).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct HeadSha(pub String);
+
+impl fmt::Display for Login {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Display for HeadSha {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl HeadSha {
+    /// The first seven characters, as people quote commits.
+    pub fn short(&self) -> &str {
+        self.0.get(..7).unwrap_or(&self.0)
+    }
+}
+
+/// What kind of matter a pull request or issue is, from its labels or title.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// A proposal: its diff changes rules/, state/ or content/ pages.
+    Proposal,
+    /// A Call for Judgement.
+    Cfj,
+    /// A Declaration of Victory.
+    Dov,
+    /// An action: changes state/ only, merged without a vote when it checks.
+    Action,
+}
+
+impl Kind {
+    /// Every kind, with the label that marks it and the title prefix that may
+    /// stand for the label.
+    pub const ALL: [(Kind, &'static str); 4] = [
+        (Kind::Proposal, "Proposal"),
+        (Kind::Cfj, "CfJ"),
+        (Kind::Dov, "DoV"),
+        (Kind::Action, "Action"),
+    ];
+
+    /// The kind named by labels (first) or by a title such as `Proposal: Faster springs`.
+    pub fn detect(labels: &[String], title: &str) -> Option<Kind> {
+        let by_label = Self::ALL
+            .iter()
+            .find(|(_, name)| labels.iter().any(|l| l.eq_ignore_ascii_case(name)))
+            .map(|(k, _)| *k);
+        by_label.or_else(|| {
+            let (prefix, _) = title.split_once(':')?;
+            Self::ALL
+                .iter()
+                .find(|(_, name)| prefix.trim().eq_ignore_ascii_case(name))
+                .map(|(k, _)| *k)
+        })
+    }
+
+    /// The label that marks this kind.
+    pub fn label(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(k, _)| *k == self)
+            .map_or("", |(_, l)| l)
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// An open pull request or issue, as the forge reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatterInfo {
+    /// Its number.
+    pub number: u64,
+    /// Its title.
+    pub title: String,
+    /// Its description (Markdown).
+    pub body: String,
+    /// Who opened it.
+    pub author: Login,
+    /// When it was opened (or left draft).
+    pub opened: Timestamp,
+    /// Its labels.
+    pub labels: Vec<String>,
+    /// For a pull request: its current head commit.
+    pub head: Option<HeadSha>,
+    /// For a merged pull request: its merge commit.
+    pub merge_commit: Option<HeadSha>,
+    /// For a pull request: still a draft.
+    pub draft: bool,
+    /// A link to it, for records and reports.
+    pub link: Option<String>,
+}
+
+impl MatterInfo {
+    /// The kind its labels or title give it.
+    pub fn kind(&self) -> Option<Kind> {
+        Kind::detect(&self.labels, &self.title)
+    }
+}
+
+/// A comment, or the body of a review, on a matter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForgeComment {
+    /// The forge's id for it (unique per forge).
+    pub id: u64,
+    /// Who wrote it.
+    pub author: Login,
+    /// When it was made.
+    pub created: Timestamp,
+    /// When it was last edited, if it was.
+    pub edited: Option<Timestamp>,
+    /// Its Markdown body.
+    pub body: String,
+    /// A link to it.
+    pub link: Option<String>,
+}
+
+/// A matter as collected for a tally: the forge's view, its journal, and
+/// the comments a push voided.
+#[derive(Debug, Clone)]
+pub struct Collected {
+    /// What the forge says.
+    pub info: MatterInfo,
+    /// Its kind.
+    pub kind: Kind,
+    /// The journal from the status comment, with any new head noted.
+    pub journal: Journal,
+    /// The status comment's body as it is on the forge, if there is one.
+    pub status_body: Option<String>,
+    /// Comments by id, for links and times in records.
+    pub comments: BTreeMap<u64, ForgeComment>,
+    /// Comments not given to the engine because a push voided them.
+    pub voided: Vec<ForgeComment>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kind_comes_from_labels_then_title() {
+        let labels = vec!["enhancement".to_string(), "cfj".to_string()];
+        assert_eq!(Kind::detect(&labels, "Proposal: x"), Some(Kind::Cfj));
+        assert_eq!(
+            Kind::detect(&[], "Proposal: Faster springs"),
+            Some(Kind::Proposal)
+        );
+        assert_eq!(
+            Kind::detect(&[], "DoV: I have three gadgets"),
+            Some(Kind::Dov)
+        );
+        assert_eq!(Kind::detect(&[], "A proposal without a prefix"), None);
+        assert_eq!(Kind::detect(&[], "Note: Proposal later"), None);
+    }
+}

@@ -1,0 +1,232 @@
+//! Invariants of the engine, checked on random games (proptest).
+//!
+//! Each property is something the rules guarantee whatever the votes:
+//! enact and fail never both hold; a non-player's comment never changes a
+//! decision; a FOR added by an active player who is not the author never
+//! turns an enactment into a failure; comments from the future do not
+//! exist; every matter gets exactly one decision.
+
+use gitnomic::engine::decide::{Decision, Quantities};
+use gitnomic::engine::params::PRESETS;
+use gitnomic::engine::tally::Tally;
+use gitnomic::engine::{
+    Comment, IdleSpell, Matter, MatterKind, Params, Phase, Player, PlayerName, Snapshot, resolve,
+};
+use gitnomic::time::{Span, Timestamp};
+use proptest::prelude::*;
+
+const BODIES: [&str; 12] = [
+    "FOR",
+    "AGAINST",
+    "DEF",
+    "VETO",
+    "IMP",
+    "> FOR",
+    "nothing to say",
+    "FOR the idea, but AGAINST this",
+    "`AGAINST`",
+    "✅",
+    "DEFERENTIAL",
+    "AGAINST then FOR",
+];
+
+fn base() -> Timestamp {
+    Timestamp::parse("2030-03-01T00:00:00Z").unwrap()
+}
+
+fn name(i: usize) -> PlayerName {
+    PlayerName(format!("P{i}"))
+}
+
+prop_compose! {
+    fn player(i: usize)(idle in 0..4u8, from in 0..200i64, len in 1..100i64) -> Player {
+        let at = |h| Some(base().plus(Span::hours(h)));
+        let idle = match idle {
+            0 => vec![IdleSpell { from: None, until: None }],
+            1 => vec![IdleSpell { from: at(from), until: at(from + len) }],
+            _ => vec![],
+        };
+        Player { name: name(i), idle }
+    }
+}
+
+prop_compose! {
+    fn comment(players: usize)(who in 0..=players, minutes in 0..9000i64, body in 0..BODIES.len(), order in 0..1000u64)
+        -> (usize, i64, usize, u64) {
+        (who, minutes, body, order)
+    }
+}
+
+prop_compose! {
+    fn matter(players: usize, id: u64)(
+        kind in 0..3u8,
+        author in 0..players,
+        opened in 0..120i64,
+        comments in prop::collection::vec(comment(players), 0..9),
+    ) -> Matter {
+        let opened = base().plus(Span::hours(opened));
+        let kind = [MatterKind::Proposal, MatterKind::Cfj, MatterKind::Dov][usize::from(kind)];
+        let comments = comments
+            .into_iter()
+            .map(|(who, minutes, body, order)| Comment {
+                order,
+                // `who == players` is someone not on the roster.
+                by: if who == players { PlayerName("Zed".into()) } else { name(who) },
+                at: opened.plus(Span::seconds(minutes * 60)),
+                body: BODIES[body].to_owned(),
+            })
+            .collect();
+        Matter { id, kind, author: name(author), opened, comments }
+    }
+}
+
+fn game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
+    (2usize..8).prop_flat_map(|n| {
+        let players: Vec<_> = (0..n).map(player).collect();
+        let matters: Vec<_> = (1..=4u64).map(|id| matter(n, id)).collect();
+        (
+            players,
+            prop::collection::vec(any::<bool>(), 4),
+            matters,
+            0..=n,
+            0..PRESETS.len(),
+            any::<bool>(),
+            0..260i64,
+        )
+            .prop_map(|(players, keep, matters, emperor, preset, awaiting, now)| {
+                let matters = matters
+                    .into_iter()
+                    .zip(keep)
+                    .filter(|(m, k)| *k || m.id == 1)
+                    .map(|(m, _)| m)
+                    .collect();
+                let snapshot = Snapshot {
+                    params: Params::preset(PRESETS[preset]).unwrap(),
+                    players,
+                    emperor: (emperor < 8).then(|| name(emperor)),
+                    phase: if awaiting {
+                        Phase::AwaitingAscension
+                    } else {
+                        Phase::Playing
+                    },
+                    matters,
+                };
+                (snapshot, base().plus(Span::hours(now)))
+            })
+    })
+}
+
+fn decisions(s: &Snapshot, now: Timestamp) -> Vec<(u64, Decision)> {
+    let mut d: Vec<_> = resolve(s, now)
+        .decisions
+        .iter()
+        .map(|d| (d.id, d.decision))
+        .collect();
+    d.sort_unstable();
+    d
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn every_matter_gets_exactly_one_decision((s, now) in game()) {
+        let run = resolve(&s, now);
+        let mut ids: Vec<u64> = run.decisions.iter().map(|d| d.id).collect();
+        ids.sort_unstable();
+        let mut want: Vec<u64> = s.matters.iter().map(|m| m.id).collect();
+        want.sort_unstable();
+        prop_assert_eq!(ids, want);
+        for d in &run.decisions {
+            prop_assert!(!d.reasons.is_empty(), "#{} has no reason", d.id);
+            prop_assert!(d.tally.for_votes + d.tally.against_votes <= run.active);
+        }
+    }
+
+    #[test]
+    fn a_non_player_never_changes_a_decision((s, now) in game(), m in 0..4usize, body in 0..BODIES.len(), minutes in 0..9000i64) {
+        let before = decisions(&s, now);
+        let mut t = s.clone();
+        let index = m % t.matters.len();
+        let opened = t.matters[index].opened;
+        t.matters[index].comments.push(Comment {
+            order: 5000,
+            by: PlayerName("Outsider".into()),
+            at: opened.plus(Span::seconds(minutes * 60)),
+            body: BODIES[body].to_owned(),
+        });
+        prop_assert_eq!(before, decisions(&t, now));
+    }
+
+    #[test]
+    fn comments_after_now_do_not_exist((s, now) in game(), m in 0..4usize, who in 0..8usize, body in 0..BODIES.len()) {
+        let before = decisions(&s, now);
+        let mut t = s.clone();
+        let index = m % t.matters.len();
+        t.matters[index].comments.push(Comment {
+            order: 5000,
+            by: name(who),
+            at: now.plus(Span::seconds(1)),
+            body: BODIES[body].to_owned(),
+        });
+        prop_assert_eq!(before, decisions(&t, now));
+    }
+
+    #[test]
+    fn a_for_by_an_active_non_author_never_turns_enact_into_fail((s, now) in game(), m in 0..4usize, who in 0..8usize) {
+        let index = m % s.matters.len();
+        let matter = &s.matters[index];
+        let voter = name(who);
+        prop_assume!(voter != matter.author && s.active_at(&voter, now) && matter.opened <= now);
+        let before = resolve(&s, now).get(matter.id).map(|d| d.decision);
+        let mut t = s.clone();
+        t.matters[index].comments.push(Comment { order: 5000, by: voter, at: now, body: "FOR".into() });
+        let after = resolve(&t, now).get(matter.id).map(|d| d.decision);
+        if before == Some(Decision::Enact) {
+            prop_assert_ne!(after, Some(Decision::Fail));
+        }
+    }
+
+    #[test]
+    fn enact_and_fail_never_both_hold(
+        preset in 0..PRESETS.len(),
+        kind in 0..3usize,
+        silent in 0i64..20,
+        split in (0i64..20, 0i64..20, 0i64..20),
+        age in 0i64..400_000,
+        flags in prop::array::uniform5(any::<bool>()),
+    ) {
+        let params = Params::preset(PRESETS[preset]).unwrap();
+        let (f, a, other) = split;
+        // Votes come from active players: FOR + AGAINST + others ≤ active.
+        let active = (f + a + other + silent).max(1);
+        let tally = Tally {
+            for_votes: f,
+            against_votes: a,
+            votes_cast: f + a + other,
+            vetoed: flags[0],
+            self_killed: flags[1],
+            wizard_for: flags[2],
+            wizard_voted: flags[2] || flags[3],
+            ..Tally::default()
+        };
+        let mut q = Quantities {
+            tally: &tally,
+            params: &params,
+            active,
+            quorum: active / 2 + 1,
+            age: Span::seconds(age),
+            hiatus: flags[4],
+            enactable: None,
+        };
+        let (enact, fail) = match kind {
+            0 => (&params.proposal_enact, &params.proposal_fail),
+            1 => (&params.cfj_enact, &params.cfj_fail),
+            _ => (&params.dov_enact, &params.dov_fail),
+        };
+        let e = enact.expr.eval_bool(&q).unwrap();
+        q.enactable = Some(e);
+        let x = fail.expr.eval_bool(&q).unwrap();
+        prop_assert!(!(e && x), "both hold: F={f} A={a} N={active} age={age}s flags={flags:?}");
+    }
+}
