@@ -7,7 +7,8 @@
 //!   [`game`] (both together, checked against each other), [`engine`]
 //!   (the tally), [`matter`] and [`journal`] (matters as the forge reports them),
 //!   [`record`] (resolved matters), [`report`] (status comments), [`content`] (pages),
-//!   [`source`], [`time`], [`error`], [`markdown`];
+//!   [`source`], [`time`], [`error`], [`markdown`], [`import`] (rulesets
+//!   kept elsewhere, read into our format);
 //! - edges: [`load`] (reading a game from a directory or a git revision),
 //!   [`git`], [`forge`] (GitHub and the local forge), [`logging`] and [`cli`].
 //!
@@ -22,6 +23,7 @@ pub mod forge;
 pub mod game;
 pub mod gamestate;
 pub mod git;
+pub mod import;
 pub mod journal;
 pub mod load;
 pub mod logging;

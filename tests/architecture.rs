@@ -9,6 +9,7 @@ const PURE: &[&str] = &[
     "ruleset",
     "gamestate",
     "engine",
+    "import",
     "game.rs",
     "admission.rs",
     "content.rs",

@@ -11,6 +11,7 @@ use crate::logging::Verbosity;
 use crate::time::Timestamp;
 
 mod check;
+mod import;
 mod play;
 mod resolve;
 mod tally;
@@ -111,6 +112,8 @@ pub enum Command {
     /// Play offline on the local forge: open matters, comment, list them.
     #[command(subcommand)]
     Play(play::Play),
+    /// Import rules kept elsewhere into a game (a BlogNomic ruleset dump).
+    Import(import::Args),
 }
 
 /// Runs the parsed command line.
@@ -120,6 +123,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tally(args) => tally::run(&args, &cli.global),
         Command::Resolve(args) => resolve::run(&args, &cli.global),
         Command::Play(play) => play::run(&play, &cli.global),
+        Command::Import(args) => import::run(&args, &cli.global),
     }
 }
 

@@ -30,6 +30,15 @@ impl GameTest {
         GameTest { dir }
     }
 
+    /// An empty directory, for commands that create a game.
+    pub(crate) fn empty() -> Self {
+        let dir = tempfile::Builder::new()
+            .prefix("empty-")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .expect("temporary directory");
+        GameTest { dir }
+    }
+
     /// The game's root.
     pub(crate) fn root(&self) -> &Path {
         self.dir.path()
@@ -66,18 +75,7 @@ impl GameTest {
 
     /// Runs `gitnomic --root <game> ARGS`.
     pub(crate) fn run(&self, args: &[&str]) -> Run {
-        let output = Command::new(env!("CARGO_BIN_EXE_gitnomic"))
-            .arg("--root")
-            .arg(self.root())
-            .args(args)
-            .env_remove("GITNOMIC_LOG")
-            .output()
-            .expect("run gitnomic");
-        Run {
-            code: output.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
+        run_at(self.root(), args)
     }
 
     /// Makes the game a git repository (if it is not yet) and commits
@@ -106,6 +104,22 @@ impl GameTest {
         repo.commit(Some("HEAD"), &who, &who, message, &tree, &parents)
             .unwrap()
             .to_string()
+    }
+}
+
+/// Runs `gitnomic --root ROOT ARGS`.
+pub(crate) fn run_at(root: &Path, args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_gitnomic"))
+        .arg("--root")
+        .arg(root)
+        .args(args)
+        .env_remove("GITNOMIC_LOG")
+        .output()
+        .expect("run gitnomic");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
 }
 

@@ -4,5 +4,6 @@
 
 mod check;
 mod game_test;
+mod import;
 mod resolve;
 mod state;

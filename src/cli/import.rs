@@ -1,0 +1,202 @@
+//! `gitnomic import ruleset`: start a game from a BlogNomic ruleset dump.
+//!
+//! Reads the dump (and hints), imports it with the pure importer, checks
+//! the round trip, then either lists the rules or writes the game files.
+//! Writing goes to a temporary directory beside the target first and is
+//! moved into place with renames, so a failure leaves nothing half-written.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context as _, bail};
+
+use super::{EXIT_OK, GlobalArgs};
+use crate::import::{self, Hints, Imported, blognomic, files, plain};
+use crate::source::SourceFile;
+
+/// Arguments of `gitnomic import`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// What to import.
+    #[command(subcommand)]
+    pub what: What,
+}
+
+/// The things `gitnomic import` can import.
+#[derive(Debug, clap::Subcommand)]
+pub enum What {
+    /// Import a BlogNomic ruleset dump (the wiki page printed as plain text).
+    Ruleset(RulesetArgs),
+}
+
+/// Arguments of `gitnomic import ruleset`.
+#[derive(Debug, clap::Args)]
+pub struct RulesetArgs {
+    /// The dump to import.
+    pub file: PathBuf,
+    /// The game root to write into: DIR/rules/, and DIR/state/game.toml and
+    /// DIR/state/roster.toml unless they exist.
+    #[arg(
+        long,
+        value_name = "DIR",
+        required_unless_present = "list",
+        conflicts_with = "list"
+    )]
+    pub out: Option<PathBuf>,
+    /// Print `number<TAB>section<TAB>title` for every rule found and write nothing.
+    #[arg(long)]
+    pub list: bool,
+    /// Hints by line number for what the text cannot decide (TOML: titles,
+    /// not_titles, [parents]).
+    #[arg(long, value_name = "HINTS")]
+    pub hints: Option<PathBuf>,
+    /// Replace the rules already in DIR/rules/.
+    #[arg(long, requires = "out")]
+    pub force: bool,
+}
+
+/// Runs `gitnomic import`.
+pub(crate) fn run(args: &Args, _global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    match &args.what {
+        What::Ruleset(args) => ruleset(args),
+    }
+}
+
+fn ruleset(args: &RulesetArgs) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let hints = match &args.hints {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            Hints::parse(&text).with_context(|| format!("in {}", path.display()))?
+        }
+        None => Hints::default(),
+    };
+    let stem = args
+        .file
+        .file_stem()
+        .map_or_else(|| "Imported ruleset".into(), |s| s.to_string_lossy());
+    let context = || format!("cannot import {}", args.file.display());
+    let imported = blognomic::import(&text, &stem, &hints).with_context(context)?;
+    let rules = files::rule_files(&imported);
+    import::verify(&imported, &rules).with_context(context)?;
+    for warning in &imported.warnings {
+        eprintln!("warning: {}: {warning}", args.file.display());
+    }
+    match &args.out {
+        Some(out) if !args.list => {
+            write(out, &imported, &rules, args.force)?;
+            println!(
+                "imported {} rules in {} sections into {} (terms: {} / {}, {} / {})",
+                imported.rules.len(),
+                imported.sections.len(),
+                out.display(),
+                imported.terms.player,
+                imported.terms.players,
+                imported.terms.emperor,
+                imported.terms.emperors,
+            );
+        }
+        _ => {
+            let ruleset = plain::ruleset(&rules, &imported.terms).with_context(context)?;
+            for rule in &ruleset.rules {
+                println!("{}\t{}\t{}", rule.number, rule.section, rule.title);
+            }
+        }
+    }
+    Ok(ExitCode::from(EXIT_OK))
+}
+
+/// Writes the rules (and missing state files) under `out` through a
+/// temporary directory beside it.
+fn write(out: &Path, imported: &Imported, rules: &[SourceFile], force: bool) -> anyhow::Result<()> {
+    let rules_dir = out.join("rules");
+    if holds_files(&rules_dir) && !force {
+        bail!(
+            "{} already holds rules: use --force to replace them",
+            rules_dir.display()
+        );
+    }
+    let state: Vec<SourceFile> = files::state_files(imported)
+        .into_iter()
+        .filter(|f| !out.join(&f.path).exists())
+        .collect();
+    let tmp = temporary_beside(out)?;
+    let result = write_files(&tmp, rules.iter().chain(&state))
+        .and_then(|()| move_into_place(&tmp, out, &state));
+    if tmp.exists() {
+        // Best effort: the temporary directory is ours and holds only copies.
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    result
+}
+
+fn holds_files(dir: &Path) -> bool {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .any(|e| e.file_type().is_file())
+}
+
+fn temporary_beside(out: &Path) -> anyhow::Result<PathBuf> {
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent)
+        .with_context(|| format!("cannot create {}", parent.display()))?;
+    let name = out
+        .file_name()
+        .map_or_else(|| "game".into(), |n| n.to_string_lossy());
+    let tmp = parent.join(format!(".{name}.import-{}", std::process::id()));
+    std::fs::create_dir(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+    Ok(tmp)
+}
+
+fn write_files<'a>(root: &Path, files: impl Iterator<Item = &'a SourceFile>) -> anyhow::Result<()> {
+    for file in files {
+        let path = root.join(&file.path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        std::fs::write(&path, &file.text)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Moves the written tree into `out`: the whole directory when `out` does
+/// not exist, else `rules/` (the old one set aside until the new one is in)
+/// and each new state file.
+fn move_into_place(tmp: &Path, out: &Path, state: &[SourceFile]) -> anyhow::Result<()> {
+    let rename = |from: &Path, to: &Path| {
+        std::fs::rename(from, to)
+            .with_context(|| format!("cannot move {} to {}", from.display(), to.display()))
+    };
+    if !out.exists() {
+        return rename(tmp, out);
+    }
+    let rules = out.join("rules");
+    let old = tmp.join("old-rules");
+    let had_rules = rules.exists();
+    if had_rules {
+        rename(&rules, &old)?;
+    }
+    if let Err(e) = rename(&tmp.join("rules"), &rules) {
+        if had_rules {
+            rename(&old, &rules)?;
+        }
+        return Err(e);
+    }
+    for file in state {
+        let to = out.join(&file.path);
+        if let Some(dir) = to.parent() {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        rename(&tmp.join(&file.path), &to)?;
+    }
+    Ok(())
+}

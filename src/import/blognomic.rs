@@ -1,0 +1,510 @@
+//! Reading a BlogNomic ruleset dump: a wiki page printed as plain text.
+//! Pure: text and hints in, an [`Imported`] ruleset out.
+//!
+//! # The dump
+//!
+//! ```text
+//! dump     ::= chrome* section+ footer?
+//! section  ::= HEADING intro-line* rule*
+//! rule     ::= TITLE body-line*
+//! HEADING  ::= a whole line "Core Rules" | "Dynastic Rules" | "Glossary" | "Appendix"
+//! ```
+//!
+//! Two styles exist: blocks separated by blank lines, and no blank lines
+//! at all (then every line is a block). List items keep a marker
+//! (`  • `, `    • ` one level deeper, `- `, `  3. `); nothing else marks
+//! titles, nesting or numbers. So:
+//!
+//! - chrome, headings and items are recognised line by line (`lines`);
+//! - titles are told from body lines by shape and context (`titles`);
+//! - nesting comes from what rules say about themselves (`nesting`);
+//! - a glossary printed as `- Term` / `- Definition` pairs becomes
+//!   structured `[[terms]]` (`glossary`);
+//! - the player and emperor terms are found in the core rules and written
+//!   as templates where safe (`terms`);
+//! - numbered citations ("Rule 2.5 (Raiding)") that disagree with the
+//!   numbering found are reported as warnings (`xref`);
+//! - what the text cannot decide comes from [`Hints`] by line number.
+//!
+//! Ids are slugs of the titles (apostrophes dropped, other runs of
+//! non-alphanumerics a hyphen), made unique with `-2`, `-3`… in document
+//! order, so importing the same dump twice gives the same ids. Siblings
+//! get `order` 10, 20, 30… in document order, and a subrule's parent is
+//! always the rule before it or one of that rule's ancestors, so the
+//! numbering module numbers the rules in the dump's order.
+
+use std::collections::BTreeSet;
+
+use super::lines::{self, Kind, Line};
+use super::nesting::{self, Draft};
+use super::{
+    Block, Hints, ImportError, Imported, ImportedRule, ImportedSection, glossary, terms, titles,
+    xref,
+};
+use crate::gamestate::Terms;
+use crate::ruleset::{RuleId, SectionKind};
+
+/// Imports a dump. `stem` names the ruleset when the dump has no page title.
+pub fn import(text: &str, stem: &str, hints: &Hints) -> Result<Imported, ImportError> {
+    let scan = lines::scan(text)?;
+    let mut warnings: Vec<String> = scan
+        .unrecognised
+        .iter()
+        .map(|n| {
+            format!("line {n}: dropped as wiki chrome (it comes before the first section heading)")
+        })
+        .collect();
+    check_title_hints(&scan.lines, hints, &mut warnings)?;
+    let mut sections = Vec::new();
+    let mut rules = Vec::new();
+    let mut ids = BTreeSet::new();
+    let mut hinted = BTreeSet::new();
+    for (order, (heading, kind, body)) in (1..).zip(split_sections(&scan.lines)) {
+        let (intro, drafts) = split_rules(body, &titles_of(body, hints));
+        let parents = nest(&drafts, hints, &mut hinted, &mut warnings)?;
+        rules.extend(finish_rules(kind, drafts, &parents, &mut ids));
+        sections.push(ImportedSection {
+            kind,
+            title: heading.text.clone(),
+            line: heading.no,
+            order,
+            intro,
+        });
+    }
+    if let Some(line) = hints.parents.keys().find(|l| !hinted.contains(*l)) {
+        return Err(ImportError::HintLine {
+            line: *line,
+            problem: "a parent hint must name the line of a title".into(),
+        });
+    }
+    warnings.extend(xref::check(&sections, &rules));
+    let (terms, missing) = find_terms(&scan.lines);
+    warnings.extend(
+        missing
+            .into_iter()
+            .map(|m| format!("could not find {m}; using a default")),
+    );
+    let mut source: Vec<(usize, String)> = scan.name.iter().cloned().collect();
+    source.extend(scan.lines.iter().map(|l| (l.no, l.text.clone())));
+    Ok(Imported {
+        name: scan
+            .name
+            .as_ref()
+            .map_or_else(|| stem.to_string(), |(_, n)| n.clone()),
+        name_in_dump: scan.name.is_some(),
+        terms,
+        sections,
+        rules,
+        warnings,
+        source,
+    })
+}
+
+/// The terms, from the core rules where they say them, else from
+/// anywhere; `Player` and `Emperor` when the text never says them.
+fn find_terms(lines: &[Line]) -> (Terms, Vec<String>) {
+    let core: Vec<&str> = lines
+        .iter()
+        .take_while(|l| !matches!(l.kind, Kind::Heading(k) if k != SectionKind::Core))
+        .map(|l| l.text.as_str())
+        .collect();
+    let all: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+    let all = all.join("\n");
+    terms::find(&core.join("\n"))
+        .or(terms::find(&all))
+        .into_terms(&all)
+}
+
+/// Checks that title hints name text lines, and notes the ones that
+/// change nothing (so hints files can be kept small).
+fn check_title_hints(
+    lines: &[Line],
+    hints: &Hints,
+    warnings: &mut Vec<String>,
+) -> Result<(), ImportError> {
+    for &no in hints.titles.iter().chain(&hints.not_titles) {
+        let is_text = lines.iter().any(|l| l.no == no && l.kind == Kind::Text);
+        if !is_text {
+            return Err(ImportError::HintLine {
+                line: no,
+                problem:
+                    "titles and not_titles must name a line of text after the first section heading"
+                        .into(),
+            });
+        }
+    }
+    for (_, _, body) in split_sections(lines) {
+        let found: BTreeSet<usize> = titles::find(body).into_iter().map(|i| body[i].no).collect();
+        for no in hints.titles.intersection(&found) {
+            warnings.push(format!("hint: line {no} is a title without the hint"));
+        }
+        let lines: BTreeSet<usize> = body.iter().map(|l| l.no).collect();
+        for no in hints.not_titles.intersection(&lines) {
+            if !found.contains(no) {
+                warnings.push(format!("hint: line {no} is not a title without the hint"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The sections: heading line, kind, and the lines up to the next heading.
+fn split_sections(lines: &[Line]) -> Vec<(&Line, SectionKind, &[Line])> {
+    let starts: Vec<(usize, SectionKind)> = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| match l.kind {
+            Kind::Heading(kind) => Some((i, kind)),
+            _ => None,
+        })
+        .collect();
+    starts
+        .iter()
+        .enumerate()
+        .map(|(n, &(i, kind))| {
+            let end = starts.get(n + 1).map_or(lines.len(), |s| s.0);
+            (&lines[i], kind, &lines[i + 1..end])
+        })
+        .collect()
+}
+
+/// The indices of the titles of one section, hints applied.
+fn titles_of(body: &[Line], hints: &Hints) -> BTreeSet<usize> {
+    let mut found = titles::find(body);
+    for (i, line) in body.iter().enumerate() {
+        if hints.titles.contains(&line.no) {
+            found.insert(i);
+        }
+        if hints.not_titles.contains(&line.no) {
+            found.remove(&i);
+        }
+    }
+    found
+}
+
+fn block(line: &Line) -> Block {
+    match line.kind {
+        Kind::Item { marker, level } => Block::Item {
+            marker,
+            level,
+            text: line.text.clone(),
+        },
+        Kind::Text | Kind::Heading(_) => Block::Text(line.text.clone()),
+    }
+}
+
+/// Splits a section's lines into its intro and its rules.
+fn split_rules(body: &[Line], titles: &BTreeSet<usize>) -> (Vec<Block>, Vec<Draft>) {
+    let mut intro = Vec::new();
+    let mut drafts: Vec<Draft> = Vec::new();
+    for (i, line) in body.iter().enumerate() {
+        if titles.contains(&i) {
+            drafts.push(Draft {
+                line: line.no,
+                title: line.text.clone(),
+                body: Vec::new(),
+            });
+        } else if let Some(draft) = drafts.last_mut() {
+            draft.body.push(block(line));
+        } else {
+            intro.push(block(line));
+        }
+    }
+    (intro, drafts)
+}
+
+/// The parents of one section's rules: heuristics, then hints, then a
+/// check that every parent is the rule before or one of its ancestors.
+fn nest(
+    drafts: &[Draft],
+    hints: &Hints,
+    hinted: &mut BTreeSet<usize>,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Option<usize>>, ImportError> {
+    let mut parents = nesting::parents(drafts);
+    for (i, draft) in drafts.iter().enumerate() {
+        let Some(&parent_line) = hints.parents.get(&draft.line) else {
+            continue;
+        };
+        hinted.insert(draft.line);
+        parents[i] = match parent_line {
+            0 => None,
+            _ => Some(drafts[..i].iter().position(|d| d.line == parent_line).ok_or_else(|| {
+                ImportError::HintLine {
+                    line: draft.line,
+                    problem: format!("line {parent_line} is not the title of an earlier rule in the same section"),
+                }
+            })?),
+        };
+    }
+    for i in 1..drafts.len() {
+        let Some(parent) = parents[i] else { continue };
+        let mut allowed = Some(i - 1);
+        while allowed.is_some_and(|a| a != parent) {
+            allowed = allowed.and_then(|a| parents[a]);
+        }
+        if allowed.is_none() {
+            if hints.parents.contains_key(&drafts[i].line) {
+                return Err(ImportError::HintLine {
+                    line: drafts[i].line,
+                    problem: "a parent must be the rule just before or one of its ancestors, so the rules stay in the dump's order".into(),
+                });
+            }
+            warnings.push(format!(
+                "line {}: nesting under line {} dropped: it would reorder the rules",
+                drafts[i].line, drafts[parent].line
+            ));
+            parents[i] = None;
+        }
+    }
+    Ok(parents)
+}
+
+/// A title's slug: lowercase ASCII letters and digits, hyphens between.
+pub(crate) fn slug(title: &str) -> String {
+    let mut out = String::new();
+    let mut gap = false;
+    for c in title.chars().filter(|c| !matches!(c, '\'' | '’')) {
+        if c.is_ascii_alphanumeric() {
+            if gap && !out.is_empty() {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+            gap = false;
+        } else {
+            gap = true;
+        }
+    }
+    if out.is_empty() {
+        "rule".to_string()
+    } else {
+        out
+    }
+}
+
+fn unique_id(title: &str, ids: &mut BTreeSet<String>) -> RuleId {
+    let base = slug(title);
+    let mut id = base.clone();
+    let mut n = 1;
+    while ids.contains(&id) {
+        n += 1;
+        id = format!("{base}-{n}");
+    }
+    ids.insert(id.clone());
+    // A slug is always a valid id; the fallback is never reached.
+    RuleId::parse(&id).unwrap_or_else(|| RuleId::parse("rule").expect("`rule` is a valid id"))
+}
+
+/// Gives one section's rules their ids, parents, orders and glossaries.
+fn finish_rules(
+    kind: SectionKind,
+    drafts: Vec<Draft>,
+    parents: &[Option<usize>],
+    ids: &mut BTreeSet<String>,
+) -> Vec<ImportedRule> {
+    let rule_ids: Vec<RuleId> = drafts.iter().map(|d| unique_id(&d.title, ids)).collect();
+    let mut siblings = std::collections::BTreeMap::<Option<usize>, i64>::new();
+    let glossary_section = matches!(kind, SectionKind::Glossary | SectionKind::Appendix);
+    drafts
+        .into_iter()
+        .enumerate()
+        .map(|(i, draft)| {
+            let count = siblings.entry(parents[i]).or_default();
+            *count += 10;
+            let mut body = draft.body;
+            let terms = if glossary_section {
+                glossary::split_pairs(&mut body)
+            } else {
+                Vec::new()
+            };
+            ImportedRule {
+                id: rule_ids[i].clone(),
+                title: draft.title,
+                line: draft.line,
+                section: kind,
+                parent: parents[i].map(|p| rule_ids[p].clone()),
+                order: *count,
+                body,
+                terms,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::{files, verify};
+    use crate::ruleset::Ruleset;
+
+    /// A compact dump (no blank lines) of our own.
+    const COMPACT: &str = "Lamp Rules\nCore Rules\nThe Ruleset\nThis ruleset binds; all Keepers shall obey it.\nKeepers\nEach Keeper keeps a lamp, known as the Beacon's charge.\nDynasties\nA dynasty is headed by one Keeper, known as the Beacon.\nDynastic Rules\nOil\nOil burns.\nLamps\nEvery lamp is listed in subrules of this rule.\nBrass Lamp\n- Cost: 2 Oil\n- Shines.\nTin Lamp\n- Cost: 1 Oil\n- Flickers; this subrule is old.\nKeeper's Oath\nThe Keeper swears.\nGlossary\nClarifications\nCounting\n- Numbers are whole.\nKeeper's oath\n- An oath is binding.\n";
+
+    fn imported(hints: &Hints) -> Imported {
+        import(COMPACT, "stem", hints).unwrap()
+    }
+
+    #[test]
+    fn finds_rules_nesting_and_terms_in_the_compact_style() {
+        let imported = imported(&Hints::default());
+        let rules: Vec<(&str, Option<&str>, i64)> = imported
+            .rules
+            .iter()
+            .map(|r| {
+                (
+                    r.id.as_str(),
+                    r.parent.as_ref().map(RuleId::as_str),
+                    r.order,
+                )
+            })
+            .collect();
+        assert_eq!(
+            rules,
+            [
+                ("the-ruleset", None, 10),
+                ("keepers", None, 20),
+                ("dynasties", None, 30),
+                ("oil", None, 10),
+                ("lamps", None, 20),
+                ("brass-lamp", Some("lamps"), 10),
+                ("tin-lamp", Some("lamps"), 20),
+                ("keepers-oath", None, 30),
+                ("clarifications", None, 10),
+                ("counting", Some("clarifications"), 10),
+                ("keepers-oath-2", Some("clarifications"), 20),
+            ]
+        );
+        assert_eq!(imported.name, "Lamp Rules");
+        assert_eq!(
+            (
+                imported.terms.player.as_str(),
+                imported.terms.emperor.as_str()
+            ),
+            ("Keeper", "Beacon")
+        );
+        assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    }
+
+    #[test]
+    fn the_numbering_module_numbers_the_import_in_dump_order() {
+        let imported = imported(&Hints::default());
+        let rule_files = files::rule_files(&imported);
+        let (ruleset, problems) = Ruleset::parse(&rule_files);
+        assert!(problems.is_empty(), "{problems}");
+        let order: Vec<(String, &str)> = ruleset
+            .rules
+            .iter()
+            .map(|r| (r.number.to_string(), r.id.as_str()))
+            .collect();
+        let expected: Vec<&str> = imported.rules.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(
+            order.iter().map(|(_, id)| *id).collect::<Vec<_>>(),
+            expected
+        );
+        assert_eq!(order[6], ("2.2.2".to_string(), "tin-lamp"));
+        let predicted = xref::numbers(&imported.sections, &imported.rules);
+        for (number, id) in &order {
+            assert_eq!(&predicted[&RuleId::parse(id).unwrap()], number);
+        }
+        assert_eq!(order[10], ("3.1.2".to_string(), "keepers-oath-2"));
+        verify(&imported, &rule_files).unwrap();
+    }
+
+    #[test]
+    fn hints_add_and_remove_titles_and_set_parents() {
+        let hints = Hints::parse("titles = [11]\nnot_titles = [10]\n[parents]\n20 = 12\n").unwrap();
+        let imported = imported(&hints);
+        let titles: Vec<&str> = imported.rules.iter().map(|r| r.title.as_str()).collect();
+        assert!(
+            titles.contains(&"Oil burns.") && !titles.contains(&"Oil"),
+            "{titles:?}"
+        );
+        let oath = imported.rules.iter().find(|r| r.line == 20).unwrap();
+        assert_eq!(oath.parent.as_ref().map(RuleId::as_str), Some("lamps"));
+    }
+
+    #[test]
+    fn hints_that_cannot_apply_are_errors() {
+        for (hints, line) in [
+            ("titles = [2]\n", 2),
+            ("not_titles = [15]\n", 15),
+            ("[parents]\n12 = 19\n", 12),
+            ("[parents]\n13 = 0\n", 13),
+            ("[parents]\n20 = 14\n", 20),
+        ] {
+            let hints = Hints::parse(hints).unwrap();
+            match import(COMPACT, "stem", &hints) {
+                Err(ImportError::HintLine { line: l, .. }) => assert_eq!(l, line),
+                other => panic!("{hints:?}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn slugs_are_plain_and_unique() {
+        assert_eq!(slug("Keeper's Oath"), "keepers-oath");
+        assert_eq!(slug("Spam, egg (and) spam."), "spam-egg-and-spam");
+        assert_eq!(slug("¿?"), "rule");
+        let mut ids = BTreeSet::new();
+        let ids: Vec<RuleId> = ["A b", "a-b", "A B!"]
+            .iter()
+            .map(|t| unique_id(t, &mut ids))
+            .collect();
+        let ids: Vec<&str> = ids.iter().map(RuleId::as_str).collect();
+        assert_eq!(ids, ["a-b", "a-b-2", "a-b-3"]);
+    }
+
+    /// Lines of every kind the importer treats differently, for dumps
+    /// made up at random.
+    const PIECES: &[&str] = &[
+        "Core Rules",
+        "Dynastic Rules",
+        "Glossary",
+        "",
+        "",
+        "Short Title",
+        "Other Title",
+        "A sentence ends here.",
+        "  • item *x*",
+        "- dash _y_ here",
+        "  2. numbered",
+        "    • deeper",
+        "{{ x }} and {% y %}",
+        "# hash",
+        "|",
+        "<b>bold</b>",
+        "a & b &amp; c",
+        "Lead in:",
+        "See Rule 2.1 Short Title.",
+        "Led by one, known as the Lantern.",
+        "all Owls must obey it",
+        "~~gone~~",
+        "`tick`",
+        "1. plain",
+        "back\\slash",
+        "[link](x)",
+        "Title's Name",
+        "- ",
+        "  • Cost: 3",
+        "> quoted",
+        "***",
+        "Owls and Lanterns",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        #[test]
+        fn any_dump_imports_without_panic_and_round_trips(
+            picks in proptest::collection::vec(0..PIECES.len(), 0..40)
+        ) {
+            let text: Vec<&str> = picks.iter().map(|&i| PIECES[i]).collect();
+            let text = text.join("\n");
+            if let Ok(imported) = import(&text, "stem", &Hints::default()) {
+                let rule_files = files::rule_files(&imported);
+                if let Err(e) = verify(&imported, &rule_files) {
+                    proptest::prop_assert!(false, "{e}\n--- dump:\n{text}");
+                }
+            }
+        }
+    }
+}

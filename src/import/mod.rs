@@ -1,0 +1,192 @@
+//! Importing a ruleset kept elsewhere into gitnomic's `rules/`. Pure.
+//!
+//! Groups that already play BlogNomic-style keep their ruleset as wiki
+//! text; importing it is the quickest way to start a game here.
+//! [`blognomic`] reads a BlogNomic ruleset dump into an [`Imported`]
+//! ruleset (sections, rules with their nesting, glossary terms, the
+//! game's terms); [`files`] writes that as the game files (`rules/…`,
+//! `state/game.toml`, `state/roster.toml`) in memory; [`plain`] renders
+//! the written files back to plain text, and [`verify`] checks that this
+//! accounts for every line of the dump that is not wiki chrome. Writing
+//! to disk is the command line's business.
+
+pub mod blognomic;
+mod escape;
+pub mod files;
+mod glossary;
+pub mod hints;
+mod lines;
+mod nesting;
+pub mod plain;
+mod terms;
+mod titles;
+mod xref;
+
+use crate::gamestate::Terms;
+use crate::ruleset::{RuleId, SectionKind};
+use crate::source::SourceFile;
+
+pub use hints::Hints;
+
+/// The marker a list item had in the dump.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Marker {
+    /// `•`, `·` or `*`.
+    Bullet,
+    /// `-`.
+    Dash,
+    /// `3.` or `3)`.
+    Number(u32),
+}
+
+/// One line of a body or an intro.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Block {
+    /// A line of prose (a paragraph of its own).
+    Text(String),
+    /// A list item.
+    Item {
+        /// Its marker in the dump.
+        marker: Marker,
+        /// 1 for the outermost level.
+        level: usize,
+        /// Its text without the marker.
+        text: String,
+    },
+}
+
+impl Block {
+    /// The block's text, without any marker.
+    pub fn text(&self) -> &str {
+        match self {
+            Block::Text(text) | Block::Item { text, .. } => text,
+        }
+    }
+}
+
+/// A section as imported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedSection {
+    /// Which section.
+    pub kind: SectionKind,
+    /// Its heading as written.
+    pub title: String,
+    /// The line of the heading in the dump.
+    pub line: usize,
+    /// Its place among the sections (1, 2, 3).
+    pub order: i64,
+    /// Text before its first rule (a preamble).
+    pub intro: Vec<Block>,
+}
+
+/// A rule as imported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedRule {
+    /// Its id: the slug of its title, made unique.
+    pub id: RuleId,
+    /// Its title as written.
+    pub title: String,
+    /// The line of its title in the dump.
+    pub line: usize,
+    /// Its section.
+    pub section: SectionKind,
+    /// The rule it is a subrule of.
+    pub parent: Option<RuleId>,
+    /// Its place among its siblings: 10, 20, 30…
+    pub order: i64,
+    /// Its text.
+    pub body: Vec<Block>,
+    /// Glossary pairs (term, definition) taken out of its body.
+    pub terms: Vec<(String, String)>,
+}
+
+/// A whole imported ruleset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Imported {
+    /// The ruleset's name: the dump's page title, else the file's name.
+    pub name: String,
+    /// Whether `name` is a line of the dump (and so part of the round trip).
+    pub name_in_dump: bool,
+    /// The player and emperor terms found (defaults when not found).
+    pub terms: Terms,
+    /// The sections, in order.
+    pub sections: Vec<ImportedSection>,
+    /// The rules in document order (each rule before its subrules).
+    pub rules: Vec<ImportedRule>,
+    /// Things a person should look at: undetected terms, unrecognised
+    /// lines dropped as chrome, nesting signals that were dropped.
+    pub warnings: Vec<String>,
+    /// Every non-chrome line of the dump as (line, text without its list
+    /// marker), for the round trip.
+    pub source: Vec<(usize, String)>,
+}
+
+/// Why a dump could not be imported.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImportError {
+    /// No line is a section heading, so this is not a ruleset dump.
+    #[error(
+        "no section heading (a line `Core Rules`, `Dynastic Rules`, `Glossary` or `Appendix`) found: is this a BlogNomic ruleset dump?"
+    )]
+    NoSections,
+    /// The hints file is malformed.
+    #[error("bad hints file: {0}")]
+    Hints(String),
+    /// A hint names a line it cannot apply to.
+    #[error("hint for line {line}: {problem}")]
+    HintLine {
+        /// The line the hint names.
+        line: usize,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// The written files do not parse: a bug in the importer.
+    #[error("the imported rules do not check:\n{0}")]
+    Invalid(String),
+    /// Rendering the import back does not give the dump's lines.
+    #[error(
+        "round trip: line {line} of the dump reads `{expected}` but the import renders `{found}`"
+    )]
+    RoundTrip {
+        /// The dump's line number (0 past the end).
+        line: usize,
+        /// The dump's text there.
+        expected: String,
+        /// What the import rendered instead.
+        found: String,
+    },
+}
+
+/// Checks that the rule files written for `imported`, rendered back to
+/// plain text with the detected terms, give every non-chrome line of the
+/// dump in order: none dropped, none invented, none changed. The name
+/// comes first when it is the dump's page title. List markers and blank
+/// lines are not compared (Markdown writes its own).
+pub fn verify(imported: &Imported, rule_files: &[SourceFile]) -> Result<(), ImportError> {
+    let rendered = plain::render_files(rule_files, &imported.terms)?;
+    let name = imported.name_in_dump.then(|| imported.name.clone());
+    let mut found = name.into_iter().chain(
+        rendered
+            .iter()
+            .map(|l| plain::strip_marker(l))
+            .filter(|l| !l.is_empty()),
+    );
+    for (line, expected) in &imported.source {
+        let got = found.next();
+        if got.as_deref() != Some(expected.as_str()) {
+            return Err(ImportError::RoundTrip {
+                line: *line,
+                expected: expected.clone(),
+                found: got.unwrap_or_default(),
+            });
+        }
+    }
+    match found.next() {
+        Some(extra) => Err(ImportError::RoundTrip {
+            line: 0,
+            expected: String::new(),
+            found: extra,
+        }),
+        None => Ok(()),
+    }
+}

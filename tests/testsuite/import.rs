@@ -1,0 +1,435 @@
+//! `gitnomic import ruleset`: on the seed dumps in `../shared/seeds` (read
+//! at run time, never copied here; the tests say "skipped" without them)
+//! and on a small dump of our own.
+
+use std::path::{Path, PathBuf};
+
+use crate::game_test::{GameTest, Run, run_at};
+
+/// The seeds, each checked against its `.expected.tsv`.
+const SEEDS: &[&str] = &[
+    "blognomic-ruleset-49",
+    "blognomic-ruleset-53",
+    "blognomic-ruleset-73",
+];
+
+/// The most entries a seed's hints file may have: hints stay small.
+const MAX_HINTS: usize = 5;
+
+/// A row of an `.expected.tsv`: a rule in order.
+#[derive(Debug)]
+struct Row {
+    number: String,
+    confidence: String,
+    title: String,
+    section: String,
+}
+
+struct Seed {
+    name: &'static str,
+    dump: PathBuf,
+    hints: PathBuf,
+    rows: Vec<Row>,
+}
+
+/// The seeds, or `None` (with a message) when `../shared/seeds` is absent.
+fn seeds() -> Option<Vec<Seed>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds");
+    if !dir.is_dir() {
+        println!("skipped: ../shared/seeds not found");
+        return None;
+    }
+    let hints = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/import-hints");
+    Some(
+        SEEDS
+            .iter()
+            .map(|name| {
+                let expected = dir.join(format!("{name}.expected.tsv"));
+                let text = std::fs::read_to_string(&expected)
+                    .unwrap_or_else(|e| panic!("{}: {e}", expected.display()));
+                Seed {
+                    name,
+                    dump: dir.join(format!("{name}.txt")),
+                    hints: hints.join(format!("{name}.toml")),
+                    rows: parse_expected(&text),
+                }
+            })
+            .collect(),
+    )
+}
+
+fn parse_expected(text: &str) -> Vec<Row> {
+    let mut section = String::new();
+    let mut rows = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with("# ") && !l.is_empty())
+    {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 4, "malformed row: {line}");
+        if let Some(kind) = fields[0].strip_prefix("## SECTION ") {
+            section = kind.to_string();
+        } else {
+            rows.push(Row {
+                number: fields[0].to_string(),
+                confidence: fields[2].to_string(),
+                title: fields[3].to_string(),
+                section: section.clone(),
+            });
+        }
+    }
+    rows
+}
+
+/// Runs `gitnomic import ruleset DUMP ARGS…` in a scratch directory.
+fn import(dump: &Path, args: &[&str]) -> (GameTest, Run) {
+    let game = GameTest::empty();
+    let mut all = vec!["import", "ruleset", dump.to_str().unwrap()];
+    all.extend(args);
+    let run = game.run(&all);
+    (game, run)
+}
+
+/// `number, section, title` rows of `import --list`, with or without hints.
+fn listed(seed: &Seed, hints: bool) -> Vec<[String; 3]> {
+    let mut args = vec!["--list"];
+    if hints {
+        args.extend(["--hints", seed.hints.to_str().unwrap()]);
+    }
+    let (_game, run) = import(&seed.dump, &args);
+    assert_eq!(run.code, 0, "{}: {}", seed.name, run.stderr);
+    run.stdout
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(f.len(), 3, "{l}");
+            [f[0].to_string(), f[1].to_string(), f[2].to_string()]
+        })
+        .collect()
+}
+
+#[test]
+fn titles_and_sections_match_without_hints_except_guesses() {
+    let Some(seeds) = seeds() else { return };
+    for seed in &seeds {
+        let guessed: Vec<&str> = seed
+            .rows
+            .iter()
+            .filter(|r| r.confidence == "G")
+            .map(|r| r.title.as_str())
+            .collect();
+        let expected: Vec<(&str, &str)> = seed
+            .rows
+            .iter()
+            .filter(|r| r.confidence != "G")
+            .map(|r| (r.title.as_str(), r.section.as_str()))
+            .collect();
+        let rows = listed(seed, false);
+        let found: Vec<(&str, &str)> = rows
+            .iter()
+            .filter(|r| !guessed.contains(&r[2].as_str()))
+            .map(|r| (r[2].as_str(), r[1].as_str()))
+            .collect();
+        assert_eq!(found, expected, "{}", seed.name);
+    }
+}
+
+#[test]
+fn with_hints_titles_sections_and_sure_numbers_match() {
+    let Some(seeds) = seeds() else { return };
+    for seed in &seeds {
+        let rows = listed(seed, true);
+        let titles: Vec<(&str, &str)> = rows
+            .iter()
+            .map(|r| (r[2].as_str(), r[1].as_str()))
+            .collect();
+        let expected: Vec<(&str, &str)> = seed
+            .rows
+            .iter()
+            .map(|r| (r.title.as_str(), r.section.as_str()))
+            .collect();
+        assert_eq!(titles, expected, "{}", seed.name);
+        let mut checked = 0;
+        for (row, got) in seed.rows.iter().zip(&rows) {
+            if row.confidence == "C" || row.confidence == "L" {
+                assert_eq!(got[0], row.number, "{}: {}", seed.name, row.title);
+                checked += 1;
+            }
+        }
+        assert!(
+            checked > 10,
+            "{}: only {checked} numbers checked",
+            seed.name
+        );
+    }
+}
+
+#[test]
+fn hints_are_few_and_hold_no_rule_text() {
+    let Some(seeds) = seeds() else { return };
+    for seed in &seeds {
+        let text = std::fs::read_to_string(&seed.hints).unwrap();
+        let entries = text
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or_default())
+            .map(|l| match l.split_once("= [") {
+                Some((_, list)) => list
+                    .split(',')
+                    .filter(|n| !n.trim().trim_end_matches(']').is_empty())
+                    .count(),
+                None => usize::from(l.contains('=')),
+            })
+            .sum::<usize>();
+        assert!(entries <= MAX_HINTS, "{}: {entries} hints", seed.name);
+        for row in seed.rows.iter().filter(|r| r.title.contains(' ')) {
+            assert!(!text.contains(&row.title), "{} quotes a title", seed.name);
+        }
+    }
+}
+
+/// A dump line as text, without list marker and indentation.
+fn content(line: &str) -> &str {
+    let line = line.trim();
+    for marker in ["• ", "- ", "* "] {
+        if let Some(rest) = line.strip_prefix(marker) {
+            return rest.trim_start();
+        }
+    }
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    match line[digits..].strip_prefix(". ") {
+        Some(rest) if digits > 0 => rest.trim_start(),
+        _ => line,
+    }
+}
+
+#[test]
+fn the_round_trip_through_the_written_files_gives_back_every_line() {
+    let Some(seeds) = seeds() else { return };
+    for seed in &seeds {
+        let dump = std::fs::read_to_string(&seed.dump).unwrap();
+        let out = GameTest::empty();
+        let dir = out.path("game");
+        let (_game, run) = import(
+            &seed.dump,
+            &[
+                "--out",
+                dir.to_str().unwrap(),
+                "--hints",
+                seed.hints.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let files = gitnomic::load::read(
+            &gitnomic::load::Origin::Dir(dir.clone()),
+            &["rules", "state"],
+        )
+        .unwrap();
+        let game = gitnomic::game::Game::check(&files);
+        assert!(game.problems.is_empty(), "{}", game.problems);
+        let rendered = gitnomic::import::plain::render(&game.ruleset).unwrap();
+        let found: Vec<&str> = rendered
+            .iter()
+            .map(|l| content(l))
+            .filter(|l| !l.is_empty())
+            .collect();
+        let lines: Vec<&str> = dump.lines().collect();
+        let first = lines.iter().position(|l| l.trim() == "Core Rules").unwrap();
+        let expected: Vec<&str> = lines[first..]
+            .iter()
+            .map(|l| content(l))
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert_eq!(found, expected, "{}", seed.name);
+        let name = game.state.unwrap().name;
+        assert_eq!(
+            name,
+            lines[0].trim(),
+            "{}: the page title names the game",
+            seed.name
+        );
+    }
+}
+
+#[test]
+fn imported_seeds_check_and_number_as_listed() {
+    let Some(seeds) = seeds() else { return };
+    for seed in &seeds {
+        for hints in [false, true] {
+            let out = GameTest::empty();
+            let dir = out.path("game");
+            let mut args = vec!["--out", dir.to_str().unwrap()];
+            if hints {
+                args.extend(["--hints", seed.hints.to_str().unwrap()]);
+            }
+            let (_game, run) = import(&seed.dump, &args);
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            let check = run_at(&dir, &["check", "--list"]);
+            assert_eq!(check.code, 0, "{}: {}", seed.name, check.stderr);
+            let listed: Vec<String> = listed(seed, hints).iter().map(|r| r.join("\t")).collect();
+            let checked: Vec<&str> = check.stdout.lines().collect();
+            assert_eq!(checked, listed, "{}", seed.name);
+        }
+    }
+}
+
+/// A small dump in the spaced style, in our own words.
+const OWN_DUMP: &str = "Ruleset of Lamps\n\nFrom BlogNomic Wiki\nJump to navigation Jump to search\n\nCore Rules\n\nLamps\n\nThis is the ruleset; all Lamplighters shall obey it. The game is led by one Lamplighter, known as the Lantern.\n\nLamplighters\n\nEach Lamplighter carries *one* lamp.\n\nDynastic Rules\n\nWicks\n\nWicks are listed in subrules of this rule:\n\n  • short\n  • long\n\nCotton\n\n  • Burns: slowly\n\nHemp\n\n  • Burns: brightly\n\nGlossary\n\nWords\n\nThese words mean:\n\n  • Dusk\n  • The hour {{ lamps }} are lit.\n  • Wick\n  • \"what burns\"\n  • Oil\n  • A fuel.\n";
+
+fn own_dump(game: &GameTest) -> PathBuf {
+    game.write("lamps.txt", OWN_DUMP);
+    game.path("lamps.txt")
+}
+
+#[test]
+fn an_own_dump_imports_with_terms_glossary_and_subrules() {
+    let game = GameTest::empty();
+    let dump = own_dump(&game);
+    let run = game.run(&["import", "ruleset", dump.to_str().unwrap(), "--list"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "1.1\tcore\tLamps\n1.2\tcore\tLamplighters\n2.1\tdynastic\tWicks\n2.1.1\tdynastic\tCotton\n2.1.2\tdynastic\tHemp\n3.1\tglossary\tWords\n"
+    );
+    let dir = game.path("game");
+    let run = game.run(&[
+        "import",
+        "ruleset",
+        dump.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("terms: Lamplighter / Lamplighters, Lantern / Lanterns"),
+        "{}",
+        run.stdout
+    );
+    let players = game.read("game/rules/core/lamplighters.md");
+    assert!(players.contains("title = \"{{ players }}\""), "{players}");
+    assert!(
+        players.contains("Each {{ player }} carries \\*one\\* lamp."),
+        "{players}"
+    );
+    assert_eq!(run_at(&dir, &["check"]).code, 0);
+    let files =
+        gitnomic::load::read(&gitnomic::load::Origin::Dir(dir), &["rules", "state"]).unwrap();
+    let checked = gitnomic::game::Game::check(&files);
+    assert!(checked.problems.is_empty(), "{}", checked.problems);
+    assert_eq!(checked.state.unwrap().name, "Ruleset of Lamps");
+    let words = checked.ruleset.get("words").unwrap();
+    let terms: Vec<(&str, &str)> = words
+        .terms
+        .iter()
+        .map(|t| (t.term.as_str(), t.definition.as_str()))
+        .collect();
+    assert_eq!(
+        terms,
+        [
+            ("Dusk", "The hour {{ lamps }} are lit."),
+            ("Wick", "\"what burns\""),
+            ("Oil", "A fuel.")
+        ]
+    );
+    assert_eq!(words.body, "These words mean:\n");
+}
+
+#[test]
+fn existing_rules_are_replaced_only_with_force_and_state_is_kept() {
+    let game = GameTest::empty();
+    let dump = own_dump(&game);
+    let dir = game.path("game");
+    let out = dir.to_str().unwrap();
+    let dump = dump.to_str().unwrap();
+    assert_eq!(game.run(&["import", "ruleset", dump, "--out", out]).code, 0);
+    let ours = game
+        .read("game/state/game.toml")
+        .replace("Ruleset of Lamps", "Our Game");
+    game.write("game/state/game.toml", &ours);
+    let again = game.run(&["import", "ruleset", dump, "--out", out]);
+    assert_eq!(again.code, 2);
+    assert!(again.stderr.contains("--force"), "{}", again.stderr);
+    game.write(
+        "game/rules/dynastic/extra.md",
+        "+++\nid = \"extra\"\ntitle = \"Extra\"\n+++\n",
+    );
+    let forced = game.run(&["import", "ruleset", dump, "--out", out, "--force"]);
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    assert!(
+        !game.path("game/rules/dynastic/extra.md").exists(),
+        "old rules are replaced"
+    );
+    assert_eq!(
+        game.read("game/state/game.toml"),
+        ours,
+        "existing state is kept"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(game.root())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        leftovers.len(),
+        2,
+        "no temporary directory is left: {leftovers:?}"
+    );
+}
+
+#[test]
+fn a_failed_import_writes_nothing() {
+    let game = GameTest::empty();
+    game.write("notes.txt", "Just some notes\n\nwith no sections at all.\n");
+    let dir = game.path("game");
+    let run = game.run(&[
+        "import",
+        "ruleset",
+        game.path("notes.txt").to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("no section heading"), "{}", run.stderr);
+    let entries: Vec<_> = std::fs::read_dir(game.root())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(entries, ["notes.txt"]);
+}
+
+#[test]
+fn bad_hints_are_refused_with_their_line() {
+    let game = GameTest::empty();
+    let dump = own_dump(&game);
+    game.write("hints.toml", "[parents]\n8 = 100\n");
+    let run = game.run(&[
+        "import",
+        "ruleset",
+        dump.to_str().unwrap(),
+        "--list",
+        "--hints",
+        game.path("hints.toml").to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("hint for line"), "{}", run.stderr);
+}
+
+#[test]
+fn with_hints_nothing_is_left_to_warn_about() {
+    let Some(seeds) = seeds() else { return };
+    for seed in &seeds {
+        let (_game, run) = import(
+            &seed.dump,
+            &["--list", "--hints", seed.hints.to_str().unwrap()],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(run.stderr.is_empty(), "{}: {}", seed.name, run.stderr);
+    }
+    // Without its hint, a numbered citation in the dump disagrees.
+    let r73 = seeds.iter().find(|s| s.name.ends_with("73")).unwrap();
+    let (_game, run) = import(&r73.dump, &["--list"]);
+    assert!(
+        run.stderr.contains("as rule 2.5, but it is numbered 2.6"),
+        "{}",
+        run.stderr
+    );
+}
