@@ -14,10 +14,12 @@ use anyhow::{Context as _, bail};
 use super::{EXIT_OK, GlobalArgs, open_forge};
 use crate::engine::{self, Decision, MatterDecision, MatterKind};
 use crate::forge::collect::{self, player_name};
-use crate::forge::{Forge, ForgeError, HeadSha, Kind};
+use std::collections::BTreeMap;
+
+use crate::forge::{Forge, ForgeError, HeadSha, Kind, MatterInfo};
 use crate::game::Game;
 use crate::git::Repo;
-use crate::journal::{Resolution, Verdict};
+use crate::journal::{Journal, Resolution, Verdict};
 use crate::load::{self, GAME_DIRS, Origin};
 use crate::matter::Collected;
 use crate::record::{Record, Resolved};
@@ -37,6 +39,7 @@ pub struct Args {
 /// Everything one run works with.
 struct Ctx<'a> {
     forge: &'a dyn Forge,
+    base: String,
     repo: Repo,
     game: Game,
     now: Timestamp,
@@ -63,6 +66,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     let repo = Repo::open(&global.root)?;
     let ctx = Ctx {
         forge: forge.as_ref(),
+        base: global.base.clone(),
         repo,
         game,
         now,
@@ -101,7 +105,64 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             decision.decision.as_str()
         );
     }
+    for action in &collection.actions {
+        println!("Action #{}: {}", action.number, merge_action(&ctx, action)?);
+    }
     Ok(ExitCode::from(EXIT_OK))
+}
+
+/// Merges an action pull request that checks, without a vote: an active
+/// player's change to variables or collections that keeps the state valid.
+fn merge_action(ctx: &Ctx<'_>, action: &MatterInfo) -> anyhow::Result<String> {
+    let Some(head) = &action.head else {
+        return Ok("not merged: an action must be a pull request".into());
+    };
+    let state = ctx.game.state.as_ref().context("no gamestate")?;
+    let mut problems = Vec::new();
+    match state.player_by_login(&action.author.0) {
+        Some(p) if !p.is_idle_at(ctx.now) => {}
+        _ => problems.push(format!(
+            "@{} is not an active {}",
+            action.author, state.terms.player
+        )),
+    }
+    let probe = Collected {
+        info: action.clone(),
+        kind: Kind::Action,
+        journal: Journal::default(),
+        status_body: None,
+        comments: BTreeMap::new(),
+        voided: Vec::new(),
+    };
+    problems.extend(head_problems(ctx, &probe, head));
+    let (summary, text) = if !problems.is_empty() {
+        ("not merged".to_string(), problems.join("\n"))
+    } else if ctx.dry_run {
+        return Ok("would merge".into());
+    } else {
+        let message = format!("Action #{}: {}", action.number, action.title);
+        match ctx.forge.merge(action.number, head, &message) {
+            Ok(_) => {
+                ctx.forge.set_labels(action.number, &["merged"], &[])?;
+                let why = "It checked, so it was merged without a vote. Anyone may revert it if it broke the rules.";
+                ("merged".to_string(), why.to_string())
+            }
+            Err(e) => ("not merged".to_string(), e.to_string()),
+        }
+    };
+    let body = Journal::default().render(&format!(
+        "### Action #{}: {summary}\n\n{text}",
+        action.number
+    ));
+    let status = ctx.forge.status_comment(action.number)?.map(|c| c.body);
+    if !ctx.dry_run && status.as_deref() != Some(body.as_str()) {
+        ctx.forge.put_status(action.number, &body)?;
+    }
+    Ok(if problems.is_empty() {
+        summary
+    } else {
+        format!("{summary}: {}", problems.join("; "))
+    })
 }
 
 /// Posts the status comment (with the journal) unless it is unchanged.
@@ -154,6 +215,11 @@ fn carry_out(
     )?;
     let merged = match (verdict, &matter.info.head) {
         (Verdict::Enact, Some(head)) => {
+            if let Some(why) = head_problems(ctx, &matter, head) {
+                matter.journal.resolution = None;
+                show(ctx, decision, &matter, &Progress::Blocked(why.clone()))?;
+                return Ok(Err(why));
+            }
             let message = format!("Enact {} #{number}: {}", matter.kind, matter.info.title);
             match ctx.forge.merge(number, head, &message) {
                 Ok(commit) => Some(commit),
@@ -172,12 +238,56 @@ fn carry_out(
             None
         }
     };
+    if verdict == Verdict::Enact && matter.kind == Kind::Dov {
+        crown(ctx, &matter)?;
+    }
     record(ctx, run, decision, &matter, merged)?;
     Ok(Ok(if verdict == Verdict::Enact {
         "enacted".into()
     } else {
         "failed".into()
     }))
+}
+
+/// Why the head of a pull request may not be merged, if it may not: its
+/// files must still check and touch only what its kind may touch.
+fn head_problems(ctx: &Ctx<'_>, matter: &Collected, head: &HeadSha) -> Option<String> {
+    let files = match files_at(&ctx.repo, &head.0) {
+        Ok(files) => files,
+        Err(e) => return Some(format!("its head cannot be read: {e:#}")),
+    };
+    let game = Game::check(&files);
+    if let Some(problem) = game.problems.iter().next() {
+        return Some(format!("its files have problems, e.g. {problem}"));
+    }
+    let changed = ctx.forge.changed_files(matter.info.number).ok()?;
+    changed
+        .iter()
+        .find_map(|path| crate::admission::touches(matter.kind, path))
+}
+
+/// An enacted DoV makes its author the emperor and awaits their
+/// Ascension Address: one commit changing state/game.toml.
+fn crown(ctx: &Ctx<'_>, matter: &Collected) -> anyhow::Result<()> {
+    let state = ctx.game.state.as_ref().context("no gamestate")?;
+    let author = player_name(state, &matter.info.author).0;
+    let path = "state/game.toml";
+    let text = ctx
+        .repo
+        .files_at(&ctx.base, &["state"])?
+        .into_iter()
+        .find(|(p, _)| p == path)
+        .map(|(_, b)| b);
+    let text = String::from_utf8(text.context("state/game.toml is missing")?)?;
+    let mut doc = crate::gamestate::edit::StateDoc::parse(path, &text)?;
+    doc.set(&["dynasty"], "emperor", author.as_str())?;
+    doc.set(&["dynasty"], "phase", "awaiting-ascension")?;
+    let message = format!(
+        "DoV #{} enacted: {author} is the new {}",
+        matter.info.number, state.terms.emperor
+    );
+    ctx.forge.commit_file(path, &doc.render(), &message)?;
+    Ok(())
 }
 
 /// Commits the record, labels the matter and posts the final status.

@@ -5,5 +5,6 @@
 mod check;
 mod game_test;
 mod import;
+mod matters;
 mod resolve;
 mod state;

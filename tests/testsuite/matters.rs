@@ -1,0 +1,222 @@
+//! `check --pr`, action pull requests and Declarations of Victory on the
+//! local forge.
+
+use crate::game_test::GameTest;
+
+fn committed() -> GameTest {
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    game
+}
+
+fn open(game: &GameTest, at: &str, login: &str, kind: &str, branch: Option<&str>) {
+    let mut args = vec![
+        "play", "open", "--as", login, "--kind", kind, "--title", "A matter",
+    ];
+    if let Some(branch) = branch {
+        args.extend(["--branch", branch]);
+    }
+    game.at(at, &args);
+}
+
+#[test]
+fn check_pr_accepts_a_proposal_and_names_its_rule_changes() {
+    let game = committed();
+    let rule = game
+        .read("rules/dynastic/springs.md")
+        .replace("starts with three Springs", "starts with four Springs");
+    game.commit_on(
+        "p1",
+        &[("rules/dynastic/springs.md", &rule)],
+        "four springs",
+    );
+    open(
+        &game,
+        "2030-01-01T00:00:00Z",
+        "ada-tinkers",
+        "proposal",
+        Some("p1"),
+    );
+    let run = game.run(&["--now", "2030-01-01T00:01:00Z", "check", "--pr", "1"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("amends 2.1 Springs"), "{}", run.stdout);
+    let statuses = game.path(".git/gitnomic-forge/statuses");
+    let status = std::fs::read_dir(statuses)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    assert!(
+        std::fs::read_to_string(status)
+            .unwrap()
+            .contains("state = \"success\"")
+    );
+}
+
+#[test]
+fn check_pr_refuses_what_a_proposal_may_not_touch_and_broken_state() {
+    let game = committed();
+    let vars = game
+        .read("state/variables.toml")
+        .replace("springs = 6", "springs = 60");
+    game.commit_on(
+        "p1",
+        &[
+            ("src/lib.rs", "// not the game\n"),
+            ("state/variables.toml", &vars),
+        ],
+        "sneaky",
+    );
+    open(
+        &game,
+        "2030-01-01T00:00:00Z",
+        "ada-tinkers",
+        "proposal",
+        Some("p1"),
+    );
+    let run = game.run(&["--now", "2030-01-01T00:01:00Z", "check", "--pr", "1"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("it changes src/lib.rs, but a Proposal may change only"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("60 is over its cap of 10"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !run.stdout.contains("closed"),
+        "a push can fix these: {}",
+        run.stdout
+    );
+}
+
+#[test]
+fn check_pr_closes_a_proposal_over_the_pending_limit() {
+    let game = committed();
+    for (n, branch) in ["p1", "p2", "p3"].iter().enumerate() {
+        let page = format!("+++\ntitle = \"Page {n}\"\n+++\nText.\n");
+        game.commit_on(
+            branch,
+            &[(&format!("content/pages/p{n}.md"), &page)],
+            "a page",
+        );
+        open(
+            &game,
+            &format!("2030-01-01T0{n}:00:00Z"),
+            "boris-b",
+            "proposal",
+            Some(branch),
+        );
+    }
+    let run = game.run(&["--now", "2030-01-01T03:00:00Z", "check", "--pr", "2"]);
+    assert_eq!(
+        run.code, 0,
+        "the second is within the limit: {}",
+        run.stdout
+    );
+    let run = game.run(&["--now", "2030-01-01T03:00:00Z", "check", "--pr", "3"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains("already has 2 pending proposals") && run.stdout.contains("closed"),
+        "{}",
+        run.stdout
+    );
+    let list = game.at("2030-01-01T03:01:00Z", &["play", "list"]);
+    assert!(!list.stdout.contains("#3 "), "{}", list.stdout);
+}
+
+#[test]
+fn an_action_that_checks_is_merged_without_a_vote_and_one_that_does_not_is_not() {
+    let game = committed();
+    let vars = game
+        .read("state/variables.toml")
+        .replace("cogs = 5", "cogs = 7");
+    game.commit_on(
+        "tinker",
+        &[("state/variables.toml", &vars)],
+        "Boris tinkers",
+    );
+    open(
+        &game,
+        "2030-01-01T00:00:00Z",
+        "boris-b",
+        "action",
+        Some("tinker"),
+    );
+    let roster = game
+        .read("state/roster.toml")
+        .replace("login = \"boris-b\"", "login = \"boris-b\"\nadmin = true");
+    game.commit_on(
+        "grab",
+        &[("state/roster.toml", &roster)],
+        "Boris makes himself admin",
+    );
+    open(
+        &game,
+        "2030-01-01T00:05:00Z",
+        "boris-b",
+        "action",
+        Some("grab"),
+    );
+    let run = game.at("2030-01-01T00:10:00Z", &["resolve"]);
+    assert!(run.stdout.contains("Action #1: merged"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("Action #2: not merged") && run.stdout.contains("state/roster.toml"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        game.read_at("main", "state/variables.toml")
+            .unwrap()
+            .contains("cogs = 7")
+    );
+    assert!(
+        !game
+            .read_at("main", "state/roster.toml")
+            .unwrap()
+            .contains("admin = true\nadmin")
+    );
+    assert_eq!(
+        game.read_at("main", "state/roster.toml").unwrap(),
+        game.read("state/roster.toml")
+    );
+}
+
+#[test]
+fn an_enacted_dov_crowns_its_author_and_awaits_the_ascension() {
+    let game = committed();
+    open(&game, "2030-01-01T00:00:00Z", "boris-b", "dov", None);
+    for (at, login) in [
+        ("2030-01-01T01:00:00Z", "ada-tinkers"),
+        ("2030-01-01T02:00:00Z", "dmitri-d"),
+    ] {
+        game.at(at, &["play", "comment", "1", "FOR", "--as", login]);
+    }
+    let run = game.at("2030-01-01T11:00:00Z", &["resolve"]);
+    assert!(run.stdout.contains("DoV #1: wait"), "{}", run.stdout);
+    let run = game.at("2030-01-01T12:00:00Z", &["resolve"]);
+    assert!(
+        run.stdout.contains("DoV #1: enact — enacted"),
+        "{}",
+        run.stdout
+    );
+    let state = game.read_at("main", "state/game.toml").unwrap();
+    assert!(state.contains("emperor = \"Boris\""), "{state}");
+    assert!(state.contains("phase = \"awaiting-ascension\""), "{state}");
+    assert!(
+        state.contains("# The game, its terms and the current dynasty."),
+        "comments kept: {state}"
+    );
+    assert!(
+        game.read_at("main", "content/matters/00001.md")
+            .unwrap()
+            .contains("kind = \"dov\"")
+    );
+    let run = game.run(&["check", "--rev", "main"]);
+    assert_eq!(run.code, 0, "the crowned game still checks: {}", run.stderr);
+}
