@@ -175,12 +175,6 @@ fn an_action_that_checks_is_merged_without_a_vote_and_one_that_does_not_is_not()
             .unwrap()
             .contains("cogs = 7")
     );
-    assert!(
-        !game
-            .read_at("main", "state/roster.toml")
-            .unwrap()
-            .contains("admin = true\nadmin")
-    );
     assert_eq!(
         game.read_at("main", "state/roster.toml").unwrap(),
         game.read("state/roster.toml")
