@@ -127,6 +127,45 @@ impl Repo {
         }
     }
 
+    /// Makes a new repository at `path` whose first commit, on `branch`,
+    /// holds every file now in the directory.
+    pub fn init_with_work_tree(
+        path: &Path,
+        branch: &str,
+        message: &str,
+        stamp: &Stamp<'_>,
+    ) -> Result<Self, GitError> {
+        let open_err = |source| GitError::Open {
+            path: path.display().to_string(),
+            source,
+        };
+        let inner = git2::Repository::init(path).map_err(open_err)?;
+        inner
+            .set_head(&format!("refs/heads/{branch}"))
+            .map_err(open_err)?;
+        let repo = Repo { inner };
+        let mut index = repo.inner.index().map_err(read_err("the index"))?;
+        index
+            .add_all(["*"], git2::IndexAddOption::DEFAULT, None)
+            .map_err(read_err("the work tree"))?;
+        index.write().map_err(read_err("the index"))?;
+        let tree_id = index.write_tree().map_err(read_err("the index"))?;
+        repo.commit_on(branch, tree_id, &[], message, stamp)?;
+        Ok(repo)
+    }
+
+    /// Creates `branch` at the commit `from` names (a branch or SHA).
+    pub fn create_branch(&self, branch: &str, from: &str) -> Result<(), GitError> {
+        let commit = self
+            .inner
+            .find_commit(self.commit_id(from)?)
+            .map_err(read_err(from))?;
+        self.inner
+            .branch(branch, &commit, false)
+            .map_err(read_err(format!("branch {branch}")))?;
+        Ok(())
+    }
+
     /// The commit a branch points at, if the branch exists.
     pub fn branch_head(&self, branch: &str) -> Result<Option<String>, GitError> {
         match self.inner.find_branch(branch, git2::BranchType::Local) {

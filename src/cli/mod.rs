@@ -11,6 +11,7 @@ use crate::logging::Verbosity;
 use crate::time::Timestamp;
 
 mod check;
+mod demo;
 mod import;
 mod play;
 mod resolve;
@@ -109,6 +110,9 @@ pub enum Command {
     /// Tally every open matter and carry out what the rules decide: merge
     /// enacted proposals, close failed ones, record both under content/.
     Resolve(resolve::Args),
+    /// Make a fresh game from the bundled one and play a scripted game on
+    /// the local forge, offline.
+    Demo(demo::Args),
     /// Play offline on the local forge: open matters, comment, list them.
     #[command(subcommand)]
     Play(play::Play),
@@ -123,6 +127,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tally(args) => tally::run(&args, &cli.global),
         Command::Resolve(args) => resolve::run(&args, &cli.global),
         Command::Play(play) => play::run(&play, &cli.global),
+        Command::Demo(args) => demo::run(&args, &cli.global),
         Command::Import(args) => import::run(&args, &cli.global),
     }
 }

@@ -3,6 +3,7 @@
 //! what it needs and runs the real `gitnomic` binary on it.
 
 mod check;
+mod demo;
 mod game_test;
 mod import;
 mod matters;

@@ -1,0 +1,381 @@
+//! `gitnomic demo [DIR]`: a fresh game repository made from the bundled
+//! game, and a scripted offline game played on it through the same code
+//! paths players and CI use (`play`, `resolve`), with time moved forward
+//! by `--now`. At the end the demo checks that every matter ended as the
+//! script says, and fails loudly if one did not.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context as _, bail};
+
+use super::play::{CommentArgs, KindArg, OpenArgs, Play};
+use super::{EXIT_OK, EXIT_PROBLEMS, ForgeKind, GlobalArgs};
+use crate::git::{Repo, Stamp};
+use crate::load::{self, GAME_DIRS, Origin};
+use crate::time::Timestamp;
+
+/// Arguments of `gitnomic demo`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Where to create the demo game: a new or empty directory, or an
+    /// earlier demo game, which is replaced.
+    #[arg(default_value = "demo-game")]
+    pub dir: PathBuf,
+}
+
+/// One step of the script.
+enum Step {
+    /// A player opens a matter; a proposal's branch makes one edit.
+    Open {
+        at: &'static str,
+        login: &'static str,
+        kind: KindArg,
+        title: &'static str,
+        edit: Option<Edit>,
+    },
+    /// A player comments on matter `number`.
+    Comment {
+        at: &'static str,
+        number: u64,
+        login: &'static str,
+        body: &'static str,
+    },
+    /// The resolver runs.
+    Resolve { at: &'static str },
+}
+
+/// A change made on a proposal's branch: replace `from` by `to` in `path`.
+struct Edit {
+    path: &'static str,
+    from: &'static str,
+    to: &'static str,
+}
+
+const fn edit(path: &'static str, from: &'static str, to: &'static str) -> Option<Edit> {
+    Some(Edit { path, from, to })
+}
+
+/// The scripted game: five proposals (enacted on quorum after 12 h,
+/// self-killed, vetoed, passed by players deferring to the emperor,
+/// waiting on the 48-hour branch) and a Call for Judgement.
+const SCRIPT: &[Step] = &[
+    Step::Open {
+        at: "2030-03-02T00:00:00Z",
+        login: "ada-tinkers",
+        kind: KindArg::Proposal,
+        title: "Wind further",
+        edit: edit(
+            "rules/dynastic/springs.md",
+            "starts with three Springs",
+            "starts with four Springs",
+        ),
+    },
+    Step::Open {
+        at: "2030-03-02T00:10:00Z",
+        login: "boris-b",
+        kind: KindArg::Proposal,
+        title: "A page of tips",
+        edit: edit(
+            "content/pages/how-to-play.md",
+            "\n+++\n",
+            "\n+++\nTip: read the ruleset first.\n\n",
+        ),
+    },
+    Step::Open {
+        at: "2030-03-02T00:20:00Z",
+        login: "dmitri-d",
+        kind: KindArg::Proposal,
+        title: "Cogs for everyone",
+        edit: edit(
+            "state/variables.toml",
+            "[players.Wren]\nsprings = 3",
+            "[players.Wren]\nsprings = 3\ncogs = 9",
+        ),
+    },
+    Step::Open {
+        at: "2030-03-02T00:30:00Z",
+        login: "cleo-c",
+        kind: KindArg::Proposal,
+        title: "A gift for Cleo",
+        edit: edit(
+            "state/variables.toml",
+            "[players.Cleo]\nsprings = 1",
+            "[players.Cleo]\nsprings = 3",
+        ),
+    },
+    Step::Open {
+        at: "2030-03-02T00:40:00Z",
+        login: "ada-tinkers",
+        kind: KindArg::Proposal,
+        title: "Slower victory",
+        edit: edit("rules/dynastic/clockwork-victory.md", "three", "four"),
+    },
+    Step::Open {
+        at: "2030-03-02T00:50:00Z",
+        login: "ada-tinkers",
+        kind: KindArg::Cfj,
+        title: "Boris's cogs were miscounted",
+        edit: None,
+    },
+    Step::Comment {
+        at: "2030-03-02T01:00:00Z",
+        number: 1,
+        login: "boris-b",
+        body: "FOR",
+    },
+    Step::Comment {
+        at: "2030-03-02T01:05:00Z",
+        number: 1,
+        login: "dmitri-d",
+        body: "FOR, winding is fun",
+    },
+    Step::Comment {
+        at: "2030-03-02T01:10:00Z",
+        number: 2,
+        login: "boris-b",
+        body: "On second thought this belongs elsewhere. AGAINST",
+    },
+    Step::Comment {
+        at: "2030-03-02T01:15:00Z",
+        number: 3,
+        login: "wren-w",
+        body: "VETO: that would flood the game with cogs.",
+    },
+    Step::Comment {
+        at: "2030-03-02T01:20:00Z",
+        number: 4,
+        login: "boris-b",
+        body: "DEF",
+    },
+    Step::Comment {
+        at: "2030-03-02T01:25:00Z",
+        number: 4,
+        login: "dmitri-d",
+        body: "DEFERENTIAL",
+    },
+    Step::Comment {
+        at: "2030-03-02T01:30:00Z",
+        number: 4,
+        login: "wren-w",
+        body: "FOR",
+    },
+    Step::Comment {
+        at: "2030-03-02T01:35:00Z",
+        number: 5,
+        login: "boris-b",
+        body: "AGAINST",
+    },
+    Step::Comment {
+        at: "2030-03-02T01:40:00Z",
+        number: 5,
+        login: "cleo-c",
+        body: "> four? AGAINST\n\nFOR",
+    },
+    Step::Comment {
+        at: "2030-03-02T02:00:00Z",
+        number: 6,
+        login: "boris-b",
+        body: "FOR",
+    },
+    Step::Comment {
+        at: "2030-03-02T02:05:00Z",
+        number: 6,
+        login: "cleo-c",
+        body: "FOR",
+    },
+    Step::Resolve {
+        at: "2030-03-02T06:00:00Z",
+    },
+    Step::Resolve {
+        at: "2030-03-02T13:00:00Z",
+    },
+];
+
+/// How each matter must end: number, kind, outcome (`enacted`, `failed`, or
+/// `pending` for no record yet).
+const EXPECTED: &[(u64, &str, &str)] = &[
+    (1, "proposal", "enacted"),
+    (2, "proposal", "failed"),
+    (3, "proposal", "failed"),
+    (4, "proposal", "enacted"),
+    (5, "proposal", "pending"),
+    (6, "cfj", "enacted"),
+];
+
+/// Runs `gitnomic demo`.
+pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    let dir = &args.dir;
+    create_game(&global.root, dir)?;
+    println!(
+        "A new game repository in {}, from the bundled game in {}.\n",
+        dir.display(),
+        global.root.display()
+    );
+    let repo = Repo::open(dir)?;
+    let mut opened = 0;
+    for step in SCRIPT {
+        match step {
+            Step::Open {
+                at,
+                login,
+                kind,
+                title,
+                edit,
+            } => {
+                opened += 1;
+                let branch = edit
+                    .as_ref()
+                    .map(|e| make_branch(&repo, dir, opened, e, at))
+                    .transpose()?;
+                let open = OpenArgs {
+                    author: (*login).into(),
+                    kind: *kind,
+                    title: (*title).into(),
+                    body: String::new(),
+                    branch,
+                };
+                print!("{at}  {login}: ");
+                super::play::run(&Play::Open(open), &at_time(global, dir, at)?)?;
+            }
+            Step::Comment {
+                at,
+                number,
+                login,
+                body,
+            } => {
+                println!("{at}  {login} on #{number}: {}", body.replace('\n', " / "));
+                let comment = CommentArgs {
+                    number: *number,
+                    author: (*login).into(),
+                    body: (*body).into(),
+                };
+                super::play::run(&Play::Comment(comment), &at_time(global, dir, at)?)?;
+            }
+            Step::Resolve { at } => {
+                println!("\n{at}  the resolver runs:");
+                super::resolve::run(
+                    &super::resolve::Args { dry_run: false },
+                    &at_time(global, dir, at)?,
+                )?;
+                println!();
+            }
+        }
+    }
+    println!("Open matters and their live tallies now:\n");
+    super::play::run(&Play::List, &at_time(global, dir, "2030-03-02T13:00:00Z")?)?;
+    let failures = verify(dir)?;
+    for failure in &failures {
+        eprintln!("demo: not as scripted: {failure}");
+    }
+    println!(
+        "\n{}\nThe game is in {dir}: `git -C {dir} log --oneline` shows the enactments and records;\n`gitnomic --root {dir} --now 2030-03-04T01:00:00Z resolve` lets the 48-hour branch decide #5.",
+        if failures.is_empty() {
+            "Every matter ended as scripted."
+        } else {
+            "Some matters did not end as scripted."
+        },
+        dir = dir.display()
+    );
+    Ok(ExitCode::from(if failures.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_PROBLEMS
+    }))
+}
+
+/// Global options for a step: the demo's repository, the local forge, `at`.
+fn at_time(global: &GlobalArgs, dir: &Path, at: &str) -> anyhow::Result<GlobalArgs> {
+    Ok(GlobalArgs {
+        root: dir.to_path_buf(),
+        now: Some(Timestamp::parse(at)?),
+        base: global.base.clone(),
+        forge: ForgeKind::Local,
+        verbose: global.verbose,
+        quiet: global.quiet,
+    })
+}
+
+/// Copies the bundled game into `dir` and makes it a repository.
+fn create_game(source: &Path, dir: &Path) -> anyhow::Result<()> {
+    if dir.join(".git").join("gitnomic-forge").is_dir() && dir.join("rules").is_dir() {
+        std::fs::remove_dir_all(dir)
+            .with_context(|| format!("replacing the earlier demo in {}", dir.display()))?;
+    } else if dir.exists() && std::fs::read_dir(dir)?.next().is_some() {
+        bail!(
+            "{} already exists and is not empty: give the demo a new directory",
+            dir.display()
+        );
+    }
+    let files = load::read(&Origin::Dir(source.to_path_buf()), GAME_DIRS).with_context(|| {
+        format!(
+            "the bundled game is read from --root ({})",
+            source.display()
+        )
+    })?;
+    for file in &files {
+        let path = dir.join(&file.path);
+        std::fs::create_dir_all(path.parent().unwrap_or(dir))?;
+        std::fs::write(&path, &file.text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    let stamp = Stamp {
+        name: "gitnomic demo",
+        email: "demo@localhost",
+        at: Timestamp::parse("2030-03-01T00:00:00Z")?,
+    };
+    Repo::init_with_work_tree(dir, "main", "The bundled game", &stamp)?;
+    Ok(())
+}
+
+/// Makes branch `proposal-N` from main with one edit; returns its name.
+fn make_branch(repo: &Repo, dir: &Path, n: u64, edit: &Edit, at: &str) -> anyhow::Result<String> {
+    let text = std::fs::read_to_string(dir.join(edit.path))?;
+    if !text.contains(edit.from) {
+        bail!(
+            "the demo script no longer fits the bundled game: `{}` is not in {}",
+            edit.from,
+            edit.path
+        );
+    }
+    let branch = format!("proposal-{n}");
+    repo.create_branch(&branch, "main")?;
+    let stamp = Stamp {
+        name: "gitnomic demo",
+        email: "demo@localhost",
+        at: Timestamp::parse(at)?,
+    };
+    repo.commit_file(
+        &branch,
+        edit.path,
+        &text.replacen(edit.from, edit.to, 1),
+        "Proposed change",
+        &stamp,
+    )?;
+    Ok(branch)
+}
+
+/// Compares the records on main with [`EXPECTED`].
+fn verify(dir: &Path) -> anyhow::Result<Vec<String>> {
+    let files = load::read(
+        &Origin::Revision {
+            repo: dir.to_path_buf(),
+            rev: "main".into(),
+        },
+        GAME_DIRS,
+    )?;
+    let (records, problems) = crate::record::parse_records(&files);
+    let mut failures: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    for (number, kind, outcome) in EXPECTED {
+        let found = records.iter().find(|r| r.number == *number);
+        let actual = found.map_or("pending".to_string(), |r| {
+            format!("{:?}", r.outcome).to_lowercase()
+        });
+        let actual_kind = found.map(|r| format!("{:?}", r.kind).to_lowercase());
+        if actual != *outcome || actual_kind.is_some_and(|k| k != *kind) {
+            failures.push(format!(
+                "#{number} should be {outcome} ({kind}), is {actual}"
+            ));
+        }
+    }
+    Ok(failures)
+}

@@ -1,0 +1,53 @@
+//! `gitnomic demo`: the scripted offline game ends as scripted.
+
+use std::process::Command;
+
+#[test]
+fn the_demo_plays_its_script_to_the_end() {
+    let dir = tempfile::Builder::new()
+        .prefix("demo-")
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap();
+    let game = dir.path().join("game");
+    let run = |target: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_gitnomic"))
+            .args(["--root", env!("CARGO_MANIFEST_DIR"), "demo"])
+            .arg(target)
+            .output()
+            .unwrap()
+    };
+    let out = run(&game);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("Every matter ended as scripted."),
+        "{stdout}"
+    );
+    for line in [
+        "CfJ #6: enact — enacted",
+        "Proposal #2: fail — failed",
+        "Proposal #3: fail — failed",
+        "Proposal #5: wait — pending",
+    ] {
+        assert!(stdout.contains(line), "missing `{line}` in:\n{stdout}");
+    }
+    // Proposal #4 passed on DEFERENTIAL votes following the emperor's FOR.
+    let record = std::fs::read_to_string(game.join("content/matters/00004.md")).unwrap();
+    assert!(record.contains("outcome = \"enacted\""), "{record}");
+    assert_eq!(
+        record.matches("vote = \"DEFERENTIAL\"").count(),
+        2,
+        "{record}"
+    );
+    // A second demo into the same directory replaces the first.
+    assert!(run(&game).status.success());
+    // An unrelated directory is never overwritten.
+    std::fs::write(dir.path().join("keep.txt"), "mine").unwrap();
+    let out = run(dir.path());
+    assert!(!out.status.success());
+    assert!(dir.path().join("keep.txt").exists());
+}
