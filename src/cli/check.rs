@@ -159,7 +159,11 @@ fn check_pr(number: u64, dry_run: bool, global: &GlobalArgs) -> anyhow::Result<E
 /// was pending then.
 fn proposer_record(forge: &dyn Forge, info: &MatterInfo) -> anyhow::Result<(ProposerRecord, bool)> {
     let open = forge.open_matters()?;
-    let closed = forge.closed_matters()?;
+    // Proposals opened that UTC day were updated that day too.
+    let day_start = crate::time::Timestamp::from_unix(
+        info.opened.unix() - info.opened.unix().rem_euclid(86_400),
+    );
+    let closed = forge.closed_matters(None, Some(day_start))?;
     let earlier = |m: &&MatterInfo| (m.opened, m.number) < (info.opened, info.number);
     let mine = |m: &&MatterInfo| m.author == info.author && m.kind() == Some(Kind::Proposal);
     let pending = open.iter().filter(earlier).filter(mine).count();

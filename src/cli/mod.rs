@@ -88,14 +88,40 @@ pub enum ForgeKind {
 }
 
 /// Opens the forge the global options name, acting at `now`.
+///
+/// GitHub is configured from the environment CI provides: `GITHUB_TOKEN`,
+/// `GITHUB_REPOSITORY` (`owner/name`), `GITHUB_API_URL`, and optionally
+/// `GITNOMIC_BOT_LOGIN` (the account the token acts as, by default
+/// `github-actions[bot]`). `GITNOMIC_NO_RETRY_WAIT=1` retries without
+/// waiting (for tests against a local fake).
 fn open_forge(global: &GlobalArgs, now: Timestamp) -> anyhow::Result<Box<dyn crate::forge::Forge>> {
+    use crate::forge::github::{GitHubForge, Settings};
     match global.forge {
         ForgeKind::Local => Ok(Box::new(crate::forge::local::LocalForge::open(
             &global.root,
             &global.base,
             now,
         )?)),
-        ForgeKind::Github => anyhow::bail!("the GitHub forge is not available in this build"),
+        ForgeKind::Github => {
+            let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+            let settings = Settings {
+                api: var("GITHUB_API_URL").unwrap_or_else(|| "https://api.github.com".into()),
+                repo: var("GITHUB_REPOSITORY")
+                    .ok_or_else(|| anyhow::anyhow!("GITHUB_REPOSITORY (owner/name) is not set"))?,
+                token: var("GITHUB_TOKEN").ok_or_else(|| {
+                    anyhow::anyhow!("GITHUB_TOKEN is not set: the GitHub forge needs a token")
+                })?,
+                base: global.base.clone(),
+                bot: var("GITNOMIC_BOT_LOGIN").unwrap_or_else(|| "github-actions[bot]".into()),
+            };
+            let wait = var("GITNOMIC_NO_RETRY_WAIT").is_none();
+            let sleep = Box::new(move |d| {
+                if wait {
+                    std::thread::sleep(d);
+                }
+            });
+            Ok(Box::new(GitHubForge::new(&settings, sleep)))
+        }
     }
 }
 

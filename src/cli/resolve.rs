@@ -28,6 +28,10 @@ use crate::ruleset::diff::{RuleChange, diff, typo_fix_size};
 use crate::source::SourceFile;
 use crate::time::Timestamp;
 
+/// The label a matter carries from the moment the resolver acts on it
+/// until its record is written.
+const RESOLVING: &str = "resolving";
+
 /// Arguments of `gitnomic resolve`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -213,20 +217,23 @@ fn carry_out(
         &matter,
         &Progress::Carrying(decision.decision),
     )?;
+    ctx.forge.set_labels(number, &[RESOLVING], &[])?;
+    let blocked = |mut matter: Collected, why: String| -> anyhow::Result<Result<String, String>> {
+        matter.journal.resolution = None;
+        show(ctx, decision, &matter, &Progress::Blocked(why.clone()))?;
+        ctx.forge.set_labels(number, &[], &[RESOLVING])?;
+        Ok(Err(why))
+    };
     let merged = match (verdict, &matter.info.head) {
         (Verdict::Enact, Some(head)) => {
             if let Some(why) = head_problems(ctx, &matter, head) {
-                matter.journal.resolution = None;
-                show(ctx, decision, &matter, &Progress::Blocked(why.clone()))?;
-                return Ok(Err(why));
+                return blocked(matter, why);
             }
             let message = format!("Enact {} #{number}: {}", matter.kind, matter.info.title);
             match ctx.forge.merge(number, head, &message) {
                 Ok(commit) => Some(commit),
                 Err(e @ (ForgeError::StaleHead { .. } | ForgeError::NotMergeable { .. })) => {
-                    matter.journal.resolution = None;
-                    show(ctx, decision, &matter, &Progress::Blocked(e.to_string()))?;
-                    return Ok(Err(e.to_string()));
+                    return blocked(matter, e.to_string());
                 }
                 Err(e) => return Err(e).with_context(|| format!("merging #{number}")),
             }
@@ -324,7 +331,8 @@ fn record(
     } else {
         ("failed", "enacted")
     };
-    ctx.forge.set_labels(decision.id, &[add], &[remove])?;
+    ctx.forge
+        .set_labels(decision.id, &[add], &[remove, RESOLVING])?;
     show(
         ctx,
         decision,
@@ -345,7 +353,7 @@ fn finish_interrupted(ctx: &Ctx<'_>) -> anyhow::Result<()> {
     let Some(params) = &ctx.game.params else {
         return Ok(());
     };
-    for info in ctx.forge.closed_matters()? {
+    for info in ctx.forge.closed_matters(Some(RESOLVING), None)? {
         if ctx.game.records.iter().any(|r| r.number == info.number) {
             continue;
         }

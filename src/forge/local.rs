@@ -325,11 +325,17 @@ impl Forge for LocalForge {
             .collect()
     }
 
-    fn closed_matters(&self) -> Result<Vec<MatterInfo>, ForgeError> {
+    fn closed_matters(
+        &self,
+        label: Option<&str>,
+        since: Option<Timestamp>,
+    ) -> Result<Vec<MatterInfo>, ForgeError> {
         let mut closed: Vec<LocalMatter> = self
             .all_matters()?
             .into_iter()
             .filter(|m| m.state != State::Open)
+            .filter(|m| label.is_none_or(|label| m.labels.iter().any(|l| l == label)))
+            .filter(|m| since.is_none_or(|since| m.closed.is_some_and(|c| c >= since)))
             .collect();
         closed.sort_by_key(|m| std::cmp::Reverse((m.closed, m.number)));
         closed.iter().take(100).map(|m| self.info(m)).collect()

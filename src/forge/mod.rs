@@ -8,9 +8,11 @@
 //! forge holds into the engine's snapshot, and the engine decides.
 
 pub mod collect;
+pub mod github;
 pub mod local;
 
 pub use crate::matter::{ForgeComment, HeadSha, Kind, Login, MatterInfo};
+use crate::time::Timestamp;
 
 /// Something the forge could not do. Callers branch on these.
 #[derive(Debug, thiserror::Error)]
@@ -54,9 +56,16 @@ pub enum ForgeError {
 pub trait Forge {
     /// Every open pull request and issue that is a matter of some kind.
     fn open_matters(&self) -> Result<Vec<MatterInfo>, ForgeError>;
-    /// Matters closed or merged recently (most recent first): where a run
-    /// that stopped half-way left work to finish.
-    fn closed_matters(&self) -> Result<Vec<MatterInfo>, ForgeError>;
+    /// Closed or merged matters, most recently updated first (at most 100):
+    /// those carrying `label`, if given, and updated at or after `since`,
+    /// if given. The resolver labels a matter `resolving` before it acts and
+    /// removes the label once the record is written, so the closed ones
+    /// still labelled are what a run that stopped half-way left to finish.
+    fn closed_matters(
+        &self,
+        label: Option<&str>,
+        since: Option<Timestamp>,
+    ) -> Result<Vec<MatterInfo>, ForgeError>;
     /// One matter, open or not.
     fn matter(&self, number: u64) -> Result<MatterInfo, ForgeError>;
     /// The comments and review bodies of a matter, oldest first.

@@ -78,6 +78,11 @@ impl GameTest {
         run_at(self.root(), args)
     }
 
+    /// Runs `gitnomic --root <game> ARGS` with extra environment variables.
+    pub(crate) fn run_with_env(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
+        run_with(self.root(), args, env)
+    }
+
     /// Makes the game a git repository (if it is not yet) and commits
     /// every file, returning the commit id.
     pub(crate) fn commit_all(&self, message: &str) -> String {
@@ -109,11 +114,17 @@ impl GameTest {
 
 /// Runs `gitnomic --root ROOT ARGS`.
 pub(crate) fn run_at(root: &Path, args: &[&str]) -> Run {
+    run_with(root, args, &[])
+}
+
+/// Runs `gitnomic --root ROOT ARGS` with extra environment variables.
+fn run_with(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     let output = Command::new(env!("CARGO_BIN_EXE_gitnomic"))
         .arg("--root")
         .arg(root)
         .args(args)
         .env_remove("GITNOMIC_LOG")
+        .envs(env.iter().copied())
         .output()
         .expect("run gitnomic");
     Run {

@@ -4,7 +4,9 @@
 
 mod check;
 mod demo;
+mod fake_github;
 mod game_test;
+mod github;
 mod import;
 mod matters;
 mod resolve;

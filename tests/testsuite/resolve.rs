@@ -239,6 +239,7 @@ fn a_run_that_stopped_after_merging_is_finished_by_the_next() {
     forge
         .put_status(1, &journal.render("Decided: enact (being carried out)"))
         .unwrap();
+    forge.set_labels(1, &["resolving"], &[]).unwrap();
     forge.merge(1, &head, "Enact").unwrap();
     assert!(game.read_at("main", "content/matters/00001.md").is_none());
 

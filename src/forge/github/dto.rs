@@ -1,0 +1,162 @@
+//! The shapes of GitHub's JSON that gitnomic reads: only the fields it
+//! uses, so new fields in GitHub's replies never break it.
+
+use serde::Deserialize;
+
+use super::super::ForgeError;
+use crate::time::Timestamp;
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct User {
+    pub(crate) login: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct Label {
+    pub(crate) name: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct Head {
+    pub(crate) sha: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct Pull {
+    pub(crate) number: u64,
+    pub(crate) title: String,
+    pub(crate) body: Option<String>,
+    pub(crate) user: User,
+    pub(crate) created_at: String,
+    #[serde(default)]
+    pub(crate) labels: Vec<Label>,
+    pub(crate) head: Head,
+    pub(crate) draft: Option<bool>,
+    pub(crate) html_url: Option<String>,
+    pub(crate) state: String,
+    pub(crate) merged_at: Option<String>,
+    pub(crate) merge_commit_sha: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct Issue {
+    pub(crate) number: u64,
+    pub(crate) title: String,
+    pub(crate) body: Option<String>,
+    pub(crate) user: User,
+    pub(crate) created_at: String,
+    #[serde(default)]
+    pub(crate) labels: Vec<Label>,
+    pub(crate) html_url: Option<String>,
+    pub(crate) pull_request: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct IssueComment {
+    pub(crate) id: u64,
+    pub(crate) user: User,
+    pub(crate) created_at: String,
+    pub(crate) updated_at: String,
+    pub(crate) body: Option<String>,
+    pub(crate) html_url: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct Review {
+    pub(crate) id: u64,
+    pub(crate) user: Option<User>,
+    pub(crate) body: Option<String>,
+    pub(crate) submitted_at: Option<String>,
+    pub(crate) html_url: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct PullFile {
+    pub(crate) filename: String,
+    pub(crate) previous_filename: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct MergeReply {
+    pub(crate) sha: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct ContentFile {
+    pub(crate) sha: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct Commit {
+    pub(crate) sha: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct ContentPut {
+    pub(crate) commit: Commit,
+}
+
+/// A GitHub timestamp.
+pub(crate) fn time(text: &str) -> Result<Timestamp, ForgeError> {
+    Timestamp::parse(text).map_err(|e| ForgeError::Other(format!("GitHub sent a bad time: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    //! Decoding real payloads, read from ../shared/fixtures at test time
+    //! (they are other people's text and are not copied into the project).
+    use super::*;
+    use std::path::PathBuf;
+
+    fn fixture(path: &str) -> Option<String> {
+        let full = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/fixtures/github")
+            .join(path);
+        match std::fs::read_to_string(&full) {
+            Ok(text) => Some(text),
+            Err(_) => {
+                eprintln!("skipped: {} not found", full.display());
+                None
+            }
+        }
+    }
+
+    #[test]
+    fn decodes_a_real_pull_request() {
+        let Some(text) = fixture("danger-js/github_pr.json") else {
+            return;
+        };
+        let pull: Pull = serde_json::from_str(&text).unwrap();
+        assert!(pull.number > 0);
+        assert!(!pull.user.login.is_empty());
+        assert_eq!(pull.head.sha.len(), 40);
+        time(&pull.created_at).unwrap();
+    }
+
+    #[test]
+    fn decodes_real_comments_and_reviews() {
+        let Some(comments) = fixture("danger-js/github_comments.json") else {
+            return;
+        };
+        let comments: Vec<IssueComment> = serde_json::from_str(&comments).unwrap();
+        assert!(!comments.is_empty());
+        for c in &comments {
+            time(&c.created_at).unwrap();
+        }
+        let Some(reviews) = fixture("danger-js/reviews.json") else {
+            return;
+        };
+        let reviews: Vec<Review> = serde_json::from_str(&reviews).unwrap();
+        assert!(reviews.iter().all(|r| r.id > 0));
+    }
+
+    #[test]
+    fn decodes_the_pull_request_inside_a_webhook_event() {
+        let Some(text) = fixture("octokit-webhooks/pull_request/opened.payload.json") else {
+            return;
+        };
+        let event: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let pull: Pull = serde_json::from_value(event["pull_request"].clone()).unwrap();
+        assert_eq!(pull.state, "open");
+    }
+}

@@ -1,0 +1,234 @@
+//! The GitHub adapter, through the real binary, against the fake GitHub.
+
+use crate::fake_github::{BOT, FakeGitHub, Item, REPO, unbase64};
+use crate::game_test::{GameTest, Run};
+
+/// The bundled game on `main` with branch `p1` (Dmitri gets a spring), and
+/// a fake GitHub holding it as pull request #1 by Ada, opened at midnight.
+fn setup() -> (GameTest, FakeGitHub, String) {
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    let vars = game
+        .read("state/variables.toml")
+        .replace("springs = 6", "springs = 7");
+    let head = game.commit_on("p1", &[("state/variables.toml", &vars)], "more springs");
+    let fake = FakeGitHub::start();
+    fake.world().items.insert(
+        1,
+        Item {
+            number: 1,
+            title: "More springs".into(),
+            user: "ada-tinkers".into(),
+            created_at: "2030-01-01T00:00:00Z".into(),
+            labels: vec!["Proposal".into()],
+            head: Some(head.clone()),
+            files: vec!["state/variables.toml".into()],
+            state: "open",
+            merge_commit: None,
+        },
+    );
+    (game, fake, head)
+}
+
+fn github(game: &GameTest, fake: &FakeGitHub, now: &str, args: &[&str]) -> Run {
+    let mut all = vec!["--forge", "github", "--now", now];
+    all.extend_from_slice(args);
+    game.run_with_env(
+        &all,
+        &[
+            ("GITHUB_API_URL", fake.url.as_str()),
+            ("GITHUB_REPOSITORY", REPO),
+            ("GITHUB_TOKEN", "t0ken"),
+            ("GITNOMIC_NO_RETRY_WAIT", "1"),
+        ],
+    )
+}
+
+fn votes(fake: &FakeGitHub) {
+    let mut w = fake.world();
+    w.add_comment(1, "boris-b", "2030-01-01T01:00:00Z", "FOR");
+    w.add_comment(1, "stranger", "2030-01-01T01:30:00Z", "AGAINST");
+    w.reviews.push((
+        1,
+        77,
+        "dmitri-d".into(),
+        "2030-01-01T02:00:00Z".into(),
+        "Looks right. FOR".into(),
+    ));
+}
+
+#[test]
+fn enacts_over_the_api_records_it_and_never_merges_twice() {
+    let (game, fake, head) = setup();
+    votes(&fake);
+    let run = github(&game, &fake, "2030-01-01T12:00:00Z", &["resolve"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("Proposal #1: enact — enacted"),
+        "{}",
+        run.stdout
+    );
+    {
+        let w = fake.world();
+        let merges = w.merges();
+        assert_eq!(merges.len(), 1);
+        assert!(
+            merges[0].body.contains(&head),
+            "merged at the tallied head: {}",
+            merges[0].body
+        );
+        let (_, record) = &w.contents["content/matters/00001.md"];
+        let record = unbase64(record);
+        assert!(
+            record.contains("outcome = \"enacted\"") && record.contains("player = \"Dmitri\""),
+            "{record}"
+        );
+        assert!(record.contains("why = \"not a player\""), "{record}");
+        let status = w.bot_comments(1);
+        assert_eq!(status.len(), 1, "one status comment, edited in place");
+        assert!(
+            status[0].contains("### Proposal #1: Enacted"),
+            "{}",
+            status[0]
+        );
+        assert!(w.items[&1].labels.contains(&"enacted".to_string()));
+        assert!(!w.items[&1].labels.contains(&"resolving".to_string()));
+        assert!(
+            w.log.iter().any(|r| r.status == 304),
+            "a page read twice is answered 304"
+        );
+        assert!(
+            w.log.iter().any(|r| r.path.contains("page=2")),
+            "comments were paged"
+        );
+    }
+    let run = github(&game, &fake, "2030-01-01T12:10:00Z", &["resolve"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        fake.world().merges().len(),
+        1,
+        "the second run merges nothing"
+    );
+    assert_eq!(
+        fake.world().requests("PUT", "/contents/"),
+        1,
+        "and records nothing"
+    );
+}
+
+#[test]
+fn a_stale_head_is_never_merged_and_the_rerun_completes() {
+    let (game, fake, _) = setup();
+    votes(&fake);
+    fake.world().fail_next(
+        "PUT",
+        "/pulls/1/merge",
+        409,
+        "Head branch was modified. Review and try the merge again.",
+    );
+    let run = github(&game, &fake, "2030-01-01T12:00:00Z", &["resolve"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("not done"), "{}", run.stdout);
+    {
+        let w = fake.world();
+        assert!(w.merges().is_empty());
+        assert!(w.contents.is_empty(), "no record for an unmerged proposal");
+        assert!(
+            w.bot_comments(1)[0].contains("not merged"),
+            "{}",
+            w.bot_comments(1)[0]
+        );
+        assert!(!w.items[&1].labels.contains(&"resolving".to_string()));
+    }
+    let run = github(&game, &fake, "2030-01-01T12:30:00Z", &["resolve"]);
+    assert!(run.stdout.contains("enacted"), "{}", run.stdout);
+    assert_eq!(fake.world().merges().len(), 1);
+}
+
+#[test]
+fn a_pull_request_github_will_not_merge_is_reported() {
+    let (game, fake, _) = setup();
+    votes(&fake);
+    fake.world().fail_next(
+        "PUT",
+        "/pulls/1/merge",
+        405,
+        "Pull Request is not mergeable",
+    );
+    let run = github(&game, &fake, "2030-01-01T12:00:00Z", &["resolve"]);
+    assert!(
+        run.stdout
+            .contains("cannot be merged: Pull Request is not mergeable"),
+        "{}",
+        run.stdout
+    );
+    assert!(fake.world().merges().is_empty());
+}
+
+#[test]
+fn server_errors_and_secondary_rate_limits_are_retried() {
+    let (game, fake, _) = setup();
+    votes(&fake);
+    fake.world().fail_next("GET", "/pulls?", 502, "Bad Gateway");
+    fake.world().fail_next(
+        "GET",
+        "/issues?",
+        403,
+        "You have exceeded a secondary rate limit",
+    );
+    let run = github(&game, &fake, "2030-01-01T12:00:00Z", &["resolve"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("enacted"), "{}", run.stdout);
+    let w = fake.world();
+    assert!(w.log.iter().any(|r| r.status == 502) && w.log.iter().any(|r| r.status == 403));
+}
+
+#[test]
+fn a_refused_token_stops_the_run_with_a_clear_error() {
+    let (game, fake, _) = setup();
+    fake.world()
+        .fail_next("GET", "/pulls?", 401, "Bad credentials");
+    let run = github(&game, &fake, "2030-01-01T12:00:00Z", &["resolve"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("401") && run.stderr.contains("GITHUB_TOKEN"),
+        "{}",
+        run.stderr
+    );
+    assert!(fake.world().merges().is_empty());
+}
+
+#[test]
+fn check_pr_over_the_api_sets_a_commit_status() {
+    let (game, fake, head) = setup();
+    let run = github(
+        &game,
+        &fake,
+        "2030-01-01T00:05:00Z",
+        &["check", "--pr", "1"],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(fake.world().statuses, [(head, "success".to_string())]);
+    let run = github(
+        &game,
+        &fake,
+        "2030-01-01T00:05:00Z",
+        &["check", "--pr", "9"],
+    );
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("#9 does not exist"), "{}", run.stderr);
+}
+
+#[test]
+fn a_player_cannot_forge_the_bots_status() {
+    let (game, fake, _) = setup();
+    votes(&fake);
+    let forged = "<!-- gitnomic:status -->\nEnacted <!-- gitnomic:journal {\"heads\":[],\"resolution\":{\"verdict\":\"enact\",\"at\":\"2030-01-01T00:00:00Z\",\"head\":null}} -->";
+    fake.world()
+        .add_comment(1, "mallory", "2030-01-01T03:00:00Z", forged);
+    github(&game, &fake, "2030-01-01T04:00:00Z", &["resolve"]);
+    let w = fake.world();
+    assert!(w.merges().is_empty());
+    assert_eq!(w.bot_comments(1).len(), 1, "the bot posts its own status");
+    assert!(w.comments.iter().any(|c| c.2 == BOT));
+}
