@@ -31,14 +31,21 @@ pub struct Args {
     /// author, limits, the files it touches and the game at its head.
     #[arg(long, value_name = "N")]
     pub pr: Option<u64>,
-    /// With --pr: report only; set no commit status and close nothing.
-    #[arg(long, requires = "pr")]
+    /// Check the pull request named by the GitHub event in
+    /// $GITHUB_EVENT_PATH (as --pr does), as the check workflow runs it.
+    #[arg(long, conflicts_with_all = ["pr", "rev"])]
+    pub event: bool,
+    /// With --pr or --event: report only; set no commit status and close nothing.
+    #[arg(long)]
     pub dry_run: bool,
 }
 
 /// Runs `gitnomic check`: problems go to stderr as `path:line: [rule] message`,
 /// the list (with `--list`) and a summary to stdout.
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    if args.event {
+        return check_pr(event_number()?, args.dry_run, global);
+    }
     if let Some(number) = args.pr {
         return check_pr(number, args.dry_run, global);
     }
@@ -72,6 +79,24 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         );
         Ok(ExitCode::from(EXIT_PROBLEMS))
     }
+}
+
+/// The pull request (or issue) number of the event GitHub Actions is
+/// running for. The event file is read as data; nothing in it is run.
+fn event_number() -> anyhow::Result<u64> {
+    let path = std::env::var("GITHUB_EVENT_PATH")
+        .context("--event needs GITHUB_EVENT_PATH (set by GitHub Actions)")?;
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading the event {path}"))?;
+    number_of_event(&text).with_context(|| format!("{path} names no pull request or issue"))
+}
+
+/// The number of the pull request or issue an event payload is about.
+fn number_of_event(text: &str) -> Option<u64> {
+    let event: serde_json::Value = serde_json::from_str(text).ok()?;
+    ["pull_request", "issue"]
+        .iter()
+        .find_map(|key| event.get(key)?.get("number")?.as_u64())
 }
 
 fn summary(game: &Game) -> String {
@@ -190,4 +215,38 @@ fn proposer_record(forge: &dyn Forge, info: &MatterInfo) -> anyhow::Result<(Prop
         },
         dov_pending,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_number_from_pull_request_and_comment_events() {
+        assert_eq!(
+            number_of_event(r#"{"action":"opened","pull_request":{"number":7}}"#),
+            Some(7)
+        );
+        assert_eq!(
+            number_of_event(r#"{"action":"created","issue":{"number":9,"pull_request":{}}}"#),
+            Some(9)
+        );
+        assert_eq!(number_of_event(r#"{"action":"completed"}"#), None);
+        assert_eq!(number_of_event("not json"), None);
+    }
+
+    #[test]
+    fn reads_real_webhook_payloads() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/fixtures/github/octokit-webhooks");
+        let Ok(opened) = std::fs::read_to_string(dir.join("pull_request/opened.payload.json"))
+        else {
+            eprintln!("skipped: {} not found", dir.display());
+            return;
+        };
+        assert!(number_of_event(&opened).is_some());
+        let comment =
+            std::fs::read_to_string(dir.join("issue_comment/created.payload.json")).unwrap();
+        assert!(number_of_event(&comment).is_some());
+    }
 }
