@@ -8,6 +8,8 @@
 //! can be finished by the next one). The journal is data the bot wrote; it
 //! is read back only from the bot's own comment.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::matter::HeadSha;
@@ -60,6 +62,10 @@ pub struct Journal {
     /// The decision being carried out, once there is one.
     #[serde(default)]
     pub resolution: Option<Resolution>,
+    /// The voting words of each comment when the bot first saw it, by
+    /// comment id: an edited comment counts as it was first seen.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub first_seen: BTreeMap<u64, String>,
 }
 
 impl Journal {
@@ -103,6 +109,7 @@ mod tests {
             at: t,
             voids: false,
         });
+        journal.first_seen.insert(7, "FOR".into());
         journal.resolution = Some(Resolution {
             verdict: Verdict::Enact,
             at: t,

@@ -62,10 +62,14 @@ pub fn collect(
         }
         let voids_before = journal.heads.iter().rev().find(|h| h.voids).map(|h| h.at);
         let status_id = status.as_ref().map(|s| s.id);
-        let (kept, voided): (Vec<ForgeComment>, Vec<ForgeComment>) = forge
+        let comments: Vec<ForgeComment> = forge
             .comments(info.number)?
             .into_iter()
             .filter(|c| Some(c.id) != status_id)
+            .map(|c| as_first_seen(&mut journal, c, params))
+            .collect();
+        let (kept, voided): (Vec<ForgeComment>, Vec<ForgeComment>) = comments
+            .into_iter()
             .partition(|c| voids_before.is_none_or(|at| c.created >= at));
         engine_matters.push(engine::Matter {
             id: info.number,
@@ -105,6 +109,49 @@ pub fn collect(
         matters,
         actions,
     })
+}
+
+/// Notes the voting words of a comment seen for the first time; a comment
+/// edited since then is read as it was first seen (its body replaced by
+/// the words it carried then), so editing a vote after the fact changes
+/// nothing. Rule "Votable Matters" says so.
+fn as_first_seen(
+    journal: &mut Journal,
+    mut comment: ForgeComment,
+    params: &engine::Params,
+) -> ForgeComment {
+    let words = |body: &str| -> String {
+        let ballot = engine::ballot::read(body, params);
+        let word = |vote: engine::ballot::Vote| {
+            let list = match vote {
+                engine::ballot::Vote::For => &params.words_for,
+                engine::ballot::Vote::Against => &params.words_against,
+                engine::ballot::Vote::Deferential => &params.words_deferential,
+                engine::ballot::Vote::Veto => &params.words_veto,
+            };
+            list.first()
+                .cloned()
+                .unwrap_or_else(|| vote.as_str().to_string())
+        };
+        ballot
+            .words
+            .into_iter()
+            .map(word)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    match journal.first_seen.get(&comment.id) {
+        Some(first) if comment.edited.is_some() && *first != words(&comment.body) => {
+            comment.body = format!(
+                "{first}\n\n(edited after the resolver first saw it; the first version counts)"
+            );
+        }
+        Some(_) => {}
+        None => {
+            journal.first_seen.insert(comment.id, words(&comment.body));
+        }
+    }
+    comment
 }
 
 /// Notes a head not seen before; a push that is more than a typo fix voids

@@ -54,6 +54,8 @@ pub(crate) struct World {
     pub(crate) log: Vec<Request>,
     /// Fail the next request whose method and path start match: (method, path prefix, status, body).
     pub(crate) faults: Vec<(String, String, u16, String)>,
+    /// When comments were last edited, by id.
+    pub(crate) edited: BTreeMap<u64, String>,
     next_id: u64,
 }
 
@@ -63,6 +65,18 @@ impl World {
         let id = 1000 + self.next_id;
         self.comments
             .push((number, id, user.into(), at.into(), body.into()));
+    }
+
+    /// Edits the first comment by `user` on `number`, at `at`.
+    pub(crate) fn edit_comment(&mut self, number: u64, user: &str, at: &str, body: &str) {
+        let c = self
+            .comments
+            .iter_mut()
+            .find(|c| c.0 == number && c.2 == user)
+            .unwrap();
+        c.4 = body.into();
+        let id = c.1;
+        self.edited.insert(id, at.into());
     }
 
     pub(crate) fn fail_next(&mut self, method: &str, path: &str, status: u16, message: &str) {
@@ -299,7 +313,7 @@ fn respond(
                 .comments
                 .iter()
                 .filter(|c| c.0 == n)
-                .map(|c| json!({ "id": c.1, "user": { "login": c.2 }, "created_at": c.3, "updated_at": c.3, "body": c.4 }))
+                .map(|c| json!({ "id": c.1, "user": { "login": c.2 }, "created_at": c.3, "updated_at": w.edited.get(&c.1).unwrap_or(&c.3), "body": c.4 }))
                 .collect();
             page(&list, target, base)
         }

@@ -232,3 +232,25 @@ fn a_player_cannot_forge_the_bots_status() {
     assert_eq!(w.bot_comments(1).len(), 1, "the bot posts its own status");
     assert!(w.comments.iter().any(|c| c.2 == BOT));
 }
+
+#[test]
+fn an_edited_vote_counts_as_it_was_first_seen() {
+    let (game, fake, _) = setup();
+    fake.world()
+        .add_comment(1, "boris-b", "2030-01-01T01:00:00Z", "FOR");
+    github(&game, &fake, "2030-01-01T02:00:00Z", &["resolve"]);
+    fake.world()
+        .edit_comment(1, "boris-b", "2030-01-01T02:30:00Z", "AGAINST");
+    github(&game, &fake, "2030-01-01T03:00:00Z", &["resolve"]);
+    let status = fake.world().bot_comments(1).remove(0);
+    assert!(status.contains("| Boris | FOR |"), "{status}");
+    assert!(!status.contains("| Boris | AGAINST |"), "{status}");
+    // A comment first seen after its edit counts as it reads.
+    fake.world()
+        .add_comment(1, "dmitri-d", "2030-01-01T03:10:00Z", "AGAINST");
+    fake.world()
+        .edit_comment(1, "dmitri-d", "2030-01-01T03:20:00Z", "FOR");
+    github(&game, &fake, "2030-01-01T04:00:00Z", &["resolve"]);
+    let status = fake.world().bot_comments(1).remove(0);
+    assert!(status.contains("| Dmitri | FOR |"), "{status}");
+}

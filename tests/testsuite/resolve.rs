@@ -229,12 +229,12 @@ fn a_run_that_stopped_after_merging_is_finished_by_the_next() {
     let forge = LocalForge::open(game.root(), "main", at).unwrap();
     let head = forge.matter(1).unwrap().head.unwrap();
     let journal = Journal {
-        heads: Vec::new(),
         resolution: Some(Resolution {
             verdict: Verdict::Enact,
             at,
             head: Some(head.clone()),
         }),
+        ..Journal::default()
     };
     forge
         .put_status(1, &journal.render("Decided: enact (being carried out)"))
