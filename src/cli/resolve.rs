@@ -364,27 +364,13 @@ fn finish_interrupted(ctx: &Ctx<'_>) -> anyhow::Result<()> {
         let (Some(resolution), Some(kind)) = (journal.resolution.clone(), info.kind()) else {
             continue;
         };
-        let Some(engine_kind) = engine_kind(kind) else {
-            continue;
-        };
+        if engine_kind(kind).is_none() {
+            continue; // actions leave no records
+        }
         // Re-tally this matter alone at the moment it was decided.
-        let comments = ctx.forge.comments(info.number)?;
-        let matter = engine::Matter {
-            id: info.number,
-            kind: engine_kind,
-            author: player_name(state, &info.author),
-            opened: info.opened,
-            comments: comments
-                .iter()
-                .filter(|c| c.id != status.id)
-                .map(|c| engine::Comment {
-                    order: c.id,
-                    by: player_name(state, &c.author),
-                    at: c.created,
-                    body: c.body.clone(),
-                })
-                .collect(),
-        };
+        let mut comments = ctx.forge.comments(info.number)?;
+        comments.retain(|c| c.id != status.id);
+        let matter = collect::engine_matter(state, &info, kind, &comments);
         let snapshot = collect::snapshot(state, params, vec![matter]);
         let run = engine::resolve(&snapshot, resolution.at);
         let Some(mut decision) = run.get(info.number).cloned() else {

@@ -71,21 +71,7 @@ pub fn collect(
         let (kept, voided): (Vec<ForgeComment>, Vec<ForgeComment>) = comments
             .into_iter()
             .partition(|c| voids_before.is_none_or(|at| c.created >= at));
-        engine_matters.push(engine::Matter {
-            id: info.number,
-            kind: engine_kind(kind),
-            author: player_name(state, &info.author),
-            opened: info.opened,
-            comments: kept
-                .iter()
-                .map(|c| engine::Comment {
-                    order: c.id,
-                    by: player_name(state, &c.author),
-                    at: c.created,
-                    body: c.body.clone(),
-                })
-                .collect(),
-        });
+        engine_matters.push(engine_matter(state, &info, kind, &kept));
         let comments = kept
             .into_iter()
             .chain(voided.iter().cloned())
@@ -181,6 +167,30 @@ pub fn player_name(state: &GameState, login: &Login) -> PlayerName {
     match state.player_by_login(&login.0) {
         Some(p) => PlayerName(p.name.clone()),
         None => PlayerName(format!("@{}", login.0)),
+    }
+}
+
+/// The engine's view of a matter and the comments to count on it.
+pub fn engine_matter(
+    state: &GameState,
+    info: &MatterInfo,
+    kind: Kind,
+    comments: &[ForgeComment],
+) -> engine::Matter {
+    engine::Matter {
+        id: info.number,
+        kind: engine_kind(kind),
+        author: player_name(state, &info.author),
+        opened: info.opened,
+        comments: comments
+            .iter()
+            .map(|c| engine::Comment {
+                order: c.id,
+                by: player_name(state, &c.author),
+                at: c.created,
+                body: c.body.clone(),
+            })
+            .collect(),
     }
 }
 
