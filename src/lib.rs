@@ -5,10 +5,11 @@
 //! - core (no files, clock, git or network): [`ruleset`] (the rules and
 //!   their numbering), [`gamestate`] (players, dynasty, game variables),
 //!   [`game`] (both together, checked against each other), [`record`]
-//!   (resolved matters), [`content`] (pages), [`source`],
+//!   (resolved matters), [`history`] (imported history), [`content`]
+//!   (pages), [`source`],
 //!   [`time`], [`error`], [`markdown`];
 //! - edges: [`load`] (reading a game from a directory or a git revision),
-//!   [`git`], [`logging`] and [`cli`].
+//!   [`git`], [`publish`] (writing rendered files), [`logging`] and [`cli`].
 //!
 //! `tests/architecture.rs` enforces the boundary.
 
@@ -18,9 +19,11 @@ pub mod error;
 pub mod game;
 pub mod gamestate;
 pub mod git;
+pub mod history;
 pub mod load;
 pub mod logging;
 pub mod markdown;
+pub mod publish;
 pub mod record;
 pub mod ruleset;
 pub mod source;

@@ -12,6 +12,7 @@ const PURE: &[&str] = &[
     "game.rs",
     "content.rs",
     "record.rs",
+    "history.rs",
     "source.rs",
     "time.rs",
     "error.rs",

@@ -11,6 +11,7 @@ use crate::logging::Verbosity;
 use crate::time::Timestamp;
 
 mod check;
+mod import_history;
 
 /// Exit code: the command ran and found nothing wrong.
 pub const EXIT_OK: u8 = 0;
@@ -71,12 +72,16 @@ impl GlobalArgs {
 pub enum Command {
     /// Validate the game's rules/ and state/ (exit 0 ok, 1 problems, 2 error).
     Check(check::Args),
+    /// Import BlogNomic's proposal history (a CSV table) as archive records
+    /// under content/matters/<source>/; odd rows are reported and skipped.
+    ImportHistory(import_history::Args),
 }
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check::run(&args, &cli.global),
+        Command::ImportHistory(args) => import_history::run(&args, &cli.global),
     }
 }
 

@@ -293,5 +293,9 @@ fn a_malformed_matter_record() {
         "content/matters/00003.md",
         "+++\nnumber = 3\nkind = \"proposal\"\ntitle = \"T\"\nauthor = \"Ada\"\ndynasty = 1\nopened = 2030-01-01T00:00:00Z\nresolved = 2030-01-02T00:00:00Z\noutcome = \"maybe\"\nresolved_by = \"gitnomic resolve\"\n[tally]\nfor = 1\nagainst = 0\nactive = 5\nquorum = 3\n+++\nText\n",
     );
-    assert_problem(&game.run(&["check"]), "content/matters/00003.md:9:", "unknown variant `maybe`");
+    assert_problem(
+        &game.run(&["check"]),
+        "content/matters/00003.md:9:",
+        "unknown variant `maybe`",
+    );
 }
