@@ -6,10 +6,11 @@
 //!   their numbering), [`gamestate`] (players, dynasty, game variables),
 //!   [`game`] (both together, checked against each other), [`record`]
 //!   (resolved matters), [`history`] (imported history), [`content`]
-//!   (pages), [`source`],
+//!   (pages), [`site`] (the static site, rendered to memory), [`source`],
 //!   [`time`], [`error`], [`markdown`];
 //! - edges: [`load`] (reading a game from a directory or a git revision),
-//!   [`git`], [`publish`] (writing rendered files), [`logging`] and [`cli`].
+//!   [`git`], [`timeline`] (the game's git history for the site),
+//!   [`publish`] (writing rendered files), [`logging`] and [`cli`].
 //!
 //! `tests/architecture.rs` enforces the boundary.
 
@@ -26,5 +27,7 @@ pub mod markdown;
 pub mod publish;
 pub mod record;
 pub mod ruleset;
+pub mod site;
 pub mod source;
 pub mod time;
+pub mod timeline;

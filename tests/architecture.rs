@@ -13,6 +13,7 @@ const PURE: &[&str] = &[
     "content.rs",
     "record.rs",
     "history.rs",
+    "site",
     "source.rs",
     "time.rs",
     "error.rs",

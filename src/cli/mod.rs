@@ -10,8 +10,10 @@ use clap::{Args, Parser, Subcommand};
 use crate::logging::Verbosity;
 use crate::time::Timestamp;
 
+mod build;
 mod check;
 mod import_history;
+mod serve;
 
 /// Exit code: the command ran and found nothing wrong.
 pub const EXIT_OK: u8 = 0;
@@ -72,6 +74,10 @@ impl GlobalArgs {
 pub enum Command {
     /// Validate the game's rules/ and state/ (exit 0 ok, 1 problems, 2 error).
     Check(check::Args),
+    /// Build the static site: ruleset, tracker, archive and history.
+    Build(build::Args),
+    /// Build the site, serve it on localhost and rebuild on change.
+    Serve(serve::Args),
     /// Import BlogNomic's proposal history (a CSV table) as archive records
     /// under content/matters/<source>/; odd rows are reported and skipped.
     ImportHistory(import_history::Args),
@@ -81,6 +87,8 @@ pub enum Command {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check(args) => check::run(&args, &cli.global),
+        Command::Build(args) => build::run(&args, &cli.global),
+        Command::Serve(args) => serve::run(&args, &cli.global),
         Command::ImportHistory(args) => import_history::run(&args, &cli.global),
     }
 }
