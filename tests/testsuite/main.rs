@@ -4,4 +4,5 @@
 
 mod check;
 mod game_test;
+mod site;
 mod state;
