@@ -124,31 +124,14 @@ fn record_of(fields: &[&str], number: u64, source: &str) -> Result<Record, Strin
             fields.len()
         ));
     };
-    let (outcome, failure) = match *status {
-        "Enacted" => (Outcome::Enacted, None),
-        "Failed" => (Outcome::Failed, None),
-        "Vetoed" => (Outcome::Failed, Some(Failure::Vetoed)),
-        "Illegal" => (Outcome::Failed, Some(Failure::Illegal)),
-        "Open" => return Err("the proposal is still open: it is not a resolved matter".into()),
-        other => {
-            return Err(format!(
-                "status `{other}` is none of Enacted, Failed, Vetoed, Illegal"
-            ));
-        }
-    };
+    let (outcome, failure) = outcome_of(status)?;
     if proposer.trim().is_empty() {
         return Err("the proposer is empty".into());
     }
     let opened = parse_date(posted).map_err(|e| format!("postedDate: {e}"))?;
     let resolved = parse_date(closed).map_err(|e| format!("closedDate: {e}"))?;
-    let dynasty = dynasty
-        .trim()
-        .parse()
-        .map_err(|_| format!("dynasty `{dynasty}` is not a whole number"))?;
-    let comments = comments
-        .trim()
-        .parse()
-        .map_err(|_| format!("comments `{comments}` is not a whole number"))?;
+    let dynasty = whole_number("dynasty", dynasty)?;
+    let comments = whole_number("comments", comments)?;
     let resolved_by = match admin.trim() {
         "" | "?" | "-" => "unknown".to_string(),
         name => name.to_string(),
@@ -175,6 +158,26 @@ fn record_of(fields: &[&str], number: u64, source: &str) -> Result<Record, Strin
         uncounted: Vec::new(),
         body: String::new(),
     })
+}
+
+/// The outcome a status stands for; an open proposal is not resolved.
+fn outcome_of(status: &str) -> Result<(Outcome, Option<Failure>), String> {
+    match status {
+        "Enacted" => Ok((Outcome::Enacted, None)),
+        "Failed" => Ok((Outcome::Failed, None)),
+        "Vetoed" => Ok((Outcome::Failed, Some(Failure::Vetoed))),
+        "Illegal" => Ok((Outcome::Failed, Some(Failure::Illegal))),
+        "Open" => Err("the proposal is still open: it is not a resolved matter".into()),
+        other => Err(format!(
+            "status `{other}` is none of Enacted, Failed, Vetoed, Illegal"
+        )),
+    }
+}
+
+fn whole_number<T: std::str::FromStr>(column: &str, text: &str) -> Result<T, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("{column} `{text}` is not a whole number"))
 }
 
 /// Reads `03 Aug  2005 05:42:56` (runs of spaces vary) as UTC: the table

@@ -70,27 +70,7 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         }
     };
     let root = &global.root;
-    let origin = match &args.rev {
-        Some(rev) => Origin::Revision {
-            repo: root.clone(),
-            rev: rev.clone(),
-        },
-        None => Origin::Dir(root.clone()),
-    };
-    let files = load::read(&origin, GAME_DIRS).context("cannot read the game")?;
-    let game = Game::check(&files);
-    say(&format!(
-        "read {} files: {} rules, {} records",
-        files.len(),
-        game.ruleset.rules.len(),
-        game.records.len()
-    ));
-    if !game.problems.is_empty() {
-        tracing::warn!(
-            "the game has {} problems (see `gitnomic check`); building what could be read",
-            game.problems.len()
-        );
-    }
+    let game = read_game(root, args.rev.as_deref(), &say)?;
     let timeline = if args.no_history {
         Timeline::default()
     } else {
@@ -135,6 +115,32 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         stats.removed
     ));
     Ok(Built { out, broken })
+}
+
+/// The game in the work tree at `root`, or at revision `rev` of it.
+fn read_game(root: &Path, rev: Option<&str>, say: &dyn Fn(&str)) -> anyhow::Result<Game> {
+    let origin = match rev {
+        Some(rev) => Origin::Revision {
+            repo: root.to_path_buf(),
+            rev: rev.to_string(),
+        },
+        None => Origin::Dir(root.to_path_buf()),
+    };
+    let files = load::read(&origin, GAME_DIRS).context("cannot read the game")?;
+    let game = Game::check(&files);
+    say(&format!(
+        "read {} files: {} rules, {} records",
+        files.len(),
+        game.ruleset.rules.len(),
+        game.records.len()
+    ));
+    if !game.problems.is_empty() {
+        tracing::warn!(
+            "the game has {} problems (see `gitnomic check`); building what could be read",
+            game.problems.len()
+        );
+    }
+    Ok(game)
 }
 
 /// The git history of `rev` at `root`, or none (with a note) when there

@@ -178,6 +178,16 @@ fn home(
     Ok(())
 }
 
+/// One list of the archive: all matters, or those of one status.
+struct Listing<'r> {
+    label: &'static str,
+    base: String,
+    rows: Vec<&'r MatterRow>,
+}
+
+/// One page of a listing: (listing, page index, page count, its rows).
+type Job<'l, 'r> = (&'l Listing<'r>, usize, usize, &'l [&'r MatterRow]);
+
 /// `archive/` (all, newest first) and `archive/<status>/`, paginated.
 fn listings(
     theme: &Theme,
@@ -186,69 +196,78 @@ fn listings(
     newest: &[usize],
     site: &mut Site,
 ) -> Result<(), SiteError> {
-    let mut by_status: BTreeMap<&str, Vec<&MatterRow>> = BTreeMap::new();
+    let mut by_status: BTreeMap<&'static str, Vec<&MatterRow>> = BTreeMap::new();
     for &i in newest {
         by_status.entry(rows[i].status).or_default().push(&rows[i]);
     }
-    let all: Vec<&MatterRow> = newest.iter().map(|&i| &rows[i]).collect();
-    let mut lists = vec![("all", "archive/".to_string(), all)];
-    for (status, list) in by_status {
-        lists.push((status, format!("archive/{status}/"), list));
-    }
-    let facets = |current: &str| -> Vec<Facet> {
-        lists
-            .iter()
-            .map(|(label, url, list)| Facet {
-                label: label.to_string(),
-                url: url.clone(),
-                count: list.len(),
-                current: *label == current,
-            })
-            .collect()
+    let all = Listing {
+        label: "all",
+        base: "archive/".into(),
+        rows: newest.iter().map(|&i| &rows[i]).collect(),
     };
-    let jobs: Vec<(&str, &str, &[&MatterRow], usize, usize)> = lists
+    let lists: Vec<Listing> = std::iter::once(all)
+        .chain(by_status.into_iter().map(|(label, rows)| Listing {
+            label,
+            base: format!("archive/{label}/"),
+            rows,
+        }))
+        .collect();
+    let jobs: Vec<Job> = lists
         .iter()
-        .flat_map(|(label, base, list)| {
-            let chunks: Vec<&[&MatterRow]> = list.chunks(PER_PAGE).collect();
-            let count = chunks.len().max(1);
-            let chunks = if chunks.is_empty() {
-                vec![&[][..]]
-            } else {
-                chunks
-            };
+        .flat_map(|list| {
+            let mut chunks: Vec<&[&MatterRow]> = list.rows.chunks(PER_PAGE).collect();
+            if chunks.is_empty() {
+                chunks.push(&[]);
+            }
+            let count = chunks.len();
             chunks
                 .into_iter()
                 .enumerate()
-                .map(move |(n, chunk)| (*label, base.as_str(), chunk, n, count))
+                .map(move |(n, chunk)| (list, n, count, chunk))
         })
         .collect();
     let pages: Vec<(String, String)> = jobs
         .par_iter()
-        .map(|&(label, base, chunk, n, count)| {
-            let total = lists.iter().find(|l| l.0 == label).map_or(0, |l| l.2.len());
-            let (title, description) = if label == "all" {
-                (
-                    "Archive".to_string(),
-                    format!("{total} resolved matters, newest first."),
-                )
-            } else {
-                (
-                    format!("Archive: {label}"),
-                    format!("{total} resolved matters {label}, newest first."),
-                )
-            };
-            let url = page_url(base, n);
-            let path = format!("{url}index.html");
-            let mut context = cx.page(&path, &title, "archive")?;
-            context.insert("description", &description);
-            context.insert("statuses", &facets(label));
-            context.insert("pager", &pager(base, count, n));
-            context.insert("rows", chunk);
-            Ok((path.clone(), theme.render("archive.html", &path, &context)?))
-        })
+        .map(|job| listing_page(theme, cx, &lists, job))
         .collect::<Result<_, SiteError>>()?;
     site.extend(pages);
     Ok(())
+}
+
+fn listing_page(
+    theme: &Theme,
+    cx: &Context,
+    lists: &[Listing],
+    &(list, n, count, chunk): &Job,
+) -> Result<(String, String), SiteError> {
+    let total = list.rows.len();
+    let (title, description) = if list.label == "all" {
+        (
+            "Archive".to_string(),
+            format!("{total} resolved matters, newest first."),
+        )
+    } else {
+        (
+            format!("Archive: {}", list.label),
+            format!("{total} resolved matters {}, newest first.", list.label),
+        )
+    };
+    let facets: Vec<Facet> = lists
+        .iter()
+        .map(|l| Facet {
+            label: l.label.to_string(),
+            url: l.base.clone(),
+            count: l.rows.len(),
+            current: l.label == list.label,
+        })
+        .collect();
+    let path = format!("{}index.html", page_url(&list.base, n));
+    let mut context = cx.page(&path, &title, "archive")?;
+    context.insert("description", &description);
+    context.insert("statuses", &facets);
+    context.insert("pager", &pager(&list.base, count, n));
+    context.insert("rows", chunk);
+    Ok((path.clone(), theme.render("archive.html", &path, &context)?))
 }
 
 fn page_url(base: &str, n: usize) -> String {

@@ -174,24 +174,30 @@ fn revision_page(
     ))
 }
 
-/// A page per rule ever seen: the current text, or where its last text is.
-fn rule_pages(
-    theme: &Theme,
-    cx: &Context,
+/// What the revisions say about each rule id.
+#[derive(Default)]
+struct Histories<'a> {
+    /// Its changes, oldest first.
+    history: BTreeMap<&'a str, Vec<HistoryEntry>>,
+    /// Its last title.
+    titles: BTreeMap<&'a str, &'a str>,
+    /// The last revision it is in.
+    last_seen: BTreeMap<&'a str, usize>,
+}
+
+fn histories<'a>(
+    cx: &'a Context,
     views: &[RevisionView],
-    diffs: &[Vec<RuleChange>],
-    site: &mut Site,
-) -> Result<(), SiteError> {
-    let mut history: BTreeMap<&str, Vec<HistoryEntry>> = BTreeMap::new();
-    let mut titles: BTreeMap<&str, &str> = BTreeMap::new();
-    let mut last_seen: BTreeMap<&str, usize> = BTreeMap::new();
+    diffs: &'a [Vec<RuleChange>],
+) -> Histories<'a> {
+    let mut out = Histories::default();
     for ((view, changes), rev) in views.iter().zip(diffs).zip(&cx.input.timeline.revisions) {
         for rule in &rev.ruleset.rules {
-            last_seen.insert(rule.id.as_str(), rev.number);
-            titles.insert(rule.id.as_str(), rule.title.as_str());
+            out.last_seen.insert(rule.id.as_str(), rev.number);
+            out.titles.insert(rule.id.as_str(), rule.title.as_str());
         }
         for change in changes {
-            history
+            out.history
                 .entry(change.id.as_str())
                 .or_default()
                 .push(HistoryEntry {
@@ -203,6 +209,22 @@ fn rule_pages(
                 });
         }
     }
+    out
+}
+
+/// A page per rule ever seen: the current text, or where its last text is.
+fn rule_pages(
+    theme: &Theme,
+    cx: &Context,
+    views: &[RevisionView],
+    diffs: &[Vec<RuleChange>],
+    site: &mut Site,
+) -> Result<(), SiteError> {
+    let Histories {
+        history,
+        titles,
+        last_seen,
+    } = histories(cx, views, diffs);
     let current = &cx.game.ruleset;
     let ids: BTreeSet<&str> = current
         .rules
