@@ -6,11 +6,14 @@
 //!   their numbering), [`gamestate`] (players, dynasty, game variables),
 //!   [`game`] (both together, checked against each other), [`engine`]
 //!   (the tally), [`matter`] and [`journal`] (matters as the forge reports them),
-//!   [`record`] (resolved matters), [`report`] (status comments), [`content`] (pages),
-//!   [`source`], [`time`], [`error`], [`markdown`], [`import`] (rulesets
-//!   kept elsewhere, read into our format);
+//!   [`record`] (resolved matters), [`report`] (status comments), [`history`]
+//!   (imported history), [`content`] (pages), [`site`] (the static site,
+//!   rendered to memory), [`source`], [`time`], [`error`], [`markdown`],
+//!   [`import`] (rulesets kept elsewhere, read into our format);
 //! - edges: [`load`] (reading a game from a directory or a git revision),
-//!   [`git`], [`forge`] (GitHub and the local forge), [`logging`] and [`cli`].
+//!   [`git`], [`forge`] (GitHub and the local forge), [`timeline`] (the
+//!   game's git history for the site), [`publish`] (writing rendered files),
+//!   [`logging`] and [`cli`].
 //!
 //! `tests/architecture.rs` enforces the boundary.
 
@@ -23,14 +26,18 @@ pub mod forge;
 pub mod game;
 pub mod gamestate;
 pub mod git;
+pub mod history;
 pub mod import;
 pub mod journal;
 pub mod load;
 pub mod logging;
 pub mod markdown;
 pub mod matter;
+pub mod publish;
 pub mod record;
 pub mod report;
 pub mod ruleset;
+pub mod site;
 pub mod source;
 pub mod time;
+pub mod timeline;

@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use crate::git::{GitError, Repo};
 use crate::source::SourceFile;
 
@@ -81,7 +83,7 @@ pub fn read(origin: &Origin, dirs: &[&str]) -> Result<Vec<SourceFile>, LoadError
 }
 
 fn read_dir(root: &Path, dirs: &[&str]) -> Result<Vec<SourceFile>, LoadError> {
-    let mut files = Vec::new();
+    let mut found = Vec::new();
     for dir in dirs {
         let top = root.join(dir);
         if !top.is_dir() {
@@ -99,18 +101,23 @@ fn read_dir(root: &Path, dirs: &[&str]) -> Result<Vec<SourceFile>, LoadError> {
                 .map(|c| c.as_os_str().to_string_lossy().into_owned())
                 .collect();
             let name = name.join("/");
-            if !entry.file_type().is_file() || !is_game_file(&name) {
-                continue;
+            if entry.file_type().is_file() && is_game_file(&name) {
+                found.push((name, entry.into_path()));
             }
-            let text = std::fs::read_to_string(path).map_err(|source| match source.kind() {
+        }
+    }
+    // Tens of thousands of records are read faster in parallel.
+    found
+        .into_par_iter()
+        .map(|(name, path)| {
+            let text = std::fs::read_to_string(&path).map_err(|source| match source.kind() {
                 std::io::ErrorKind::InvalidData => LoadError::NotText(name.clone()),
                 _ => LoadError::Io {
                     path: path.display().to_string(),
                     source,
                 },
             })?;
-            files.push(SourceFile::new(name, text));
-        }
-    }
-    Ok(files)
+            Ok(SourceFile::new(name, text))
+        })
+        .collect()
 }

@@ -6,6 +6,7 @@
 //! site and tools read it without guessing); the body is the matter's text
 //! as it was when resolved.
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Diagnostic, Diagnostics, toml_diagnostic};
@@ -32,6 +33,19 @@ pub enum Outcome {
     Enacted,
     /// Failed (closed).
     Failed,
+}
+
+/// Why a failed matter failed, when it was not simply voted down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Failure {
+    /// Vetoed by the emperor.
+    Vetoed,
+    /// Failed as illegal (BlogNomic's "Illegal").
+    Illegal,
+    /// Self-killed: its author voted AGAINST it.
+    #[serde(rename = "self-killed")]
+    SelfKilled,
 }
 
 /// One counted vote.
@@ -84,8 +98,14 @@ pub struct FinalTally {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Record {
-    /// The pull request or issue number.
+    /// The pull request or issue number (or, for an imported record, its
+    /// position in the imported history).
     pub number: u64,
+    /// Where an imported record came from (`blognomic`); `None` for the
+    /// game's own matters. It keeps imported numbers apart from the
+    /// forge's: imported records live in `content/matters/<source>/`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     /// What kind of matter.
     pub kind: RecordKind,
     /// Its title.
@@ -100,6 +120,9 @@ pub struct Record {
     pub resolved: Timestamp,
     /// Enacted or failed.
     pub outcome: Outcome,
+    /// For a failed matter, a more precise reason (vetoed, illegal), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<Failure>,
     /// Who or what resolved it (`gitnomic resolve`, or an admin's name).
     pub resolved_by: String,
     /// The reasons for the decision, in game terms.
@@ -114,8 +137,13 @@ pub struct Record {
     /// A link to the matter on the forge.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub link: Option<String>,
-    /// The final tally.
-    pub tally: FinalTally,
+    /// How many comments the matter had, when that is all that is known
+    /// (imported history keeps the count but not the comments).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comments: Option<u32>,
+    /// The final tally; absent for imported history, which has no votes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tally: Option<FinalTally>,
     /// Every counted vote.
     #[serde(default)]
     pub votes: Vec<RecordedVote>,
@@ -128,9 +156,38 @@ pub struct Record {
 }
 
 impl Record {
-    /// Where the record of matter `number` is kept.
+    /// Where the record of the game's own matter `number` is kept.
     pub fn path_for(number: u64) -> String {
         format!("content/matters/{number:05}.md")
+    }
+
+    /// Where this record is kept: [`Record::path_for`] for the game's own
+    /// matters, `content/matters/<source>/<number>.md` for imported ones.
+    pub fn path(&self) -> String {
+        match &self.source {
+            Some(source) => format!("content/matters/{source}/{:05}.md", self.number),
+            None => Record::path_for(self.number),
+        }
+    }
+
+    /// The record's identity across sources: `12` or `blognomic/12`. The
+    /// site uses it in addresses.
+    pub fn key(&self) -> String {
+        match &self.source {
+            Some(source) => format!("{source}/{}", self.number),
+            None => self.number.to_string(),
+        }
+    }
+
+    /// How it ended, in a word: enacted, failed, vetoed, self-killed or illegal.
+    pub fn status(&self) -> &'static str {
+        match (self.outcome, self.failure) {
+            (Outcome::Enacted, _) => "enacted",
+            (Outcome::Failed, None) => "failed",
+            (Outcome::Failed, Some(Failure::Vetoed)) => "vetoed",
+            (Outcome::Failed, Some(Failure::Illegal)) => "illegal",
+            (Outcome::Failed, Some(Failure::SelfKilled)) => "self-killed",
+        }
     }
 
     /// The record as file text: TOML front matter, then the body.
@@ -157,11 +214,18 @@ impl Record {
         let mut record: Record =
             toml::from_str(front).map_err(|e| toml_diagnostic(&file.path, front, 2, &e))?;
         record.body = body.to_string();
-        if Record::path_for(record.number) != file.path {
+        if let Some(source) = &record.source {
+            if !is_source_name(source) {
+                let message =
+                    format!("`source = \"{source}\"` must be lowercase letters, digits and `-`");
+                return Err(Diagnostic::new(&file.path, 2, message));
+            }
+        }
+        if record.path() != file.path {
             let message = format!(
                 "the record of matter {} belongs at {}",
-                record.number,
-                Record::path_for(record.number)
+                record.key(),
+                record.path()
             );
             return Err(Diagnostic::new(&file.path, 2, message));
         }
@@ -169,20 +233,32 @@ impl Record {
     }
 }
 
-/// Parses every `content/matters/*.md`, in number order.
+/// Whether `name` can name a source (and so a directory).
+fn is_source_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+/// Parses every `content/matters/**/*.md`: the game's own records in
+/// number order, then imported ones by source and number.
 pub fn parse_records(files: &[SourceFile]) -> (Vec<Record>, Diagnostics) {
-    let mut problems = Diagnostics::new();
-    let mut records = Vec::new();
-    for file in files
-        .iter()
+    // A twenty-year game has tens of thousands of records: parse in parallel.
+    let parsed: Vec<Result<Record, Diagnostic>> = files
+        .par_iter()
         .filter(|f| f.path.starts_with("content/matters/") && f.path.ends_with(".md"))
-    {
-        match Record::parse(file) {
+        .map(Record::parse)
+        .collect();
+    let mut problems = Diagnostics::new();
+    let mut records = Vec::with_capacity(parsed.len());
+    for result in parsed {
+        match result {
             Ok(record) => records.push(record),
             Err(d) => problems.push(d),
         }
     }
-    records.sort_by_key(|r| r.number);
+    records.sort_by(|a, b| (&a.source, a.number).cmp(&(&b.source, b.number)));
     (records, problems)
 }
 
@@ -193,6 +269,7 @@ mod tests {
     fn sample() -> Record {
         Record {
             number: 12,
+            source: None,
             kind: RecordKind::Proposal,
             title: "Wind faster".into(),
             author: "Ada".into(),
@@ -200,17 +277,19 @@ mod tests {
             opened: Timestamp::parse("2030-01-01T00:00:00Z").unwrap(),
             resolved: Timestamp::parse("2030-01-01T12:00:00Z").unwrap(),
             outcome: Outcome::Enacted,
+            failure: None,
             resolved_by: "gitnomic resolve".into(),
             reasons: vec!["3 FOR ≥ quorum 3 and open 12 h".into()],
             head: Some("abc123".into()),
             merge_commit: Some("def456".into()),
             link: None,
-            tally: FinalTally {
+            comments: None,
+            tally: Some(FinalTally {
                 for_: 3,
                 against: 0,
                 active: 5,
                 quorum: 3,
-            },
+            }),
             votes: vec![
                 RecordedVote {
                     player: "Ada".into(),
@@ -264,6 +343,61 @@ mod tests {
             SourceFile::new(Record::path_for(12), sample().render()),
         ]);
         assert_eq!((records.len(), problems.len()), (1, 1));
+    }
+
+    fn imported() -> Record {
+        Record {
+            number: 7,
+            source: Some("blognomic".into()),
+            failure: Some(Failure::Vetoed),
+            outcome: Outcome::Failed,
+            tally: None,
+            comments: Some(9),
+            votes: vec![],
+            uncounted: vec![],
+            ..sample()
+        }
+    }
+
+    #[test]
+    fn an_imported_record_lives_under_its_source_and_round_trips() {
+        let record = imported();
+        assert_eq!(record.path(), "content/matters/blognomic/00007.md");
+        assert_eq!(
+            (record.key().as_str(), record.status()),
+            ("blognomic/7", "vetoed")
+        );
+        let file = SourceFile::new(record.path(), record.render());
+        assert!(!file.text.contains("[tally]"), "{}", file.text);
+        assert!(file.text.contains("failure = \"vetoed\""), "{}", file.text);
+        assert_eq!(Record::parse(&file).unwrap(), record);
+        let own = SourceFile::new(Record::path_for(7), record.render());
+        let err = Record::parse(&own).unwrap_err().to_string();
+        assert!(
+            err.contains("belongs at content/matters/blognomic/00007.md"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_source_that_cannot_be_a_directory_is_refused() {
+        let mut record = imported();
+        record.source = Some("../x".into());
+        let file = SourceFile::new("content/matters/../x/00007.md", record.render());
+        let err = Record::parse(&file).unwrap_err().to_string();
+        assert!(err.contains("must be lowercase letters"), "{err}");
+    }
+
+    #[test]
+    fn own_records_sort_before_imported_ones() {
+        let files = [
+            SourceFile::new(imported().path(), imported().render()),
+            SourceFile::new(Record::path_for(12), sample().render()),
+        ];
+        let (records, problems) = parse_records(&files);
+        assert!(problems.is_empty(), "{problems}");
+        let keys: Vec<String> = records.iter().map(Record::key).collect();
+        assert_eq!(keys, ["12", "blognomic/7"]);
     }
 }
 
@@ -325,11 +459,19 @@ impl Record {
             head: matter.info.head.as_ref().map(|h| h.0.clone()),
             merge_commit: r.merge_commit.clone(),
             link: matter.info.link.clone(),
-            tally: FinalTally {
+            tally: Some(FinalTally {
                 for_: count(t.for_votes),
                 against: count(t.against_votes),
                 active: count(r.active),
                 quorum: count(r.quorum),
+            }),
+            source: None,
+            comments: None,
+            failure: match (decision.decision, t.vetoed, t.self_killed) {
+                (crate::engine::Decision::Enact, _, _) => None,
+                (_, true, _) => Some(Failure::Vetoed),
+                (_, _, true) => Some(Failure::SelfKilled),
+                _ => None,
             },
             votes: t
                 .votes

@@ -17,6 +17,8 @@ const PURE: &[&str] = &[
     "report.rs",
     "matter.rs",
     "journal.rs",
+    "history.rs",
+    "site",
     "source.rs",
     "time.rs",
     "error.rs",

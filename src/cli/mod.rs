@@ -10,11 +10,14 @@ use clap::{Args, Parser, Subcommand};
 use crate::logging::Verbosity;
 use crate::time::Timestamp;
 
+mod build;
 mod check;
 mod demo;
 mod import;
+mod import_history;
 mod play;
 mod resolve;
+mod serve;
 mod tally;
 
 /// Exit code: the command ran and found nothing wrong.
@@ -37,7 +40,7 @@ pub struct Cli {
 }
 
 /// Options every subcommand accepts.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
     /// The game's root directory (holding rules/ and state/).
     #[arg(long, global = true, default_value = ".")]
@@ -144,6 +147,13 @@ pub enum Command {
     Play(play::Play),
     /// Import rules kept elsewhere into a game (a BlogNomic ruleset dump).
     Import(import::Args),
+    /// Build the static site: ruleset, tracker, archive and history.
+    Build(build::Args),
+    /// Build the site, serve it on localhost and rebuild on change.
+    Serve(serve::Args),
+    /// Import BlogNomic's proposal history (a CSV table) as archive records
+    /// under content/matters/<source>/; odd rows are reported and skipped.
+    ImportHistory(import_history::Args),
 }
 
 /// Runs the parsed command line.
@@ -155,6 +165,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Play(play) => play::run(&play, &cli.global),
         Command::Demo(args) => demo::run(&args, &cli.global),
         Command::Import(args) => import::run(&args, &cli.global),
+        Command::Build(args) => build::run(&args, &cli.global),
+        Command::Serve(args) => serve::run(&args, &cli.global),
+        Command::ImportHistory(args) => import_history::run(&args, &cli.global),
     }
 }
 

@@ -10,4 +10,5 @@ mod github;
 mod import;
 mod matters;
 mod resolve;
+mod site;
 mod state;

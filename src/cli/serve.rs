@@ -1,0 +1,175 @@
+//! `gitnomic serve`: build the site, serve it on localhost, rebuild when a
+//! game or theme file changes. For previewing; not a production server.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, SystemTime};
+
+use anyhow::Context as _;
+
+use super::{EXIT_OK, GlobalArgs, build};
+
+/// How often the game's files are looked at for changes.
+const POLL: Duration = Duration::from_millis(500);
+
+/// Arguments of `gitnomic serve`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The build's options.
+    #[command(flatten)]
+    pub build: build::Args,
+    /// The port on 127.0.0.1 (0 picks a free one; the address is printed).
+    #[arg(long, default_value_t = 8000)]
+    pub port: u16,
+}
+
+/// Runs `gitnomic serve` until interrupted.
+pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    let built = build::build(&args.build, global)?;
+    let listener = TcpListener::bind(("127.0.0.1", args.port))
+        .with_context(|| format!("cannot listen on 127.0.0.1:{}", args.port))?;
+    let address = listener.local_addr().context("no local address")?;
+    println!("serving {} on http://{address}/", built.out.display());
+    std::io::stdout().flush().ok();
+    let (build_args, watch_global) = (args.build.clone(), global.clone());
+    std::thread::spawn(move || watch(&build_args, &watch_global));
+    for stream in listener.incoming().flatten() {
+        let out = built.out.clone();
+        std::thread::spawn(move || {
+            if let Err(e) = respond(stream, &out) {
+                tracing::debug!("a request failed: {e}");
+            }
+        });
+    }
+    Ok(ExitCode::from(EXIT_OK))
+}
+
+/// Rebuilds whenever the modification times of the game's files change.
+fn watch(args: &build::Args, global: &GlobalArgs) {
+    let mut seen = fingerprint(&global.root);
+    loop {
+        std::thread::sleep(POLL);
+        let now = fingerprint(&global.root);
+        if now != seen {
+            seen = now;
+            eprintln!("a file changed: rebuilding");
+            if let Err(e) = build::build(args, global) {
+                eprintln!("gitnomic: error: {e:#}");
+            }
+        }
+    }
+}
+
+/// Paths, sizes and modification times of everything a build reads.
+fn fingerprint(root: &Path) -> Vec<(PathBuf, u64, Option<SystemTime>)> {
+    let mut out = Vec::new();
+    for dir in ["rules", "state", "content", "templates", "static", "themes"] {
+        for entry in walkdir::WalkDir::new(root.join(dir)).into_iter().flatten() {
+            if let Ok(meta) = entry.metadata() {
+                out.push((entry.path().to_path_buf(), meta.len(), meta.modified().ok()));
+            }
+        }
+    }
+    out
+}
+
+/// Answers one GET or HEAD request with a file of `out`.
+fn respond(mut stream: TcpStream, out: &Path) -> std::io::Result<()> {
+    let mut line = String::new();
+    BufReader::new(&stream).read_line(&mut line)?;
+    let mut words = line.split_whitespace();
+    let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or("/"));
+    let file = resolve(out, target);
+    let (status, body, kind) = match (
+        method,
+        file.and_then(|f| std::fs::read(&f).ok().map(|b| (f, b))),
+    ) {
+        ("GET" | "HEAD", Some((path, bytes))) => ("200 OK", bytes, content_type(&path)),
+        ("GET" | "HEAD", None) => ("404 Not Found", b"not found\n".to_vec(), "text/plain"),
+        _ => ("405 Method Not Allowed", Vec::new(), "text/plain"),
+    };
+    write!(
+        stream,
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n",
+        body.len()
+    )?;
+    if method != "HEAD" {
+        stream.write_all(&body)?;
+    }
+    stream.flush()
+}
+
+/// The file a request target names under `out`; never outside it.
+fn resolve(out: &Path, target: &str) -> Option<PathBuf> {
+    let path = target.split(['?', '#']).next().unwrap_or("/");
+    let path = percent_decode(path)?;
+    let mut file = out.to_path_buf();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => return None,
+            p if p.contains('\\') => return None,
+            p => file.push(p),
+        }
+    }
+    if file.is_dir() {
+        file.push("index.html");
+    }
+    file.is_file().then_some(file)
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+fn content_type(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("json") => "application/json",
+        Some("xml") => "application/atom+xml",
+        Some("svg") => "image/svg+xml",
+        Some("png") => "image/png",
+        _ => "application/octet-stream",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolves_requests_inside_the_site_only() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("ruleset")).unwrap();
+        std::fs::write(dir.path().join("ruleset/index.html"), "x").unwrap();
+        std::fs::write(dir.path().join("a b.css"), "x").unwrap();
+        let found = |t: &str| {
+            resolve(dir.path(), t).map(|p| p.strip_prefix(dir.path()).unwrap().to_path_buf())
+        };
+        assert_eq!(
+            found("/ruleset/#x"),
+            Some(PathBuf::from("ruleset/index.html"))
+        );
+        assert_eq!(found("/a%20b.css?v=1"), Some(PathBuf::from("a b.css")));
+        assert_eq!(found("/../etc/passwd"), None);
+        assert_eq!(found("/%2e%2e/x"), None);
+        assert_eq!(found("/nothing"), None);
+    }
+}

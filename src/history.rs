@@ -1,0 +1,265 @@
+//! Imported history: BlogNomic's table of past proposals turned into
+//! records of resolved matters. Pure: CSV text in, records and problems out.
+//!
+//! The table (`proposals.csv`: title, proposer, postedDate, status, admin,
+//! closedDate, lifespan, comments, dynasty) carries no votes and no text,
+//! so the records it makes have no tally and an empty body; they exist so
+//! the archive, player pages and statistics can be seen at the scale of a
+//! twenty-year game. A row that cannot be a resolved matter (a proposal
+//! still open, an unknown status, a date that does not parse) is reported
+//! with its line and left out; it never stops the import.
+
+use chrono::NaiveDateTime;
+
+use crate::record::{Failure, Outcome, Record, RecordKind};
+use crate::time::Timestamp;
+
+/// The columns the table must have, in order.
+pub const COLUMNS: [&str; 9] = [
+    "title",
+    "proposer",
+    "postedDate",
+    "status",
+    "admin",
+    "closedDate",
+    "lifespan",
+    "comments",
+    "dynasty",
+];
+
+/// A row left out of the import, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowProblem {
+    /// The 1-based line of the CSV file where the row starts.
+    pub line: u64,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+/// The table could not be read at all.
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryError {
+    /// The header is not the expected one, so no column can be trusted.
+    #[error("line 1: expected the columns {expected}, found {found}")]
+    Header {
+        /// The columns expected.
+        expected: String,
+        /// The columns found.
+        found: String,
+    },
+    /// The CSV itself is unreadable (bad quoting, not UTF-8).
+    #[error("line {line}: {message}")]
+    Csv {
+        /// Where.
+        line: u64,
+        /// What the CSV reader said.
+        message: String,
+    },
+}
+
+/// The records made from a table, and the rows left out.
+#[derive(Debug, Clone, Default)]
+pub struct Import {
+    /// One record per resolved proposal, numbered by its row (1 for the
+    /// first data row), so re-importing the same table gives the same files.
+    pub records: Vec<Record>,
+    /// Every row left out, in file order.
+    pub problems: Vec<RowProblem>,
+}
+
+/// Reads BlogNomic's proposal table into records tagged with `source`.
+pub fn import(csv_text: &str, source: &str) -> Result<Import, HistoryError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_reader(csv_text.as_bytes());
+    let header = reader.headers().map_err(|e| csv_error(&e))?.clone();
+    if header.iter().ne(COLUMNS) {
+        return Err(HistoryError::Header {
+            expected: COLUMNS.join(","),
+            found: header.iter().collect::<Vec<_>>().join(","),
+        });
+    }
+    let mut out = Import::default();
+    let mut number = 0;
+    for row in reader.records() {
+        let row = row.map_err(|e| csv_error(&e))?;
+        let line = row.position().map_or(0, csv::Position::line);
+        if row.len() == 1 && row.get(0).is_some_and(str::is_empty) {
+            continue; // a blank line
+        }
+        number += 1;
+        let fields: Vec<&str> = row.iter().collect();
+        match record_of(&fields, number, source) {
+            Ok(record) => out.records.push(record),
+            Err(message) => out.problems.push(RowProblem { line, message }),
+        }
+    }
+    Ok(out)
+}
+
+fn csv_error(err: &csv::Error) -> HistoryError {
+    HistoryError::Csv {
+        line: err.position().map_or(0, csv::Position::line),
+        message: err.to_string(),
+    }
+}
+
+/// One row as a record, or why it cannot be one.
+fn record_of(fields: &[&str], number: u64, source: &str) -> Result<Record, String> {
+    let [
+        title,
+        proposer,
+        posted,
+        status,
+        admin,
+        closed,
+        _lifespan,
+        comments,
+        dynasty,
+    ] = fields
+    else {
+        return Err(format!(
+            "expected {} columns, found {}",
+            COLUMNS.len(),
+            fields.len()
+        ));
+    };
+    let (outcome, failure) = outcome_of(status)?;
+    if proposer.trim().is_empty() {
+        return Err("the proposer is empty".into());
+    }
+    let opened = parse_date(posted).map_err(|e| format!("postedDate: {e}"))?;
+    let resolved = parse_date(closed).map_err(|e| format!("closedDate: {e}"))?;
+    let dynasty = whole_number("dynasty", dynasty)?;
+    let comments = whole_number("comments", comments)?;
+    let resolved_by = match admin.trim() {
+        "" | "?" | "-" => "unknown".to_string(),
+        name => name.to_string(),
+    };
+    Ok(Record {
+        number,
+        source: Some(source.to_string()),
+        kind: RecordKind::Proposal,
+        title: title.trim().to_string(),
+        author: proposer.trim().to_string(),
+        dynasty,
+        opened,
+        resolved,
+        outcome,
+        failure,
+        resolved_by,
+        reasons: Vec::new(),
+        head: None,
+        merge_commit: None,
+        link: None,
+        comments: Some(comments),
+        tally: None,
+        votes: Vec::new(),
+        uncounted: Vec::new(),
+        body: String::new(),
+    })
+}
+
+/// The outcome a status stands for; an open proposal is not resolved.
+fn outcome_of(status: &str) -> Result<(Outcome, Option<Failure>), String> {
+    match status {
+        "Enacted" => Ok((Outcome::Enacted, None)),
+        "Failed" => Ok((Outcome::Failed, None)),
+        "Vetoed" => Ok((Outcome::Failed, Some(Failure::Vetoed))),
+        "Illegal" => Ok((Outcome::Failed, Some(Failure::Illegal))),
+        "Open" => Err("the proposal is still open: it is not a resolved matter".into()),
+        other => Err(format!(
+            "status `{other}` is none of Enacted, Failed, Vetoed, Illegal"
+        )),
+    }
+}
+
+fn whole_number<T: std::str::FromStr>(column: &str, text: &str) -> Result<T, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("{column} `{text}` is not a whole number"))
+}
+
+/// Reads `03 Aug  2005 05:42:56` (runs of spaces vary) as UTC: the table
+/// gives no zone, and the archive only needs the day right.
+fn parse_date(text: &str) -> Result<Timestamp, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    NaiveDateTime::parse_from_str(&words.join(" "), "%d %b %Y %H:%M:%S")
+        .map(|t| Timestamp::from_datetime(t.and_utc()))
+        .map_err(|_| format!("`{text}` is not a date like `03 Aug 2005 05:42:56`"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str =
+        "title,proposer,postedDate,status,admin,closedDate,lifespan,comments,dynasty\n";
+
+    fn table(rows: &[&str]) -> String {
+        let mut text = HEADER.to_string();
+        for row in rows {
+            text.push_str(row);
+            text.push('\n');
+        }
+        text
+    }
+
+    #[test]
+    fn reads_rows_into_records() {
+        let text = table(&[
+            r#""Fixing things up.","Excalabur","03 Aug  2005 05:42:56","Enacted","?","04 Aug 2005  04:16:57",22,8,28"#,
+            r#""Mortgage & Pawn, again","Kevan","01 Jan 2010 00:00:00","Vetoed","Josh","02 Jan 2010 12:30:00",36,3,60"#,
+        ]);
+        let import = import(&text, "blognomic").unwrap();
+        assert!(import.problems.is_empty(), "{:?}", import.problems);
+        let [first, second] = &import.records[..] else {
+            panic!("{:?}", import.records)
+        };
+        assert_eq!(first.path(), "content/matters/blognomic/00001.md");
+        assert_eq!(first.opened.to_string(), "2005-08-03T05:42:56Z");
+        assert_eq!(first.resolved.to_string(), "2005-08-04T04:16:57Z");
+        assert_eq!(
+            (first.status(), first.resolved_by.as_str()),
+            ("enacted", "unknown")
+        );
+        assert_eq!((first.dynasty, first.comments), (28, Some(8)));
+        assert_eq!(second.title, "Mortgage & Pawn, again");
+        assert_eq!((second.number, second.status()), (2, "vetoed"));
+        assert_eq!(second.resolved_by, "Josh");
+    }
+
+    #[test]
+    fn odd_rows_are_reported_with_their_line_and_skipped() {
+        let text = table(&[
+            r#""Open one","ais523","14 Feb  2025 13:45:00","Open","-","",-1,6,232"#,
+            r#""Weird","Kevan","01 Jan 2010 00:00:00","Postponed","Josh","02 Jan 2010 00:00:00",24,3,60"#,
+            r#""Bad date","Kevan","31 Feb 2010 00:00:00","Failed","Josh","02 Mar 2010 00:00:00",24,3,60"#,
+            r#""Short","Kevan""#,
+            r#""Fine","Kevan","01 Jan 2010 00:00:00","Illegal","Josh","02 Jan 2010 00:00:00",24,3,60"#,
+        ]);
+        let import = import(&text, "bn").unwrap();
+        let lines: Vec<u64> = import.problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [2, 3, 4, 5]);
+        assert!(import.problems[0].message.contains("still open"));
+        assert!(import.problems[1].message.contains("`Postponed`"));
+        assert!(import.problems[2].message.contains("postedDate"));
+        assert!(import.problems[3].message.contains("found 2"));
+        // Numbers follow rows, skipped or not, so a fixed table gives fixed files.
+        let kept: Vec<(u64, &str)> = import
+            .records
+            .iter()
+            .map(|r| (r.number, r.status()))
+            .collect();
+        assert_eq!(kept, [(5, "illegal")]);
+    }
+
+    #[test]
+    fn a_wrong_header_is_fatal() {
+        let err = import("name,when\nx,y\n", "bn").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("line 1: expected the columns title,")
+        );
+    }
+}

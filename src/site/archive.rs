@@ -1,0 +1,499 @@
+//! The archive of resolved matters: an index filtered by status, one page
+//! per record with every vote, players' pages with their matters and
+//! enactment rate, dynasties, and the home page and plain pages.
+
+use std::collections::BTreeMap;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::context::{Context, date, datetime, matter_url, percent};
+use super::theme::Theme;
+use super::tracker::row_anchor;
+use super::xref::{self, Targets};
+use super::{Site, SiteError};
+use crate::record::Record;
+
+/// Rows per page of the archive's long lists.
+const PER_PAGE: usize = 500;
+
+/// A resolved matter as a row of a table.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct MatterRow {
+    order: usize,
+    number: u64,
+    pub(crate) url: String,
+    title: String,
+    author: String,
+    author_url: String,
+    dynasty: u32,
+    resolved: String,
+    pub(crate) status: &'static str,
+}
+
+#[derive(Serialize)]
+struct PageLink {
+    label: String,
+    url: String,
+    current: bool,
+}
+
+#[derive(Serialize)]
+struct Pager {
+    pages: Vec<PageLink>,
+}
+
+#[derive(Serialize)]
+struct Facet {
+    label: String,
+    url: String,
+    count: usize,
+    current: bool,
+}
+
+/// The counts behind a player's or a dynasty's line.
+#[derive(Debug, Clone, Default, Serialize)]
+pub(crate) struct Tally {
+    pub(crate) matters: usize,
+    pub(crate) enacted: usize,
+    pub(crate) rate: String,
+    rate_sort: usize,
+    first: String,
+    last: String,
+}
+
+impl Tally {
+    fn of<'r>(records: impl Iterator<Item = &'r Record>) -> Tally {
+        let mut t = Tally::default();
+        let (mut first, mut last) = (None, None);
+        for r in records {
+            t.matters += 1;
+            t.enacted += usize::from(r.status() == "enacted");
+            first = first.min(Some(r.resolved)).or(Some(r.resolved));
+            last = last.max(Some(r.resolved));
+        }
+        t.rate = percent(t.enacted, t.matters);
+        t.rate_sort = (t.enacted * 1000).checked_div(t.matters).unwrap_or(0);
+        t.first = first.map(date).unwrap_or_default();
+        t.last = last.map(date).unwrap_or_default();
+        t
+    }
+}
+
+/// The rows of every record, in record order.
+pub(crate) fn rows(cx: &Context) -> Vec<MatterRow> {
+    cx.game
+        .records
+        .iter()
+        .enumerate()
+        .map(|(order, r)| MatterRow {
+            order,
+            number: r.number,
+            url: matter_url(r),
+            title: r.title.clone(),
+            author: r.author.clone(),
+            author_url: cx.player_url(&r.author),
+            dynasty: r.dynasty,
+            resolved: date(r.resolved),
+            status: r.status(),
+        })
+        .collect()
+}
+
+/// Indices of records, newest resolution first.
+pub(crate) fn newest_first(records: &[Record]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..records.len()).collect();
+    order.sort_by(|&a, &b| (records[b].resolved, b).cmp(&(records[a].resolved, a)));
+    order
+}
+
+/// Renders the home page, plain pages, the archive, matters, players and
+/// dynasties.
+pub(crate) fn render(
+    theme: &Theme,
+    cx: &Context,
+    site: &mut Site,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<(), SiteError> {
+    let rows = rows(cx);
+    let newest = newest_first(&cx.game.records);
+    home(theme, cx, &rows, &newest, site)?;
+    listings(theme, cx, &rows, &newest, site)?;
+    progress("  the pages of the matters");
+    site.extend(matters(theme, cx)?);
+    progress("  the players' pages");
+    site.extend(players(theme, cx, &rows, &newest)?);
+    progress("  the dynasties' pages");
+    site.extend(dynasties(theme, cx, &rows)?);
+    Ok(())
+}
+
+fn home(
+    theme: &Theme,
+    cx: &Context,
+    rows: &[MatterRow],
+    newest: &[usize],
+    site: &mut Site,
+) -> Result<(), SiteError> {
+    #[derive(Serialize)]
+    struct PageEntry {
+        title: String,
+        url: String,
+    }
+    let targets = Targets::new(&cx.game.ruleset);
+    let mut entries = Vec::new();
+    for page in &cx.game.pages {
+        let stem = page.path.rsplit('/').next().unwrap_or("page");
+        let url = format!(
+            "pages/{}.html",
+            super::context::slug(stem.trim_end_matches(".md"))
+        );
+        let path = url.clone();
+        let mut context = cx.page(&path, &page.title, "")?;
+        let prefix = format!("{}ruleset/", super::context::root(&path));
+        context.insert("html", &xref::to_html(&page.body, &targets, &prefix));
+        site.insert(path.clone(), theme.render("page.html", &path, &context)?);
+        entries.push(PageEntry {
+            title: page.title.clone(),
+            url,
+        });
+    }
+    let path = "index.html";
+    let mut context = cx.page(path, "Home", "home")?;
+    let recent: Vec<&MatterRow> = newest.iter().take(10).map(|&i| &rows[i]).collect();
+    let counts = BTreeMap::from([
+        ("rules", cx.game.ruleset.rules.len()),
+        (
+            "players",
+            cx.game.state.as_ref().map_or(0, |s| s.players.len()),
+        ),
+        ("pending", cx.input.pending.len()),
+        ("records", cx.game.records.len()),
+        ("revisions", cx.input.timeline.revisions.len()),
+    ]);
+    context.insert("counts", &counts);
+    context.insert("pages", &entries);
+    context.insert("recent", &recent);
+    site.insert(path.into(), theme.render("index.html", path, &context)?);
+    Ok(())
+}
+
+/// One list of the archive: all matters, or those of one status.
+struct Listing<'r> {
+    label: &'static str,
+    base: String,
+    rows: Vec<&'r MatterRow>,
+}
+
+/// One page of a listing: (listing, page index, page count, its rows).
+type Job<'l, 'r> = (&'l Listing<'r>, usize, usize, &'l [&'r MatterRow]);
+
+/// `archive/` (all, newest first) and `archive/<status>/`, paginated.
+fn listings(
+    theme: &Theme,
+    cx: &Context,
+    rows: &[MatterRow],
+    newest: &[usize],
+    site: &mut Site,
+) -> Result<(), SiteError> {
+    let mut by_status: BTreeMap<&'static str, Vec<&MatterRow>> = BTreeMap::new();
+    for &i in newest {
+        by_status.entry(rows[i].status).or_default().push(&rows[i]);
+    }
+    let all = Listing {
+        label: "all",
+        base: "archive/".into(),
+        rows: newest.iter().map(|&i| &rows[i]).collect(),
+    };
+    let lists: Vec<Listing> = std::iter::once(all)
+        .chain(by_status.into_iter().map(|(label, rows)| Listing {
+            label,
+            base: format!("archive/{label}/"),
+            rows,
+        }))
+        .collect();
+    let jobs: Vec<Job> = lists
+        .iter()
+        .flat_map(|list| {
+            let mut chunks: Vec<&[&MatterRow]> = list.rows.chunks(PER_PAGE).collect();
+            if chunks.is_empty() {
+                chunks.push(&[]);
+            }
+            let count = chunks.len();
+            chunks
+                .into_iter()
+                .enumerate()
+                .map(move |(n, chunk)| (list, n, count, chunk))
+        })
+        .collect();
+    let pages: Vec<(String, String)> = jobs
+        .par_iter()
+        .map(|job| listing_page(theme, cx, &lists, job))
+        .collect::<Result<_, SiteError>>()?;
+    site.extend(pages);
+    Ok(())
+}
+
+fn listing_page(
+    theme: &Theme,
+    cx: &Context,
+    lists: &[Listing],
+    &(list, n, count, chunk): &Job,
+) -> Result<(String, String), SiteError> {
+    let total = list.rows.len();
+    let (title, description) = if list.label == "all" {
+        (
+            "Archive".to_string(),
+            format!("{total} resolved matters, newest first."),
+        )
+    } else {
+        (
+            format!("Archive: {}", list.label),
+            format!("{total} resolved matters {}, newest first.", list.label),
+        )
+    };
+    let facets: Vec<Facet> = lists
+        .iter()
+        .map(|l| Facet {
+            label: l.label.to_string(),
+            url: l.base.clone(),
+            count: l.rows.len(),
+            current: l.label == list.label,
+        })
+        .collect();
+    let path = format!("{}index.html", page_url(&list.base, n));
+    let mut context = cx.page(&path, &title, "archive")?;
+    context.insert("description", &description);
+    context.insert("statuses", &facets);
+    context.insert("pager", &pager(&list.base, count, n));
+    context.insert("rows", chunk);
+    Ok((path.clone(), theme.render("archive.html", &path, &context)?))
+}
+
+fn page_url(base: &str, n: usize) -> String {
+    if n == 0 {
+        base.to_string()
+    } else {
+        format!("{base}page-{}/", n + 1)
+    }
+}
+
+fn pager(base: &str, pages: usize, current: usize) -> Pager {
+    Pager {
+        pages: (0..pages)
+            .map(|n| PageLink {
+                label: (n + 1).to_string(),
+                url: page_url(base, n),
+                current: n == current,
+            })
+            .collect(),
+    }
+}
+
+/// A record as its page shows it.
+#[derive(Serialize)]
+struct MatterView<'r> {
+    number: u64,
+    title: &'r str,
+    kind: crate::record::RecordKind,
+    status: &'static str,
+    author: &'r str,
+    author_url: String,
+    dynasty: u32,
+    opened: String,
+    resolved_at: String,
+    resolved_by: &'r str,
+    reasons: &'r [String],
+    comments: Option<u32>,
+    source: Option<&'r str>,
+    link: Option<&'r str>,
+    merge_commit: Option<&'r str>,
+    tally: Option<crate::record::FinalTally>,
+    votes: Vec<VoteView<'r>>,
+    uncounted: Vec<UncountedView<'r>>,
+    html: String,
+}
+
+#[derive(Serialize)]
+struct VoteView<'r> {
+    player: &'r str,
+    vote: &'r str,
+    at: String,
+    link: Option<&'r str>,
+}
+
+#[derive(Serialize)]
+struct UncountedView<'r> {
+    by: &'r str,
+    at: String,
+    why: &'r str,
+}
+
+fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -> MatterView<'r> {
+    let html = if r.body.trim().is_empty() {
+        String::new()
+    } else {
+        let prefix = format!("{}ruleset/", super::context::root(path));
+        xref::to_html(&r.body, targets, &prefix)
+    };
+    MatterView {
+        number: r.number,
+        title: &r.title,
+        kind: r.kind,
+        status: r.status(),
+        author: &r.author,
+        author_url: cx.player_url(&r.author),
+        dynasty: r.dynasty,
+        opened: datetime(r.opened),
+        resolved_at: datetime(r.resolved),
+        resolved_by: &r.resolved_by,
+        reasons: &r.reasons,
+        comments: r.comments,
+        source: r.source.as_deref(),
+        link: r.link.as_deref(),
+        merge_commit: r.merge_commit.as_deref(),
+        tally: r.tally,
+        votes: r
+            .votes
+            .iter()
+            .map(|v| VoteView {
+                player: &v.player,
+                vote: &v.vote,
+                at: v.at.map(datetime).unwrap_or_else(|| "implicit".into()),
+                link: v.link.as_deref(),
+            })
+            .collect(),
+        uncounted: r
+            .uncounted
+            .iter()
+            .map(|u| UncountedView {
+                by: &u.by,
+                at: datetime(u.at),
+                why: &u.why,
+            })
+            .collect(),
+        html,
+    }
+}
+
+/// One page per record, rendered in parallel.
+fn matters(theme: &Theme, cx: &Context) -> Result<Vec<(String, String)>, SiteError> {
+    let targets = Targets::new(&cx.game.ruleset);
+    cx.game
+        .records
+        .par_iter()
+        .map(|r| {
+            let path = matter_url(r);
+            let mut context = cx.page(&path, &r.title, "archive")?;
+            context.insert("m", &matter_view(cx, r, &targets, &path));
+            Ok((path.clone(), theme.render("matter.html", &path, &context)?))
+        })
+        .collect()
+}
+
+/// `players/` and one page per player.
+fn players(
+    theme: &Theme,
+    cx: &Context,
+    rows: &[MatterRow],
+    newest: &[usize],
+) -> Result<Vec<(String, String)>, SiteError> {
+    let records = &cx.game.records;
+    let mut by_author: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for &i in newest {
+        by_author
+            .entry(records[i].author.as_str())
+            .or_default()
+            .push(i);
+    }
+    let state = cx.game.state.as_ref();
+    let views: Vec<serde_json::Value> = cx
+        .slugs
+        .keys()
+        .map(|name| {
+            let mine = by_author.get(name.as_str()).map_or(&[][..], Vec::as_slice);
+            let on_roster = state.and_then(|s| s.player(name));
+            let mut view = serde_json::to_value(Tally::of(mine.iter().map(|&i| &records[i])))
+                .unwrap_or_default();
+            view["name"] = name.as_str().into();
+            view["url"] = cx.player_url(name).into();
+            view["anchor"] = row_anchor(cx, name).into();
+            view["on_roster"] = on_roster.is_some().into();
+            view["admin"] = on_roster.is_some_and(|p| p.admin).into();
+            let idle = on_roster.is_some_and(|p| p.idle.iter().any(|i| i.until.is_none()));
+            view["status"] = if idle { "idle" } else { "active" }.into();
+            view
+        })
+        .collect();
+    let mut out = Vec::with_capacity(views.len() + 1);
+    let path = "players/index.html";
+    let mut context = cx.page(path, "Players", "players")?;
+    context.insert("players", &views);
+    out.push((
+        path.to_string(),
+        theme.render("players.html", path, &context)?,
+    ));
+    let pages: Vec<(String, String)> = views
+        .par_iter()
+        .map(|view| {
+            let name = view["name"].as_str().unwrap_or_default();
+            let path = cx.player_url(name);
+            let mine = by_author.get(name).map_or(&[][..], Vec::as_slice);
+            let list: Vec<&MatterRow> = mine.iter().map(|&i| &rows[i]).collect();
+            let mut context = cx.page(&path, name, "players")?;
+            context.insert("p", view);
+            context.insert("rows", &list);
+            Ok((path.clone(), theme.render("player.html", &path, &context)?))
+        })
+        .collect::<Result<_, SiteError>>()?;
+    out.extend(pages);
+    Ok(out)
+}
+
+/// `dynasties/` and one page per dynasty with its matters.
+fn dynasties(
+    theme: &Theme,
+    cx: &Context,
+    rows: &[MatterRow],
+) -> Result<Vec<(String, String)>, SiteError> {
+    let records = &cx.game.records;
+    let mut by_dynasty: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+    for (i, r) in records.iter().enumerate() {
+        by_dynasty.entry(r.dynasty).or_default().push(i);
+    }
+    if let Some(state) = &cx.game.state {
+        by_dynasty.entry(state.dynasty.number).or_default();
+    }
+    let views: Vec<serde_json::Value> = by_dynasty
+        .iter()
+        .map(|(number, list)| {
+            let mut view = serde_json::to_value(Tally::of(list.iter().map(|&i| &records[i])))
+                .unwrap_or_default();
+            view["number"] = (*number).into();
+            view
+        })
+        .collect();
+    let mut out = Vec::new();
+    let path = "dynasties/index.html";
+    let mut context = cx.page(path, "Dynasties", "dynasties")?;
+    context.insert("dynasties", &views);
+    out.push((
+        path.to_string(),
+        theme.render("dynasties.html", path, &context)?,
+    ));
+    let pages: Vec<(String, String)> = views
+        .par_iter()
+        .zip(by_dynasty.values().collect::<Vec<_>>())
+        .map(|(view, list)| {
+            let path = format!("dynasties/{}.html", view["number"]);
+            let title = format!("Dynasty {}", view["number"]);
+            let list: Vec<&MatterRow> = list.iter().map(|&i| &rows[i]).collect();
+            let mut context = cx.page(&path, &title, "dynasties")?;
+            context.insert("d", view);
+            context.insert("rows", &list);
+            Ok((path.clone(), theme.render("dynasty.html", &path, &context)?))
+        })
+        .collect::<Result<_, SiteError>>()?;
+    out.extend(pages);
+    Ok(out)
+}

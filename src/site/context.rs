@@ -1,0 +1,217 @@
+//! What every page shares: the game's name and terms, the address of the
+//! site's root relative to each page, players' page names, dates as text.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Mutex;
+
+use serde::Serialize;
+
+use super::theme::Theme;
+use super::xref::HtmlCache;
+use super::{SiteError, SiteInput};
+use crate::game::Game;
+use crate::record::Record;
+use crate::time::Timestamp;
+
+/// The game as the header and footer of every page show it.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct SiteView {
+    name: String,
+    dynasty: String,
+    emperor: Option<String>,
+    emperor_term: String,
+    player_term: String,
+    players_term: String,
+    phase: String,
+    commit: Option<String>,
+}
+
+/// Shared inputs and helpers of one build.
+pub(crate) struct Context<'a> {
+    /// The inputs.
+    pub(crate) input: &'a SiteInput<'a>,
+    /// The game.
+    pub(crate) game: &'a Game,
+    /// Every player name (roster and record authors) → its page's slug.
+    pub(crate) slugs: BTreeMap<String, String>,
+    /// Rendered rule text, shared by the ruleset, rule and revision pages.
+    pub(crate) html: HtmlCache,
+    base: tera::Context,
+    theme: &'a Theme,
+    /// The rendered masthead by (depth, section): the same on thousands of
+    /// pages, so rendered once each.
+    mastheads: Mutex<HashMap<(usize, String), String>>,
+}
+
+impl<'a> Context<'a> {
+    /// Gathers what pages share.
+    pub(crate) fn new(input: &'a SiteInput<'a>, theme: &'a Theme) -> Self {
+        let game = input.game;
+        let site = site_view(game, input.commit.clone());
+        let mut base = tera::Context::new();
+        base.insert("site", &site);
+        let mut names: BTreeSet<&str> = game.records.iter().map(|r| r.author.as_str()).collect();
+        if let Some(state) = &game.state {
+            names.extend(state.players.iter().map(|p| p.name.as_str()));
+        }
+        Context {
+            input,
+            game,
+            slugs: slugs(names),
+            html: HtmlCache::default(),
+            base,
+            theme,
+            mastheads: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// A page's context: the shared values plus `root` (the way back to
+    /// the site's root from `path`), `title` and the nav `section`.
+    pub(crate) fn page(
+        &self,
+        path: &str,
+        title: &str,
+        section: &str,
+    ) -> Result<tera::Context, SiteError> {
+        let mut context = self.base.clone();
+        context.insert("root", &root(path));
+        context.insert("section", section);
+        let key = (path.matches('/').count(), section.to_string());
+        let cached = self
+            .mastheads
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&key).cloned());
+        let masthead = match cached {
+            Some(html) => html,
+            None => {
+                let html = self.theme.render("masthead.html", path, &context)?;
+                if let Ok(mut map) = self.mastheads.lock() {
+                    map.insert(key, html.clone());
+                }
+                html
+            }
+        };
+        context.insert("masthead", &masthead);
+        context.insert("title", title);
+        Ok(context)
+    }
+
+    /// The address of a player's page from the root: `players/ada.html`.
+    pub(crate) fn player_url(&self, name: &str) -> String {
+        match self.slugs.get(name) {
+            Some(slug) => format!("players/{slug}.html"),
+            None => "players/".to_string(),
+        }
+    }
+}
+
+fn site_view(game: &Game, commit: Option<String>) -> SiteView {
+    match &game.state {
+        Some(state) => SiteView {
+            name: state.name.clone(),
+            dynasty: format!("Dynasty {}", state.dynasty.number),
+            emperor: state.dynasty.emperor.clone(),
+            emperor_term: state.terms.emperor.clone(),
+            player_term: state.terms.player.clone(),
+            players_term: state.terms.players.clone(),
+            phase: state.dynasty.phase.to_string(),
+            commit,
+        },
+        None => SiteView {
+            name: "A gitnomic game".into(),
+            dynasty: "Dynasty unknown".into(),
+            emperor: None,
+            emperor_term: "Emperor".into(),
+            player_term: "Player".into(),
+            players_term: "Players".into(),
+            phase: "unknown".into(),
+            commit,
+        },
+    }
+}
+
+/// `../` once per directory of `path`: the way back to the root.
+pub(crate) fn root(path: &str) -> String {
+    "../".repeat(path.matches('/').count())
+}
+
+/// Slugs for names: lowercase ASCII letters and digits joined by `-`,
+/// made unique with `-2`, `-3` in name order.
+fn slugs<'n>(names: impl IntoIterator<Item = &'n str>) -> BTreeMap<String, String> {
+    let mut taken = BTreeSet::new();
+    let mut out = BTreeMap::new();
+    for name in names {
+        let stem = slug(name);
+        let mut candidate = stem.clone();
+        let mut n = 1;
+        while !taken.insert(candidate.clone()) {
+            n += 1;
+            candidate = format!("{stem}-{n}");
+        }
+        out.insert(name.to_string(), candidate);
+    }
+    out
+}
+
+/// `75th Trombone` → `75th-trombone`; a name with no ASCII letter or digit
+/// becomes `player`.
+pub(crate) fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    if out.is_empty() { "player".into() } else { out }
+}
+
+/// `2005-08-03`.
+pub(crate) fn date(t: Timestamp) -> String {
+    t.to_datetime().format("%Y-%m-%d").to_string()
+}
+
+/// `2005-08-03 05:42 UTC`.
+pub(crate) fn datetime(t: Timestamp) -> String {
+    t.to_datetime().format("%Y-%m-%d %H:%M UTC").to_string()
+}
+
+/// The address of a record's page from the root: `matters/12.html`.
+/// Leaf pages are files, not directories of their own: at tens of
+/// thousands of pages, a directory each doubles the cost of a clean write.
+pub(crate) fn matter_url(record: &Record) -> String {
+    format!("matters/{}.html", record.key())
+}
+
+/// `57%` of `part` in `whole`, or `–` when there is nothing to divide.
+pub(crate) fn percent(part: usize, whole: usize) -> String {
+    match (part * 100 + whole / 2).checked_div(whole) {
+        Some(rounded) => format!("{rounded}%"),
+        None => "–".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roots_slugs_and_percentages() {
+        assert_eq!(root("index.html"), "");
+        assert_eq!(root("matters/blognomic/12.html"), "../../");
+        assert_eq!(slug("75th Trombone"), "75th-trombone");
+        assert_eq!(slug("--Ørjan!"), "rjan");
+        assert_eq!(slug("§§"), "player");
+        let s = slugs(["Ann", "ann", "A.N.N."]);
+        assert_eq!(s["A.N.N."], "a-n-n");
+        assert_eq!((s["Ann"].as_str(), s["ann"].as_str()), ("ann", "ann-2"));
+        assert_eq!(percent(1, 3), "33%");
+        assert_eq!(percent(2, 3), "67%");
+        assert_eq!(percent(0, 0), "–");
+    }
+}

@@ -1,0 +1,200 @@
+//! A link check over a rendered site: every internal `href` and `src` of
+//! every HTML page must name a file of the site, and its `#anchor` an `id`
+//! in that file. Pure: it reads the rendered map, not the disk, so a
+//! build can check itself before writing anything.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::Site;
+
+/// A link that leads nowhere.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct BrokenLink {
+    /// The page it is on.
+    pub page: String,
+    /// The link as written.
+    pub href: String,
+    /// What is missing: the file, or the anchor in it.
+    pub problem: String,
+}
+
+impl std::fmt::Display for BrokenLink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}: {}", self.page, self.href, self.problem)
+    }
+}
+
+/// What one check saw.
+#[derive(Debug, Clone, Default)]
+pub struct LinkReport {
+    /// Internal links followed.
+    pub checked: usize,
+    /// Those that lead nowhere, sorted.
+    pub broken: Vec<BrokenLink>,
+}
+
+/// Checks every link of every `.html` page of `site`.
+pub fn check(site: &Site) -> LinkReport {
+    let ids: BTreeMap<&str, BTreeSet<&str>> = site
+        .iter()
+        .filter(|(path, _)| path.ends_with(".html"))
+        .map(|(path, html)| (path.as_str(), attribute_values(html, " id=\"").collect()))
+        .collect();
+    let mut report = LinkReport::default();
+    for (page, html) in site.iter().filter(|(p, _)| p.ends_with(".html")) {
+        for raw in attribute_values(html, " href=\"").chain(attribute_values(html, " src=\"")) {
+            let href = decode_entities(raw);
+            if is_external(&href) {
+                continue;
+            }
+            report.checked += 1;
+            if let Err(problem) = follow(page, &href, site, &ids) {
+                report.broken.push(BrokenLink {
+                    page: page.clone(),
+                    href,
+                    problem,
+                });
+            }
+        }
+    }
+    report.broken.sort();
+    report
+}
+
+fn is_external(href: &str) -> bool {
+    href.contains("://") || href.starts_with("mailto:") || href.starts_with("data:")
+}
+
+/// Where `href` on `page` leads, or what is missing there.
+fn follow(
+    page: &str,
+    href: &str,
+    site: &Site,
+    ids: &BTreeMap<&str, BTreeSet<&str>>,
+) -> Result<(), String> {
+    let (target, anchor) = match href.split_once('#') {
+        Some((t, a)) => (t, Some(a)),
+        None => (href, None),
+    };
+    let target = target.split('?').next().unwrap_or_default();
+    let file = if target.is_empty() {
+        page.to_string()
+    } else {
+        resolve(page, target).ok_or_else(|| "leaves the site".to_string())?
+    };
+    if !site.contains_key(&file) {
+        return Err(format!("no file {file}"));
+    }
+    match anchor {
+        Some(a) if !a.is_empty() => {
+            let found = ids.get(file.as_str()).is_some_and(|set| set.contains(a));
+            if found {
+                Ok(())
+            } else {
+                Err(format!("no id=\"{a}\" in {file}"))
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The site path that `target` names from `page`: relative to the page's
+/// directory, `..` resolved, a directory meaning its `index.html`.
+fn resolve(page: &str, target: &str) -> Option<String> {
+    let mut parts: Vec<&str> = page.split('/').collect();
+    parts.pop(); // the page's own file name
+    if target.starts_with('/') {
+        parts.clear();
+    }
+    for part in target.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    let mut path = parts.join("/");
+    if target.ends_with('/') || path.is_empty() {
+        path = if path.is_empty() {
+            "index.html".into()
+        } else {
+            format!("{path}/index.html")
+        };
+    }
+    Some(path)
+}
+
+/// Every value of an attribute in `html`, `needle` being ` name="` (the
+/// renderer always double-quotes).
+fn attribute_values<'h>(html: &'h str, needle: &'static str) -> impl Iterator<Item = &'h str> {
+    html.match_indices(needle).filter_map(move |(at, _)| {
+        let start = at + needle.len();
+        html[start..].find('"').map(|end| &html[start..start + end])
+    })
+}
+
+fn decode_entities(text: &str) -> String {
+    text.replace("&amp;", "&")
+        .replace("&#x2F;", "/")
+        .replace("&quot;", "\"")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site(pages: &[(&str, &str)]) -> Site {
+        pages
+            .iter()
+            .map(|(p, h)| (p.to_string(), h.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn follows_relative_links_and_anchors() {
+        let site = site(&[
+            (
+                "index.html",
+                r##"<a href="ruleset/#voting">v</a> <a href="https://x.invalid/">x</a>"##,
+            ),
+            (
+                "ruleset/index.html",
+                r##"<h2 id="voting"></h2><a href="../">home</a><a href="#voting">self</a>"##,
+            ),
+            (
+                "rules/voting/index.html",
+                r##"<a href="../../ruleset/#gone">g</a><a href="../../nowhere/">n</a><link href="../../style.css">"##,
+            ),
+            ("style.css", ""),
+        ]);
+        let report = check(&site);
+        assert_eq!(report.checked, 6);
+        let broken: Vec<String> = report.broken.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            broken,
+            [
+                "rules/voting/index.html: ../../nowhere/: no file nowhere/index.html",
+                "rules/voting/index.html: ../../ruleset/#gone: no id=\"gone\" in ruleset/index.html",
+            ]
+        );
+    }
+
+    #[test]
+    fn resolves_paths() {
+        assert_eq!(
+            resolve("a/b/index.html", "../c/").as_deref(),
+            Some("a/c/index.html")
+        );
+        assert_eq!(
+            resolve("a/index.html", "../").as_deref(),
+            Some("index.html")
+        );
+        assert_eq!(resolve("index.html", "../x"), None);
+        assert_eq!(
+            resolve("a/index.html", "../feed.xml").as_deref(),
+            Some("feed.xml")
+        );
+    }
+}

@@ -1,0 +1,180 @@
+//! The static site: ruleset, tracker, pending matters, archive and history
+//! rendered from a checked [`Game`], its git [`Timeline`] and the pending
+//! matters the caller knows of. Pure: [`render`] returns every file of the
+//! site as `path → text`; writing it is `crate::publish`'s business and
+//! reading the history is `crate::timeline`'s.
+//!
+//! Templates see views (plain serialisable structs built here), never the
+//! model, so a theme can change without touching the core. Every link is
+//! relative, so the site works from any directory, any host and `file://`.
+
+mod archive;
+mod context;
+mod diff;
+pub mod links;
+mod revisions;
+mod rules;
+mod stats;
+pub mod svg;
+mod theme;
+mod tracker;
+mod xref;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::game::Game;
+use crate::ruleset::Ruleset;
+use crate::time::Timestamp;
+
+pub use theme::{ThemeFile, builtin_names};
+
+/// The rendered site: relative path (`ruleset/index.html`) to file text.
+pub type Site = BTreeMap<String, String>;
+
+/// Everything the site is made from.
+pub struct SiteInput<'a> {
+    /// The game as it is now (the work tree or the revision built).
+    pub game: &'a Game,
+    /// The game's history, oldest first; empty when there is none.
+    pub timeline: &'a Timeline,
+    /// The matters still open, as the tally engine sees them.
+    pub pending: &'a [PendingView],
+    /// Template and static overrides, lowest priority first (the theme's,
+    /// then the game's own); each replaces a built-in file of the same name.
+    pub overrides: &'a [ThemeFile],
+    /// The commit built, if known, shown in the footer.
+    pub commit: Option<String>,
+    /// The absolute address the site is served from, used by the feed;
+    /// without it the feed's links are relative to the feed.
+    pub base_url: Option<String>,
+}
+
+/// A matter still open, with its live tally, as a view. The caller (the
+/// tally engine, once wired) fills it in; the site only shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PendingView {
+    /// The pull request or issue number.
+    pub number: u64,
+    /// proposal, cfj or dov.
+    pub kind: String,
+    /// Its title.
+    pub title: String,
+    /// The author's player name.
+    pub author: String,
+    /// When it was opened, as text.
+    pub opened: String,
+    /// Counted votes, in order.
+    pub votes: Vec<PendingVote>,
+    /// FOR votes counted.
+    #[serde(rename = "for")]
+    pub for_: u32,
+    /// AGAINST votes counted.
+    pub against: u32,
+    /// The quorum now.
+    pub quorum: u32,
+    /// What would happen if it were resolved now (`would be enacted`…).
+    pub decision: String,
+    /// A CSS class for the decision: enacts, fails or open.
+    pub decision_class: String,
+    /// Why, in game terms.
+    pub reasons: Vec<String>,
+    /// What the matter needs and by when (`enactable from 14:00 UTC`).
+    pub next_change: Option<String>,
+}
+
+/// One counted vote of a pending matter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PendingVote {
+    /// The player.
+    pub player: String,
+    /// FOR, AGAINST, DEFERENTIAL or VETO.
+    pub vote: String,
+}
+
+/// The game's history as read from git, oldest first.
+#[derive(Debug, Clone, Default)]
+pub struct Timeline {
+    /// Every distinct ruleset, one per change to `rules/`.
+    pub revisions: Vec<Revision>,
+    /// The numeric variables at every change to `state/`.
+    pub samples: Vec<Sample>,
+}
+
+/// One revision of the ruleset: "Ruleset N".
+#[derive(Debug, Clone)]
+pub struct Revision {
+    /// 1 for the first.
+    pub number: usize,
+    /// The commit that made it.
+    pub commit: String,
+    /// When it was committed.
+    pub time: Timestamp,
+    /// The commit's first line.
+    pub summary: String,
+    /// The ruleset it made, rendered with the terms of its time. Shared:
+    /// several commits can make the same ruleset.
+    pub ruleset: Arc<Ruleset>,
+}
+
+/// The numeric variables at one point of the history.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sample {
+    /// When the commit was made.
+    pub time: Timestamp,
+    /// Integer globals by name.
+    pub globals: BTreeMap<String, i64>,
+    /// Integer player variables: variable → player → value.
+    pub players: BTreeMap<String, BTreeMap<String, i64>>,
+}
+
+/// The site could not be rendered.
+#[derive(Debug, thiserror::Error)]
+pub enum SiteError {
+    /// A template (built in or overridden) does not parse.
+    #[error("template {name}: {message}")]
+    Template {
+        /// The template's name.
+        name: String,
+        /// What Tera said, with its causes.
+        message: String,
+    },
+    /// A template failed while rendering a page.
+    #[error("rendering {page} with {template}: {message}")]
+    Render {
+        /// The page being made.
+        page: String,
+        /// The template used.
+        template: String,
+        /// What Tera said, with its causes.
+        message: String,
+    },
+}
+
+/// Renders the whole site. `progress` hears about each stage as it starts
+/// (a long build should not look stuck).
+pub fn render(input: &SiteInput, progress: &(dyn Fn(&str) + Sync)) -> Result<Site, SiteError> {
+    let theme = theme::Theme::load(input.overrides)?;
+    let cx = context::Context::new(input, &theme);
+    let mut site = Site::new();
+    progress("rendering the ruleset and the rule pages");
+    rules::render(&theme, &cx, &mut site)?;
+    progress("rendering the tracker and pending matters");
+    tracker::render(&theme, &cx, &mut site)?;
+    progress(&format!(
+        "rendering the archive: {} resolved matters",
+        input.game.records.len()
+    ));
+    archive::render(&theme, &cx, &mut site, progress)?;
+    progress(&format!(
+        "rendering the history: {} ruleset revisions",
+        input.timeline.revisions.len()
+    ));
+    revisions::render(&theme, &cx, &mut site)?;
+    progress("rendering statistics, the feed and the search index");
+    stats::render(&theme, &cx, &mut site)?;
+    theme.add_static(&mut site);
+    Ok(site)
+}

@@ -1,0 +1,274 @@
+//! The ruleset's history: every revision ("Ruleset N", one per change to
+//! `rules/`) with a rule-level diff against the one before, and a page per
+//! rule (its permalink, by stable id) with the matters that changed it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::context::{Context, date, matter_url};
+use super::diff::{self, ChangeKind, Line, RuleChange};
+use super::rules::{Links, rule_view, section_views};
+use super::theme::Theme;
+use super::xref::Targets;
+use super::{Revision, Site, SiteError};
+use crate::record::Record;
+
+/// A revision as a row of the index and the head of its page.
+#[derive(Serialize)]
+struct RevisionView {
+    number: usize,
+    date: String,
+    summary: String,
+    matter_url: Option<String>,
+    commit: String,
+    changes: String,
+}
+
+#[derive(Serialize)]
+struct DiffEntry<'a> {
+    id: &'a str,
+    label: &'a str,
+    what: String,
+    lines: &'a [Line],
+}
+
+/// One change in a rule's history.
+#[derive(Serialize, Clone)]
+struct HistoryEntry {
+    revision: usize,
+    date: String,
+    what: String,
+    summary: String,
+    matter_url: Option<String>,
+}
+
+/// The game's own records by merge commit and by number, to find the
+/// matter behind a revision.
+struct Matters<'r> {
+    by_commit: BTreeMap<&'r str, &'r Record>,
+    by_number: BTreeMap<u64, &'r Record>,
+}
+
+impl<'r> Matters<'r> {
+    fn new(records: &'r [Record]) -> Self {
+        let own = || records.iter().filter(|r| r.source.is_none());
+        Matters {
+            by_commit: own()
+                .filter_map(|r| Some((r.merge_commit.as_deref()?, r)))
+                .collect(),
+            by_number: own().map(|r| (r.number, r)).collect(),
+        }
+    }
+
+    /// The matter merged as the revision's commit (a full or abbreviated
+    /// id), else the one named `#N` in the commit's first line.
+    fn of(&self, revision: &Revision) -> Option<&'r Record> {
+        let commit = revision.commit.as_str();
+        let prefix = commit.get(..7).unwrap_or(commit);
+        let merged = self
+            .by_commit
+            .range(prefix..)
+            .take_while(|(m, _)| m.starts_with(prefix))
+            .find(|(m, _)| m.len() >= 7 && (commit.starts_with(*m) || m.starts_with(commit)))
+            .map(|(_, r)| *r);
+        merged.or_else(|| self.by_number.get(&pr_number(&revision.summary)?).copied())
+    }
+}
+
+/// `#12` in `Wind faster (#12)` or `Merge pull request #12 from …`.
+fn pr_number(summary: &str) -> Option<u64> {
+    let at = summary.find('#')?;
+    let digits: String = summary[at + 1..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+/// Renders `rulesets/`, `rulesets/<n>/` and `rules/<id>/`.
+pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(), SiteError> {
+    let revisions = &cx.input.timeline.revisions;
+    let empty = crate::ruleset::Ruleset::default();
+    let diffs: Vec<Vec<RuleChange>> = revisions
+        .par_iter()
+        .enumerate()
+        .map(|(i, rev)| {
+            let before = if i == 0 {
+                &empty
+            } else {
+                &*revisions[i - 1].ruleset
+            };
+            diff::diff(before, &rev.ruleset)
+        })
+        .collect();
+    let matters = Matters::new(&cx.game.records);
+    let views: Vec<RevisionView> = revisions
+        .iter()
+        .zip(&diffs)
+        .map(|(rev, changes)| RevisionView {
+            number: rev.number,
+            date: date(rev.time),
+            summary: rev.summary.clone(),
+            matter_url: matters.of(rev).map(matter_url),
+            commit: rev.commit.chars().take(10).collect(),
+            changes: match changes.len() {
+                1 => "1 rule".into(),
+                n => format!("{n} rules"),
+            },
+        })
+        .collect();
+    let path = "rulesets/index.html";
+    let mut context = cx.page(path, "Ruleset history", "rulesets")?;
+    let newest: Vec<&RevisionView> = views.iter().rev().collect();
+    context.insert("revisions", &newest);
+    site.insert(path.into(), theme.render("rulesets.html", path, &context)?);
+    let pages: Vec<(String, String)> = (0..revisions.len())
+        .into_par_iter()
+        .map(|i| revision_page(theme, cx, (&revisions[i], &views[i]), &diffs[i]))
+        .collect::<Result<_, _>>()?;
+    site.extend(pages);
+    rule_pages(theme, cx, &views, &diffs, site)
+}
+
+fn revision_page(
+    theme: &Theme,
+    cx: &Context,
+    (rev, view): (&Revision, &RevisionView),
+    changes: &[RuleChange],
+) -> Result<(String, String), SiteError> {
+    let path = format!("rulesets/{}.html", rev.number);
+    let title = format!("Ruleset {}", rev.number);
+    let mut context = cx.page(&path, &title, "rulesets")?;
+    let links = Links {
+        prefix: "",
+        root: "../",
+        cache: &cx.html,
+    };
+    let (present, removed): (Vec<&RuleChange>, Vec<&RuleChange>) =
+        changes.iter().partition(|c| c.kind != ChangeKind::Repealed);
+    let entries: Vec<DiffEntry> = present
+        .iter()
+        .map(|c| DiffEntry {
+            id: &c.id,
+            label: &c.label,
+            what: c.kind.describe(),
+            lines: &c.lines,
+        })
+        .collect();
+    let removed: Vec<BTreeMap<&str, &str>> = removed
+        .iter()
+        .map(|c| BTreeMap::from([("id", c.id.as_str()), ("label", c.label.as_str())]))
+        .collect();
+    context.insert("rev", view);
+    context.insert("prev", &rev.number.checked_sub(1).filter(|n| *n > 0));
+    let last = cx.input.timeline.revisions.len();
+    context.insert("next", &(rev.number < last).then_some(rev.number + 1));
+    context.insert("diff", &entries);
+    context.insert("removed", &removed);
+    context.insert("sections", &section_views(&rev.ruleset, links));
+    Ok((
+        path.clone(),
+        theme.render("revision.html", &path, &context)?,
+    ))
+}
+
+/// What the revisions say about each rule id.
+#[derive(Default)]
+struct Histories<'a> {
+    /// Its changes, oldest first.
+    history: BTreeMap<&'a str, Vec<HistoryEntry>>,
+    /// Its last title.
+    titles: BTreeMap<&'a str, &'a str>,
+    /// The last revision it is in.
+    last_seen: BTreeMap<&'a str, usize>,
+}
+
+fn histories<'a>(
+    cx: &'a Context,
+    views: &[RevisionView],
+    diffs: &'a [Vec<RuleChange>],
+) -> Histories<'a> {
+    let mut out = Histories::default();
+    for ((view, changes), rev) in views.iter().zip(diffs).zip(&cx.input.timeline.revisions) {
+        for rule in &rev.ruleset.rules {
+            out.last_seen.insert(rule.id.as_str(), rev.number);
+            out.titles.insert(rule.id.as_str(), rule.title.as_str());
+        }
+        for change in changes {
+            out.history
+                .entry(change.id.as_str())
+                .or_default()
+                .push(HistoryEntry {
+                    revision: view.number,
+                    date: view.date.clone(),
+                    what: change.kind.describe(),
+                    summary: view.summary.clone(),
+                    matter_url: view.matter_url.clone(),
+                });
+        }
+    }
+    out
+}
+
+/// A page per rule ever seen: the current text, or where its last text is.
+fn rule_pages(
+    theme: &Theme,
+    cx: &Context,
+    views: &[RevisionView],
+    diffs: &[Vec<RuleChange>],
+    site: &mut Site,
+) -> Result<(), SiteError> {
+    let Histories {
+        history,
+        titles,
+        last_seen,
+    } = histories(cx, views, diffs);
+    let current = &cx.game.ruleset;
+    let ids: BTreeSet<&str> = current
+        .rules
+        .iter()
+        .map(|r| r.id.as_str())
+        .chain(last_seen.keys().copied())
+        .collect();
+    let targets = Targets::new(current);
+    let pages: Vec<(String, String)> = ids
+        .par_iter()
+        .map(|id| {
+            let path = format!("rules/{id}.html");
+            let links = Links {
+                prefix: "../ruleset/",
+                root: "../",
+                cache: &cx.html,
+            };
+            let rule = current.get(id).map(|r| rule_view(r, &targets, links));
+            let title = rule.as_ref().map_or_else(
+                || titles.get(id).copied().unwrap_or(id).to_string(),
+                |r| format!("{} {}", r.number, r.title),
+            );
+            let mut context = cx.page(&path, &title, "ruleset")?;
+            context.insert("rule", &rule);
+            context.insert("id", id);
+            context.insert("last_seen", &last_seen.get(id));
+            let mut changes = history.get(id).cloned().unwrap_or_default();
+            changes.reverse();
+            context.insert("changes", &changes);
+            Ok((path.clone(), theme.render("rule.html", &path, &context)?))
+        })
+        .collect::<Result<_, SiteError>>()?;
+    site.extend(pages);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_pull_request_named_in_a_commit() {
+        assert_eq!(pr_number("Wind faster (#12)"), Some(12));
+        assert_eq!(pr_number("Merge pull request #7 from ada/x"), Some(7));
+        assert_eq!(pr_number("No number here"), None);
+    }
+}

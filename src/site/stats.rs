@@ -1,0 +1,183 @@
+//! Statistics as charts (matters per month, enactment rate per dynasty),
+//! the Atom feed of resolved matters and the search index.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::archive::newest_first;
+use super::context::{Context, matter_url, percent, slug};
+use super::svg::{self, Labels};
+use super::theme::Theme;
+use super::{Site, SiteError};
+use crate::time::Timestamp;
+
+/// Entries in the feed.
+const FEED_ENTRIES: usize = 50;
+
+#[derive(Serialize)]
+struct Chart {
+    svg: String,
+    caption: String,
+}
+
+/// Renders `stats/index.html`, `feed.xml` and `search.json`.
+pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(), SiteError> {
+    let records = &cx.game.records;
+    let enacted = records.iter().filter(|r| r.status() == "enacted").count();
+    let path = "stats/index.html";
+    let mut context = cx.page(path, "Statistics", "stats")?;
+    context.insert("total", &records.len());
+    context.insert("enacted", &enacted);
+    context.insert("rate", &percent(enacted, records.len()));
+    let charts = if records.is_empty() {
+        Vec::new()
+    } else {
+        vec![per_month(cx), rate_per_dynasty(cx)]
+    };
+    context.insert("charts", &charts);
+    site.insert(path.into(), theme.render("stats.html", path, &context)?);
+    site.insert("feed.xml".into(), feed(theme, cx)?);
+    site.insert("search.json".into(), search_index(cx));
+    Ok(())
+}
+
+/// Resolved matters per calendar month, months without any included.
+fn per_month(cx: &Context) -> Chart {
+    let mut counts: BTreeMap<(i32, u32), usize> = BTreeMap::new();
+    for r in &cx.game.records {
+        let t = r.resolved.to_datetime();
+        *counts
+            .entry((chrono::Datelike::year(&t), chrono::Datelike::month(&t)))
+            .or_default() += 1;
+    }
+    let mut bars = Vec::new();
+    if let (Some(&first), Some(&last)) = (counts.keys().next(), counts.keys().next_back()) {
+        let mut month = first;
+        while month <= last {
+            #[allow(clippy::cast_precision_loss)] // counts of matters
+            let value = counts.get(&month).copied().unwrap_or(0) as f64;
+            bars.push((format!("{}-{:02}", month.0, month.1), value));
+            month = if month.1 == 12 {
+                (month.0 + 1, 1)
+            } else {
+                (month.0, month.1 + 1)
+            };
+        }
+    }
+    let every = bars.len().div_ceil(8).max(1);
+    let labels = Labels {
+        id: "_stats-months",
+        title: "Resolved matters per month",
+        description: "How many matters were resolved in each month of the game.",
+    };
+    Chart {
+        svg: svg::bar_chart(labels, &bars, every),
+        caption: format!("Resolved matters per month, {} months.", bars.len()),
+    }
+}
+
+fn rate_per_dynasty(cx: &Context) -> Chart {
+    let mut tallies: BTreeMap<u32, (usize, usize)> = BTreeMap::new();
+    for r in &cx.game.records {
+        let entry = tallies.entry(r.dynasty).or_default();
+        entry.0 += usize::from(r.status() == "enacted");
+        entry.1 += 1;
+    }
+    #[allow(clippy::cast_precision_loss)] // counts of matters
+    let bars: Vec<(String, f64)> = tallies
+        .iter()
+        .map(|(d, (enacted, all))| (format!("{d}"), *enacted as f64 * 100.0 / *all as f64))
+        .collect();
+    let every = bars.len().div_ceil(10).max(1);
+    let labels = Labels {
+        id: "_stats-dynasties",
+        title: "Enactment rate per dynasty (%)",
+        description: "The share of each dynasty's resolved matters that were enacted.",
+    };
+    Chart {
+        svg: svg::bar_chart(labels, &bars, every),
+        caption: format!("Enactment rate per dynasty, {} dynasties.", bars.len()),
+    }
+}
+
+fn feed(theme: &Theme, cx: &Context) -> Result<String, SiteError> {
+    #[derive(Serialize)]
+    struct Entry {
+        title: String,
+        id: String,
+        url: String,
+        updated: Timestamp,
+        published: Timestamp,
+        author: String,
+        summary: String,
+    }
+    let records = &cx.game.records;
+    let game = slug(cx.game.state.as_ref().map_or("game", |s| s.name.as_str()));
+    let entries: Vec<Entry> = newest_first(records)
+        .into_iter()
+        .take(FEED_ENTRIES)
+        .map(|i| &records[i])
+        .map(|r| Entry {
+            title: format!("{}: {}", r.status(), r.title),
+            id: format!("urn:gitnomic:{game}:matter:{}", r.key()),
+            url: matter_url(r),
+            updated: r.resolved,
+            published: r.opened,
+            author: r.author.clone(),
+            summary: format!(
+                "{} by {} in dynasty {}, resolved by {}.",
+                r.status(),
+                r.author,
+                r.dynasty,
+                r.resolved_by
+            ),
+        })
+        .collect();
+    let updated = entries
+        .first()
+        .map(|e| e.updated)
+        .or_else(|| cx.game.state.as_ref().and_then(|s| s.dynasty.started))
+        .unwrap_or(Timestamp::from_unix(0));
+    let base = cx
+        .input
+        .base_url
+        .as_ref()
+        .map(|b| format!("{}/", b.trim_end_matches('/')))
+        .unwrap_or_default();
+    let mut context = cx.page("feed.xml", "feed", "")?;
+    context.insert("feed_id", &format!("urn:gitnomic:{game}:feed"));
+    context.insert("base", &base);
+    context.insert("updated", &updated);
+    context.insert("entries", &entries);
+    theme.render("feed.xml", "feed.xml", &context)
+}
+
+/// `[{"t": title, "u": address from the root, "k": kind}]` for the
+/// search box: rules, pages, players and matters.
+fn search_index(cx: &Context) -> String {
+    #[derive(Serialize)]
+    struct Entry {
+        t: String,
+        u: String,
+        k: String,
+    }
+    let game = cx.game;
+    let rules = game.ruleset.rules.iter().map(|r| Entry {
+        t: format!("{} {}", r.number, r.title),
+        u: format!("ruleset/#{}", r.id),
+        k: "rule".into(),
+    });
+    let players = cx.slugs.keys().map(|name| Entry {
+        t: name.clone(),
+        u: cx.player_url(name),
+        k: "player".into(),
+    });
+    let matters = game.records.iter().map(|r| Entry {
+        t: r.title.clone(),
+        u: matter_url(r),
+        k: format!("{} {}", r.status(), super::context::date(r.resolved)),
+    });
+    let all: Vec<Entry> = rules.chain(players).chain(matters).collect();
+    serde_json::to_string(&all).unwrap_or_else(|_| "[]".into())
+}

@@ -1,0 +1,312 @@
+//! A small SVG chart writer: step lines over time and bars. Ours rather
+//! than a plotting crate: the site needs two kinds of chart, styled by the
+//! site's CSS (so dark mode and the palette apply), inline in the page and
+//! readable by screen readers (`role="img"`, a title and a description).
+
+use std::fmt::Write as _;
+
+use super::xref::escape_into;
+use crate::time::Timestamp;
+
+const WIDTH: f64 = 640.0;
+const PLOT_HEIGHT: f64 = 200.0;
+const LEFT: f64 = 48.0;
+const RIGHT: f64 = 12.0;
+const TOP: f64 = 12.0;
+const AXIS: f64 = 28.0;
+const LEGEND_ROW: f64 = 18.0;
+
+/// One line of a chart: a name and points (time, value), in time order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// Shown in the legend.
+    pub name: String,
+    /// (time, value), oldest first.
+    pub points: Vec<(Timestamp, f64)>,
+}
+
+/// What a chart is about, for people and screen readers.
+#[derive(Debug, Clone, Copy)]
+pub struct Labels<'a> {
+    /// A document-unique id for the SVG's title element.
+    pub id: &'a str,
+    /// The title.
+    pub title: &'a str,
+    /// A one-sentence description of what the chart shows.
+    pub description: &'a str,
+}
+
+/// A step chart (each value holds until the next) of `series` over time.
+pub fn step_chart(labels: Labels, series: &[Series]) -> String {
+    let times = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0.unix()));
+    let (t0, t1) = bounds(times.map(|t| t as f64)).unwrap_or((0.0, 1.0));
+    let (t0, t1) = if t1 > t0 {
+        (t0, t1)
+    } else {
+        (t0 - 86_400.0, t1 + 86_400.0)
+    };
+    let values = series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
+    let (v0, v1) = bounds(values.chain([0.0])).unwrap_or((0.0, 1.0));
+    let ticks = nice_ticks(v0, v1);
+    let (lo, hi) = (ticks[0], ticks[ticks.len() - 1]);
+    let legend_rows = legend_rows(series.iter().map(|s| s.name.as_str()));
+    let height = TOP + PLOT_HEIGHT + AXIS + LEGEND_ROW * legend_rows.len() as f64;
+    let x = |t: f64| LEFT + (t - t0) / (t1 - t0) * (WIDTH - LEFT - RIGHT);
+    let y = |v: f64| TOP + PLOT_HEIGHT - (v - lo) / (hi - lo) * PLOT_HEIGHT;
+    let mut svg = open(labels, height);
+    y_axis(&mut svg, &ticks, &y);
+    time_axis(&mut svg, t0, t1, &x);
+    for (i, s) in series.iter().enumerate() {
+        let Some(&(first_t, first_v)) = s.points.first() else {
+            continue;
+        };
+        let mut path = format!("M{:.1} {:.1}", x(first_t.unix() as f64), y(first_v));
+        for &(t, v) in &s.points[1..] {
+            let _ = write!(path, " H{:.1} V{:.1}", x(t.unix() as f64), y(v));
+        }
+        let _ = write!(path, " H{:.1}", x(t1));
+        let _ = write!(svg, "<path class=\"line s{}\" d=\"{path}\"><title>", i % 8);
+        escape_into(&mut svg, &s.name);
+        svg.push_str("</title></path>");
+    }
+    legend(&mut svg, &legend_rows, TOP + PLOT_HEIGHT + AXIS);
+    svg.push_str("</svg>");
+    svg
+}
+
+/// A bar chart of labelled values; every `label_every`-th label is shown.
+pub fn bar_chart(labels: Labels, bars: &[(String, f64)], label_every: usize) -> String {
+    let (_, v1) = bounds(bars.iter().map(|b| b.1).chain([0.0])).unwrap_or((0.0, 1.0));
+    let ticks = nice_ticks(0.0, v1);
+    let hi = ticks[ticks.len() - 1];
+    let height = TOP + PLOT_HEIGHT + AXIS;
+    let band = (WIDTH - LEFT - RIGHT) / bars.len().max(1) as f64;
+    let y = |v: f64| TOP + PLOT_HEIGHT - v / hi * PLOT_HEIGHT;
+    let mut svg = open(labels, height);
+    y_axis(&mut svg, &ticks, &y);
+    for (i, (label, value)) in bars.iter().enumerate() {
+        let left = LEFT + band * i as f64;
+        let _ = write!(
+            svg,
+            "<rect class=\"bar\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\"><title>",
+            left + band * 0.1,
+            y(*value),
+            (band * 0.8).max(0.5),
+            (TOP + PLOT_HEIGHT - y(*value)).max(0.0)
+        );
+        escape_into(&mut svg, &format!("{label}: {}", trim_number(*value)));
+        svg.push_str("</title></rect>");
+        if label_every > 0 && i % label_every == 0 {
+            let _ = write!(
+                svg,
+                "<text x=\"{:.1}\" y=\"{:.1}\">",
+                left,
+                TOP + PLOT_HEIGHT + 18.0
+            );
+            escape_into(&mut svg, label);
+            svg.push_str("</text>");
+        }
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+fn open(labels: Labels, height: f64) -> String {
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 {WIDTH} {height}\" role=\"img\" aria-labelledby=\"{0} {0}-d\"><title id=\"{0}\">",
+        labels.id
+    );
+    escape_into(&mut svg, labels.title);
+    let _ = write!(svg, "</title><desc id=\"{}-d\">", labels.id);
+    escape_into(&mut svg, labels.description);
+    svg.push_str("</desc>");
+    svg
+}
+
+fn y_axis(svg: &mut String, ticks: &[f64], y: &dyn Fn(f64) -> f64) {
+    for &tick in ticks {
+        let at = y(tick);
+        let _ = write!(
+            svg,
+            "<line class=\"grid\" x1=\"{LEFT}\" x2=\"{}\" y1=\"{at:.1}\" y2=\"{at:.1}\"/><text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+            WIDTH - RIGHT,
+            LEFT - 6.0,
+            at + 4.0,
+            trim_number(tick)
+        );
+    }
+}
+
+fn time_axis(svg: &mut String, t0: f64, t1: f64, x: &dyn Fn(f64) -> f64) {
+    let span_days = (t1 - t0) / 86_400.0;
+    let format = if span_days > 3.0 * 365.0 {
+        "%Y"
+    } else if span_days > 90.0 {
+        "%Y-%m"
+    } else if span_days > 5.0 {
+        "%Y-%m-%d"
+    } else {
+        "%m-%d %H:%M"
+    };
+    let baseline = TOP + PLOT_HEIGHT;
+    let _ = write!(
+        svg,
+        "<line class=\"axis\" x1=\"{LEFT}\" x2=\"{}\" y1=\"{baseline}\" y2=\"{baseline}\"/>",
+        WIDTH - RIGHT
+    );
+    for i in 0..=4 {
+        let t = t0 + (t1 - t0) * f64::from(i) / 4.0;
+        #[allow(clippy::cast_possible_truncation)] // seconds since 1970 fit an i64
+        let label = Timestamp::from_unix(t as i64).to_datetime().format(format);
+        let anchor = match i {
+            0 => "start",
+            4 => "end",
+            _ => "middle",
+        };
+        let _ = write!(
+            svg,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"{anchor}\">{label}</text>",
+            x(t),
+            baseline + 18.0
+        );
+    }
+}
+
+/// Splits names into legend rows that fit the width.
+fn legend_rows<'n>(names: impl Iterator<Item = &'n str>) -> Vec<Vec<(usize, &'n str)>> {
+    let mut rows: Vec<Vec<(usize, &str)>> = Vec::new();
+    let mut used = WIDTH;
+    for (i, name) in names.enumerate() {
+        let width = legend_width(name);
+        if used + width > WIDTH - LEFT {
+            rows.push(Vec::new());
+            used = 0.0;
+        }
+        used += width;
+        if let Some(row) = rows.last_mut() {
+            row.push((i, name));
+        }
+    }
+    rows
+}
+
+fn legend_width(name: &str) -> f64 {
+    24.0 + 7.0 * name.chars().count() as f64
+}
+
+fn legend(svg: &mut String, rows: &[Vec<(usize, &str)>], top: f64) {
+    for (r, row) in rows.iter().enumerate() {
+        let y = top + LEGEND_ROW * r as f64 + 12.0;
+        let mut x = LEFT;
+        for &(i, name) in row {
+            let _ = write!(
+                svg,
+                "<rect class=\"s{}\" x=\"{x:.1}\" y=\"{:.1}\" width=\"12\" height=\"4\"/><text x=\"{:.1}\" y=\"{y:.1}\">",
+                i % 8,
+                y - 6.0,
+                x + 16.0
+            );
+            escape_into(svg, name);
+            svg.push_str("</text>");
+            x += legend_width(name);
+        }
+    }
+}
+
+fn bounds(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    values.fold(None, |acc, v| match acc {
+        None => Some((v, v)),
+        Some((lo, hi)) => Some((lo.min(v), hi.max(v))),
+    })
+}
+
+/// Round tick values (steps of 1, 2 or 5 times a power of ten) covering
+/// `lo..=hi`, at least two of them.
+fn nice_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let span = if hi > lo { hi - lo } else { 1.0 };
+    let raw = span / 4.0;
+    let magnitude = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * magnitude)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * magnitude);
+    let start = (lo / step).floor() * step;
+    let mut ticks = vec![start];
+    while ticks[ticks.len() - 1] < hi || ticks.len() < 2 {
+        ticks.push(start + step * ticks.len() as f64);
+    }
+    ticks
+}
+
+/// `3` rather than `3.0`; `2.5` stays.
+fn trim_number(v: f64) -> String {
+    let text = format!("{v:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(day: i64) -> Timestamp {
+        Timestamp::from_unix(1_900_000_000 + day * 86_400)
+    }
+
+    #[test]
+    fn ticks_are_round_and_cover_the_range() {
+        assert_eq!(nice_ticks(0.0, 10.0), [0.0, 5.0, 10.0]);
+        assert_eq!(nice_ticks(0.0, 7.0), [0.0, 2.0, 4.0, 6.0, 8.0]);
+        assert_eq!(nice_ticks(-3.0, 0.0), [-3.0, -2.0, -1.0, 0.0]);
+        assert_eq!(nice_ticks(0.0, 0.0), [0.0, 0.5]);
+        assert_eq!(trim_number(2.50), "2.5");
+    }
+
+    #[test]
+    fn a_step_chart_draws_each_series_with_its_title() {
+        let series = [
+            Series {
+                name: "Ada <3".into(),
+                points: vec![(at(0), 0.0), (at(1), 10.0)],
+            },
+            Series {
+                name: "Boris".into(),
+                points: vec![(at(0), 5.0)],
+            },
+        ];
+        let labels = Labels {
+            id: "c1",
+            title: "springs",
+            description: "springs per player",
+        };
+        let svg = step_chart(labels, &series);
+        assert!(svg.starts_with("<svg"), "{svg}");
+        assert!(svg.contains("aria-labelledby=\"c1 c1-d\""));
+        // Ada starts at the left edge at 0 (the bottom), steps up to 10 (the top).
+        assert!(
+            svg.contains("<path class=\"line s0\" d=\"M48.0 212.0 H628.0 V12.0 H628.0\"><title>Ada &lt;3</title>"),
+            "{svg}"
+        );
+        assert!(svg.contains("<path class=\"line s1\" d=\"M48.0 112.0 H628.0\">"));
+        assert_eq!(svg.matches("<path").count(), 2);
+    }
+
+    #[test]
+    fn a_bar_chart_has_one_bar_per_value() {
+        let bars = [("2030-01".to_string(), 4.0), ("2030-02".to_string(), 0.0)];
+        let labels = Labels {
+            id: "b",
+            title: "t",
+            description: "d",
+        };
+        let svg = bar_chart(labels, &bars, 1);
+        assert_eq!(svg.matches("<rect class=\"bar\"").count(), 2);
+        assert!(svg.contains("<title>2030-01: 4</title>"), "{svg}");
+        assert!(
+            svg.contains("height=\"0.0\"><title>2030-02: 0</title>"),
+            "{svg}"
+        );
+    }
+}

@@ -1,0 +1,190 @@
+//! Templates and static files: built into the binary, overridable by a
+//! theme (`themes/<name>/`) and then by the game itself. Pure: the files
+//! of the overrides are read at the edge and handed in as [`ThemeFile`]s.
+
+use std::collections::BTreeMap;
+use std::error::Error as _;
+
+use super::{Site, SiteError};
+
+/// A file that replaces or adds to the built-in theme: `templates/base.html`
+/// or `static/style.css`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThemeFile {
+    /// `templates/<name>` or `static/<path>`.
+    pub name: String,
+    /// Its text.
+    pub text: String,
+}
+
+/// The built-in templates, by name.
+const TEMPLATES: &[(&str, &str)] = &[
+    ("base.html", include_str!("templates/base.html")),
+    ("macros.html", include_str!("templates/macros.html")),
+    ("masthead.html", include_str!("templates/masthead.html")),
+    ("index.html", include_str!("templates/index.html")),
+    ("page.html", include_str!("templates/page.html")),
+    ("ruleset.html", include_str!("templates/ruleset.html")),
+    ("rule.html", include_str!("templates/rule.html")),
+    ("tracker.html", include_str!("templates/tracker.html")),
+    ("pending.html", include_str!("templates/pending.html")),
+    ("archive.html", include_str!("templates/archive.html")),
+    ("matter.html", include_str!("templates/matter.html")),
+    ("players.html", include_str!("templates/players.html")),
+    ("player.html", include_str!("templates/player.html")),
+    ("dynasties.html", include_str!("templates/dynasties.html")),
+    ("dynasty.html", include_str!("templates/dynasty.html")),
+    ("stats.html", include_str!("templates/stats.html")),
+    ("rulesets.html", include_str!("templates/rulesets.html")),
+    ("revision.html", include_str!("templates/revision.html")),
+    ("feed.xml", include_str!("templates/feed.xml")),
+];
+
+/// The built-in static files, by path in the site.
+const STATIC: &[(&str, &str)] = &[
+    ("style.css", include_str!("static/style.css")),
+    ("site.js", include_str!("static/site.js")),
+];
+
+/// The names a theme may override (`templates/…`, `static/…`), for
+/// `gitnomic build --list-templates` and for documentation.
+pub fn builtin_names() -> Vec<String> {
+    let templates = TEMPLATES.iter().map(|(n, _)| format!("templates/{n}"));
+    let statics = STATIC.iter().map(|(n, _)| format!("static/{n}"));
+    templates.chain(statics).collect()
+}
+
+/// The templates and static files in force for one build.
+pub(crate) struct Theme {
+    tera: tera::Tera,
+    statics: BTreeMap<String, String>,
+}
+
+impl Theme {
+    /// The built-in theme with `overrides` laid over it in order.
+    pub(crate) fn load(overrides: &[ThemeFile]) -> Result<Theme, SiteError> {
+        let mut templates: BTreeMap<String, String> = TEMPLATES
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect();
+        let mut statics: BTreeMap<String, String> = STATIC
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect();
+        for file in overrides {
+            if let Some(name) = file.name.strip_prefix("templates/") {
+                templates.insert(name.to_string(), file.text.clone());
+            } else if let Some(name) = file.name.strip_prefix("static/") {
+                statics.insert(name.to_string(), file.text.clone());
+            }
+        }
+        let mut tera = tera::Tera::default();
+        tera.set_escape_fn(escape);
+        tera.add_raw_templates(templates.iter().map(|(n, t)| (n.as_str(), t.as_str())))
+            .map_err(|e| SiteError::Template {
+                name: failing_template(&e),
+                message: describe(&e),
+            })?;
+        Ok(Theme { tera, statics })
+    }
+
+    /// Renders `template` with `context` as the page at `page`.
+    pub(crate) fn render(
+        &self,
+        template: &str,
+        page: &str,
+        context: &tera::Context,
+    ) -> Result<String, SiteError> {
+        self.tera
+            .render(template, context)
+            .map_err(|e| SiteError::Render {
+                page: page.to_string(),
+                template: template.to_string(),
+                message: describe(&e),
+            })
+    }
+
+    /// Adds the static files to the site.
+    pub(crate) fn add_static(&self, site: &mut Site) {
+        for (name, text) in &self.statics {
+            site.insert(name.clone(), text.clone());
+        }
+    }
+}
+
+/// Escapes text for HTML and XML text and double- or single-quoted
+/// attributes. Tera's default also escapes `/`, which every relative link
+/// would then carry as `&#x2F;`: correct, but ugly and larger.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Tera names the failing template in its message (`Failed to parse 'x'`).
+fn failing_template(err: &tera::Error) -> String {
+    let text = err.to_string();
+    text.split(['\'', '"'])
+        .nth(1)
+        .unwrap_or("(a template)")
+        .to_string()
+}
+
+/// A Tera error with its causes, on one line.
+fn describe(err: &tera::Error) -> String {
+    let mut message = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        message.push_str(": ");
+        message.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    message.replace('\n', " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_templates_parse() {
+        assert!(Theme::load(&[]).is_ok());
+    }
+
+    #[test]
+    fn an_override_replaces_a_template_and_a_broken_one_is_named() {
+        let page = ThemeFile {
+            name: "templates/page.html".into(),
+            text: "<p>{{ title }}</p>".into(),
+        };
+        let css = ThemeFile {
+            name: "static/style.css".into(),
+            text: "body{}".into(),
+        };
+        let theme = Theme::load(&[page, css]).unwrap();
+        let mut context = tera::Context::new();
+        context.insert("title", "A & B");
+        let html = theme.render("page.html", "x/index.html", &context).unwrap();
+        assert_eq!(html, "<p>A &amp; B</p>");
+        let mut site = Site::new();
+        theme.add_static(&mut site);
+        assert_eq!(site["style.css"], "body{}");
+        let broken = ThemeFile {
+            name: "templates/page.html".into(),
+            text: "{% if %}".into(),
+        };
+        let Err(SiteError::Template { name, .. }) = Theme::load(&[broken]) else {
+            panic!("a broken template must be refused");
+        };
+        assert_eq!(name, "page.html");
+    }
+}

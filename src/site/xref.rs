@@ -1,0 +1,216 @@
+//! Rule text to HTML, with cross-references linked: "Rule 2.5" and "the
+//! rule entitled “Invasion”" become links to that rule when exactly one
+//! rule answers to them. Text already inside a link, an image or code is
+//! left alone. Raw HTML in the text is shown as text, not run: rule text
+//! and matters come from anyone's pull request.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
+use std::sync::{LazyLock, Mutex};
+
+use pulldown_cmark::{CowStr, Event, Tag, TagEnd, TextMergeStream};
+use regex::Regex;
+
+use crate::ruleset::Ruleset;
+
+/// "Rule 2.5" (a number with at least two parts), or "rule [entitled]
+/// “Title”" with curly or straight quotes.
+static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)\brule\s+(?:(\d+(?:\.\d+)+)\b|(?:entitled\s+)?[“"]([^”"\n]{1,120})[”"])"#)
+        .unwrap_or_else(|e| unreachable!("the reference pattern is valid: {e}"))
+});
+
+/// What references can point at in one ruleset: numbers and titles to ids.
+pub(crate) struct Targets {
+    /// A hash of the maps below: two rulesets with the same fingerprint
+    /// link the same text the same way, so rendered text can be shared.
+    pub(crate) fingerprint: u64,
+    by_number: BTreeMap<String, String>,
+    /// Lowercased title → the id, or `None` when two rules share it.
+    by_title: BTreeMap<String, Option<String>>,
+}
+
+impl Targets {
+    /// The targets of `ruleset` (rendered, so titles read as players see them).
+    pub(crate) fn new(ruleset: &Ruleset) -> Self {
+        let mut by_title: BTreeMap<String, Option<String>> = BTreeMap::new();
+        for rule in &ruleset.rules {
+            by_title
+                .entry(rule.title.trim().to_lowercase())
+                .and_modify(|id| *id = None)
+                .or_insert_with(|| Some(rule.id.to_string()));
+        }
+        let by_number = ruleset
+            .rules
+            .iter()
+            .map(|r| (r.number.to_string(), r.id.to_string()))
+            .collect();
+        Targets::from_maps(by_number, by_title)
+    }
+
+    fn from_maps(
+        by_number: BTreeMap<String, String>,
+        by_title: BTreeMap<String, Option<String>>,
+    ) -> Self {
+        let mut hasher = DefaultHasher::new();
+        (&by_number, &by_title).hash(&mut hasher);
+        Targets {
+            fingerprint: hasher.finish(),
+            by_number,
+            by_title,
+        }
+    }
+
+    fn resolve(&self, number: Option<&str>, title: Option<&str>) -> Option<&str> {
+        match (number, title) {
+            (Some(n), _) => self.by_number.get(n).map(String::as_str),
+            (None, Some(t)) => self
+                .by_title
+                .get(&t.trim().to_lowercase())
+                .and_then(|id| id.as_deref()),
+            (None, None) => None,
+        }
+    }
+}
+
+/// Renders `markdown` to HTML; references link to `{prefix}#{id}` (an
+/// empty prefix when the rule is on the same page).
+pub(crate) fn to_html(markdown: &str, targets: &Targets, prefix: &str) -> String {
+    let mut depth = 0usize; // inside links, images: leave alone
+    let events = TextMergeStream::new(crate::markdown::parser(markdown)).map(|event| match event {
+        Event::Start(Tag::Link { .. } | Tag::Image { .. }) => {
+            depth += 1;
+            event
+        }
+        Event::End(TagEnd::Link | TagEnd::Image) => {
+            depth = depth.saturating_sub(1);
+            event
+        }
+        Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
+        Event::Text(text) if depth == 0 => match link_references(&text, targets, prefix) {
+            Some(html) => Event::InlineHtml(CowStr::from(html)),
+            None => Event::Text(text),
+        },
+        other => other,
+    });
+    let mut html = String::with_capacity(markdown.len() * 3 / 2);
+    pulldown_cmark::html::push_html(&mut html, events);
+    html
+}
+
+/// Rendered Markdown shared across pages and revisions, keyed by the text,
+/// the link prefix and the targets' fingerprint: a rule unchanged over a
+/// hundred revisions is rendered once, not a hundred times.
+#[derive(Default)]
+pub(crate) struct HtmlCache(Mutex<HashMap<(String, String, u64), String>>);
+
+impl HtmlCache {
+    /// [`to_html`], from the cache when the same text was rendered before.
+    pub(crate) fn to_html(&self, markdown: &str, targets: &Targets, prefix: &str) -> String {
+        let key = (
+            markdown.to_string(),
+            prefix.to_string(),
+            targets.fingerprint,
+        );
+        if let Some(html) = self.0.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return html;
+        }
+        let html = to_html(markdown, targets, prefix);
+        if let Ok(mut map) = self.0.lock() {
+            map.insert(key, html.clone());
+        }
+        html
+    }
+}
+
+/// The text as HTML with its references linked, or `None` when it has none.
+fn link_references(text: &str, targets: &Targets, prefix: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut last = 0;
+    for found in REFERENCE.captures_iter(text) {
+        let whole = found.get(0)?;
+        let number = found.get(1).map(|m| m.as_str());
+        let title = found.get(2).map(|m| m.as_str());
+        let Some(id) = targets.resolve(number, title) else {
+            continue;
+        };
+        escape_into(&mut out, &text[last..whole.start()]);
+        out.push_str("<a class=\"xref\" href=\"");
+        escape_into(&mut out, prefix);
+        out.push('#');
+        escape_into(&mut out, id);
+        out.push_str("\">");
+        escape_into(&mut out, whole.as_str());
+        out.push_str("</a>");
+        last = whole.end();
+    }
+    if last == 0 {
+        return None;
+    }
+    escape_into(&mut out, &text[last..]);
+    Some(out)
+}
+
+/// Appends `text` with `&`, `<`, `>` and `"` escaped.
+pub(crate) fn escape_into(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn targets() -> Targets {
+        let by_number = [("1.2", "voting"), ("2.5", "invasion"), ("2.6", "raids")]
+            .map(|(n, id)| (n.to_string(), id.to_string()))
+            .into();
+        let by_title = [
+            ("invasion", Some("invasion")),
+            ("raids", None), // two rules are called Raids
+        ]
+        .map(|(t, id)| (t.to_string(), id.map(str::to_string)))
+        .into();
+        Targets::from_maps(by_number, by_title)
+    }
+
+    #[test]
+    fn links_numbers_and_unambiguous_titles() {
+        let html = to_html(
+            "See Rule 2.5 and the rule entitled \"Invasion\"; rule 9.9 is gone.",
+            &targets(),
+            "",
+        );
+        assert_eq!(
+            html,
+            "<p>See <a class=\"xref\" href=\"#invasion\">Rule 2.5</a> and the \
+             <a class=\"xref\" href=\"#invasion\">rule entitled “Invasion”</a>; rule 9.9 is gone.</p>\n"
+        );
+    }
+
+    #[test]
+    fn leaves_ambiguous_titles_links_and_code_alone() {
+        let html = to_html(
+            "The Rule “Raids”, [Rule 1.2](#x), `Rule 1.2` & Rule 1.2 <b>",
+            &targets(),
+            "../ruleset/",
+        );
+        assert!(html.contains("The Rule “Raids”,"), "{html}");
+        assert!(html.contains("<a href=\"#x\">Rule 1.2</a>"), "{html}");
+        assert!(html.contains("<code>Rule 1.2</code>"), "{html}");
+        assert!(
+            html.contains(
+                "&amp; <a class=\"xref\" href=\"../ruleset/#voting\">Rule 1.2</a> &lt;b&gt;"
+            ),
+            "{html}"
+        );
+    }
+}

@@ -1,0 +1,160 @@
+//! EDGE: the game's history read from git once, for the site.
+//!
+//! Walks the first-parent history of a revision and keeps one
+//! [`Revision`] per distinct ruleset and one [`Sample`] per change to
+//! `state/`. Everything is content-addressed: a commit whose `rules/` and
+//! `state/` trees are those of the commit before costs nothing, every blob
+//! is read once however many commits share it, and each distinct pair of
+//! trees is parsed once.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::game::Game;
+use crate::git::{GitError, Repo};
+use crate::load::is_game_file;
+use crate::site::{Revision, Sample, Timeline};
+use crate::source::SourceFile;
+use crate::time::Timestamp;
+
+/// The history could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum TimelineError {
+    /// git could not read it.
+    #[error(transparent)]
+    Git(#[from] GitError),
+    /// A game file in the history is not UTF-8.
+    #[error("{path} at commit {commit} is not UTF-8 text")]
+    NotText {
+        /// The file.
+        path: String,
+        /// The commit.
+        commit: String,
+    },
+}
+
+/// What was read, for the build's report.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TimelineStats {
+    /// Commits walked.
+    pub commits: usize,
+    /// Distinct (rules, state) pairs parsed.
+    pub parsed: usize,
+    /// Distinct blobs read.
+    pub blobs: usize,
+}
+
+/// Reads the history of `rev` in the repository at `repo`.
+pub fn read(repo: &Path, rev: &str) -> Result<(Timeline, TimelineStats), TimelineError> {
+    let repo = Repo::open(repo)?;
+    let commits = repo.first_parent_history(rev, &["rules", "state"])?;
+    let mut reader = Reader {
+        repo: &repo,
+        blobs: HashMap::new(),
+    };
+    let mut timeline = Timeline::default();
+    let mut stats = TimelineStats {
+        commits: commits.len(),
+        ..TimelineStats::default()
+    };
+    let mut last: Option<(Option<&String>, Option<&String>)> = None;
+    for commit in &commits {
+        let Some(rules) = commit.trees.get("rules") else {
+            continue;
+        };
+        let state = commit.trees.get("state");
+        let key = (Some(rules), state);
+        if last == Some(key) {
+            continue;
+        }
+        let state_changed = last.is_none_or(|(_, s)| s != state);
+        last = Some(key);
+        let mut files = reader.files(rules, "rules/", &commit.id)?;
+        if let Some(state) = state {
+            files.extend(reader.files(state, "state/", &commit.id)?);
+        }
+        stats.parsed += 1;
+        let game = Game::check(&files);
+        let time = Timestamp::from_unix(commit.time);
+        let changed = timeline
+            .revisions
+            .last()
+            .is_none_or(|r| *r.ruleset != game.ruleset);
+        if changed {
+            timeline.revisions.push(Revision {
+                number: timeline.revisions.len() + 1,
+                commit: commit.id.clone(),
+                time,
+                summary: commit.summary.clone(),
+                ruleset: Arc::new(game.ruleset.clone()),
+            });
+        }
+        if state_changed && let Some(sample) = sample(&game, time) {
+            timeline.samples.push(sample);
+        }
+    }
+    stats.blobs = reader.blobs.len();
+    Ok((timeline, stats))
+}
+
+/// Reads trees, remembering every blob by id.
+struct Reader<'r> {
+    repo: &'r Repo,
+    blobs: HashMap<String, String>,
+}
+
+impl Reader<'_> {
+    /// The game files of `tree`, with `prefix` before their paths.
+    fn files(
+        &mut self,
+        tree: &str,
+        prefix: &str,
+        commit: &str,
+    ) -> Result<Vec<SourceFile>, TimelineError> {
+        let mut files = Vec::new();
+        for (path, blob) in self.repo.tree_blobs(tree)? {
+            let path = format!("{prefix}{path}");
+            if !is_game_file(&path) {
+                continue;
+            }
+            if !self.blobs.contains_key(&blob) {
+                let bytes = self.repo.blob(&blob)?;
+                let text = String::from_utf8(bytes).map_err(|_| TimelineError::NotText {
+                    path: path.clone(),
+                    commit: commit.to_string(),
+                })?;
+                self.blobs.insert(blob.clone(), text);
+            }
+            let text = self.blobs.get(&blob).cloned().unwrap_or_default();
+            files.push(SourceFile::new(path, text));
+        }
+        Ok(files)
+    }
+}
+
+/// The integer variables of a game, if its state could be read.
+fn sample(game: &Game, time: Timestamp) -> Option<Sample> {
+    let state = game.state.as_ref()?;
+    let globals = state
+        .globals
+        .iter()
+        .filter_map(|(k, v)| Some((k.clone(), v.as_integer()?)))
+        .collect();
+    let mut players: BTreeMap<String, BTreeMap<String, i64>> = BTreeMap::new();
+    for (player, values) in &state.values {
+        for (var, value) in values {
+            if let Some(n) = value.as_integer() {
+                players
+                    .entry(var.clone())
+                    .or_default()
+                    .insert(player.clone(), n);
+            }
+        }
+    }
+    Some(Sample {
+        time,
+        globals,
+        players,
+    })
+}

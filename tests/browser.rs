@@ -1,0 +1,153 @@
+//! The site in a real browser: headless Chromium opens the ruleset,
+//! follows a permalink and a cross-reference, opens the tracker and the
+//! archive (tests/browser/driver.html does the clicking), and a screenshot
+//! of the ruleset is saved. Both the bundled game and, when the shared
+//! data is here, the bundled game with BlogNomic's imported history.
+//!
+//! Needs Chromium (Debian's `chromium`; `.ci/run` installs it), so it is
+//! not part of the default `cargo test`:
+//! `cargo test --test browser -- --ignored`.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+const FLAGS: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+];
+
+fn gitnomic(root: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gitnomic"));
+    command.arg("--root").arg(root).arg("-q");
+    command
+}
+
+fn chromium() -> String {
+    std::env::var("CHROMIUM").unwrap_or_else(|_| "chromium".into())
+}
+
+/// A copy of the bundled game's rules/, state/ and content/.
+fn bundled_game(dir: &Path) {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for top in ["rules", "state", "content"] {
+        for entry in walkdir::WalkDir::new(source.join(top)) {
+            let entry = entry.unwrap();
+            let target = dir.join(entry.path().strip_prefix(source).unwrap());
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&target).unwrap();
+            } else {
+                std::fs::copy(entry.path(), &target).unwrap();
+            }
+        }
+    }
+}
+
+/// `gitnomic serve` on a free port, and its address.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start(root: &Path) -> Server {
+        let mut child = gitnomic(root)
+            .args(["serve", "--port", "0", "--check-links"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start gitnomic serve");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no address in `{line}`"))
+            .to_string();
+        Server { child, url }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn run_chromium(args: &[&str]) -> String {
+    let output = Command::new(chromium())
+        .args(FLAGS)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {} (install Debian's chromium): {e}", chromium()));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Builds and serves the game at `root`, drives it and takes a screenshot.
+fn drive(root: &Path, name: &str) {
+    let driver = include_str!("browser/driver.html");
+    let server = Server::start(root);
+    // The driver goes into the served site only, after the build.
+    std::fs::create_dir_all(root.join("public/__test")).unwrap();
+    std::fs::write(root.join("public/__test/driver.html"), driver).unwrap();
+    let dom = run_chromium(&[
+        "--virtual-time-budget=30000",
+        "--dump-dom",
+        &format!("{}__test/driver.html", server.url),
+    ]);
+    let result = dom
+        .split("<pre id=\"result\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</pre>").next())
+        .unwrap_or_else(|| panic!("no result in the page:\n{dom}"));
+    assert!(result.starts_with("PASS"), "{name}: {result}");
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    std::fs::create_dir_all(&shots).unwrap();
+    let shot = shots.join(format!("{name}-ruleset.png"));
+    run_chromium(&[
+        "--window-size=1280,1600",
+        &format!("--screenshot={}", shot.display()),
+        &format!("{}ruleset/", server.url),
+    ]);
+    let size = std::fs::metadata(&shot).map(|m| m.len()).unwrap_or(0);
+    assert!(
+        size > 10_000,
+        "the screenshot {} is {size} bytes",
+        shot.display()
+    );
+    println!("{name}: {result}\nscreenshot: {}", shot.display());
+}
+
+#[test]
+#[ignore = "needs chromium: cargo test --test browser -- --ignored"]
+fn the_site_works_in_a_browser() {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    bundled_game(dir.path());
+    drive(dir.path(), "bundled");
+
+    let data = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/blognomic-history/proposals.csv");
+    if !data.exists() {
+        println!("skipped: ../shared/data/blognomic-history/proposals.csv not found");
+        return;
+    }
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    bundled_game(dir.path());
+    let import = gitnomic(dir.path())
+        .arg("import-history")
+        .arg(&data)
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(import.success());
+    drive(dir.path(), "history");
+}

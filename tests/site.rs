@@ -1,0 +1,296 @@
+//! The site rendered from a small fixture game: snapshots of the main
+//! content of key pages, and a link check over every page. Library-level
+//! (`site::render` to memory), so no disk and no binary are involved.
+
+use std::sync::Arc;
+
+use gitnomic::game::Game;
+use gitnomic::record::{FinalTally, Outcome, Record, RecordKind, RecordedVote};
+use gitnomic::site::{self, PendingView, PendingVote, Revision, Sample, Site, SiteInput, Timeline};
+use gitnomic::source::SourceFile;
+use gitnomic::time::Timestamp;
+
+fn file(path: &str, text: &str) -> SourceFile {
+    SourceFile::new(path, text)
+}
+
+fn at(text: &str) -> Timestamp {
+    Timestamp::parse(text).expect("fixture time")
+}
+
+/// A two-section game; `amended` changes one rule's text and adds one.
+fn game_files(amended: bool) -> Vec<SourceFile> {
+    let mut files = vec![
+        file(
+            "rules/core/_section.md",
+            "+++\ntitle = \"Core Rules\"\norder = 1\n+++\nHow the game runs.\n",
+        ),
+        file(
+            "rules/core/voting.md",
+            "+++\nid = \"voting\"\ntitle = \"Voting\"\norder = 10\n\n[params]\nenact_quorum_hours = 12\n+++\nEach {{ player }} may vote on a matter. See Rule 1.2 and the rule entitled \"Raids\".\n",
+        ),
+        file(
+            "rules/core/quorum.md",
+            &format!(
+                "+++\nid = \"quorum\"\ntitle = \"Quorum\"\norder = 20\n+++\nA quorum of {{{{ players }}}} may enact after {{{{ enact_quorum_hours }}}} hours{}.\n",
+                if amended { ", rounded up" } else { "" }
+            ),
+        ),
+        file(
+            "rules/core/quorum-ties.md",
+            "+++\nid = \"quorum-ties\"\ntitle = \"Ties\"\nparent = \"quorum\"\n+++\nA tie fails. <script>alert(1)</script>\n",
+        ),
+        file(
+            "rules/dynastic/_section.md",
+            "+++\ntitle = \"Dynastic Rules\"\norder = 2\n+++\n",
+        ),
+        file(
+            "rules/dynastic/raids.md",
+            "+++\nid = \"raids\"\ntitle = \"Raids\"\n+++\nA raid costs one Spring, as Rule 1.1 allows.\n",
+        ),
+        file(
+            "rules/appendix/keywords.md",
+            "+++\nid = \"keywords\"\ntitle = \"Keywords\"\n\n[[terms]]\nterm = \"Quorum\"\ndefinition = \"Half the active {{ players }}.\"\n\n[[terms]]\nterm = \"Spring\"\ndefinition = \"A unit of effort.\"\n+++\nWords with special meanings.\n",
+        ),
+        file(
+            "state/game.toml",
+            "[game]\nname = \"Fixture\"\n\n[terms]\nplayer = \"Tinkerer\"\nplayers = \"Tinkerers\"\nemperor = \"Clockmaker\"\nemperors = \"Clockmakers\"\n\n[dynasty]\nnumber = 2\nemperor = \"Ada\"\nphase = \"playing\"\nstarted = 2030-01-01T00:00:00Z\n",
+        ),
+        file(
+            "state/roster.toml",
+            "[[players]]\nname = \"Ada\"\nlogin = \"ada\"\nadmin = true\njoined = 2030-01-01T00:00:00Z\n\n[[players]]\nname = \"Boris\"\nlogin = \"boris\"\njoined = 2030-01-02T00:00:00Z\nidle = [{ from = 2030-01-05T00:00:00Z }]\n",
+        ),
+        file(
+            "state/schema.toml",
+            "[players.springs]\ntype = \"int\"\ndefault = 3\nmax = 10\nrule = \"raids\"\ndescription = \"Wound springs.\"\n\n[globals.round]\ntype = \"int\"\ndefault = 1\nrule = \"raids\"\n\n[collections.gadgets]\nrule = \"raids\"\nfields.owner = { type = \"player\" }\nfields.cogs = { type = \"int\" }\n",
+        ),
+        file(
+            "state/variables.toml",
+            "[globals]\nround = 2\n\n[players.Ada]\nsprings = 5\n",
+        ),
+        file(
+            "state/collections.toml",
+            "[[gadgets]]\nid = \"orrery\"\nowner = \"Ada\"\ncogs = 3\n",
+        ),
+        file(
+            "content/pages/how-to-play.md",
+            "+++\ntitle = \"How to play\"\n+++\nRead Rule 1.1 first.\n",
+        ),
+    ];
+    if amended {
+        files.push(file(
+            "rules/core/proposals.md",
+            "+++\nid = \"proposals\"\ntitle = \"Proposals\"\norder = 5\n+++\nA proposal is a pull request.\n",
+        ));
+    }
+    files
+}
+
+fn records() -> Vec<SourceFile> {
+    let enacted = Record {
+        number: 3,
+        source: None,
+        kind: RecordKind::Proposal,
+        title: "Round up the quorum".into(),
+        author: "Ada".into(),
+        dynasty: 2,
+        opened: at("2030-01-03T10:00:00Z"),
+        resolved: at("2030-01-04T10:00:00Z"),
+        outcome: Outcome::Enacted,
+        failure: None,
+        resolved_by: "gitnomic resolve".into(),
+        reasons: vec!["2 FOR ≥ quorum 1, open 24 h".into()],
+        head: Some("aaa".into()),
+        merge_commit: Some("c0ffee0000000000000000000000000000000002".into()),
+        link: Some("https://forge.invalid/pr/3".into()),
+        comments: None,
+        tally: Some(FinalTally {
+            for_: 2,
+            against: 0,
+            active: 2,
+            quorum: 1,
+        }),
+        votes: vec![
+            RecordedVote {
+                player: "Ada".into(),
+                vote: "FOR".into(),
+                at: None,
+                link: None,
+            },
+            RecordedVote {
+                player: "Boris".into(),
+                vote: "FOR".into(),
+                at: Some(at("2030-01-03T12:00:00Z")),
+                link: Some("https://forge.invalid/pr/3#c1".into()),
+            },
+        ],
+        uncounted: vec![],
+        body: "Amend Rule 1.2 to round up.\n".into(),
+    };
+    let imported = Record {
+        number: 1,
+        source: Some("blognomic".into()),
+        title: "Fixing things up.".into(),
+        author: "Excalabur".into(),
+        dynasty: 1,
+        opened: at("2005-08-03T05:42:56Z"),
+        resolved: at("2005-08-04T04:16:57Z"),
+        outcome: Outcome::Failed,
+        failure: Some(gitnomic::record::Failure::Vetoed),
+        resolved_by: "unknown".into(),
+        reasons: vec![],
+        head: None,
+        merge_commit: None,
+        link: None,
+        comments: Some(8),
+        tally: None,
+        votes: vec![],
+        body: String::new(),
+        ..enacted.clone()
+    };
+    [enacted, imported]
+        .iter()
+        .map(|r| SourceFile::new(r.path(), r.render()))
+        .collect()
+}
+
+fn revision(number: usize, commit: &str, time: &str, summary: &str, amended: bool) -> Revision {
+    Revision {
+        number,
+        commit: commit.into(),
+        time: at(time),
+        summary: summary.into(),
+        ruleset: Arc::new(Game::check(&game_files(amended)).ruleset),
+    }
+}
+
+fn sample(time: &str, round: i64, ada: i64) -> Sample {
+    Sample {
+        time: at(time),
+        globals: [("round".to_string(), round)].into(),
+        players: [(
+            "springs".to_string(),
+            [("Ada".to_string(), ada), ("Boris".to_string(), 3)].into(),
+        )]
+        .into(),
+    }
+}
+
+fn render(pending: &[PendingView]) -> Site {
+    let mut files = game_files(true);
+    files.extend(records());
+    let game = Game::check(&files);
+    assert!(game.problems.is_empty(), "{}", game.problems);
+    let timeline = Timeline {
+        revisions: vec![
+            revision(
+                1,
+                "c0ffee0000000000000000000000000000000001",
+                "2030-01-01T00:00:00Z",
+                "Start the game",
+                false,
+            ),
+            revision(
+                2,
+                "c0ffee0000000000000000000000000000000002",
+                "2030-01-04T10:00:00Z",
+                "Round up the quorum (#3)",
+                true,
+            ),
+        ],
+        samples: vec![
+            sample("2030-01-01T00:00:00Z", 1, 3),
+            sample("2030-01-04T10:00:00Z", 2, 5),
+        ],
+    };
+    let input = SiteInput {
+        game: &game,
+        timeline: &timeline,
+        pending,
+        overrides: &[],
+        commit: None,
+        base_url: Some("https://fixture.invalid/site".into()),
+    };
+    site::render(&input, &|_| {}).expect("the fixture renders")
+}
+
+/// The `<main>` element of a page, the part that is about the page.
+fn main_of(site: &Site, path: &str) -> String {
+    let html = site.get(path).unwrap_or_else(|| panic!("no page {path}"));
+    let start = html.find("<main").expect("a <main>");
+    let end = html.find("</main>").expect("a </main>") + "</main>".len();
+    html[start..end].to_string()
+}
+
+fn pending() -> Vec<PendingView> {
+    vec![PendingView {
+        number: 4,
+        kind: "proposal".into(),
+        title: "More springs".into(),
+        author: "Boris".into(),
+        opened: "2030-01-05 10:00 UTC".into(),
+        votes: vec![PendingVote {
+            player: "Boris".into(),
+            vote: "FOR".into(),
+        }],
+        for_: 1,
+        against: 0,
+        quorum: 1,
+        decision: "would be enacted".into(),
+        decision_class: "enacts".into(),
+        reasons: vec!["1 FOR ≥ quorum 1".into()],
+        next_change: Some("enactable from 2030-01-05 22:00 UTC".into()),
+    }]
+}
+
+#[test]
+fn snapshots_of_key_pages() {
+    let site = render(&pending());
+    for (name, path) in [
+        ("ruleset", "ruleset/index.html"),
+        ("rule", "rules/quorum.html"),
+        ("tracker", "tracker/index.html"),
+        ("pending", "pending/index.html"),
+        ("archive", "archive/index.html"),
+        ("matter", "matters/3.html"),
+        ("imported_matter", "matters/blognomic/1.html"),
+        ("revision", "rulesets/2.html"),
+        ("player", "players/ada.html"),
+        ("dynasties", "dynasties/index.html"),
+    ] {
+        insta::assert_snapshot!(name, main_of(&site, path));
+    }
+    insta::assert_snapshot!("feed", site["feed.xml"]);
+}
+
+#[test]
+fn every_internal_link_and_anchor_resolves() {
+    let site = render(&pending());
+    let report = site::links::check(&site);
+    assert!(
+        report.checked > 200,
+        "only {} links checked",
+        report.checked
+    );
+    let broken: Vec<String> = report.broken.iter().map(ToString::to_string).collect();
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn cross_references_permalinks_and_escaping() {
+    let site = render(&[]);
+    let ruleset = &site["ruleset/index.html"];
+    // Rule 1.2 is "Voting" after a rule was inserted before it: the link
+    // goes by number as the text now reads, to the id.
+    assert!(
+        ruleset.contains(r##"<a class="xref" href="#voting">Rule 1.2</a>"##),
+        "{ruleset}"
+    );
+    assert!(ruleset.contains(r##"<a class="xref" href="#raids">rule entitled “Raids”</a>"##));
+    assert!(ruleset.contains(r#"href="../rules/quorum.html""#));
+    assert!(ruleset.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(!ruleset.contains("<script>alert"));
+    assert!(ruleset.contains("<dl class=\"glossary\">"));
+    let pending = main_of(&site, "pending/index.html");
+    assert!(pending.contains("There are no pending matters known to this build."));
+}

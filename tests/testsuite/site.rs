@@ -1,0 +1,143 @@
+//! `gitnomic build` and `gitnomic import-history` on the bundled game.
+
+use std::path::Path;
+
+use crate::game_test::GameTest;
+
+/// The text of a built page.
+fn page(game: &GameTest, relative: &str) -> String {
+    game.read(&format!("public/{relative}"))
+}
+
+#[test]
+fn the_bundled_game_builds_with_every_link_resolving() {
+    let game = GameTest::bundled();
+    let run = game.run(&["build", "--check-links"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains(" 0 broken"), "{}", run.stderr);
+    let ruleset = page(&game, "ruleset/index.html");
+    assert!(ruleset.contains("id=\"dynasties\""), "no anchor for a rule");
+    assert!(
+        ruleset.contains("href=\"../rules/dynasties.html\""),
+        "no permalink"
+    );
+    assert!(page(&game, "tracker/index.html").contains("<table class=\"roster sortable\">"));
+    assert!(page(&game, "pending/index.html").contains("no pending matters known to this build"));
+    // Nothing changed: a second build rewrites nothing.
+    let again = game.run(&["build"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(again.stderr.contains(": 0 changed, "), "{}", again.stderr);
+}
+
+#[test]
+fn the_history_gives_revisions_diffs_rule_histories_and_charts() {
+    let game = GameTest::bundled();
+    game.commit_all("The bundled game");
+    game.replace(
+        "rules/dynastic/springs.md",
+        "order = 10\n+++\n",
+        "order = 10\n+++\nA new first line.\n",
+    );
+    game.replace("state/variables.toml", "round = 1", "round = 4");
+    game.commit_all("Wind the springs (#12)");
+    let run = game.run(&["build", "--check-links"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("2 ruleset revisions"), "{}", run.stderr);
+    let revision = page(&game, "rulesets/2.html");
+    assert!(
+        revision.contains("<a href=\"#springs\">2.1 Springs</a>: amended"),
+        "{revision}"
+    );
+    assert!(
+        revision.contains("<span class=\"add\">+ A new first line.</span>"),
+        "{revision}"
+    );
+    let history = page(&game, "rules/springs.html");
+    assert!(history.contains("Wind the springs (#12)"), "{history}");
+    assert!(history.contains("Ruleset 1</a></td>"), "{history}");
+    let tracker = page(&game, "tracker/index.html");
+    assert!(
+        tracker.contains("<title id=\"_chart-0\">round</title>"),
+        "{tracker}"
+    );
+}
+
+#[test]
+fn import_history_reports_odd_rows_and_check_accepts_the_records() {
+    let game = GameTest::bundled();
+    let csv = game.path("proposals.csv");
+    std::fs::write(
+        &csv,
+        "title,proposer,postedDate,status,admin,closedDate,lifespan,comments,dynasty\n\
+         \"A, B\",Ann,\"03 Aug  2005 05:42:56\",Enacted,?,\"04 Aug 2005  04:16:57\",22,8,28\n\
+         Open one,Bo,\"14 Feb  2025 13:45:00\",Open,-,,-1,6,232\n\
+         Bad,Cy,\"01 Jan 2010 00:00:00\",Sideways,Ann,\"02 Jan 2010 00:00:00\",24,3,60\n",
+    )
+    .unwrap();
+    let run = game.run(&["import-history", csv.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("imported 1 records"), "{}", run.stdout);
+    assert!(
+        run.stderr
+            .contains("proposals.csv:3: skipped: the proposal is still open"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("proposals.csv:4: skipped: status `Sideways`"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        game.read("content/matters/blognomic/00001.md")
+            .contains("title = \"A, B\"")
+    );
+    let check = game.run(&["check"]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    let build = game.run(&["build", "--check-links"]);
+    assert_eq!(build.code, 0, "{}", build.stderr);
+    assert!(page(&game, "matters/blognomic/1.html").contains("imported from blognomic"));
+    assert!(page(&game, "players/ann.html").contains("100%"));
+}
+
+/// BlogNomic's real history, when the shared data is on this machine.
+#[test]
+fn the_real_history_imports_checks_and_builds() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/blognomic-history/proposals.csv");
+    if !data.exists() {
+        println!("skipped: ../shared/data/blognomic-history/proposals.csv not found");
+        return;
+    }
+    let game = GameTest::bundled();
+    let run = game.run(&["import-history", data.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let imported: usize = run
+        .stdout
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    let skipped = run
+        .stderr
+        .lines()
+        .filter(|l| l.contains(": skipped: "))
+        .count();
+    assert!(imported > 15_000, "{}", run.stdout);
+    assert!(
+        run.stdout.ends_with(&format!("{skipped} rows skipped\n")),
+        "{}",
+        run.stdout
+    );
+    let check = game.run(&["check"]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    let build = game.run(&["build", "--check-links"]);
+    assert_eq!(build.code, 0, "{}", build.stderr);
+    assert!(build.stderr.contains(" 0 broken"), "{}", build.stderr);
+    let archive = page(&game, "archive/index.html");
+    assert!(
+        archive.contains(&format!("{imported} resolved matters")),
+        "archive count"
+    );
+}
