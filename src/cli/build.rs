@@ -77,11 +77,11 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         history(root, args.rev.as_deref().unwrap_or("HEAD"), &say)
     };
     let overrides = overrides(root, &args.theme)?;
+    let pending = pending(&game, global, &say)?;
     let input = SiteInput {
         game: &game,
         timeline: &timeline,
-        // The tally engine is not wired in yet: no pending matters are known.
-        pending: &[],
+        pending: &pending,
         overrides: &overrides,
         commit: args.rev.clone(),
         base_url: args.base_url.clone(),
@@ -115,6 +115,33 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         stats.removed
     ));
     Ok(Built { out, broken })
+}
+
+/// Live tallies of the open matters, when the game has a forge: GitHub with
+/// `--forge github`, or the local forge if the repository has one.
+fn pending(
+    game: &Game,
+    global: &GlobalArgs,
+    say: &dyn Fn(&str),
+) -> anyhow::Result<Vec<site::PendingView>> {
+    let local = global.root.join(".git").join("gitnomic-forge").is_dir();
+    if global.forge == super::ForgeKind::Local && !local {
+        say("no forge: the pending page lists no matters");
+        return Ok(Vec::new());
+    }
+    let now = global.now();
+    let forge = super::open_forge(global, now)?;
+    let (collection, run) = super::live::tallies(forge.as_ref(), game, &global.root, now)?;
+    let state = game
+        .state
+        .as_ref()
+        .context("the game's state/ cannot be read")?;
+    let author = |login: &str| {
+        crate::forge::collect::player_name(state, &crate::forge::Login(login.to_string())).0
+    };
+    let views = site::pending::views(&run, &|n| collection.matters.get(&n).cloned(), &author);
+    say(&format!("tallied {} pending matters at {now}", views.len()));
+    Ok(views)
 }
 
 /// The game in the work tree at `root`, or at revision `rev` of it.

@@ -265,23 +265,46 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     println!("Open matters and their live tallies now:\n");
     super::play::run(&Play::List, &at_time(global, dir, "2030-03-02T13:00:00Z")?)?;
     let failures = verify(dir)?;
+    let site = build_site(global, dir)?;
     for failure in &failures {
         eprintln!("demo: not as scripted: {failure}");
     }
     println!(
-        "\n{}\nThe game is in {dir}: `git -C {dir} log --oneline` shows the enactments and records;\n`gitnomic --root {dir} --now 2030-03-04T01:00:00Z resolve` lets the 48-hour branch decide #5.",
+        "\n{}\nThe game is in {dir}: `git -C {dir} log --oneline` shows the enactments and records;\n`gitnomic --root {dir} --now 2030-03-04T01:00:00Z resolve` lets the 48-hour branch decide #5.\nThe site is in {site}: open {site}/index.html, or `gitnomic --root {dir} serve`.",
         if failures.is_empty() {
             "Every matter ended as scripted."
         } else {
             "Some matters did not end as scripted."
         },
-        dir = dir.display()
+        dir = dir.display(),
+        site = site.display()
     );
     Ok(ExitCode::from(if failures.is_empty() {
         EXIT_OK
     } else {
         EXIT_PROBLEMS
     }))
+}
+
+/// Builds the demo game's site (with the live tallies of what is pending)
+/// into `DIR/public`, checking every link.
+fn build_site(global: &GlobalArgs, dir: &Path) -> anyhow::Result<PathBuf> {
+    println!("\nBuilding the site:");
+    let args = super::build::Args {
+        out: PathBuf::from("public"),
+        rev: None,
+        theme: "default".into(),
+        base_url: None,
+        no_history: false,
+        check_links: true,
+    };
+    let mut quiet = at_time(global, dir, "2030-03-02T13:00:00Z")?;
+    quiet.quiet = true;
+    let built = super::build::build(&args, &quiet)?;
+    if built.broken > 0 {
+        bail!("the demo site has {} broken links", built.broken);
+    }
+    Ok(built.out)
 }
 
 /// Global options for a step: the demo's repository, the local forge, `at`.

@@ -15,6 +15,7 @@ mod check;
 mod demo;
 mod import;
 mod import_history;
+mod live;
 mod play;
 mod resolve;
 mod serve;

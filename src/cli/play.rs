@@ -5,12 +5,9 @@
 
 use std::process::ExitCode;
 
-use anyhow::Context as _;
-
 use super::{EXIT_OK, GlobalArgs};
 use crate::engine;
 use crate::forge::Kind;
-use crate::forge::collect;
 use crate::forge::local::{LocalForge, NewMatter};
 use crate::game::Game;
 use crate::load::{self, GAME_DIRS, Origin};
@@ -112,19 +109,7 @@ fn list(
         rev: global.base.clone(),
     };
     let game = Game::check(&load::read(&origin, GAME_DIRS)?);
-    let state = game
-        .state
-        .as_ref()
-        .context("the game's state/ cannot be read")?;
-    let params = game
-        .params
-        .as_ref()
-        .context("the game's parameters are not valid")?;
-    let repo = crate::git::Repo::open(&global.root)?;
-    let judge = |old: &crate::forge::HeadSha, new: &crate::forge::HeadSha| {
-        super::resolve::typo_judge(&repo, old, new)
-    };
-    let collection = collect::collect(forge, state, params, &judge, now)?;
+    let (collection, run) = super::live::tallies(forge, &game, &global.root, now)?;
     for m in collection.matters.values() {
         println!(
             "#{} {} by {}: {}",
@@ -135,8 +120,9 @@ fn list(
         println!("#{} Action by {}: {}", a.number, a.author, a.title);
     }
     print!(
-        "\n{}",
-        engine::report::text(&engine::resolve(&collection.snapshot, now))
+        "
+{}",
+        engine::report::text(&run)
     );
     Ok(())
 }

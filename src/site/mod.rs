@@ -12,6 +12,7 @@ mod archive;
 mod context;
 mod diff;
 pub mod links;
+pub mod pending;
 mod revisions;
 mod rules;
 mod stats;
