@@ -143,7 +143,7 @@ fn the_site_works_in_a_browser() {
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     bundled_game(dir.path());
     let import = gitnomic(dir.path())
-        .arg("import-history")
+        .args(["import", "history"])
         .arg(&data)
         .stderr(Stdio::null())
         .status()

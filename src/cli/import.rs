@@ -1,4 +1,5 @@
-//! `gitnomic import ruleset`: start a game from a BlogNomic ruleset dump.
+//! `gitnomic import ruleset`: start a game from a BlogNomic ruleset dump;
+//! `gitnomic import history` (in `import_history`): BlogNomic's archive.
 //!
 //! Reads the dump (and hints), imports it with the pure importer, checks
 //! the round trip, then either lists the rules or writes the game files.
@@ -27,6 +28,9 @@ pub struct Args {
 pub enum What {
     /// Import a BlogNomic ruleset dump (the wiki page printed as plain text).
     Ruleset(RulesetArgs),
+    /// Import BlogNomic's proposal history (a CSV table) as archive records
+    /// under content/matters/<source>/; odd rows are reported and skipped.
+    History(super::import_history::Args),
 }
 
 /// Arguments of `gitnomic import ruleset`.
@@ -56,8 +60,9 @@ pub struct RulesetArgs {
 }
 
 /// Runs `gitnomic import`.
-pub(crate) fn run(args: &Args, _global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     match &args.what {
+        What::History(history) => super::import_history::run(history, global),
         What::Ruleset(args) => ruleset(args),
     }
 }

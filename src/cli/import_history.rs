@@ -1,4 +1,4 @@
-//! `gitnomic import-history`: BlogNomic's proposal table as archive records.
+//! `gitnomic import history`: BlogNomic's proposal table as archive records.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -10,7 +10,7 @@ use super::{EXIT_OK, GlobalArgs};
 use crate::history;
 use crate::publish;
 
-/// Arguments of `gitnomic import-history`.
+/// Arguments of `gitnomic import history`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The table of proposals (BlogNomic's `proposals.csv`).

@@ -152,9 +152,6 @@ pub enum Command {
     Build(build::Args),
     /// Build the site, serve it on localhost and rebuild on change.
     Serve(serve::Args),
-    /// Import BlogNomic's proposal history (a CSV table) as archive records
-    /// under content/matters/<source>/; odd rows are reported and skipped.
-    ImportHistory(import_history::Args),
 }
 
 /// Runs the parsed command line.
@@ -168,7 +165,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Import(args) => import::run(&args, &cli.global),
         Command::Build(args) => build::run(&args, &cli.global),
         Command::Serve(args) => serve::run(&args, &cli.global),
-        Command::ImportHistory(args) => import_history::run(&args, &cli.global),
     }
 }
 

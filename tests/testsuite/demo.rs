@@ -45,7 +45,11 @@ fn the_demo_plays_its_script_to_the_end() {
     );
     // The site was built, with the waiting proposal's live tally.
     let pending = std::fs::read_to_string(game.join("public/pending/index.html")).unwrap();
-    assert!(pending.contains("Slower victory") && pending.contains("<strong>2</strong> FOR, <strong>1</strong> AGAINST"), "{pending}");
+    assert!(
+        pending.contains("Slower victory")
+            && pending.contains("<strong>2</strong> FOR, <strong>1</strong> AGAINST"),
+        "{pending}"
+    );
     assert!(game.join("public/ruleset/index.html").is_file());
     // A second demo into the same directory replaces the first.
     assert!(run(&game).status.success());

@@ -1,4 +1,4 @@
-//! `gitnomic build` and `gitnomic import-history` on the bundled game.
+//! `gitnomic build` and `gitnomic import history` on the bundled game.
 
 use std::path::Path;
 
@@ -74,7 +74,7 @@ fn import_history_reports_odd_rows_and_check_accepts_the_records() {
          Bad,Cy,\"01 Jan 2010 00:00:00\",Sideways,Ann,\"02 Jan 2010 00:00:00\",24,3,60\n",
     )
     .unwrap();
-    let run = game.run(&["import-history", csv.to_str().unwrap()]);
+    let run = game.run(&["import", "history", csv.to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("imported 1 records"), "{}", run.stdout);
     assert!(
@@ -111,7 +111,7 @@ fn the_real_history_imports_checks_and_builds() {
         return;
     }
     let game = GameTest::bundled();
-    let run = game.run(&["import-history", data.to_str().unwrap()]);
+    let run = game.run(&["import", "history", data.to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let imported: usize = run
         .stdout
