@@ -43,7 +43,6 @@ pub struct Args {
 /// Everything one run works with.
 struct Ctx<'a> {
     forge: &'a dyn Forge,
-    base: String,
     repo: Repo,
     game: Game,
     now: Timestamp,
@@ -70,7 +69,6 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     let repo = Repo::open(&global.root)?;
     let ctx = Ctx {
         forge: forge.as_ref(),
-        base: global.base.clone(),
         repo,
         game,
         now,
@@ -279,13 +277,11 @@ fn crown(ctx: &Ctx<'_>, matter: &Collected) -> anyhow::Result<()> {
     let state = ctx.game.state.as_ref().context("no gamestate")?;
     let author = player_name(state, &matter.info.author).0;
     let path = "state/game.toml";
+    // Read it as it is now: a CfJ merged earlier in this run may have changed it.
     let text = ctx
-        .repo
-        .files_at(&ctx.base, &["state"])?
-        .into_iter()
-        .find(|(p, _)| p == path)
-        .map(|(_, b)| b);
-    let text = String::from_utf8(text.context("state/game.toml is missing")?)?;
+        .forge
+        .read_file(path)?
+        .context("state/game.toml is missing")?;
     let mut doc = crate::gamestate::edit::StateDoc::parse(path, &text)?;
     doc.set(&["dynasty"], "emperor", author.as_str())?;
     doc.set(&["dynasty"], "phase", "awaiting-ascension")?;

@@ -482,6 +482,18 @@ impl Forge for LocalForge {
         self.save_matter(&matter)
     }
 
+    fn read_file(&self, path: &str) -> Result<Option<String>, ForgeError> {
+        let top = path.split('/').next().unwrap_or(path);
+        let files = self
+            .repo
+            .files_at(&self.base, &[top])
+            .map_err(|e| ForgeError::Other(e.to_string()))?;
+        Ok(files
+            .into_iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, bytes)| String::from_utf8_lossy(&bytes).into_owned()))
+    }
+
     fn commit_file(&self, path: &str, text: &str, message: &str) -> Result<HeadSha, ForgeError> {
         self.repo
             .commit_file(&self.base, path, text, message, &self.stamp())

@@ -90,6 +90,8 @@ pub trait Forge {
     fn merge(&self, number: u64, expected: &HeadSha, message: &str) -> Result<HeadSha, ForgeError>;
     /// Closes a matter without merging.
     fn close(&self, number: u64) -> Result<(), ForgeError>;
+    /// A file as it is now on the default branch, if it exists there.
+    fn read_file(&self, path: &str) -> Result<Option<String>, ForgeError>;
     /// Commits a file to the default branch (a record under content/).
     fn commit_file(&self, path: &str, text: &str, message: &str) -> Result<HeadSha, ForgeError>;
 }

@@ -419,7 +419,11 @@ fn respond(
         ("GET", ["contents", ..]) => {
             let path = segs[1..].join("/");
             match w.contents.get(&path) {
-                Some((sha, _)) => (200, json!({ "sha": sha }).to_string(), None),
+                Some((sha, content)) => (
+                    200,
+                    json!({ "sha": sha, "content": content, "encoding": "base64" }).to_string(),
+                    None,
+                ),
                 None => not_found,
             }
         }
@@ -452,4 +456,24 @@ pub(crate) fn unbase64(text: &str) -> String {
         }
     }
     String::from_utf8(out).unwrap()
+}
+
+/// Standard base64, as GitHub serves file contents.
+pub(crate) fn base64(text: &str) -> String {
+    const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in text.as_bytes().chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
+        for i in 0..4 {
+            out.push(if i <= chunk.len() {
+                char::from(TABLE[((n >> (18 - 6 * i)) & 63) as usize])
+            } else {
+                '='
+            });
+        }
+    }
+    out
 }

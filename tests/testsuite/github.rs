@@ -1,6 +1,6 @@
 //! The GitHub adapter, through the real binary, against the fake GitHub.
 
-use crate::fake_github::{BOT, FakeGitHub, Item, REPO, unbase64};
+use crate::fake_github::{BOT, FakeGitHub, Item, REPO, base64, unbase64};
 use crate::game_test::{GameTest, Run};
 
 /// The bundled game on `main` with branch `p1` (Dmitri gets a spring), and
@@ -253,4 +253,52 @@ fn an_edited_vote_counts_as_it_was_first_seen() {
     github(&game, &fake, "2030-01-01T04:00:00Z", &["resolve"]);
     let status = fake.world().bot_comments(1).remove(0);
     assert!(status.contains("| Dmitri | FOR |"), "{status}");
+}
+
+#[test]
+fn an_enacted_dov_crowns_its_author_in_the_current_game_toml() {
+    let (game, fake, _) = setup();
+    // The default branch's game.toml as GitHub has it now, newer than the checkout.
+    let current = game
+        .read("state/game.toml")
+        .replace("name = \"Clockwork\"", "name = \"Clockwork II\"");
+    {
+        let mut w = fake.world();
+        w.contents
+            .insert("state/game.toml".into(), ("abc".into(), base64(&current)));
+        w.items.insert(
+            2,
+            Item {
+                number: 2,
+                title: "DoV: three gadgets".into(),
+                user: "boris-b".into(),
+                created_at: "2030-01-01T00:00:00Z".into(),
+                labels: vec![],
+                head: None,
+                files: vec![],
+                state: "open",
+                merge_commit: None,
+            },
+        );
+        w.add_comment(2, "ada-tinkers", "2030-01-01T01:00:00Z", "FOR");
+        w.add_comment(2, "dmitri-d", "2030-01-01T02:00:00Z", "FOR");
+    }
+    let run = github(&game, &fake, "2030-01-01T12:00:00Z", &["resolve"]);
+    assert!(
+        run.stdout.contains("DoV #2: enact — enacted"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    let w = fake.world();
+    let state = unbase64(&w.contents["state/game.toml"].1);
+    assert!(
+        state.contains("emperor = \"Boris\"") && state.contains("phase = \"awaiting-ascension\""),
+        "{state}"
+    );
+    assert!(
+        state.contains("name = \"Clockwork II\""),
+        "the current file was edited, not the checkout's: {state}"
+    );
+    assert_eq!(w.items[&2].state, "closed");
 }

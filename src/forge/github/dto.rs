@@ -84,6 +84,8 @@ pub(crate) struct MergeReply {
 #[derive(Debug, Deserialize)]
 pub(crate) struct ContentFile {
     pub(crate) sha: String,
+    /// The file's bytes, base64 with line breaks.
+    pub(crate) content: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -347,6 +347,22 @@ impl Forge for GitHubForge {
         expect_ok(&reply, "closing")
     }
 
+    fn read_file(&self, path: &str) -> Result<Option<String>, ForgeError> {
+        let contents = format!("/contents/{path}?ref={}", encode(&self.base));
+        let reply = self.client.get(&self.path(&contents))?;
+        if reply.status == 404 {
+            return Ok(None);
+        }
+        expect_ok(&reply, &contents)?;
+        let file: ContentFile = parse(&reply.body, &contents)?;
+        let bytes = unbase64(file.content.as_deref().unwrap_or_default()).ok_or_else(|| {
+            ForgeError::Other(format!("{path}: GitHub sent contents that are not base64"))
+        })?;
+        String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|_| ForgeError::Other(format!("{path} is not UTF-8 text")))
+    }
+
     fn commit_file(
         &self,
         path: &str,
@@ -408,9 +424,47 @@ fn base64(bytes: &[u8]) -> String {
     out
 }
 
+/// Decodes standard base64, ignoring the line breaks GitHub puts in it;
+/// `None` for anything else that is not base64.
+fn unbase64(text: &str) -> Option<Vec<u8>> {
+    let mut bits = 0u32;
+    let mut count = 0;
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    for c in text
+        .bytes()
+        .filter(|c| !c.is_ascii_whitespace())
+        .take_while(|c| *c != b'=')
+    {
+        let value = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        };
+        bits = (bits << 6) | u32::from(value);
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            out.push(u8::try_from((bits >> count) & 0xff).ok()?);
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn base64_decodes_what_it_encodes() {
+        for text in ["", "f", "fo", "foo", "foobar", "é\n[dynasty]\nnumber = 1\n"] {
+            assert_eq!(unbase64(&base64(text.as_bytes())).unwrap(), text.as_bytes());
+        }
+        assert_eq!(unbase64("Zm9v\nYmFy\n").unwrap(), b"foobar");
+        assert_eq!(unbase64("Zm9v!"), None);
+    }
 
     #[test]
     fn base64_matches_the_standard_alphabet_and_padding() {
