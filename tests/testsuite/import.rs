@@ -268,6 +268,20 @@ fn imported_seeds_check_and_number_as_listed() {
             let listed: Vec<String> = listed(seed, hints).iter().map(|r| r.join("\t")).collect();
             let checked: Vec<&str> = check.stdout.lines().collect();
             assert_eq!(checked, listed, "{}", seed.name);
+            // And the imported rules render: the site builds with every link whole.
+            let build = run_at(&dir, &["-q", "build", "--no-history", "--check-links"]);
+            assert_eq!(build.code, 0, "{}: {}", seed.name, build.stderr);
+            let ruleset = std::fs::read_to_string(dir.join("public/ruleset/index.html")).unwrap();
+            let last = listed
+                .last()
+                .and_then(|row| row.split('\t').nth(2))
+                .unwrap_or_default()
+                .to_string();
+            assert!(
+                ruleset.contains(&html_escape(&last)),
+                "{}: the last rule, {last}, is not on the page",
+                seed.name
+            );
         }
     }
 }
@@ -432,4 +446,13 @@ fn with_hints_nothing_is_left_to_warn_about() {
         "{}",
         run.stderr
     );
+}
+
+/// What the site's templates make of `&`, `<`, `>` and quotes in text.
+fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#x27;")
 }
