@@ -10,6 +10,7 @@ use crate::engine::limits::{ProposerRecord, may_propose};
 use crate::error::Diagnostics;
 use crate::gamestate::GameState;
 use crate::matter::Kind;
+use crate::record::{Outcome, Record, RecordKind};
 use crate::ruleset::diff::RuleChange;
 use crate::time::Timestamp;
 
@@ -40,6 +41,8 @@ pub struct Facts<'a> {
     pub record: ProposerRecord,
     /// Whether a Declaration of Victory is pending or an ascension awaited.
     pub in_hiatus: bool,
+    /// The records of resolved matters (for the DoV cooldown).
+    pub records: &'a [Record],
 }
 
 /// The judgement.
@@ -83,6 +86,12 @@ pub fn judge(facts: &Facts<'_>) -> Verdict {
             v.not_a_matter = true;
         }
     }
+    if kind == Kind::Dov {
+        if let Some(why) = dov_refusal(facts) {
+            v.problems.push(format!("it cannot be a DoV: {why}"));
+            v.not_a_matter = true;
+        }
+    }
     for path in facts.changed {
         if let Some(problem) = touches(kind, path) {
             v.problems.push(problem);
@@ -92,6 +101,39 @@ pub fn judge(facts: &Facts<'_>) -> Verdict {
         v.problems.push(format!("its files have a problem: {d}"));
     }
     v
+}
+
+/// Why the author may not declare victory now, if they may not: the
+/// emperor may not; nobody may while an Ascension Address is awaited; and
+/// an author whose DoV failed with more AGAINST votes than quorum waits
+/// `dov_cooldown_hours` from that failure.
+fn dov_refusal(facts: &Facts<'_>) -> Option<String> {
+    let state = facts.base;
+    let player = state.player_by_login(facts.author)?;
+    if state.dynasty.emperor.as_deref() == Some(player.name.as_str()) {
+        return Some(format!(
+            "the {} may not declare victory",
+            state.terms.emperor
+        ));
+    }
+    if facts.params.dov_banned_before_ascension
+        && state.dynasty.phase == crate::gamestate::Phase::AwaitingAscension
+    {
+        return Some(format!(
+            "the new {}'s Ascension Address is awaited",
+            state.terms.emperor
+        ));
+    }
+    let cooldown = crate::time::Span::hours(facts.params.dov_cooldown_hours);
+    facts
+        .records
+        .iter()
+        .filter(|r| r.kind == RecordKind::Dov && r.outcome == Outcome::Failed && r.author == player.name)
+        .filter(|r| r.tally.is_some_and(|t| t.against > t.quorum))
+        .map(|r| r.resolved.plus(cooldown))
+        .filter(|until| facts.opened <= *until)
+        .max()
+        .map(|until| format!("{}'s last DoV failed with more AGAINST votes than quorum; they may declare again after {until}", player.name))
 }
 
 /// Why a matter of `kind` may not change `path`, if it may not.
@@ -170,6 +212,7 @@ mod tests {
             head_problems: &none,
             record,
             in_hiatus,
+            records: &[],
         })
     }
 
@@ -254,5 +297,58 @@ mod tests {
         );
         let v = judged(None, "ada", &[], none, false);
         assert!(v.problems[0].contains("it is no matter"));
+    }
+
+    #[test]
+    fn the_emperor_and_a_cooled_down_author_may_not_declare_victory() {
+        let mut base = state();
+        base.dynasty.emperor = Some("Ada".into());
+        base.players[1].idle.clear();
+        let params = Params::preset("blognomic-113").unwrap();
+        let none = Diagnostics::new();
+        let failed = |against: u32, resolved: &str| {
+            let text = format!(
+                "+++\nnumber = 3\nkind = \"dov\"\ntitle = \"T\"\nauthor = \"Bo\"\ndynasty = 1\nopened = 2030-01-01T00:00:00Z\nresolved = {resolved}\noutcome = \"failed\"\nresolved_by = \"gitnomic resolve\"\n[tally]\nfor = 1\nagainst = {against}\nactive = 5\nquorum = 3\n+++\n"
+            );
+            Record::parse(&SourceFile::new("content/matters/00003.md", text)).unwrap()
+        };
+        let judge_dov = |author: &str, opened: &str, records: &[Record]| {
+            judge(&Facts {
+                kind: Some(Kind::Dov),
+                author,
+                opened: Timestamp::parse(opened).unwrap(),
+                changed: &[],
+                base: &base,
+                params: &params,
+                head_problems: &none,
+                record: ProposerRecord::default(),
+                in_hiatus: false,
+                records,
+            })
+        };
+        let v = judge_dov("ada", "2030-01-10T00:00:00Z", &[]);
+        assert!(
+            v.not_a_matter && v.problems[0].contains("the E may not declare victory"),
+            "{v:?}"
+        );
+        let heavy = [failed(4, "2030-01-02T00:00:00Z")];
+        let v = judge_dov("bo", "2030-01-06T23:59:59Z", &heavy);
+        assert!(
+            v.not_a_matter && v.problems[0].contains("after 2030-01-07T00:00:00Z"),
+            "{v:?}"
+        );
+        assert!(
+            judge_dov("bo", "2030-01-07T00:00:01Z", &heavy)
+                .problems
+                .is_empty(),
+            "the cooldown ends"
+        );
+        let light = [failed(3, "2030-01-02T00:00:00Z")];
+        assert!(
+            judge_dov("bo", "2030-01-03T00:00:00Z", &light)
+                .problems
+                .is_empty(),
+            "AGAINST must exceed quorum"
+        );
     }
 }

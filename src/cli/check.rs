@@ -145,6 +145,7 @@ fn check_pr(number: u64, dry_run: bool, global: &GlobalArgs) -> anyhow::Result<E
         head_problems: head.as_ref().map_or(&none, |h| &h.problems),
         record,
         in_hiatus: dov_pending || state.dynasty.phase != Phase::Playing,
+        records: &base.records,
     });
     let changes = head
         .as_ref()
