@@ -17,6 +17,10 @@ use crate::time::Timestamp;
 /// The files an action may change: values, never declarations or the roster.
 pub const ACTION_FILES: &[&str] = &["state/variables.toml", "state/collections.toml"];
 
+/// What an Ascension Address may change: the new dynasty's rules and
+/// gamestate, and the terms in state/game.toml.
+const ASCENSION_DIRS: &[&str] = &["rules/dynastic/", "state/", "content/pages/", "themes/"];
+
 /// What votable matters (proposals, CfJs, DoVs) may change.
 const MATTER_DIRS: &[&str] = &["rules/", "state/", "content/pages/", "themes/"];
 
@@ -103,6 +107,57 @@ pub fn judge(facts: &Facts<'_>) -> Verdict {
     v
 }
 
+/// Why an Ascension Address cannot stand, if it cannot: `Err` when it is no
+/// Ascension Address at all (not by the new emperor, or none is awaited),
+/// `Ok(problems)` for what a push can fix. It may change only the terms in
+/// state/game.toml, and every dynastic rule it does not list by id in its
+/// description must be deleted by its own diff, so the repeal is visible.
+pub fn ascension_problems(
+    base: &crate::game::Game,
+    head: &crate::game::Game,
+    author: &str,
+    description: &str,
+) -> Result<Vec<String>, String> {
+    let (Some(state), Some(new)) = (&base.state, &head.state) else {
+        return Ok(vec!["its gamestate cannot be read".into()]);
+    };
+    let emperor = state.dynasty.emperor.as_deref();
+    let by_emperor = state
+        .player_by_login(author)
+        .is_some_and(|p| Some(p.name.as_str()) == emperor);
+    if state.dynasty.phase != crate::gamestate::Phase::AwaitingAscension {
+        return Err("no Ascension Address is awaited".into());
+    }
+    if !by_emperor {
+        return Err(format!(
+            "only the new {} may make the Ascension Address",
+            state.terms.emperor
+        ));
+    }
+    let mut problems = Vec::new();
+    if new.dynasty != state.dynasty || new.name != state.name {
+        problems.push("it may change only the [terms] of state/game.toml".into());
+    }
+    let listed: std::collections::BTreeSet<&str> = description
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    for rule in base
+        .ruleset
+        .rules
+        .iter()
+        .filter(|r| r.section == crate::ruleset::SectionKind::Dynastic)
+    {
+        if !listed.contains(rule.id.as_str()) && head.ruleset.get(rule.id.as_str()).is_some() {
+            problems.push(format!(
+                "it keeps the dynastic rule `{}` ({} {}) without listing it: list its id in the description to keep it, or delete it",
+                rule.id, rule.number, rule.title
+            ));
+        }
+    }
+    Ok(problems)
+}
+
 /// Why the author may not declare victory now, if they may not: the
 /// emperor may not; nobody may while an Ascension Address is awaited; and
 /// an author whose DoV failed with more AGAINST votes than quorum waits
@@ -145,12 +200,19 @@ pub fn touches(kind: Kind, path: &str) -> Option<String> {
     }
     let allowed = match kind {
         Kind::Action => ACTION_FILES.contains(&path),
+        Kind::Ascension => {
+            path != "state/roster.toml" && ASCENSION_DIRS.iter().any(|dir| path.starts_with(dir))
+        }
         _ => MATTER_DIRS.iter().any(|dir| path.starts_with(dir)),
     };
     (!allowed).then(|| match kind {
         Kind::Action => format!(
             "it changes {path}, but an action may change only {}",
             ACTION_FILES.join(" and ")
+        ),
+        Kind::Ascension => format!(
+            "it changes {path}, but an Ascension Address may change only {} (not the roster)",
+            ASCENSION_DIRS.join(", ")
         ),
         _ => format!(
             "it changes {path}, but a {kind} may change only {}",

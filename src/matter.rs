@@ -51,16 +51,20 @@ pub enum Kind {
     Dov,
     /// An action: changes state/ only, merged without a vote when it checks.
     Action,
+    /// The new emperor's Ascension Address: merged without a vote when it
+    /// checks, and it begins the next dynasty.
+    Ascension,
 }
 
 impl Kind {
     /// Every kind, with the label that marks it and the title prefix that may
     /// stand for the label.
-    pub const ALL: [(Kind, &'static str); 4] = [
+    pub const ALL: [(Kind, &'static str); 5] = [
         (Kind::Proposal, "Proposal"),
         (Kind::Cfj, "CfJ"),
         (Kind::Dov, "DoV"),
         (Kind::Action, "Action"),
+        (Kind::Ascension, "Ascension Address"),
     ];
 
     /// The kind named by labels (first) or by a title such as `Proposal: Faster springs`.

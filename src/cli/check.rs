@@ -135,7 +135,7 @@ fn check_pr(number: u64, dry_run: bool, global: &GlobalArgs) -> anyhow::Result<E
     let changed = forge.changed_files(number)?;
     let (record, dov_pending) = proposer_record(forge.as_ref(), &info)?;
     let none = crate::error::Diagnostics::new();
-    let verdict = admission::judge(&Facts {
+    let mut verdict = admission::judge(&Facts {
         kind: info.kind(),
         author: &info.author.0,
         opened: info.opened,
@@ -147,6 +147,17 @@ fn check_pr(number: u64, dry_run: bool, global: &GlobalArgs) -> anyhow::Result<E
         in_hiatus: dov_pending || state.dynasty.phase != Phase::Playing,
         records: &base.records,
     });
+    if let (Some(Kind::Ascension), Some(head)) = (info.kind(), &head) {
+        match admission::ascension_problems(&base, head, &info.author.0, &info.body) {
+            Ok(problems) => verdict.problems.extend(problems),
+            Err(why) => {
+                verdict
+                    .problems
+                    .push(format!("it cannot be an Ascension Address: {why}"));
+                verdict.not_a_matter = true;
+            }
+        }
+    }
     let changes = head
         .as_ref()
         .map(|h| describe_changes(&diff(&base.ruleset, &h.ruleset)))

@@ -66,6 +66,8 @@ pub enum KindArg {
     Dov,
     /// An action (state/ only).
     Action,
+    /// The new emperor's Ascension Address.
+    Ascension,
 }
 
 /// Runs a `play` subcommand.
@@ -79,6 +81,7 @@ pub(crate) fn run(play: &Play, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
                 KindArg::Cfj => Kind::Cfj,
                 KindArg::Dov => Kind::Dov,
                 KindArg::Action => Kind::Action,
+                KindArg::Ascension => Kind::Ascension,
             };
             let new = NewMatter {
                 kind,

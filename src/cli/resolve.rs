@@ -107,30 +107,50 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             decision.decision.as_str()
         );
     }
-    for action in &collection.actions {
-        println!("Action #{}: {}", action.number, merge_action(&ctx, action)?);
+    for pull in &collection.actions {
+        let kind = pull.kind().unwrap_or(Kind::Action);
+        println!(
+            "{kind} #{}: {}",
+            pull.number,
+            merge_unvoted(&ctx, pull, kind)?
+        );
     }
     Ok(ExitCode::from(EXIT_OK))
 }
 
-/// Merges an action pull request that checks, without a vote: an active
-/// player's change to variables or collections that keeps the state valid.
-fn merge_action(ctx: &Ctx<'_>, action: &MatterInfo) -> anyhow::Result<String> {
+/// Merges, without a vote, a pull request that checks: an action (an
+/// active player's change to variables or collections that keeps the state
+/// valid) or the new emperor's Ascension Address, which then begins the
+/// next dynasty.
+fn merge_unvoted(ctx: &Ctx<'_>, action: &MatterInfo, kind: Kind) -> anyhow::Result<String> {
     let Some(head) = &action.head else {
-        return Ok("not merged: an action must be a pull request".into());
+        return Ok(format!("not merged: an {kind} must be a pull request"));
     };
     let state = ctx.game.state.as_ref().context("no gamestate")?;
     let mut problems = Vec::new();
-    match state.player_by_login(&action.author.0) {
-        Some(p) if !p.is_idle_at(ctx.now) => {}
-        _ => problems.push(format!(
-            "@{} is not an active {}",
-            action.author, state.terms.player
-        )),
+    if kind == Kind::Ascension {
+        let head_game = Game::check(&files_at(&ctx.repo, &head.0)?);
+        match crate::admission::ascension_problems(
+            &ctx.game,
+            &head_game,
+            &action.author.0,
+            &action.body,
+        ) {
+            Ok(found) => problems.extend(found),
+            Err(why) => problems.push(why),
+        }
+    } else {
+        match state.player_by_login(&action.author.0) {
+            Some(p) if !p.is_idle_at(ctx.now) => {}
+            _ => problems.push(format!(
+                "@{} is not an active {}",
+                action.author, state.terms.player
+            )),
+        }
     }
     let probe = Collected {
         info: action.clone(),
-        kind: Kind::Action,
+        kind,
         journal: Journal::default(),
         status_body: None,
         comments: BTreeMap::new(),
@@ -142,18 +162,22 @@ fn merge_action(ctx: &Ctx<'_>, action: &MatterInfo) -> anyhow::Result<String> {
     } else if ctx.dry_run {
         return Ok("would merge".into());
     } else {
-        let message = format!("Action #{}: {}", action.number, action.title);
+        let message = format!("{kind} #{}: {}", action.number, action.title);
         match ctx.forge.merge(action.number, head, &message) {
             Ok(_) => {
                 ctx.forge.set_labels(action.number, &["merged"], &[])?;
-                let why = "It checked, so it was merged without a vote. Anyone may revert it if it broke the rules.";
-                ("merged".to_string(), why.to_string())
+                let why = if kind == Kind::Ascension {
+                    begin_dynasty(ctx)?
+                } else {
+                    "It checked, so it was merged without a vote. Anyone may revert it if it broke the rules.".to_string()
+                };
+                ("merged".to_string(), why)
             }
             Err(e) => ("not merged".to_string(), e.to_string()),
         }
     };
     let body = Journal::default().render(&format!(
-        "### Action #{}: {summary}\n\n{text}",
+        "### {kind} #{}: {summary}\n\n{text}",
         action.number
     ));
     let status = ctx.forge.status_comment(action.number)?.map(|c| c.body);
@@ -269,6 +293,33 @@ fn head_problems(ctx: &Ctx<'_>, matter: &Collected, head: &HeadSha) -> Option<St
     changed
         .iter()
         .find_map(|path| crate::admission::touches(matter.kind, path))
+}
+
+/// After an Ascension Address is merged: the next dynasty begins, and the
+/// hiatus ends. One commit changing state/game.toml, read as it is now
+/// (the Address itself may just have changed its terms).
+fn begin_dynasty(ctx: &Ctx<'_>) -> anyhow::Result<String> {
+    let path = "state/game.toml";
+    let text = ctx
+        .forge
+        .read_file(path)?
+        .context("state/game.toml is missing")?;
+    let state = ctx.game.state.as_ref().context("no gamestate")?;
+    let number = i64::from(state.dynasty.number) + 1;
+    let mut doc = crate::gamestate::edit::StateDoc::parse(path, &text)?;
+    doc.set(&["dynasty"], "number", number)?;
+    doc.set(&["dynasty"], "phase", "playing")?;
+    let started: toml_edit::Datetime = ctx.now.to_string().parse()?;
+    doc.set(&["dynasty"], "started", started)?;
+    let emperor = state.dynasty.emperor.clone().unwrap_or_default();
+    ctx.forge.commit_file(
+        path,
+        &doc.render(),
+        &format!("Dynasty {number} begins, led by {emperor}"),
+    )?;
+    Ok(format!(
+        "It checked, so it was merged without a vote. Dynasty {number} begins; the hiatus is over."
+    ))
 }
 
 /// An enacted DoV makes its author the emperor and awaits their
@@ -404,7 +455,7 @@ fn engine_kind(kind: Kind) -> Option<MatterKind> {
         Kind::Proposal => Some(MatterKind::Proposal),
         Kind::Cfj => Some(MatterKind::Cfj),
         Kind::Dov => Some(MatterKind::Dov),
-        Kind::Action => None,
+        Kind::Action | Kind::Ascension => None,
     }
 }
 

@@ -24,7 +24,8 @@ pub struct Collection {
     pub snapshot: Snapshot,
     /// Votable matters (proposals, CfJs, DoVs), by number.
     pub matters: BTreeMap<u64, Collected>,
-    /// Open action pull requests.
+    /// Open pull requests merged without a vote when they check: actions
+    /// and Ascension Addresses.
     pub actions: Vec<MatterInfo>,
 }
 
@@ -45,7 +46,7 @@ pub fn collect(
     let mut engine_matters = Vec::new();
     for info in forge.open_matters()? {
         let kind = match info.kind() {
-            Some(Kind::Action) => {
+            Some(Kind::Action | Kind::Ascension) => {
                 actions.push(info);
                 continue;
             }
@@ -198,7 +199,7 @@ fn engine_kind(kind: Kind) -> MatterKind {
     match kind {
         Kind::Cfj => MatterKind::Cfj,
         Kind::Dov => MatterKind::Dov,
-        Kind::Proposal | Kind::Action => MatterKind::Proposal,
+        Kind::Proposal | Kind::Action | Kind::Ascension => MatterKind::Proposal,
     }
 }
 

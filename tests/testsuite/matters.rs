@@ -214,3 +214,127 @@ fn an_enacted_dov_crowns_its_author_and_awaits_the_ascension() {
     let run = game.run(&["check", "--rev", "main"]);
     assert_eq!(run.code, 0, "the crowned game still checks: {}", run.stderr);
 }
+
+#[test]
+fn an_ascension_address_begins_the_next_dynasty() {
+    let game = committed();
+    open(&game, "2030-01-01T00:00:00Z", "boris-b", "dov", None);
+    for (at, login) in [
+        ("2030-01-01T01:00:00Z", "ada-tinkers"),
+        ("2030-01-01T02:00:00Z", "dmitri-d"),
+    ] {
+        game.at(at, &["play", "comment", "1", "FOR", "--as", login]);
+    }
+    game.at("2030-01-01T12:00:00Z", &["resolve"]);
+    let crowned = game.read_at("main", "state/game.toml").unwrap();
+    assert!(
+        crowned.contains("phase = \"awaiting-ascension\""),
+        "{crowned}"
+    );
+    let renamed = crowned
+        .replace("players = \"Tinkerers\"", "players = \"Artisans\"")
+        .replace("player = \"Tinkerer\"", "player = \"Artisan\"");
+    game.commit_on("aa", &[("state/game.toml", &renamed)], "new terms");
+    let address = |at: &str, login: &str, body: &str| {
+        let args = [
+            "play",
+            "open",
+            "--as",
+            login,
+            "--kind",
+            "ascension",
+            "--title",
+            "Ascension Address: Guilds",
+            "--branch",
+            "aa",
+            "--body",
+            body,
+        ];
+        game.at(at, &args);
+    };
+    // #5 keeps clockwork-victory without listing it; #6 is not by the emperor
+    // (matters and comments share one counter on the local forge).
+    address(
+        "2030-01-01T13:00:00Z",
+        "boris-b",
+        "Guilds! Keep springs, cogs-and-gadgets and gadget-powers.",
+    );
+    address(
+        "2030-01-01T13:01:00Z",
+        "ada-tinkers",
+        "Keep springs cogs-and-gadgets gadget-powers clockwork-victory",
+    );
+    let check = game.run(&[
+        "--now",
+        "2030-01-01T13:05:00Z",
+        "check",
+        "--pr",
+        "5",
+        "--dry-run",
+    ]);
+    assert_eq!(check.code, 1, "{}", check.stdout);
+    assert!(
+        check.stdout.contains("without listing it"),
+        "{}",
+        check.stdout
+    );
+    let run = game.at("2030-01-01T13:10:00Z", &["resolve"]);
+    assert!(
+        run.stdout.contains("Ascension Address #5: not merged")
+            && run.stdout.contains("`clockwork-victory`"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("Ascension Address #6: not merged")
+            && run.stdout.contains("only the new Clockmaker"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        game.read_at("main", "state/game.toml")
+            .unwrap()
+            .contains("awaiting-ascension"),
+        "nothing merged yet"
+    );
+
+    address(
+        "2030-01-01T14:00:00Z",
+        "boris-b",
+        "Keep springs cogs-and-gadgets gadget-powers clockwork-victory",
+    );
+    let run = game.at("2030-01-01T14:10:00Z", &["resolve"]);
+    assert!(
+        run.stdout.contains("Ascension Address #9: merged"),
+        "{}",
+        run.stdout
+    );
+    let state = game.read_at("main", "state/game.toml").unwrap();
+    assert!(
+        state.contains("number = 2") && state.contains("phase = \"playing\""),
+        "{state}"
+    );
+    assert!(
+        state.contains("started = 2030-01-01T14:10:00Z") && state.contains("emperor = \"Boris\""),
+        "{state}"
+    );
+    assert!(
+        state.contains("players = \"Artisans\""),
+        "the Address's new terms: {state}"
+    );
+    let list = game.run(&["check", "--rev", "main", "--list"]);
+    assert_eq!(list.code, 0, "{}", list.stderr);
+    assert!(
+        list.stdout.contains("\tcore\tArtisans\n"),
+        "{}",
+        list.stdout
+    );
+    // Once the dynasty has begun no Address is awaited: #5 stays unmerged.
+    let run = game.at("2030-01-01T15:00:00Z", &["resolve"]);
+    assert!(
+        run.stdout
+            .contains("Ascension Address #5: not merged: no Ascension Address is awaited"),
+        "{}",
+        run.stdout
+    );
+}
