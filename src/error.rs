@@ -92,15 +92,6 @@ impl Diagnostics {
         self.0.sort();
         self.0.dedup();
     }
-
-    /// `Ok(value)` when empty, the problems otherwise.
-    pub fn into_result<T>(self, value: T) -> Result<T, Diagnostics> {
-        if self.is_empty() {
-            Ok(value)
-        } else {
-            Err(self)
-        }
-    }
 }
 
 impl From<Diagnostic> for Diagnostics {

@@ -32,13 +32,6 @@ impl fmt::Display for HeadSha {
     }
 }
 
-impl HeadSha {
-    /// The first seven characters, as people quote commits.
-    pub fn short(&self) -> &str {
-        self.0.get(..7).unwrap_or(&self.0)
-    }
-}
-
 /// What kind of matter a pull request or issue is, from its labels or title.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

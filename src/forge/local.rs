@@ -93,7 +93,6 @@ struct Counter {
 /// A forge kept in files beside a git repository.
 pub struct LocalForge {
     repo: Repo,
-    root: PathBuf,
     dir: PathBuf,
     base: String,
     now: Timestamp,
@@ -143,16 +142,10 @@ impl LocalForge {
         }
         Ok(LocalForge {
             repo,
-            root: root.to_path_buf(),
             dir,
             base: base.to_string(),
             now,
         })
-    }
-
-    /// The repository's root.
-    pub fn root(&self) -> &Path {
-        &self.root
     }
 
     /// Opens a pull request (with a branch) or an issue; returns its number.

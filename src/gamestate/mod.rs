@@ -163,9 +163,4 @@ impl GameState {
             .iter()
             .find(|p| p.login.eq_ignore_ascii_case(login))
     }
-
-    /// Players not idle at `t`.
-    pub fn active_at(&self, t: Timestamp) -> impl Iterator<Item = &Player> {
-        self.players.iter().filter(move |p| !p.is_idle_at(t))
-    }
 }

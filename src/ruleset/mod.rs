@@ -309,11 +309,6 @@ impl Ruleset {
         self.rules.iter().find(|r| r.id.as_str() == id)
     }
 
-    /// The rule with this number.
-    pub fn by_number(&self, number: &RuleNumber) -> Option<&Rule> {
-        self.rules.iter().find(|r| &r.number == number)
-    }
-
     /// The section of this kind.
     pub fn section(&self, kind: SectionKind) -> Option<&Section> {
         self.sections.iter().find(|s| s.kind == kind)
