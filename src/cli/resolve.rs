@@ -404,10 +404,10 @@ fn finish_interrupted(ctx: &Ctx<'_>) -> anyhow::Result<()> {
         if ctx.game.records.iter().any(|r| r.number == info.number) {
             continue;
         }
-        let Some(status) = ctx.forge.status_comment(info.number)? else {
+        let (Some(status), comments) = collect::thread(ctx.forge, info.number)? else {
             continue;
         };
-        let journal = crate::journal::Journal::read(&status.body);
+        let journal = Journal::read(&status.body);
         let (Some(resolution), Some(kind)) = (journal.resolution.clone(), info.kind()) else {
             continue;
         };
@@ -415,8 +415,6 @@ fn finish_interrupted(ctx: &Ctx<'_>) -> anyhow::Result<()> {
             continue; // actions leave no records
         }
         // Re-tally this matter alone at the moment it was decided.
-        let mut comments = ctx.forge.comments(info.number)?;
-        comments.retain(|c| c.id != status.id);
         let matter = collect::engine_matter(state, &info, kind, &comments);
         let snapshot = collect::snapshot(state, params, vec![matter]);
         let run = engine::resolve(&snapshot, resolution.at);
@@ -428,7 +426,7 @@ fn finish_interrupted(ctx: &Ctx<'_>) -> anyhow::Result<()> {
         } else {
             Decision::Fail
         };
-        let mut info = info.clone();
+        let mut info = info;
         let merged = info.merge_commit.take();
         info.head.clone_from(&resolution.head);
         let collected = Collected {

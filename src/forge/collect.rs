@@ -45,15 +45,23 @@ pub fn collect(
     let mut actions = Vec::new();
     let mut engine_matters = Vec::new();
     for info in forge.open_matters()? {
+        if info.draft {
+            continue;
+        }
         let kind = match info.kind() {
             Some(Kind::Action | Kind::Ascension) => {
                 actions.push(info);
                 continue;
             }
-            Some(kind) if !info.draft => kind,
-            _ => continue,
+            Some(kind) => kind,
+            None => continue,
         };
-        let status = forge.status_comment(info.number)?;
+        // One read of the thread: the bot's status comment and the rest.
+        let (status, comments): (Vec<ForgeComment>, Vec<ForgeComment>) = forge
+            .comments(info.number)?
+            .into_iter()
+            .partition(|c| forge.is_status(c));
+        let status = status.into_iter().next();
         let mut journal = status
             .as_ref()
             .map(|s| Journal::read(&s.body))
@@ -62,11 +70,8 @@ pub fn collect(
             note_head(&mut journal, head, params, judge, now);
         }
         let voids_before = journal.heads.iter().rev().find(|h| h.voids).map(|h| h.at);
-        let status_id = status.as_ref().map(|s| s.id);
-        let comments: Vec<ForgeComment> = forge
-            .comments(info.number)?
+        let comments: Vec<ForgeComment> = comments
             .into_iter()
-            .filter(|c| Some(c.id) != status_id)
             .map(|c| as_first_seen(&mut journal, c, params))
             .collect();
         let (kept, voided): (Vec<ForgeComment>, Vec<ForgeComment>) = comments
@@ -96,6 +101,18 @@ pub fn collect(
         matters,
         actions,
     })
+}
+
+/// A matter's comments in one read: the bot's status comment, and the rest.
+pub fn thread(
+    forge: &dyn Forge,
+    number: u64,
+) -> Result<(Option<ForgeComment>, Vec<ForgeComment>), ForgeError> {
+    let (status, rest): (Vec<ForgeComment>, Vec<ForgeComment>) = forge
+        .comments(number)?
+        .into_iter()
+        .partition(|c| forge.is_status(c));
+    Ok((status.into_iter().next(), rest))
 }
 
 /// Notes the voting words of a comment seen for the first time; a comment

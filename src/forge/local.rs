@@ -366,11 +366,8 @@ impl Forge for LocalForge {
             .map_err(|e| ForgeError::Other(e.to_string()))
     }
 
-    fn status_comment(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError> {
-        Ok(self
-            .comments(number)?
-            .into_iter()
-            .find(|c| c.author.0 == BOT && is_status(&c.body)))
+    fn bot(&self) -> &str {
+        BOT
     }
 
     fn put_status(&self, number: u64, body: &str) -> Result<(), ForgeError> {

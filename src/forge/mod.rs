@@ -72,8 +72,20 @@ pub trait Forge {
     fn comments(&self, number: u64) -> Result<Vec<ForgeComment>, ForgeError>;
     /// The paths a pull request changes, relative to the repository root.
     fn changed_files(&self, number: u64) -> Result<Vec<String>, ForgeError>;
-    /// The bot's status comment on a matter (found by its hidden marker).
-    fn status_comment(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError>;
+    /// The login the bot acts as: only its comments can be status comments.
+    fn bot(&self) -> &str;
+    /// Whether a comment is the bot's status comment: the bot's own, and
+    /// marked as one, so a player who copies the marker forges nothing.
+    fn is_status(&self, comment: &ForgeComment) -> bool {
+        comment.author.0 == self.bot() && crate::journal::is_status(&comment.body)
+    }
+    /// The bot's status comment on a matter.
+    fn status_comment(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError> {
+        Ok(self
+            .comments(number)?
+            .into_iter()
+            .find(|c| self.is_status(c)))
+    }
     /// Posts the status comment, or edits it in place if there is one.
     fn put_status(&self, number: u64, body: &str) -> Result<(), ForgeError>;
     /// Marks a commit as passing or failing `gitnomic check`.

@@ -31,6 +31,7 @@ pub(crate) struct Item {
     pub(crate) files: Vec<String>,
     pub(crate) state: &'static str,
     pub(crate) merge_commit: Option<String>,
+    pub(crate) draft: bool,
 }
 
 /// One logged request.
@@ -226,7 +227,7 @@ fn item_json(item: &Item, base: &str) -> Value {
     });
     if let Some(head) = &item.head {
         v["head"] = json!({ "sha": head });
-        v["draft"] = json!(false);
+        v["draft"] = json!(item.draft);
         v["merged_at"] = if item.merge_commit.is_some() {
             json!("2030-01-01T00:00:00Z")
         } else {

@@ -25,6 +25,7 @@ fn setup() -> (GameTest, FakeGitHub, String) {
             files: vec!["state/variables.toml".into()],
             state: "open",
             merge_commit: None,
+            draft: false,
         },
     );
     (game, fake, head)
@@ -278,6 +279,7 @@ fn an_enacted_dov_crowns_its_author_in_the_current_game_toml() {
                 files: vec![],
                 state: "open",
                 merge_commit: None,
+                draft: false,
             },
         );
         w.add_comment(2, "ada-tinkers", "2030-01-01T01:00:00Z", "FOR");
@@ -301,4 +303,25 @@ fn an_enacted_dov_crowns_its_author_in_the_current_game_toml() {
         "the current file was edited, not the checkout's: {state}"
     );
     assert_eq!(w.items[&2].state, "closed");
+}
+
+#[test]
+fn a_draft_is_no_matter_until_it_is_ready() {
+    let (game, fake, head) = setup();
+    {
+        let mut w = fake.world();
+        let pull = w.items.get_mut(&1).unwrap();
+        pull.labels = vec!["Action".into()];
+        pull.draft = true;
+    }
+    let run = github(&game, &fake, "2030-01-01T00:10:00Z", &["resolve"]);
+    assert!(!run.stdout.contains("#1"), "{}", run.stdout);
+    assert!(
+        fake.world().merges().is_empty(),
+        "a draft action is not merged"
+    );
+    fake.world().items.get_mut(&1).unwrap().draft = false;
+    let run = github(&game, &fake, "2030-01-01T00:20:00Z", &["resolve"]);
+    assert!(run.stdout.contains("Action #1: merged"), "{}", run.stdout);
+    assert!(fake.world().merges()[0].body.contains(&head));
 }

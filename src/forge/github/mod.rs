@@ -15,7 +15,6 @@ use self::dto::{ContentFile, ContentPut, Issue, IssueComment, MergeReply, Pull, 
 pub use self::http::Sleeper;
 use self::http::{Client, Reply, expect_ok, message, parse};
 use super::{Forge, ForgeComment, ForgeError, HeadSha, Login, MatterInfo};
-use crate::journal::is_status;
 use crate::time::Timestamp;
 
 /// Review ids are offset by this so they never collide with comment ids
@@ -230,11 +229,8 @@ impl Forge for GitHubForge {
         Ok(paths)
     }
 
-    fn status_comment(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError> {
-        Ok(self
-            .comments(number)?
-            .into_iter()
-            .find(|c| c.author.0 == self.bot && is_status(&c.body)))
+    fn bot(&self) -> &str {
+        &self.bot
     }
 
     fn put_status(&self, number: u64, body: &str) -> Result<(), ForgeError> {
