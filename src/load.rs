@@ -58,16 +58,7 @@ pub fn is_game_file(path: &str) -> bool {
 pub fn read(origin: &Origin, dirs: &[&str]) -> Result<Vec<SourceFile>, LoadError> {
     let files = match origin {
         Origin::Dir(root) => read_dir(root, dirs)?,
-        Origin::Revision { repo, rev } => Repo::open(repo)?
-            .files_at(rev, dirs)?
-            .into_iter()
-            .filter(|(path, _)| is_game_file(path))
-            .map(|(path, bytes)| {
-                String::from_utf8(bytes)
-                    .map(|text| SourceFile::new(&path, text))
-                    .map_err(|_| LoadError::NotText(path))
-            })
-            .collect::<Result<_, _>>()?,
+        Origin::Revision { repo, rev } => read_revision(&Repo::open(repo)?, rev, dirs)?,
     };
     let has_game = files
         .iter()
@@ -80,6 +71,20 @@ pub fn read(origin: &Origin, dirs: &[&str]) -> Result<Vec<SourceFile>, LoadError
             Origin::Revision { repo, rev } => format!("{rev} of {}", repo.display()),
         }))
     }
+}
+
+/// Reads every game file under `dirs` at revision `rev` of an open
+/// repository (a pull request's head, say), without a checkout.
+pub fn read_revision(repo: &Repo, rev: &str, dirs: &[&str]) -> Result<Vec<SourceFile>, LoadError> {
+    repo.files_at(rev, dirs)?
+        .into_iter()
+        .filter(|(path, _)| is_game_file(path))
+        .map(|(path, bytes)| {
+            String::from_utf8(bytes)
+                .map(|text| SourceFile::new(&path, text))
+                .map_err(|_| LoadError::NotText(path))
+        })
+        .collect()
 }
 
 fn read_dir(root: &Path, dirs: &[&str]) -> Result<Vec<SourceFile>, LoadError> {

@@ -139,6 +139,9 @@ pub struct ForgeComment {
     pub link: Option<String>,
 }
 
+/// Why a comment voided by a push does not count, in records and reports.
+pub const VOIDED: &str = "cast on an earlier version, before a push that changed more than a typo";
+
 /// A matter as collected for a tally: the forge's view, its journal, and
 /// the comments a push voided.
 #[derive(Debug, Clone)]

@@ -438,7 +438,7 @@ impl Record {
         let voided = matter.voided.iter().map(|c| Uncounted {
             by: format!("@{}", c.author),
             at: c.created,
-            why: "cast on an earlier version, before a push that changed more than a typo".into(),
+            why: crate::matter::VOIDED.into(),
             link: c.link.clone(),
         });
         Record {

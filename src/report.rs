@@ -78,10 +78,20 @@ pub fn status_text(
     let uncounted: Vec<String> = t
         .uncounted
         .iter()
-        .map(|u| format!("- {} ({}): {}", u.by, link(matter, u.order, &u.at.to_string()), u.why))
-        .chain(matter.voided.iter().map(|c| {
-            format!("- @{} ({}): cast on an earlier version, before a push that changed more than a typo", c.author, c.created)
-        }))
+        .map(|u| {
+            format!(
+                "- {} ({}): {}",
+                u.by,
+                link(matter, u.order, &u.at.to_string()),
+                u.why
+            )
+        })
+        .chain(
+            matter
+                .voided
+                .iter()
+                .map(|c| format!("- @{} ({}): {}", c.author, c.created, crate::matter::VOIDED)),
+        )
         .collect();
     if !uncounted.is_empty() {
         let _ = writeln!(out, "\nNot counted:\n{}", uncounted.join("\n"));

@@ -131,7 +131,12 @@ fn pending(
     }
     let now = global.now();
     let forge = super::open_forge(global, now)?;
-    let (collection, run) = super::live::tallies(forge.as_ref(), game, &global.root, now)?;
+    let (collection, run) = super::live::tallies(
+        forge.as_ref(),
+        game,
+        &crate::git::Repo::open(&global.root)?,
+        now,
+    )?;
     let state = game
         .state
         .as_ref()

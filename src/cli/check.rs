@@ -6,7 +6,6 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 
-use super::resolve::files_at;
 use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs, open_forge};
 use crate::admission::{self, Facts, describe_changes};
 use crate::engine::limits::{ProposerRecord, same_utc_day};
@@ -127,7 +126,7 @@ fn check_pr(number: u64, dry_run: bool, global: &GlobalArgs) -> anyhow::Result<E
     let info = forge.matter(number)?;
     let repo = Repo::open(&global.root)?;
     let head = match &info.head {
-        Some(sha) => Some(Game::check(&files_at(&repo, &sha.0).with_context(|| {
+        Some(sha) => Some(Game::check(&load::read_revision(&repo, &sha.0, GAME_DIRS).with_context(|| {
             format!("the head {sha} of #{number} is not in the local repository: fetch refs/pull/{number}/head first")
         })?)),
         None => None,

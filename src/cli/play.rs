@@ -112,7 +112,8 @@ fn list(
         rev: global.base.clone(),
     };
     let game = Game::check(&load::read(&origin, GAME_DIRS)?);
-    let (collection, run) = super::live::tallies(forge, &game, &global.root, now)?;
+    let (collection, run) =
+        super::live::tallies(forge, &game, &crate::git::Repo::open(&global.root)?, now)?;
     for m in collection.matters.values() {
         println!(
             "#{} {} by {}: {}",

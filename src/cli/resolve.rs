@@ -7,15 +7,16 @@
 //! the next one (see [`finish_interrupted`]), and a run right after a
 //! complete one changes nothing.
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::process::ExitCode;
+use std::rc::Rc;
 
 use anyhow::{Context as _, bail};
 
 use super::{EXIT_OK, GlobalArgs, open_forge};
 use crate::engine::{self, Decision, MatterDecision, MatterKind};
 use crate::forge::collect::{self, player_name};
-use std::collections::BTreeMap;
-
 use crate::forge::{Forge, ForgeError, HeadSha, Kind, MatterInfo};
 use crate::game::Game;
 use crate::git::Repo;
@@ -24,8 +25,7 @@ use crate::load::{self, GAME_DIRS, Origin};
 use crate::matter::Collected;
 use crate::record::{Record, Resolved};
 use crate::report::{Progress, status_text};
-use crate::ruleset::diff::{RuleChange, diff, typo_fix_size};
-use crate::source::SourceFile;
+use crate::ruleset::diff::{RuleChange, diff};
 use crate::time::Timestamp;
 
 /// The label a matter carries from the moment the resolver acts on it
@@ -47,6 +47,24 @@ struct Ctx<'a> {
     game: Game,
     now: Timestamp,
     dry_run: bool,
+    /// The game at each pull request head, read and checked once per run.
+    heads: RefCell<BTreeMap<String, Rc<Result<Game, String>>>>,
+}
+
+impl Ctx<'_> {
+    /// The game at `head`, or why it cannot be read.
+    fn head_game(&self, head: &HeadSha) -> Rc<Result<Game, String>> {
+        let read = || {
+            let files =
+                load::read_revision(&self.repo, &head.0, GAME_DIRS).map_err(|e| e.to_string())?;
+            Ok(Game::check(&files))
+        };
+        self.heads
+            .borrow_mut()
+            .entry(head.0.clone())
+            .or_insert_with(|| Rc::new(read()))
+            .clone()
+    }
 }
 
 /// Runs `gitnomic resolve`.
@@ -73,14 +91,10 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         game,
         now,
         dry_run: args.dry_run,
+        heads: RefCell::default(),
     };
     finish_interrupted(&ctx)?;
-    let (Some(state), Some(params)) = (&ctx.game.state, &ctx.game.params) else {
-        bail!("the game has no readable gamestate or parameters");
-    };
-    let judge = |old: &HeadSha, new: &HeadSha| typo_judge(&ctx.repo, old, new);
-    let collection = collect::collect(ctx.forge, state, params, &judge, now)?;
-    let run = engine::resolve(&collection.snapshot, now);
+    let (collection, run) = super::live::tallies(ctx.forge, &ctx.game, &ctx.repo, now)?;
     println!("At {now}: {} active, quorum {}.", run.active, run.quorum);
     let mut proposals_blocked = false;
     for decision in &run.decisions {
@@ -129,15 +143,19 @@ fn merge_unvoted(ctx: &Ctx<'_>, action: &MatterInfo, kind: Kind) -> anyhow::Resu
     let state = ctx.game.state.as_ref().context("no gamestate")?;
     let mut problems = Vec::new();
     if kind == Kind::Ascension {
-        let head_game = Game::check(&files_at(&ctx.repo, &head.0)?);
-        match crate::admission::ascension_problems(
-            &ctx.game,
-            &head_game,
-            &action.author.0,
-            &action.body,
-        ) {
-            Ok(found) => problems.extend(found),
-            Err(why) => problems.push(why),
+        match ctx.head_game(head).as_ref() {
+            Ok(head_game) => {
+                match crate::admission::ascension_problems(
+                    &ctx.game,
+                    head_game,
+                    &action.author.0,
+                    &action.body,
+                ) {
+                    Ok(found) => problems.extend(found),
+                    Err(why) => problems.push(why),
+                }
+            }
+            Err(why) => problems.push(format!("its head cannot be read: {why}")),
         }
     } else {
         match state.player_by_login(&action.author.0) {
@@ -281,11 +299,11 @@ fn carry_out(
 /// Why the head of a pull request may not be merged, if it may not: its
 /// files must still check and touch only what its kind may touch.
 fn head_problems(ctx: &Ctx<'_>, matter: &Collected, head: &HeadSha) -> Option<String> {
-    let files = match files_at(&ctx.repo, &head.0) {
-        Ok(files) => files,
-        Err(e) => return Some(format!("its head cannot be read: {e:#}")),
+    let game = ctx.head_game(head);
+    let game = match game.as_ref() {
+        Ok(game) => game,
+        Err(why) => return Some(format!("its head cannot be read: {why}")),
     };
-    let game = Game::check(&files);
     if let Some(problem) = game.problems.iter().next() {
         return Some(format!("its files have problems, e.g. {problem}"));
     }
@@ -296,25 +314,20 @@ fn head_problems(ctx: &Ctx<'_>, matter: &Collected, head: &HeadSha) -> Option<St
 }
 
 /// After an Ascension Address is merged: the next dynasty begins, and the
-/// hiatus ends. One commit changing state/game.toml, read as it is now
-/// (the Address itself may just have changed its terms).
+/// hiatus ends.
 fn begin_dynasty(ctx: &Ctx<'_>) -> anyhow::Result<String> {
-    let path = "state/game.toml";
-    let text = ctx
-        .forge
-        .read_file(path)?
-        .context("state/game.toml is missing")?;
     let state = ctx.game.state.as_ref().context("no gamestate")?;
     let number = i64::from(state.dynasty.number) + 1;
-    let mut doc = crate::gamestate::edit::StateDoc::parse(path, &text)?;
-    doc.set(&["dynasty"], "number", number)?;
-    doc.set(&["dynasty"], "phase", "playing")?;
     let started: toml_edit::Datetime = ctx.now.to_string().parse()?;
-    doc.set(&["dynasty"], "started", started)?;
     let emperor = state.dynasty.emperor.clone().unwrap_or_default();
-    ctx.forge.commit_file(
-        path,
-        &doc.render(),
+    let edits = [
+        ("number", number.into()),
+        ("phase", "playing".into()),
+        ("started", started.into()),
+    ];
+    edit_dynasty(
+        ctx,
+        &edits,
         &format!("Dynasty {number} begins, led by {emperor}"),
     )?;
     Ok(format!(
@@ -323,24 +336,40 @@ fn begin_dynasty(ctx: &Ctx<'_>) -> anyhow::Result<String> {
 }
 
 /// An enacted DoV makes its author the emperor and awaits their
-/// Ascension Address: one commit changing state/game.toml.
+/// Ascension Address.
 fn crown(ctx: &Ctx<'_>, matter: &Collected) -> anyhow::Result<()> {
     let state = ctx.game.state.as_ref().context("no gamestate")?;
     let author = player_name(state, &matter.info.author).0;
+    let message = format!(
+        "DoV #{} enacted: {author} is the new {}",
+        matter.info.number, state.terms.emperor
+    );
+    let edits = [
+        ("emperor", author.as_str().into()),
+        ("phase", "awaiting-ascension".into()),
+    ];
+    edit_dynasty(ctx, &edits, &message)
+}
+
+/// Sets keys of the `[dynasty]` table of state/game.toml in one commit.
+/// The file is read as it is now on the default branch, not as the run
+/// found it: a matter merged earlier in the run (a CfJ, or the Ascension
+/// Address itself) may have changed it.
+fn edit_dynasty(
+    ctx: &Ctx<'_>,
+    edits: &[(&str, toml_edit::Value)],
+    message: &str,
+) -> anyhow::Result<()> {
     let path = "state/game.toml";
-    // Read it as it is now: a CfJ merged earlier in this run may have changed it.
     let text = ctx
         .forge
         .read_file(path)?
         .context("state/game.toml is missing")?;
     let mut doc = crate::gamestate::edit::StateDoc::parse(path, &text)?;
-    doc.set(&["dynasty"], "emperor", author.as_str())?;
-    doc.set(&["dynasty"], "phase", "awaiting-ascension")?;
-    let message = format!(
-        "DoV #{} enacted: {author} is the new {}",
-        matter.info.number, state.terms.emperor
-    );
-    ctx.forge.commit_file(path, &doc.render(), &message)?;
+    for (key, value) in edits {
+        doc.set(&["dynasty"], key, value.clone())?;
+    }
+    ctx.forge.commit_file(path, &doc.render(), message)?;
     Ok(())
 }
 
@@ -411,11 +440,11 @@ fn finish_interrupted(ctx: &Ctx<'_>) -> anyhow::Result<()> {
         let (Some(resolution), Some(kind)) = (journal.resolution.clone(), info.kind()) else {
             continue;
         };
-        if engine_kind(kind).is_none() {
+        let Some(engine_kind) = collect::engine_kind(kind) else {
             continue; // actions leave no records
-        }
+        };
         // Re-tally this matter alone at the moment it was decided.
-        let matter = collect::engine_matter(state, &info, kind, &comments);
+        let matter = collect::engine_matter(state, &info, engine_kind, &comments);
         let snapshot = collect::snapshot(state, params, vec![matter]);
         let run = engine::resolve(&snapshot, resolution.at);
         let Some(mut decision) = run.get(info.number).cloned() else {
@@ -448,38 +477,13 @@ fn finish_interrupted(ctx: &Ctx<'_>) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn engine_kind(kind: Kind) -> Option<MatterKind> {
-    match kind {
-        Kind::Proposal => Some(MatterKind::Proposal),
-        Kind::Cfj => Some(MatterKind::Cfj),
-        Kind::Dov => Some(MatterKind::Dov),
-        Kind::Action | Kind::Ascension => None,
-    }
-}
-
 /// The rule-level changes a pull request makes, when both trees are at hand.
 fn rule_changes(ctx: &Ctx<'_>, matter: &Collected) -> Vec<RuleChange> {
     let Some(head) = &matter.info.head else {
         return Vec::new();
     };
-    let Ok(files) = files_at(&ctx.repo, &head.0) else {
-        return Vec::new();
-    };
-    let head_game = Game::check(&files);
-    diff(&ctx.game.ruleset, &head_game.ruleset)
-}
-
-pub(crate) fn files_at(repo: &Repo, rev: &str) -> anyhow::Result<Vec<SourceFile>> {
-    Ok(repo
-        .files_at(rev, GAME_DIRS)?
-        .into_iter()
-        .filter(|(path, _)| load::is_game_file(path))
-        .map(|(path, bytes)| SourceFile::new(path, String::from_utf8_lossy(&bytes)))
-        .collect())
-}
-
-/// How many characters a push changed, if it was only a typo fix.
-pub(crate) fn typo_judge(repo: &Repo, old: &HeadSha, new: &HeadSha) -> Option<usize> {
-    let (old, new) = (files_at(repo, &old.0).ok()?, files_at(repo, &new.0).ok()?);
-    typo_fix_size(&old, &new)
+    match ctx.head_game(head).as_ref() {
+        Ok(head_game) => diff(&ctx.game.ruleset, &head_game.ruleset),
+        Err(_) => Vec::new(),
+    }
 }

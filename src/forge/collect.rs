@@ -48,13 +48,10 @@ pub fn collect(
         if info.draft {
             continue;
         }
-        let kind = match info.kind() {
-            Some(Kind::Action | Kind::Ascension) => {
-                actions.push(info);
-                continue;
-            }
-            Some(kind) => kind,
-            None => continue,
+        let Some(kind) = info.kind() else { continue };
+        let Some(engine_kind) = engine_kind(kind) else {
+            actions.push(info);
+            continue;
         };
         // One read of the thread: the bot's status comment and the rest.
         let (status, comments): (Vec<ForgeComment>, Vec<ForgeComment>) = forge
@@ -77,7 +74,7 @@ pub fn collect(
         let (kept, voided): (Vec<ForgeComment>, Vec<ForgeComment>) = comments
             .into_iter()
             .partition(|c| voids_before.is_none_or(|at| c.created >= at));
-        engine_matters.push(engine_matter(state, &info, kind, &kept));
+        engine_matters.push(engine_matter(state, &info, engine_kind, &kept));
         let comments = kept
             .into_iter()
             .chain(voided.iter().cloned())
@@ -192,12 +189,12 @@ pub fn player_name(state: &GameState, login: &Login) -> PlayerName {
 pub fn engine_matter(
     state: &GameState,
     info: &MatterInfo,
-    kind: Kind,
+    kind: MatterKind,
     comments: &[ForgeComment],
 ) -> engine::Matter {
     engine::Matter {
         id: info.number,
-        kind: engine_kind(kind),
+        kind,
         author: player_name(state, &info.author),
         opened: info.opened,
         comments: comments
@@ -212,11 +209,14 @@ pub fn engine_matter(
     }
 }
 
-fn engine_kind(kind: Kind) -> MatterKind {
+/// The engine's kind of a votable matter; `None` for what is merged
+/// without a vote (actions, Ascension Addresses).
+pub fn engine_kind(kind: Kind) -> Option<MatterKind> {
     match kind {
-        Kind::Cfj => MatterKind::Cfj,
-        Kind::Dov => MatterKind::Dov,
-        Kind::Proposal | Kind::Action | Kind::Ascension => MatterKind::Proposal,
+        Kind::Proposal => Some(MatterKind::Proposal),
+        Kind::Cfj => Some(MatterKind::Cfj),
+        Kind::Dov => Some(MatterKind::Dov),
+        Kind::Action | Kind::Ascension => None,
     }
 }
 
