@@ -7,10 +7,10 @@
 
 use crate::engine::Params;
 use crate::engine::limits::{ProposerRecord, may_propose};
-use crate::error::Diagnostics;
-use crate::gamestate::GameState;
+use crate::game::Game;
+use crate::gamestate::{GameState, Phase};
 use crate::matter::Kind;
-use crate::record::{Outcome, Record, RecordKind};
+use crate::record::{Outcome, RecordKind};
 use crate::ruleset::diff::RuleChange;
 use crate::time::Timestamp;
 
@@ -33,20 +33,19 @@ pub struct Facts<'a> {
     pub author: &'a str,
     /// When it was opened.
     pub opened: Timestamp,
+    /// Its description (an Ascension Address lists the rules it keeps).
+    pub description: &'a str,
     /// The paths it changes.
     pub changed: &'a [String],
-    /// The game on the base branch.
-    pub base: &'a GameState,
-    /// The parameters on the base branch.
-    pub params: &'a Params,
-    /// Problems of the game at the pull request's head.
-    pub head_problems: &'a Diagnostics,
+    /// The game on the base branch: its rules, state, parameters and
+    /// records judge the pull request.
+    pub base: &'a Game,
+    /// The game at the pull request's head, for a pull request.
+    pub head: Option<&'a Game>,
     /// The author's other proposals: pending, and opened that UTC day.
     pub record: ProposerRecord,
-    /// Whether a Declaration of Victory is pending or an ascension awaited.
-    pub in_hiatus: bool,
-    /// The records of resolved matters (for the DoV cooldown).
-    pub records: &'a [Record],
+    /// Whether an earlier Declaration of Victory is pending.
+    pub dov_pending: bool,
 }
 
 /// The judgement.
@@ -66,8 +65,14 @@ pub fn judge(facts: &Facts<'_>) -> Verdict {
         v.problems.push("it is no matter: label it Proposal, CfJ, DoV or Action (or start its title with one of them and a colon)".into());
         return v;
     };
-    let terms = &facts.base.terms;
-    match facts.base.player_by_login(facts.author) {
+    let (Some(state), Some(params)) = (&facts.base.state, &facts.base.params) else {
+        v.problems.push(
+            "the game on the base branch cannot be read, so nothing can be judged by it".into(),
+        );
+        return v;
+    };
+    let terms = &state.terms;
+    match state.player_by_login(facts.author) {
         None => {
             v.problems.push(format!(
                 "@{} is not a {} on the roster",
@@ -82,18 +87,28 @@ pub fn judge(facts: &Facts<'_>) -> Verdict {
         }
         Some(_) => {}
     }
+    let in_hiatus = facts.dov_pending || state.dynasty.phase != Phase::Playing;
     if kind == Kind::Proposal {
-        if let Err(refusal) = may_propose(facts.params, facts.opened, facts.in_hiatus, facts.record)
-        {
+        if let Err(refusal) = may_propose(params, facts.opened, in_hiatus, facts.record) {
             v.problems
                 .push(format!("it cannot be a proposal: {refusal}"));
             v.not_a_matter = true;
         }
     }
     if kind == Kind::Dov {
-        if let Some(why) = dov_refusal(facts) {
+        if let Some(why) = dov_refusal(facts, state, params) {
             v.problems.push(format!("it cannot be a DoV: {why}"));
             v.not_a_matter = true;
+        }
+    }
+    if let (Kind::Ascension, Some(head)) = (kind, facts.head) {
+        match ascension_problems(facts.base, head, facts.author, facts.description) {
+            Ok(problems) => v.problems.extend(problems),
+            Err(why) => {
+                v.problems
+                    .push(format!("it cannot be an Ascension Address: {why}"));
+                v.not_a_matter = true;
+            }
         }
     }
     for path in facts.changed {
@@ -101,7 +116,7 @@ pub fn judge(facts: &Facts<'_>) -> Verdict {
             v.problems.push(problem);
         }
     }
-    for d in facts.head_problems {
+    for d in facts.head.into_iter().flat_map(|head| &head.problems) {
         v.problems.push(format!("its files have a problem: {d}"));
     }
     v
@@ -113,8 +128,8 @@ pub fn judge(facts: &Facts<'_>) -> Verdict {
 /// state/game.toml, and every dynastic rule it does not list by id in its
 /// description must be deleted by its own diff, so the repeal is visible.
 pub fn ascension_problems(
-    base: &crate::game::Game,
-    head: &crate::game::Game,
+    base: &Game,
+    head: &Game,
     author: &str,
     description: &str,
 ) -> Result<Vec<String>, String> {
@@ -125,7 +140,7 @@ pub fn ascension_problems(
     let by_emperor = state
         .player_by_login(author)
         .is_some_and(|p| Some(p.name.as_str()) == emperor);
-    if state.dynasty.phase != crate::gamestate::Phase::AwaitingAscension {
+    if state.dynasty.phase != Phase::AwaitingAscension {
         return Err("no Ascension Address is awaited".into());
     }
     if !by_emperor {
@@ -162,8 +177,7 @@ pub fn ascension_problems(
 /// emperor may not; nobody may while an Ascension Address is awaited; and
 /// an author whose DoV failed with more AGAINST votes than quorum waits
 /// `dov_cooldown_hours` from that failure.
-fn dov_refusal(facts: &Facts<'_>) -> Option<String> {
-    let state = facts.base;
+fn dov_refusal(facts: &Facts<'_>, state: &GameState, params: &Params) -> Option<String> {
     let player = state.player_by_login(facts.author)?;
     if state.dynasty.emperor.as_deref() == Some(player.name.as_str()) {
         return Some(format!(
@@ -171,16 +185,15 @@ fn dov_refusal(facts: &Facts<'_>) -> Option<String> {
             state.terms.emperor
         ));
     }
-    if facts.params.dov_banned_before_ascension
-        && state.dynasty.phase == crate::gamestate::Phase::AwaitingAscension
-    {
+    if params.dov_banned_before_ascension && state.dynasty.phase == Phase::AwaitingAscension {
         return Some(format!(
             "the new {}'s Ascension Address is awaited",
             state.terms.emperor
         ));
     }
-    let cooldown = crate::time::Span::hours(facts.params.dov_cooldown_hours);
+    let cooldown = crate::time::Span::hours(params.dov_cooldown_hours);
     facts
+        .base
         .records
         .iter()
         .filter(|r| r.kind == RecordKind::Dov && r.outcome == Outcome::Failed && r.author == player.name)
@@ -237,9 +250,10 @@ pub fn describe_changes(changes: &[RuleChange]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::Record;
     use crate::source::SourceFile;
 
-    fn state() -> GameState {
+    fn game() -> Game {
         let files = [
             SourceFile::new(
                 "state/game.toml",
@@ -250,7 +264,9 @@ mod tests {
                 "[[players]]\nname = \"Ada\"\nlogin = \"ada\"\n\n[[players]]\nname = \"Bo\"\nlogin = \"bo\"\nidle = [{ from = 2030-01-01T00:00:00Z }]\n",
             ),
         ];
-        crate::gamestate::parse(&files, &|_| true).0.unwrap()
+        let game = Game::check(&files);
+        assert!(game.problems.is_empty(), "{}", game.problems);
+        game
     }
 
     fn judged(
@@ -258,23 +274,20 @@ mod tests {
         author: &str,
         changed: &[&str],
         record: ProposerRecord,
-        in_hiatus: bool,
+        dov_pending: bool,
     ) -> Verdict {
-        let base = state();
-        let params = Params::preset("blognomic-113").unwrap();
+        let base = game();
         let changed: Vec<String> = changed.iter().map(|s| (*s).to_string()).collect();
-        let none = Diagnostics::new();
         judge(&Facts {
             kind,
             author,
             opened: Timestamp::parse("2030-01-02T10:00:00Z").unwrap(),
+            description: "",
             changed: &changed,
             base: &base,
-            params: &params,
-            head_problems: &none,
+            head: None,
             record,
-            in_hiatus,
-            records: &[],
+            dov_pending,
         })
     }
 
@@ -363,11 +376,10 @@ mod tests {
 
     #[test]
     fn the_emperor_and_a_cooled_down_author_may_not_declare_victory() {
-        let mut base = state();
-        base.dynasty.emperor = Some("Ada".into());
-        base.players[1].idle.clear();
-        let params = Params::preset("blognomic-113").unwrap();
-        let none = Diagnostics::new();
+        let mut base = game();
+        let state = base.state.as_mut().unwrap();
+        state.dynasty.emperor = Some("Ada".into());
+        state.players[1].idle.clear();
         let failed = |against: u32, resolved: &str| {
             let text = format!(
                 "+++\nnumber = 3\nkind = \"dov\"\ntitle = \"T\"\nauthor = \"Bo\"\ndynasty = 1\nopened = 2030-01-01T00:00:00Z\nresolved = {resolved}\noutcome = \"failed\"\nresolved_by = \"gitnomic resolve\"\n[tally]\nfor = 1\nagainst = {against}\nactive = 5\nquorum = 3\n+++\n"
@@ -375,17 +387,18 @@ mod tests {
             Record::parse(&SourceFile::new("content/matters/00003.md", text)).unwrap()
         };
         let judge_dov = |author: &str, opened: &str, records: &[Record]| {
+            let mut base = base.clone();
+            base.records = records.to_vec();
             judge(&Facts {
                 kind: Some(Kind::Dov),
                 author,
                 opened: Timestamp::parse(opened).unwrap(),
+                description: "",
                 changed: &[],
                 base: &base,
-                params: &params,
-                head_problems: &none,
+                head: None,
                 record: ProposerRecord::default(),
-                in_hiatus: false,
-                records,
+                dov_pending: false,
             })
         };
         let v = judge_dov("ada", "2030-01-10T00:00:00Z", &[]);

@@ -11,7 +11,6 @@ use crate::admission::{self, Facts, describe_changes};
 use crate::engine::limits::{ProposerRecord, same_utc_day};
 use crate::forge::{Forge, Kind, MatterInfo};
 use crate::game::Game;
-use crate::gamestate::Phase;
 use crate::git::Repo;
 use crate::load::{self, GAME_DIRS, Origin};
 use crate::ruleset::diff::diff;
@@ -116,13 +115,13 @@ fn check_pr(number: u64, dry_run: bool, global: &GlobalArgs) -> anyhow::Result<E
         rev: global.base.clone(),
     };
     let base = Game::check(&load::read(&base_origin, GAME_DIRS)?);
-    let (Some(state), Some(params)) = (&base.state, &base.params) else {
+    if base.state.is_none() || base.params.is_none() {
         anyhow::bail!(
             "the game on {} cannot be read: {}",
             global.base,
             base.problems
         );
-    };
+    }
     let info = forge.matter(number)?;
     let repo = Repo::open(&global.root)?;
     let head = match &info.head {
@@ -133,30 +132,17 @@ fn check_pr(number: u64, dry_run: bool, global: &GlobalArgs) -> anyhow::Result<E
     };
     let changed = forge.changed_files(number)?;
     let (record, dov_pending) = proposer_record(forge.as_ref(), &info)?;
-    let none = crate::error::Diagnostics::new();
-    let mut verdict = admission::judge(&Facts {
+    let verdict = admission::judge(&Facts {
         kind: info.kind(),
         author: &info.author.0,
         opened: info.opened,
+        description: &info.body,
         changed: &changed,
-        base: state,
-        params,
-        head_problems: head.as_ref().map_or(&none, |h| &h.problems),
+        base: &base,
+        head: head.as_ref(),
         record,
-        in_hiatus: dov_pending || state.dynasty.phase != Phase::Playing,
-        records: &base.records,
+        dov_pending,
     });
-    if let (Some(Kind::Ascension), Some(head)) = (info.kind(), &head) {
-        match admission::ascension_problems(&base, head, &info.author.0, &info.body) {
-            Ok(problems) => verdict.problems.extend(problems),
-            Err(why) => {
-                verdict
-                    .problems
-                    .push(format!("it cannot be an Ascension Address: {why}"));
-                verdict.not_a_matter = true;
-            }
-        }
-    }
     let changes = head
         .as_ref()
         .map(|h| describe_changes(&diff(&base.ruleset, &h.ruleset)))
