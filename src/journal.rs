@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::matter::HeadSha;
+use crate::record::Outcome;
 use crate::time::Timestamp;
 
 /// The first line of every status comment.
@@ -32,25 +33,23 @@ pub struct SeenHead {
     pub voids: bool,
 }
 
-/// What the bot decided and is carrying out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    /// Merge (proposal) or enact.
-    Enact,
-    /// Close.
-    Fail,
-}
-
 /// A decision taken at a moment, on a head.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Resolution {
-    /// Enact or fail.
-    pub verdict: Verdict,
+    /// Enacted or failed (merged, for what needs no vote).
+    pub outcome: Outcome,
     /// The moment the tally was taken.
     pub at: Timestamp,
     /// The head the votes were counted on (pull requests).
     pub head: Option<HeadSha>,
+    /// Why, as decided: a run that finishes an interrupted one records the
+    /// same reasons, even those the votes alone do not give (another DoV
+    /// enacted, a merge that could not be carried out).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
+    /// Enacted by vote but impossible to carry out, so failed as illegal.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub illegal: bool,
 }
 
 /// The journal kept in a status comment.
@@ -111,9 +110,11 @@ mod tests {
         });
         journal.first_seen.insert(7, "FOR".into());
         journal.resolution = Some(Resolution {
-            verdict: Verdict::Enact,
+            outcome: Outcome::Enacted,
             at: t,
             head: Some(HeadSha("aaa".into())),
+            reasons: vec!["3 FOR".into()],
+            illegal: false,
         });
         let body = journal.render("**Enacting** with 3 FOR.");
         assert!(is_status(&body));

@@ -6,6 +6,8 @@
 //!   their numbering), [`gamestate`] (players, dynasty, game variables),
 //!   [`game`] (both together, checked against each other), [`engine`]
 //!   (the tally), [`matter`] and [`journal`] (matters as the forge reports them),
+//!   [`collected`] (a matter and its journal as the engine sees them),
+//!   [`plan`] (what one resolve run will do),
 //!   [`record`] (resolved matters), [`report`] (status comments), [`history`]
 //!   (imported history), [`content`] (pages), [`site`] (the static site,
 //!   rendered to memory), [`source`], [`time`], [`error`], [`markdown`],
@@ -19,6 +21,7 @@
 
 pub mod admission;
 pub mod cli;
+pub mod collected;
 pub mod content;
 pub mod engine;
 pub mod error;
@@ -33,6 +36,7 @@ pub mod load;
 pub mod logging;
 pub mod markdown;
 pub mod matter;
+pub mod plan;
 pub mod publish;
 pub mod record;
 pub mod report;

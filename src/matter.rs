@@ -2,12 +2,10 @@
 //! issues, their comments, and what kind of matter each is. Pure data:
 //! the [`crate::forge`] adapters fill these in, the resolver reads them.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::journal::Journal;
 use crate::time::Timestamp;
 
 /// A forge account name.
@@ -137,27 +135,6 @@ pub struct ForgeComment {
     pub body: String,
     /// A link to it.
     pub link: Option<String>,
-}
-
-/// Why a comment voided by a push does not count, in records and reports.
-pub const VOIDED: &str = "cast on an earlier version, before a push that changed more than a typo";
-
-/// A matter as collected for a tally: the forge's view, its journal, and
-/// the comments a push voided.
-#[derive(Debug, Clone)]
-pub struct Collected {
-    /// What the forge says.
-    pub info: MatterInfo,
-    /// Its kind.
-    pub kind: Kind,
-    /// The journal from the status comment, with any new head noted.
-    pub journal: Journal,
-    /// The status comment's body as it is on the forge, if there is one.
-    pub status_body: Option<String>,
-    /// Comments by id, for links and times in records.
-    pub comments: BTreeMap<u64, ForgeComment>,
-    /// Comments not given to the engine because a push voided them.
-    pub voided: Vec<ForgeComment>,
 }
 
 #[cfg(test)]

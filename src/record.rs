@@ -30,8 +30,10 @@ pub enum RecordKind {
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// Enacted (a proposal's pull request merged).
+    #[serde(alias = "enact")]
     Enacted,
     /// Failed (closed).
+    #[serde(alias = "fail")]
     Failed,
 }
 
@@ -398,109 +400,5 @@ mod tests {
         assert!(problems.is_empty(), "{problems}");
         let keys: Vec<String> = records.iter().map(Record::key).collect();
         assert_eq!(keys, ["12", "blognomic/7"]);
-    }
-}
-
-/// What a record is made from besides the engine's decision.
-#[derive(Debug, Clone)]
-pub struct Resolved<'a> {
-    /// The matter as collected from the forge.
-    pub matter: &'a crate::matter::Collected,
-    /// The author's player name.
-    pub author: String,
-    /// The dynasty it was resolved in.
-    pub dynasty: u32,
-    /// When the tally was taken.
-    pub at: Timestamp,
-    /// Active players and quorum at that moment.
-    pub active: i64,
-    /// Quorum at that moment.
-    pub quorum: i64,
-    /// Who or what resolved it.
-    pub resolved_by: String,
-    /// The merge commit, for an enacted pull request.
-    pub merge_commit: Option<String>,
-}
-
-impl Record {
-    /// The record of a decided matter.
-    pub fn from_decision(decision: &crate::engine::MatterDecision, r: &Resolved<'_>) -> Record {
-        use crate::engine::tally::Source;
-        let matter = r.matter;
-        let link = |order: u64| matter.comments.get(&order).and_then(|c| c.link.clone());
-        let count = |n: i64| u32::try_from(n).unwrap_or(0);
-        let t = &decision.tally;
-        let kind = match decision.kind {
-            crate::engine::MatterKind::Proposal => RecordKind::Proposal,
-            crate::engine::MatterKind::Cfj => RecordKind::Cfj,
-            crate::engine::MatterKind::Dov => RecordKind::Dov,
-        };
-        let voided = matter.voided.iter().map(|c| Uncounted {
-            by: format!("@{}", c.author),
-            at: c.created,
-            why: crate::matter::VOIDED.into(),
-            link: c.link.clone(),
-        });
-        Record {
-            number: decision.id,
-            kind,
-            title: matter.info.title.clone(),
-            author: r.author.clone(),
-            dynasty: r.dynasty,
-            opened: matter.info.opened,
-            resolved: r.at,
-            outcome: if decision.decision == crate::engine::Decision::Enact {
-                Outcome::Enacted
-            } else {
-                Outcome::Failed
-            },
-            resolved_by: r.resolved_by.clone(),
-            reasons: decision.reasons.clone(),
-            head: matter.info.head.as_ref().map(|h| h.0.clone()),
-            merge_commit: r.merge_commit.clone(),
-            link: matter.info.link.clone(),
-            tally: Some(FinalTally {
-                for_: count(t.for_votes),
-                against: count(t.against_votes),
-                active: count(r.active),
-                quorum: count(r.quorum),
-            }),
-            source: None,
-            comments: None,
-            failure: match (decision.decision, t.vetoed, t.self_killed) {
-                (crate::engine::Decision::Enact, _, _) => None,
-                (_, true, _) => Some(Failure::Vetoed),
-                (_, _, true) => Some(Failure::SelfKilled),
-                _ => None,
-            },
-            votes: t
-                .votes
-                .iter()
-                .map(|(name, v)| {
-                    let (at, link) = match v.source {
-                        Source::Implicit => (None, None),
-                        Source::Comment { order, at } => (Some(at), link(order)),
-                    };
-                    RecordedVote {
-                        player: name.0.clone(),
-                        vote: v.cast.as_str().to_string(),
-                        at,
-                        link,
-                    }
-                })
-                .collect(),
-            uncounted: t
-                .uncounted
-                .iter()
-                .map(|u| Uncounted {
-                    by: u.by.0.clone(),
-                    at: u.at,
-                    why: u.why.to_string(),
-                    link: link(u.order),
-                })
-                .chain(voided)
-                .collect(),
-            body: matter.info.body.clone(),
-        }
     }
 }

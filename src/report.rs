@@ -4,10 +4,10 @@
 
 use std::fmt::Write;
 
+use crate::collected::Collected;
 use crate::engine::report::describe_next;
 use crate::engine::tally::Source;
 use crate::engine::{Decision, MatterDecision};
-use crate::matter::Collected;
 use crate::ruleset::diff::RuleChange;
 
 /// What the run is doing about the matter.
@@ -86,12 +86,14 @@ pub fn status_text(
                 u.why
             )
         })
-        .chain(
-            matter
-                .voided
-                .iter()
-                .map(|c| format!("- @{} ({}): {}", c.author, c.created, crate::matter::VOIDED)),
-        )
+        .chain(matter.voided.iter().map(|c| {
+            format!(
+                "- @{} ({}): {}",
+                c.author,
+                c.created,
+                crate::collected::VOIDED
+            )
+        }))
         .collect();
     if !uncounted.is_empty() {
         let _ = writeln!(out, "\nNot counted:\n{}", uncounted.join("\n"));

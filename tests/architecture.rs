@@ -16,6 +16,8 @@ const PURE: &[&str] = &[
     "record.rs",
     "report.rs",
     "matter.rs",
+    "collected.rs",
+    "plan",
     "journal.rs",
     "history.rs",
     "site",

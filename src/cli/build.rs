@@ -131,20 +131,16 @@ fn pending(
     }
     let now = global.now();
     let forge = super::open_forge(global, now)?;
-    let (collection, run) = super::live::tallies(
-        forge.as_ref(),
-        game,
-        &crate::git::Repo::open(&global.root)?,
-        now,
-    )?;
+    let planned = super::live::plan(forge.as_ref(), game, &global.root, &global.base, now)?;
+    let run = planned.plan.tallies();
     let state = game
         .state
         .as_ref()
         .context("the game's state/ cannot be read")?;
     let author = |login: &str| {
-        crate::forge::collect::player_name(state, &crate::forge::Login(login.to_string())).0
+        crate::collected::player_name(state, &crate::forge::Login(login.to_string())).0
     };
-    let views = site::pending::views(&run, &|n| collection.matters.get(&n).cloned(), &author);
+    let views = site::pending::views(&run, &|n| planned.matters.get(&n).cloned(), &author);
     say(&format!("tallied {} pending matters at {now}", views.len()));
     Ok(views)
 }

@@ -255,7 +255,10 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             Step::Resolve { at } => {
                 println!("\n{at}  the resolver runs:");
                 super::resolve::run(
-                    &super::resolve::Args { dry_run: false },
+                    &super::resolve::Args {
+                        dry_run: false,
+                        halt_after: None,
+                    },
                     &at_time(global, dir, at)?,
                 )?;
                 println!();

@@ -1,38 +1,101 @@
-//! Live tallies: the open matters of a forge, tallied by the engine at
-//! *now*, with the votes each push voided set aside. `resolve` acts on
-//! them; `play list` and the site's pending page only show them.
+//! Live tallies: the open matters of a forge collected and planned at
+//! *now*, with the votes each push voided set aside. `resolve` carries the
+//! plan out; `play list` and the site's pending page show its tallies, so
+//! all of them say the same thing about every matter.
+
+use std::collections::BTreeMap;
+use std::path::Path;
 
 use anyhow::Context as _;
 
-use crate::engine::{self, Run};
-use crate::forge::collect::{self, Collection};
+use crate::collected::{Collected, engine_kind};
+use crate::forge::collect::{self, TypoJudge};
 use crate::forge::{Forge, HeadSha};
 use crate::game::Game;
 use crate::git::Repo;
+use crate::git::trial::GitTrial;
 use crate::load::{self, GAME_DIRS};
+use crate::plan::{self, Inputs, Plan, Prospect};
 use crate::ruleset::diff::typo_fix_size;
 use crate::time::Timestamp;
 
-/// Collects and tallies the open matters of `forge` for `game` at `now`;
-/// `repo` holds the pull requests' commits, to judge their pushes.
-pub(crate) fn tallies(
+/// A plan, with the matters it was made from.
+pub(crate) struct Planned {
+    /// What the run will do.
+    pub(crate) plan: Plan,
+    /// Every matter collected (open and unfinished), by number.
+    pub(crate) matters: BTreeMap<u64, Collected>,
+}
+
+/// Collects the matters of `forge` and plans a resolve run at `now` for
+/// `game`, the game on branch `base` of the repository at `root` (which
+/// holds the pull requests' commits, to merge them in memory and to judge
+/// their pushes).
+pub(crate) fn plan(
     forge: &dyn Forge,
     game: &Game,
-    repo: &Repo,
+    root: &Path,
+    base: &str,
     now: Timestamp,
-) -> anyhow::Result<(Collection, Run)> {
-    let state = game
-        .state
-        .as_ref()
-        .context("the game's state/ cannot be read")?;
+) -> anyhow::Result<Planned> {
     let params = game
         .params
         .as_ref()
         .context("the game's parameters are not valid")?;
-    let judge = |old: &HeadSha, new: &HeadSha| typo_judge(repo, old, new);
-    let collection = collect::collect(forge, state, params, &judge, now)?;
-    let run = engine::resolve(&collection.snapshot, now);
-    Ok((collection, run))
+    let repo = Repo::open(root)?;
+    let judge = |old: &HeadSha, new: &HeadSha| typo_judge(&repo, old, new);
+    let mut open = Vec::new();
+    let mut unvoted = Vec::new();
+    for info in forge.open_matters()? {
+        match info.kind() {
+            _ if info.draft => {}
+            Some(kind) if engine_kind(kind).is_some() => {
+                open.push(collect::collect_one(forge, info, params, &judge, now)?);
+            }
+            Some(_) => unvoted.push(info),
+            None => {}
+        }
+    }
+    let unfinished = unfinished(forge, params, &judge, now)?;
+    let mut trial = GitTrial::open(root, base)?;
+    let inputs = Inputs {
+        base: Prospect {
+            tree: trial.base_tree()?,
+            game: game.clone(),
+        },
+        open: &open,
+        unfinished: &unfinished,
+        unvoted: &unvoted,
+        now,
+    };
+    let plan = plan::plan(inputs, &mut trial)?;
+    let matters = open
+        .into_iter()
+        .chain(unfinished)
+        .map(|m| (m.info.number, m))
+        .collect();
+    Ok(Planned { plan, matters })
+}
+
+/// Closed matters still labelled `resolving` whose journal holds a
+/// decision: what a run that stopped half-way left to finish.
+fn unfinished(
+    forge: &dyn Forge,
+    params: &crate::engine::Params,
+    judge: &TypoJudge<'_>,
+    now: Timestamp,
+) -> anyhow::Result<Vec<Collected>> {
+    let mut found = Vec::new();
+    for info in forge.closed_matters(Some(plan::effect::RESOLVING), None)? {
+        if info.kind().is_none() {
+            continue;
+        }
+        let matter = collect::collect_one(forge, info, params, judge, now)?;
+        if matter.journal.resolution.is_some() {
+            found.push(matter);
+        }
+    }
+    Ok(found)
 }
 
 /// How many characters a push changed, if it was only a typo fix.

@@ -112,21 +112,20 @@ fn list(
         rev: global.base.clone(),
     };
     let game = Game::check(&load::read(&origin, GAME_DIRS)?);
-    let (collection, run) =
-        super::live::tallies(forge, &game, &crate::git::Repo::open(&global.root)?, now)?;
-    for m in collection.matters.values() {
+    let planned = super::live::plan(forge, &game, &global.root, &global.base, now)?;
+    for m in planned.matters.values() {
         println!(
             "#{} {} by {}: {}",
             m.info.number, m.kind, m.info.author, m.info.title
         );
     }
-    for a in &collection.actions {
-        println!("#{} Action by {}: {}", a.number, a.author, a.title);
+    for line in planned.plan.lines.iter().filter(|l| l.decision == "merge") {
+        println!("#{} {}: {}", line.number, line.kind, line.outcome);
     }
     print!(
         "
 {}",
-        engine::report::text(&run)
+        engine::report::text(&planned.plan.tallies())
     );
     Ok(())
 }

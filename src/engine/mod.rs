@@ -76,6 +76,13 @@ impl Run {
     }
 }
 
+/// Decides every pending matter of `snapshot` at `now`, in order, without
+/// looking ahead (what a run carries out; [`resolve`] also says what could
+/// change each waiting matter).
+pub fn decide(snapshot: &Snapshot, now: Timestamp) -> Run {
+    run::decide_all(snapshot, now, now)
+}
+
 /// Resolves every pending matter of `snapshot` at `now`, in order, and says
 /// for each waiting one what could change its decision next.
 pub fn resolve(snapshot: &Snapshot, now: Timestamp) -> Run {

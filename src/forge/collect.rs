@@ -1,102 +1,60 @@
-//! The one bridge from a forge to the engine: open matters and their
-//! comments in, an engine [`Snapshot`] out, with what the engine must not
-//! see (the bot's own comments, votes voided by a push) set aside and
-//! explained.
+//! The one bridge from a forge to the engine: a matter and its comments
+//! in, a [`Collected`] matter out (see `Collected::engine_matter`), with
+//! what the engine must not see (the bot's own comments, votes voided by a
+//! push) set aside and explained.
 //!
 //! Votes are bound to the head they were cast on. The bot notes every new
 //! head in its status journal when it first sees it; a push that is more
 //! than a typo fix (see `ruleset::diff::typo_fix_size`) voids the comments
 //! made before it.
 
-use std::collections::BTreeMap;
-
-use super::{Forge, ForgeComment, ForgeError, HeadSha, Kind, Login, MatterInfo};
-use crate::engine::{self, MatterKind, PlayerName, Snapshot};
-use crate::gamestate::{GameState, Phase};
+use super::{Forge, ForgeComment, ForgeError, HeadSha, MatterInfo};
+use crate::collected::Collected;
+use crate::engine;
 use crate::journal::{Journal, SeenHead};
-use crate::matter::Collected;
 use crate::time::Timestamp;
-
-/// Everything one resolve run works from.
-#[derive(Debug, Clone)]
-pub struct Collection {
-    /// The engine's input.
-    pub snapshot: Snapshot,
-    /// Votable matters (proposals, CfJs, DoVs), by number.
-    pub matters: BTreeMap<u64, Collected>,
-    /// Open pull requests merged without a vote when they check: actions
-    /// and Ascension Addresses.
-    pub actions: Vec<MatterInfo>,
-}
 
 /// Says whether a push from one head to another is a typo fix, and how
 /// large: `Some(chars)` if it is, `None` if it is a change of substance.
 pub type TypoJudge<'a> = dyn Fn(&HeadSha, &HeadSha) -> Option<usize> + 'a;
 
-/// Collects the open matters of `forge` for a tally at `now`.
-pub fn collect(
+/// Collects one votable matter: its thread read once, the status journal
+/// brought up to date (a new head noted, comments first seen), and the
+/// comments a push voided set aside.
+pub fn collect_one(
     forge: &dyn Forge,
-    state: &GameState,
+    info: MatterInfo,
     params: &engine::Params,
     judge: &TypoJudge<'_>,
     now: Timestamp,
-) -> Result<Collection, ForgeError> {
-    let mut matters = BTreeMap::new();
-    let mut actions = Vec::new();
-    let mut engine_matters = Vec::new();
-    for info in forge.open_matters()? {
-        if info.draft {
-            continue;
-        }
-        let Some(kind) = info.kind() else { continue };
-        let Some(engine_kind) = engine_kind(kind) else {
-            actions.push(info);
-            continue;
-        };
-        // One read of the thread: the bot's status comment and the rest.
-        let (status, comments): (Vec<ForgeComment>, Vec<ForgeComment>) = forge
-            .comments(info.number)?
-            .into_iter()
-            .partition(|c| forge.is_status(c));
-        let status = status.into_iter().next();
-        let mut journal = status
-            .as_ref()
-            .map(|s| Journal::read(&s.body))
-            .unwrap_or_default();
-        if let Some(head) = &info.head {
-            note_head(&mut journal, head, params, judge, now);
-        }
-        let voids_before = journal.heads.iter().rev().find(|h| h.voids).map(|h| h.at);
-        let comments: Vec<ForgeComment> = comments
-            .into_iter()
-            .map(|c| as_first_seen(&mut journal, c, params))
-            .collect();
-        let (kept, voided): (Vec<ForgeComment>, Vec<ForgeComment>) = comments
-            .into_iter()
-            .partition(|c| voids_before.is_none_or(|at| c.created >= at));
-        engine_matters.push(engine_matter(state, &info, engine_kind, &kept));
-        let comments = kept
-            .into_iter()
-            .chain(voided.iter().cloned())
-            .map(|c| (c.id, c))
-            .collect();
-        let status_body = status.map(|s| s.body);
-        matters.insert(
-            info.number,
-            Collected {
-                info,
-                kind,
-                journal,
-                status_body,
-                comments,
-                voided,
-            },
-        );
+) -> Result<Collected, ForgeError> {
+    let kind = info.kind().ok_or(ForgeError::NotFound(info.number))?;
+    let (status, comments) = thread(forge, info.number)?;
+    let mut journal = status
+        .as_ref()
+        .map(|s| Journal::read(&s.body))
+        .unwrap_or_default();
+    // A matter already decided is not bound to heads pushed since.
+    if let (Some(head), None) = (&info.head, &journal.resolution) {
+        note_head(&mut journal, head, params, judge, now);
     }
-    Ok(Collection {
-        snapshot: snapshot(state, params, engine_matters),
-        matters,
-        actions,
+    let voids_before = journal.heads.iter().rev().find(|h| h.voids).map(|h| h.at);
+    let comments: Vec<ForgeComment> = comments
+        .into_iter()
+        .map(|c| as_first_seen(&mut journal, c, params))
+        .collect();
+    let voided: Vec<ForgeComment> = comments
+        .iter()
+        .filter(|c| voids_before.is_some_and(|at| c.created < at))
+        .cloned()
+        .collect();
+    Ok(Collected {
+        info,
+        kind,
+        journal,
+        status_body: status.map(|s| s.body),
+        comments: comments.into_iter().map(|c| (c.id, c)).collect(),
+        voided,
     })
 }
 
@@ -175,80 +133,4 @@ fn note_head(
         at: now,
         voids,
     });
-}
-
-/// The player a login acts as, or `@login` for someone not on the roster.
-pub fn player_name(state: &GameState, login: &Login) -> PlayerName {
-    match state.player_by_login(&login.0) {
-        Some(p) => PlayerName(p.name.clone()),
-        None => PlayerName(format!("@{}", login.0)),
-    }
-}
-
-/// The engine's view of a matter and the comments to count on it.
-pub fn engine_matter(
-    state: &GameState,
-    info: &MatterInfo,
-    kind: MatterKind,
-    comments: &[ForgeComment],
-) -> engine::Matter {
-    engine::Matter {
-        id: info.number,
-        kind,
-        author: player_name(state, &info.author),
-        opened: info.opened,
-        comments: comments
-            .iter()
-            .map(|c| engine::Comment {
-                order: c.id,
-                by: player_name(state, &c.author),
-                at: c.created,
-                body: c.body.clone(),
-            })
-            .collect(),
-    }
-}
-
-/// The engine's kind of a votable matter; `None` for what is merged
-/// without a vote (actions, Ascension Addresses).
-pub fn engine_kind(kind: Kind) -> Option<MatterKind> {
-    match kind {
-        Kind::Proposal => Some(MatterKind::Proposal),
-        Kind::Cfj => Some(MatterKind::Cfj),
-        Kind::Dov => Some(MatterKind::Dov),
-        Kind::Action | Kind::Ascension => None,
-    }
-}
-
-/// The engine's view of the roster and the dynasty.
-pub fn snapshot(
-    state: &GameState,
-    params: &engine::Params,
-    matters: Vec<engine::Matter>,
-) -> Snapshot {
-    Snapshot {
-        params: params.clone(),
-        players: state
-            .players
-            .iter()
-            .map(|p| engine::Player {
-                name: PlayerName(p.name.clone()),
-                idle: p
-                    .idle
-                    .iter()
-                    .map(|i| engine::IdleSpell {
-                        from: Some(i.from),
-                        until: i.until,
-                    })
-                    .collect(),
-            })
-            .collect(),
-        emperor: state.dynasty.emperor.as_deref().map(PlayerName::from),
-        // A hiatus is derived by the engine from the pending DoVs.
-        phase: match state.dynasty.phase {
-            Phase::AwaitingAscension => engine::Phase::AwaitingAscension,
-            Phase::Playing | Phase::Hiatus => engine::Phase::Playing,
-        },
-        matters,
-    }
 }

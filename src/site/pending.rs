@@ -2,9 +2,9 @@
 //! turned into a view for the templates. Pure.
 
 use super::{PendingView, PendingVote};
+use crate::collected::Collected;
 use crate::engine::report::describe_next;
 use crate::engine::{Decision, MatterDecision, Run};
-use crate::matter::Collected;
 use crate::time::Timestamp;
 
 /// The views of every pending matter of a run, oldest first. `matter`

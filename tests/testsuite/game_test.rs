@@ -179,9 +179,21 @@ impl GameTest {
             &git2::Time::new(1_900_000_000, 0),
         )
         .unwrap();
-        repo.commit(Some(&refname), &who, &who, message, &tree, &[&parent])
-            .unwrap()
-            .to_string()
+        let id = repo
+            .commit(Some(&refname), &who, &who, message, &tree, &[&parent])
+            .unwrap();
+        // As `git commit` would: a branch that is checked out keeps its work
+        // tree in step.
+        if repo
+            .head()
+            .ok()
+            .and_then(|h| h.name().ok().map(str::to_string))
+            == Some(refname)
+        {
+            let mut checkout = git2::build::CheckoutBuilder::new();
+            repo.checkout_head(Some(checkout.force())).unwrap();
+        }
+        id.to_string()
     }
 
     /// The text of `path` at revision `rev`, if it exists there.

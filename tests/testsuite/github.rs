@@ -128,14 +128,18 @@ fn a_stale_head_is_never_merged_and_the_rerun_completes() {
         "Head branch was modified. Review and try the merge again.",
     );
     let run = github(&game, &fake, "2030-01-01T12:00:00Z", &["resolve"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.contains("not done"), "{}", run.stdout);
+    assert_eq!(
+        run.code, 1,
+        "refused effects make the run fail: {}",
+        run.stderr
+    );
+    assert!(run.stdout.contains("refused"), "{}", run.stdout);
     {
         let w = fake.world();
         assert!(w.merges().is_empty());
         assert!(w.contents.is_empty(), "no record for an unmerged proposal");
         assert!(
-            w.bot_comments(1)[0].contains("not merged"),
+            w.bot_comments(1)[0].contains("not done"),
             "{}",
             w.bot_comments(1)[0]
         );

@@ -165,7 +165,7 @@ fn a_push_of_substance_after_votes_voids_them_and_a_typo_fix_does_not() {
 }
 
 #[test]
-fn a_conflict_with_main_is_reported_and_nothing_is_merged() {
+fn a_conflict_with_an_earlier_enactment_fails_the_proposal_with_the_reason() {
     let game = game_with_proposal();
     vote(&game, "2030-01-01T01:00:00Z", "boris-b", "FOR");
     vote(&game, "2030-01-01T02:00:00Z", "dmitri-d", "FOR");
@@ -180,24 +180,29 @@ fn a_conflict_with_main_is_reported_and_nothing_is_merged() {
     let before = game.main_commits();
     let run = game.at("2030-01-01T12:00:00Z", &["resolve"]);
     assert!(
-        run.stdout.contains("Proposal #1: enact — not done"),
+        run.stdout.contains("Proposal #1: fail — failed"),
         "{}",
         run.stdout
     );
-    assert_eq!(game.main_commits(), before, "no merge, no record");
+    assert_eq!(
+        game.main_commits(),
+        before + 1,
+        "no merge; the record alone"
+    );
+    let record = game.read_at("main", "content/matters/00001.md").unwrap();
+    assert!(
+        record.contains("failure = \"illegal\"") && record.contains("conflicts"),
+        "{record}"
+    );
     let status = game.forge_comments(1);
     assert!(
         status.contains("cannot be merged") && status.contains("state/variables.toml"),
         "{status}"
     );
-    assert!(
-        status.contains("\"resolution\":null"),
-        "the journal does not claim a resolution: {status}"
-    );
     let run = game.at("2030-01-01T12:10:00Z", &["play", "list"]);
     assert!(
-        run.stdout.contains("#1 Proposal"),
-        "still open: {}",
+        !run.stdout.contains("#1 Proposal"),
+        "closed: {}",
         run.stdout
     );
 }
@@ -209,7 +214,13 @@ fn a_dry_run_changes_nothing() {
     vote(&game, "2030-01-01T02:00:00Z", "dmitri-d", "FOR");
     let before = game.main_commits();
     let run = game.at("2030-01-01T12:00:00Z", &["resolve", "--dry-run"]);
-    assert!(run.stdout.contains("would enact"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("Proposal #1: enact — enacted (would be, in a real run)"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("#1 merge at"), "{}", run.stdout);
     assert_eq!(game.main_commits(), before);
     assert!(!game.forge_comments(1).contains("gitnomic:status"));
 }
@@ -218,7 +229,8 @@ fn a_dry_run_changes_nothing() {
 fn a_run_that_stopped_after_merging_is_finished_by_the_next() {
     use gitnomic::forge::Forge as _;
     use gitnomic::forge::local::LocalForge;
-    use gitnomic::journal::{Journal, Resolution, Verdict};
+    use gitnomic::journal::{Journal, Resolution};
+    use gitnomic::record::Outcome;
     use gitnomic::time::Timestamp;
 
     let game = game_with_proposal();
@@ -230,9 +242,11 @@ fn a_run_that_stopped_after_merging_is_finished_by_the_next() {
     let head = forge.matter(1).unwrap().head.unwrap();
     let journal = Journal {
         resolution: Some(Resolution {
-            verdict: Verdict::Enact,
+            outcome: Outcome::Enacted,
             at,
             head: Some(head.clone()),
+            reasons: vec!["3 FOR".into()],
+            illegal: false,
         }),
         ..Journal::default()
     };

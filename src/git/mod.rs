@@ -8,6 +8,8 @@ use std::path::Path;
 
 use crate::time::Timestamp;
 
+pub mod trial;
+
 /// Who a commit made by gitnomic is by, and when.
 #[derive(Debug, Clone)]
 pub struct Stamp<'a> {
@@ -283,7 +285,7 @@ impl Repo {
         self.commit_on(branch, tree_id, &[&parent], message, stamp)
     }
 
-    fn commit_id(&self, rev: &str) -> Result<git2::Oid, GitError> {
+    pub(crate) fn commit_id(&self, rev: &str) -> Result<git2::Oid, GitError> {
         self.inner
             .revparse_single(rev)
             .and_then(|o| o.peel_to_commit())
@@ -327,23 +329,31 @@ impl Repo {
         Ok(id.to_string())
     }
 
+    /// Whether the work tree has `branch` checked out and holds changes not
+    /// committed (to tracked files). Moving such a branch would leave those
+    /// changes looking like a revert of whatever was committed under them.
+    pub fn dirty_on(&self, branch: &str) -> bool {
+        self.work_tree_on(branch) == Some(true)
+    }
+
     /// Whether the work tree has `branch` checked out with no changes.
     fn work_tree_clean_on(&self, branch: &str) -> bool {
-        let on_branch = self
-            .inner
-            .head()
-            .ok()
-            .and_then(|h| h.shorthand().ok().map(str::to_string))
-            .as_deref()
-            == Some(branch);
+        self.work_tree_on(branch) == Some(false)
+    }
+
+    /// When the work tree has `branch` checked out: whether it holds
+    /// uncommitted changes to tracked files.
+    fn work_tree_on(&self, branch: &str) -> Option<bool> {
+        let head = self.inner.head().ok()?;
+        if self.inner.is_bare() || head.shorthand().ok() != Some(branch) {
+            return None;
+        }
         let mut options = git2::StatusOptions::new();
         options.include_untracked(false);
-        on_branch
-            && !self.inner.is_bare()
-            && self
-                .inner
-                .statuses(Some(&mut options))
-                .is_ok_and(|s| s.is_empty())
+        self.inner
+            .statuses(Some(&mut options))
+            .ok()
+            .map(|s| !s.is_empty())
     }
 
     /// The first-parent history of `rev`, oldest first, with the tree ids

@@ -1,0 +1,168 @@
+//! EDGE: the plan's [`Trial`]: trees merged and written in memory.
+//!
+//! The repository is opened a second time with an in-memory object store
+//! in front of the one on disk: every tree and blob a trial writes lands in
+//! memory and is gone when the run ends, so planning (and `--dry-run`)
+//! never touches `.git/objects`, a branch, the index or the work tree.
+
+use std::path::Path;
+
+use super::{GitError, Repo, read_err};
+use crate::load::{GAME_DIRS, is_game_file};
+use crate::matter::HeadSha;
+use crate::plan::{Merged, TreeId, Trial};
+use crate::source::SourceFile;
+
+/// Trial merges against the tip of one branch.
+pub struct GitTrial {
+    repo: Repo,
+    /// The branch's tip, where pull requests fork from.
+    base: git2::Oid,
+}
+
+impl GitTrial {
+    /// Opens the repository at `path` for trials against `branch`.
+    pub fn open(path: &Path, branch: &str) -> Result<Self, GitError> {
+        let repo = Repo::open(path)?;
+        {
+            let odb = repo.inner.odb().map_err(read_err("the object database"))?;
+            // The backend belongs to the repository's object database from
+            // here on; the handle returned is not needed.
+            odb.add_new_mempack_backend(1000)
+                .map_err(read_err("an in-memory object store"))?;
+        }
+        let base = repo.commit_id(branch)?;
+        Ok(GitTrial { repo, base })
+    }
+
+    /// The tree of the branch's tip, where the plan starts.
+    pub fn base_tree(&self) -> Result<TreeId, GitError> {
+        let commit = self
+            .repo
+            .inner
+            .find_commit(self.base)
+            .map_err(read_err("the base branch"))?;
+        Ok(TreeId(commit.tree_id().to_string()))
+    }
+
+    fn commit(&self, sha: &HeadSha) -> Result<git2::Commit<'_>, String> {
+        let oid =
+            git2::Oid::from_str(&sha.0).map_err(|e| format!("{sha} is not a commit id: {e}"))?;
+        self.repo.inner.find_commit(oid).map_err(|e| {
+            format!(
+                "commit {sha} is not in the repository (was it fetched?): {}",
+                e.message()
+            )
+        })
+    }
+
+    fn tree(&self, id: &TreeId) -> Result<git2::Tree<'_>, String> {
+        git2::Oid::from_str(&id.0)
+            .and_then(|oid| self.repo.inner.find_tree(oid))
+            .map_err(|e| format!("tree {}: {}", id.0, e.message()))
+    }
+
+    /// The merge base of `head` with the branch's tip.
+    fn fork(&self, head: &HeadSha) -> Result<git2::Commit<'_>, String> {
+        let head = self.commit(head)?;
+        let fork = self
+            .repo
+            .inner
+            .merge_base(self.base, head.id())
+            .map_err(|e| {
+                format!(
+                    "{} has no common history with the base branch: {}",
+                    head.id(),
+                    e.message()
+                )
+            })?;
+        self.repo
+            .inner
+            .find_commit(fork)
+            .map_err(|e| e.message().to_string())
+    }
+}
+
+impl Trial for GitTrial {
+    fn merge(&mut self, onto: &TreeId, head: &HeadSha) -> Result<Merged, String> {
+        let ancestor = self
+            .fork(head)?
+            .tree()
+            .map_err(|e| e.message().to_string())?;
+        let theirs = self
+            .commit(head)?
+            .tree()
+            .map_err(|e| e.message().to_string())?;
+        let ours = self.tree(onto)?;
+        let repo = &self.repo.inner;
+        let mut index = repo
+            .merge_trees(&ancestor, &ours, &theirs, None)
+            .map_err(|e| format!("merging {head}: {}", e.message()))?;
+        if index.has_conflicts() {
+            let conflicts = index.conflicts().map_err(|e| e.message().to_string())?;
+            let mut paths: Vec<String> = conflicts
+                .flatten()
+                .filter_map(|c| c.our.or(c.their).or(c.ancestor))
+                .map(|e| String::from_utf8_lossy(&e.path).into_owned())
+                .collect();
+            paths.sort();
+            paths.dedup();
+            return Ok(Merged::Conflict(paths));
+        }
+        let tree = index
+            .write_tree_to(repo)
+            .map_err(|e| e.message().to_string())?;
+        Ok(Merged::Clean(TreeId(tree.to_string())))
+    }
+
+    fn write(&mut self, onto: &TreeId, path: &str, text: &str) -> Result<TreeId, String> {
+        let repo = &self.repo.inner;
+        let base = self.tree(onto)?;
+        let blob = repo
+            .blob(text.as_bytes())
+            .map_err(|e| e.message().to_string())?;
+        let mut update = git2::build::TreeUpdateBuilder::new();
+        update.upsert(path, blob, git2::FileMode::Blob);
+        let tree = update
+            .create_updated(repo, &base)
+            .map_err(|e| format!("writing {path}: {}", e.message()))?;
+        Ok(TreeId(tree.to_string()))
+    }
+
+    fn files(&mut self, tree: &TreeId) -> Result<Vec<SourceFile>, String> {
+        self.repo
+            .files_at(&tree.0, GAME_DIRS)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .filter(|(path, _)| is_game_file(path))
+            .map(|(path, bytes)| {
+                String::from_utf8(bytes)
+                    .map(|text| SourceFile::new(&path, text))
+                    .map_err(|_| format!("{path} is not UTF-8 text"))
+            })
+            .collect()
+    }
+
+    fn changed(&mut self, head: &HeadSha) -> Result<Vec<String>, String> {
+        let fork = self.fork(head)?.id().to_string();
+        self.repo
+            .changed_paths(&fork, &head.0)
+            .map_err(|e| e.to_string())
+    }
+
+    fn tree_of(&mut self, commit: &HeadSha) -> Result<TreeId, String> {
+        Ok(TreeId(self.commit(commit)?.tree_id().to_string()))
+    }
+
+    fn fork_of(&mut self, head: &HeadSha) -> Result<TreeId, String> {
+        Ok(TreeId(self.fork(head)?.tree_id().to_string()))
+    }
+
+    fn before(&mut self, merge: &HeadSha) -> Result<TreeId, String> {
+        let commit = self.commit(merge)?;
+        let parent = commit
+            .parent(0)
+            .map_err(|e| format!("{merge} has no parent: {}", e.message()))?;
+        Ok(TreeId(parent.tree_id().to_string()))
+    }
+}

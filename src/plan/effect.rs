@@ -1,0 +1,122 @@
+//! The effects a resolve run carries out, one forge write each.
+//!
+//! Every effect is stated so that carrying it out twice is the same as
+//! carrying it out once (a label set, a status put, a merge at a head, a
+//! record written once), which is what lets a run killed after any effect
+//! be finished by the next run replaying the same plan.
+
+use std::fmt;
+
+use crate::matter::HeadSha;
+use crate::record::Record;
+use crate::time::Timestamp;
+
+/// The label a matter carries from the moment the resolver acts on it
+/// until its record is written and its final status posted.
+pub const RESOLVING: &str = "resolving";
+/// The label of an enacted matter.
+pub const ENACTED: &str = "enacted";
+/// The label of a failed matter.
+pub const FAILED: &str = "failed";
+/// The label of an action or Ascension Address merged without a vote.
+pub const MERGED: &str = "merged";
+/// The label of a pull request or issue that cannot stand as the matter it
+/// claims to be, closed without a record.
+pub const NOT_A_MATTER: &str = "not-a-matter";
+
+/// The file that holds the dynasty.
+pub const GAME_FILE: &str = "state/game.toml";
+
+/// A value written to the `[dynasty]` table of state/game.toml.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DynastyValue {
+    /// A string (the emperor's name, the phase).
+    Text(String),
+    /// A number (the dynasty's).
+    Number(i64),
+    /// A moment (when the dynasty started).
+    Time(Timestamp),
+}
+
+impl fmt::Display for DynastyValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DynastyValue::Text(s) => write!(f, "\"{s}\""),
+            DynastyValue::Number(n) => write!(f, "{n}"),
+            DynastyValue::Time(t) => write!(f, "{t}"),
+        }
+    }
+}
+
+/// One write to the forge.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Post the matter's status comment, or edit it in place.
+    Status {
+        /// The whole body, journal included.
+        body: String,
+    },
+    /// Add and remove labels.
+    Labels {
+        /// Labels to add.
+        add: Vec<&'static str>,
+        /// Labels to remove.
+        remove: Vec<&'static str>,
+    },
+    /// Merge the pull request if its head is still `head`.
+    Merge {
+        /// The head the votes were counted on.
+        head: HeadSha,
+        /// The merge commit's message.
+        message: String,
+    },
+    /// Close the matter without merging.
+    Close,
+    /// Set keys of the `[dynasty]` table of state/game.toml in one commit.
+    Dynasty {
+        /// The keys and their new values.
+        edits: Vec<(&'static str, DynastyValue)>,
+        /// The commit message.
+        message: String,
+    },
+    /// Commit the matter's record under content/matters/ (once: a record
+    /// is never rewritten). The merge commit is filled in when the run
+    /// carries it out, from the merge just made.
+    Record(Box<Record>),
+}
+
+/// An effect on one matter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    /// The matter it is about.
+    pub number: u64,
+    /// What to do.
+    pub effect: Effect,
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.number;
+        match &self.effect {
+            Effect::Status { body } => {
+                let headline = body
+                    .lines()
+                    .find(|l| l.starts_with("### "))
+                    .map_or("", |l| l.trim_start_matches("### "));
+                write!(f, "#{n} status: {headline}")
+            }
+            Effect::Labels { add, remove } => {
+                let mut parts: Vec<String> = add.iter().map(|l| format!("+{l}")).collect();
+                parts.extend(remove.iter().map(|l| format!("-{l}")));
+                write!(f, "#{n} labels: {}", parts.join(" "))
+            }
+            Effect::Merge { head, .. } => write!(f, "#{n} merge at {head}"),
+            Effect::Close => write!(f, "#{n} close"),
+            Effect::Dynasty { edits, .. } => {
+                let parts: Vec<String> = edits.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+                write!(f, "#{n} commit {GAME_FILE}: {}", parts.join(", "))
+            }
+            Effect::Record(record) => write!(f, "#{n} commit {}", record.path()),
+        }
+    }
+}

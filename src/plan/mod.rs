@@ -1,0 +1,207 @@
+//! The resolver's plan: everything one `resolve` run will do, decided
+//! before anything is done. Pure: the collected matters, the game on the
+//! default branch and *now* go in (with a [`Trial`] for merging trees in
+//! memory); an ordered list of effects with a line of explanation per
+//! matter comes out. `gitnomic resolve` carries the effects out, and
+//! `--dry-run` prints the same plan, so the two cannot disagree.
+//!
+//! The plan is made against the default branch *as it will be*: each pull
+//! request it would merge is first merged onto the prospect in memory and
+//! the merged game checked ([`prospect`]). A proposal whose result would
+//! not check, or that conflicts with an earlier enactment, fails with that
+//! reason instead of blocking the queue; one that touches files its kind
+//! may not change is no matter at all and is closed. After each enactment
+//! that changes the game the engine decides again on the new game, so the
+//! next proposal is judged by the roster and rules it will really meet.
+//!
+//! Dynasty changes are effects like any other: an enacted DoV crowns its
+//! author and fails every other pending DoV; a merged Ascension Address
+//! begins the next dynasty.
+
+pub mod effect;
+mod planner;
+pub mod prospect;
+mod record;
+mod unvoted;
+
+pub use effect::{DynastyValue, Effect, Step};
+pub use planner::plan;
+pub use prospect::Prospect;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::collected::Collected;
+use crate::engine::{self, MatterDecision};
+use crate::matter::{HeadSha, Kind, MatterInfo};
+use crate::source::SourceFile;
+use crate::time::Timestamp;
+
+/// A tree of the repository (a git tree id).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TreeId(pub String);
+
+/// The result of merging a head onto a tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Merged {
+    /// The merged tree.
+    Clean(TreeId),
+    /// The paths in conflict.
+    Conflict(Vec<String>),
+}
+
+/// What the plan asks of the repository: reading trees and merging them in
+/// memory, never touching a branch, the index or the work tree. Errors are
+/// the repository's own trouble (a head that was never fetched, say).
+pub trait Trial {
+    /// Merges commit `head` onto `onto` as the forge would merge it into the
+    /// default branch (three-way, from their merge base).
+    fn merge(&mut self, onto: &TreeId, head: &HeadSha) -> Result<Merged, String>;
+    /// `onto` with the file at `path` set to `text`.
+    fn write(&mut self, onto: &TreeId, path: &str, text: &str) -> Result<TreeId, String>;
+    /// The game files (rules/, state/, content/) of a tree.
+    fn files(&mut self, tree: &TreeId) -> Result<Vec<SourceFile>, String>;
+    /// The paths `head` changes since it forked from the default branch.
+    fn changed(&mut self, head: &HeadSha) -> Result<Vec<String>, String>;
+    /// The tree of commit `commit`.
+    fn tree_of(&mut self, commit: &HeadSha) -> Result<TreeId, String>;
+    /// The tree where `head` forked from the default branch.
+    fn fork_of(&mut self, head: &HeadSha) -> Result<TreeId, String>;
+    /// The tree just before merge commit `merge` (its first parent).
+    fn before(&mut self, merge: &HeadSha) -> Result<TreeId, String>;
+}
+
+/// What the plan works from.
+#[derive(Debug, Clone)]
+pub struct Inputs<'a> {
+    /// The default branch now; its game must check.
+    pub base: Prospect,
+    /// The open votable matters (drafts left out).
+    pub open: &'a [Collected],
+    /// Closed matters an earlier run decided and did not finish (labelled
+    /// `resolving`).
+    pub unfinished: &'a [Collected],
+    /// Open pull requests merged without a vote when they check: actions
+    /// and Ascension Addresses.
+    pub unvoted: &'a [MatterInfo],
+    /// The moment the run acts at.
+    pub now: Timestamp,
+}
+
+/// How a matter ends up in this run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Still pending.
+    Pending,
+    /// Enacted.
+    Enacted,
+    /// Failed (voted down, vetoed, self-killed, stale, or enacted by vote
+    /// but impossible to carry out).
+    Failed,
+    /// An earlier run decided it; this run finishes what it started.
+    Finished,
+    /// Merged without a vote (an action or Ascension Address).
+    Merged,
+    /// Not merged (an action or Ascension Address that does not check).
+    NotMerged(String),
+    /// Not a matter of its kind: closed without a record.
+    Closed(String),
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Pending => f.write_str("pending"),
+            Outcome::Enacted => f.write_str("enacted"),
+            Outcome::Failed => f.write_str("failed"),
+            Outcome::Finished => f.write_str("finishing what an earlier run started"),
+            Outcome::Merged => f.write_str("merged"),
+            Outcome::NotMerged(why) => write!(f, "not merged: {why}"),
+            Outcome::Closed(why) => write!(f, "closed: {why}"),
+        }
+    }
+}
+
+/// One matter's line in the plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// The matter.
+    pub number: u64,
+    /// Its kind.
+    pub kind: Kind,
+    /// What the rules decide (`enact`, `fail`, `wait`, or `merge` for what
+    /// needs no vote).
+    pub decision: &'static str,
+    /// What the run does about it.
+    pub outcome: Outcome,
+    /// Why.
+    pub reasons: Vec<String>,
+}
+
+impl fmt::Display for Line {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.decision {
+            // What needs no vote has no decision to show.
+            "merge" => write!(f, "{} #{}: {}", self.kind, self.number, self.outcome),
+            decision => write!(
+                f,
+                "{} #{}: {decision} — {}",
+                self.kind, self.number, self.outcome
+            ),
+        }
+    }
+}
+
+/// Everything one run will do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// The moment it acts at.
+    pub now: Timestamp,
+    /// Active players at the start of the run.
+    pub active: i64,
+    /// The quorum at the start of the run.
+    pub quorum: i64,
+    /// One line per matter, in the order they are handled.
+    pub lines: Vec<Line>,
+    /// The effects, in order.
+    pub steps: Vec<Step>,
+    /// The tally view of every votable matter as this run leaves it: the
+    /// decision carried out, or for a pending one what could change it and
+    /// when. The status comments, `play list` and the site show these.
+    pub decisions: BTreeMap<u64, MatterDecision>,
+}
+
+impl Plan {
+    /// The plan's tally view as an engine run: every votable matter's
+    /// decision, in the order the plan handles them (what `play list`
+    /// prints and the site's pending page shows).
+    pub fn tallies(&self) -> engine::Run {
+        let decisions = self
+            .lines
+            .iter()
+            .filter_map(|line| self.decisions.get(&line.number).cloned())
+            .collect();
+        engine::Run {
+            now: self.now,
+            active: self.active,
+            quorum: self.quorum,
+            decisions,
+        }
+    }
+}
+
+/// Why no plan could be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// The game on the default branch (or as it would be) cannot be read.
+    #[error("the game cannot be read: {0}")]
+    Game(String),
+    /// The repository could not answer about a matter.
+    #[error("#{number}: {why}")]
+    Repository {
+        /// The matter.
+        number: u64,
+        /// What went wrong.
+        why: String,
+    },
+}

@@ -1,0 +1,514 @@
+//! Making the plan: finish what an earlier run started, decide the votable
+//! matters against the game as it will be, merge what needs no vote, and
+//! post the status of what stays pending.
+
+use std::collections::BTreeMap;
+
+use super::effect::{DynastyValue, ENACTED, Effect, FAILED, NOT_A_MATTER, RESOLVING, Step};
+use super::prospect::{Attempt, Prospect};
+use super::record::Resolved;
+use super::{Inputs, Line, Outcome, Plan, PlanError, TreeId, Trial};
+use crate::collected::{Collected, engine_kind, player_name, snapshot};
+use crate::engine::{self, Decision, MatterDecision, Run};
+use crate::game::Game;
+use crate::journal::Resolution;
+use crate::matter::{Kind, MatterInfo};
+use crate::record::{Failure, Outcome as Ended};
+use crate::report::{Progress, status_text};
+use crate::ruleset::diff::{RuleChange, diff};
+use crate::time::Timestamp;
+
+/// Who resolves matters, in records.
+const RESOLVED_BY: &str = "gitnomic resolve";
+
+/// Makes the plan for one run. See the module docs of [`super`].
+pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError> {
+    let mut p = Planner {
+        trial,
+        prospect: inputs.base,
+        now: inputs.now,
+        steps: Vec::new(),
+        lines: Vec::new(),
+        decisions: BTreeMap::new(),
+        games: BTreeMap::new(),
+    };
+    let mut started: Vec<&Collected> = inputs
+        .unfinished
+        .iter()
+        .chain(
+            inputs
+                .open
+                .iter()
+                .filter(|m| m.journal.resolution.is_some()),
+        )
+        .collect();
+    started.sort_by_key(|m| (m.journal.resolution.as_ref().map(|r| r.at), m.info.number));
+    for m in started {
+        p.finish(m)?;
+    }
+    let mut pending: Vec<&Collected> = inputs
+        .open
+        .iter()
+        .filter(|m| m.journal.resolution.is_none())
+        .collect();
+    let mut run = p.decide(&pending, false)?;
+    let (active, quorum) = (run.active, run.quorum);
+    loop {
+        let (decided, changed) = p.carry_run(&run, &pending)?;
+        pending.retain(|m| !decided.contains(&m.info.number));
+        if !changed {
+            break;
+        }
+        run = p.decide(&pending, false)?;
+    }
+    let mut unvoted: Vec<&MatterInfo> = inputs.unvoted.iter().collect();
+    unvoted.sort_by_key(|m| m.number);
+    for info in unvoted {
+        p.unvoted(info)?;
+    }
+    let last = p.decide(&pending, true)?;
+    for m in pending {
+        if let Some(d) = last.get(m.info.number) {
+            p.pending(m, d)?;
+        }
+    }
+    Ok(Plan {
+        now: p.now,
+        active,
+        quorum,
+        lines: p.lines,
+        steps: p.steps,
+        decisions: p.decisions,
+    })
+}
+
+/// The plan being made.
+pub(super) struct Planner<'t> {
+    pub(super) trial: &'t mut dyn Trial,
+    pub(super) prospect: Prospect,
+    pub(super) now: Timestamp,
+    pub(super) steps: Vec<Step>,
+    lines: Vec<Line>,
+    decisions: BTreeMap<u64, MatterDecision>,
+    /// Games read from trees, checked once each.
+    games: BTreeMap<TreeId, Game>,
+}
+
+impl Planner<'_> {
+    pub(super) fn step(&mut self, number: u64, effect: Effect) {
+        self.steps.push(Step { number, effect });
+    }
+
+    pub(super) fn line(
+        &mut self,
+        m: &MatterInfo,
+        kind: Kind,
+        decision: &'static str,
+        outcome: Outcome,
+    ) {
+        self.lines.push(Line {
+            number: m.number,
+            kind,
+            decision,
+            outcome,
+            reasons: Vec::new(),
+        });
+    }
+
+    fn decided_line(&mut self, m: &Collected, d: &MatterDecision, outcome: Outcome) {
+        self.line(&m.info, m.kind, d.decision.as_str(), outcome);
+        if let Some(line) = self.lines.last_mut() {
+            line.reasons.clone_from(&d.reasons);
+        }
+        self.decisions.insert(m.info.number, d.clone());
+    }
+
+    /// The engine's decisions on `matters` against the prospect's game.
+    fn decide(&self, matters: &[&Collected], look_ahead: bool) -> Result<Run, PlanError> {
+        decide_on(&self.prospect.game, matters, self.now, look_ahead)
+    }
+
+    /// The game of a tree, read and checked once.
+    pub(super) fn game_of(&mut self, number: u64, tree: &TreeId) -> Result<&Game, PlanError> {
+        if !self.games.contains_key(tree) {
+            let files = self.trial.files(tree).map_err(|why| repo(number, why))?;
+            self.games.insert(tree.clone(), Game::check(&files));
+        }
+        Ok(&self.games[tree])
+    }
+
+    /// Tries a merge on the prospect.
+    pub(super) fn attempt(
+        &mut self,
+        m: &MatterInfo,
+        kind: Kind,
+    ) -> Result<Option<Attempt>, PlanError> {
+        let Some(head) = &m.head else { return Ok(None) };
+        self.prospect
+            .attempt(self.trial, kind, m.number, head)
+            .map(Some)
+            .map_err(|why| repo(m.number, why))
+    }
+
+    /// Sets keys of the prospect's `[dynasty]` table.
+    pub(super) fn edit_dynasty(
+        &mut self,
+        number: u64,
+        edits: &[(&'static str, DynastyValue)],
+    ) -> Result<(), PlanError> {
+        self.prospect
+            .edit_dynasty(self.trial, edits)
+            .map_err(|why| repo(number, why))
+    }
+
+    /// The rule-level changes a pull request makes, from where it forked
+    /// (not from the default branch's tip, which may have moved on).
+    fn changes(&mut self, m: &Collected) -> Result<Vec<RuleChange>, PlanError> {
+        let Some(head) = &m.info.head else {
+            return Ok(Vec::new());
+        };
+        let n = m.info.number;
+        let fork = self.trial.fork_of(head).map_err(|why| repo(n, why))?;
+        let tip = self.trial.tree_of(head).map_err(|why| repo(n, why))?;
+        let old = self.game_of(n, &fork)?.ruleset.clone();
+        Ok(diff(&old, &self.game_of(n, &tip)?.ruleset))
+    }
+
+    /// Carries out the decided matters of `run` in order, until one changes
+    /// the game (the rest must then be decided again on the new game).
+    /// Returns the matters decided, and whether the game changed.
+    fn carry_run(
+        &mut self,
+        run: &Run,
+        pending: &[&Collected],
+    ) -> Result<(Vec<u64>, bool), PlanError> {
+        let find = |id: u64| pending.iter().copied().find(|m| m.info.number == id);
+        let mut decided = Vec::new();
+        let mut dov_enacted = None;
+        for d in run
+            .decisions
+            .iter()
+            .filter(|d| d.decision != Decision::Wait)
+        {
+            let Some(m) = find(d.id) else { continue };
+            decided.push(d.id);
+            let (enacted, changed) = self.carry(m, d.clone(), run)?;
+            if enacted && m.kind == Kind::Dov {
+                dov_enacted = Some(d.id);
+            } else if changed {
+                return Ok((decided, true));
+            }
+        }
+        let Some(first) = dov_enacted else {
+            return Ok((decided, false));
+        };
+        // Every other pending DoV fails, even one that was never valid.
+        let others: Vec<&Collected> = pending
+            .iter()
+            .copied()
+            .filter(|m| m.kind == Kind::Dov && !decided.contains(&m.info.number))
+            .collect();
+        for m in others {
+            let Some(mut d) = run.get(m.info.number).cloned() else {
+                continue;
+            };
+            d.decision = Decision::Fail;
+            d.reasons = vec![format!(
+                "DoV #{first} was enacted, which fails every other DoV"
+            )];
+            d.next_change = None;
+            decided.push(m.info.number);
+            self.carry(m, d, run)?;
+        }
+        Ok((decided, true))
+    }
+
+    /// Plans an enact or fail decision. The merge is tried first, so what
+    /// cannot be carried out fails (or is closed) instead of blocking.
+    /// Returns (enacted, changed the game).
+    fn carry(
+        &mut self,
+        m: &Collected,
+        mut d: MatterDecision,
+        run: &Run,
+    ) -> Result<(bool, bool), PlanError> {
+        let n = m.info.number;
+        let mut illegal = false;
+        let mut adopt = None;
+        if d.decision == Decision::Enact {
+            match self.attempt(&m.info, m.kind)? {
+                Some(Attempt::Clean(tree, game)) => adopt = Some((tree, *game)),
+                Some(Attempt::NotAMatter(why)) => {
+                    self.not_a_matter(m, &d, &why);
+                    return Ok((false, false));
+                }
+                Some(Attempt::Refused(why)) => {
+                    d.decision = Decision::Fail;
+                    d.reasons.push(why);
+                    illegal = true;
+                }
+                None => {}
+            }
+        }
+        let enacted = d.decision == Decision::Enact;
+        let resolution = Resolution {
+            outcome: if enacted {
+                Ended::Enacted
+            } else {
+                Ended::Failed
+            },
+            at: self.now,
+            head: m.info.head.clone(),
+            reasons: d.reasons.clone(),
+            illegal,
+        };
+        let crown = (enacted && m.kind == Kind::Dov).then(|| self.crown_edits(m));
+        self.resolve_steps(m, &d, (run.active, run.quorum), resolution, crown.clone())?;
+        self.decided_line(
+            m,
+            &d,
+            if enacted {
+                Outcome::Enacted
+            } else {
+                Outcome::Failed
+            },
+        );
+        let mut changed = false;
+        if let Some((tree, game)) = adopt {
+            self.prospect.adopt(tree, game);
+            changed = true;
+        }
+        if let Some(edits) = crown {
+            self.edit_dynasty(n, &edits)?;
+            changed = true;
+        }
+        Ok((enacted, changed))
+    }
+
+    /// Finishes a matter an earlier run decided: the same effects from the
+    /// decision in its journal, the votes read at the moment it was taken,
+    /// on the game as it was then. An effect already carried out is a
+    /// no-op when carried out again.
+    fn finish(&mut self, m: &Collected) -> Result<(), PlanError> {
+        let n = m.info.number;
+        let Some(resolution) = m.journal.resolution.clone() else {
+            return Ok(());
+        };
+        if engine_kind(m.kind).is_none() {
+            return self.finish_unvoted(m, &resolution);
+        }
+        // The votes were counted on the head the decision names; a merged
+        // pull request may no longer report one.
+        let mut m = m.clone();
+        if resolution.head.is_some() {
+            m.info.head.clone_from(&resolution.head);
+        }
+        let m = &m;
+        let then = match &m.info.merge_commit {
+            Some(merge) => {
+                let tree = self.trial.before(merge).map_err(|why| repo(n, why))?;
+                self.game_of(n, &tree)?.clone()
+            }
+            None => self.prospect.game.clone(),
+        };
+        let run = decide_on(&then, &[m], resolution.at, false)?;
+        let Some(mut d) = run.get(n).cloned() else {
+            return Ok(());
+        };
+        let enacted = resolution.outcome == Ended::Enacted;
+        d.decision = if enacted {
+            Decision::Enact
+        } else {
+            Decision::Fail
+        };
+        d.reasons.clone_from(&resolution.reasons);
+        d.next_change = None;
+        if enacted && m.info.merge_commit.is_none() {
+            if let Some(Attempt::Clean(tree, game)) = self.attempt(&m.info, m.kind)? {
+                self.prospect.adopt(tree, *game);
+            }
+        }
+        let crown = (enacted && m.kind == Kind::Dov).then(|| self.crown_edits(m));
+        self.resolve_steps(m, &d, (run.active, run.quorum), resolution, crown.clone())?;
+        if let Some(edits) = crown {
+            self.edit_dynasty(n, &edits)?;
+        }
+        self.decided_line(m, &d, Outcome::Finished);
+        Ok(())
+    }
+
+    /// The effects that resolve a decided matter, in the order that lets a
+    /// later run finish after any of them: announce, merge or close, record
+    /// (before anything else changes the game), crown, label, final status.
+    fn resolve_steps(
+        &mut self,
+        m: &Collected,
+        d: &MatterDecision,
+        (active, quorum): (i64, i64),
+        resolution: Resolution,
+        crown: Option<Vec<(&'static str, DynastyValue)>>,
+    ) -> Result<(), PlanError> {
+        let n = m.info.number;
+        let changes = self.changes(m)?;
+        let enacted = resolution.outcome == Ended::Enacted;
+        let illegal = resolution.illegal;
+        let at = resolution.at;
+        let mut journal = m.journal.clone();
+        journal.resolution = Some(resolution);
+        let status = |progress: &Progress| journal.render(&status_text(d, m, &changes, progress));
+        self.step(
+            n,
+            Effect::Status {
+                body: status(&Progress::Carrying(d.decision)),
+            },
+        );
+        self.step(
+            n,
+            Effect::Labels {
+                add: vec![RESOLVING],
+                remove: vec![],
+            },
+        );
+        match (enacted, &m.info.head) {
+            (true, Some(head)) => {
+                let message = format!("Enact {} #{n}: {}", m.kind, m.info.title);
+                self.step(
+                    n,
+                    Effect::Merge {
+                        head: head.clone(),
+                        message,
+                    },
+                );
+            }
+            _ => self.step(n, Effect::Close),
+        }
+        let state = self.prospect.game.state.as_ref().ok_or_else(no_state)?;
+        let author = player_name(state, &m.info.author).0;
+        let resolved = Resolved {
+            matter: m,
+            author: author.clone(),
+            dynasty: state.dynasty.number,
+            at,
+            active,
+            quorum,
+            resolved_by: RESOLVED_BY.into(),
+        };
+        let mut record = super::record::record_of(d, &resolved);
+        if illegal {
+            record.failure = Some(Failure::Illegal);
+        }
+        let emperor = state.terms.emperor.clone();
+        self.step(n, Effect::Record(Box::new(record)));
+        if let Some(edits) = crown {
+            let message = format!("{} #{n} enacted: {author} is the new {emperor}", m.kind);
+            self.step(n, Effect::Dynasty { edits, message });
+        }
+        let (add, other) = if enacted {
+            (ENACTED, FAILED)
+        } else {
+            (FAILED, ENACTED)
+        };
+        self.step(
+            n,
+            Effect::Labels {
+                add: vec![add],
+                remove: vec![other, RESOLVING],
+            },
+        );
+        let done = if enacted {
+            Progress::Enacted
+        } else {
+            Progress::Failed
+        };
+        self.step(
+            n,
+            Effect::Status {
+                body: status(&done),
+            },
+        );
+        Ok(())
+    }
+
+    /// An enacted DoV makes its author the emperor and awaits their
+    /// Ascension Address.
+    fn crown_edits(&self, m: &Collected) -> Vec<(&'static str, DynastyValue)> {
+        let author = self.prospect.game.state.as_ref().map_or_else(
+            || m.info.author.0.clone(),
+            |s| player_name(s, &m.info.author).0,
+        );
+        vec![
+            ("emperor", DynastyValue::Text(author)),
+            ("phase", DynastyValue::Text("awaiting-ascension".into())),
+        ]
+    }
+
+    /// Closes a pull request that cannot be a matter of its kind.
+    fn not_a_matter(&mut self, m: &Collected, d: &MatterDecision, why: &str) {
+        let n = m.info.number;
+        let text = format!(
+            "### {} #{n}: Closed\n\nIt cannot stand as a {}: {why}.",
+            m.kind, m.kind
+        );
+        self.step(
+            n,
+            Effect::Status {
+                body: m.journal.render(&text),
+            },
+        );
+        self.step(
+            n,
+            Effect::Labels {
+                add: vec![NOT_A_MATTER],
+                remove: vec![],
+            },
+        );
+        self.step(n, Effect::Close);
+        let outcome = Outcome::Closed(format!("not a {}: {why}", m.kind));
+        self.line(&m.info, m.kind, d.decision.as_str(), outcome);
+    }
+
+    /// Plans a pending matter's status comment.
+    fn pending(&mut self, m: &Collected, d: &MatterDecision) -> Result<(), PlanError> {
+        let changes = self.changes(m)?;
+        let body = m
+            .journal
+            .render(&status_text(d, m, &changes, &Progress::Pending));
+        if m.status_body.as_deref() != Some(body.as_str()) {
+            self.step(m.info.number, Effect::Status { body });
+        }
+        self.decided_line(m, d, Outcome::Pending);
+        Ok(())
+    }
+}
+
+/// The engine's decisions on `matters` against `game` at `now`.
+fn decide_on(
+    game: &Game,
+    matters: &[&Collected],
+    now: Timestamp,
+    look_ahead: bool,
+) -> Result<Run, PlanError> {
+    let state = game.state.as_ref().ok_or_else(no_state)?;
+    let params = game
+        .params
+        .as_ref()
+        .ok_or_else(|| PlanError::Game("the rules' parameters are not valid".into()))?;
+    let engine_matters: Vec<engine::Matter> = matters
+        .iter()
+        .filter_map(|m| m.engine_matter(state))
+        .collect();
+    let snap = snapshot(state, params, engine_matters);
+    Ok(if look_ahead {
+        engine::resolve(&snap, now)
+    } else {
+        engine::decide(&snap, now)
+    })
+}
+
+pub(super) fn repo(number: u64, why: String) -> PlanError {
+    PlanError::Repository { number, why }
+}
+
+pub(super) fn no_state() -> PlanError {
+    PlanError::Game("state/ cannot be read".into())
+}

@@ -1,0 +1,203 @@
+//! What needs no vote: an action (an active player's change to variables
+//! or collections) or the new emperor's Ascension Address is merged when it
+//! checks against the game as it will be; the Address then begins the next
+//! dynasty. They follow the same announce-then-act protocol as decided
+//! matters, so a run killed half-way is finished by the next.
+
+use super::effect::{DynastyValue, Effect, MERGED, RESOLVING};
+use super::planner::{Planner, no_state, repo};
+use super::prospect::Attempt;
+use super::{Outcome, PlanError};
+use crate::collected::Collected;
+use crate::game::Game;
+use crate::journal::{Journal, Resolution};
+use crate::matter::{HeadSha, Kind, MatterInfo};
+use crate::record::Outcome as Ended;
+use crate::time::Timestamp;
+
+/// The next dynasty's edits, and its number.
+type Begin = (Vec<(&'static str, DynastyValue)>, i64);
+
+impl Planner<'_> {
+    /// Merges an action or Ascension Address that checks; says why not
+    /// otherwise (it stays open for its author to fix).
+    pub(super) fn unvoted(&mut self, info: &MatterInfo) -> Result<(), PlanError> {
+        let n = info.number;
+        let Some(kind) = info.kind() else {
+            return Ok(());
+        };
+        let Some(head) = &info.head else {
+            let why = format!("an {kind} must be a pull request");
+            self.line(info, kind, "merge", Outcome::NotMerged(why));
+            return Ok(());
+        };
+        let mut problems = self.unvoted_problems(info, kind, head)?;
+        let adopt = match self.attempt(info, kind)? {
+            Some(Attempt::Clean(tree, game)) => Some((tree, *game)),
+            Some(Attempt::NotAMatter(why) | Attempt::Refused(why)) => {
+                problems.push(why);
+                None
+            }
+            None => None,
+        };
+        let Some((tree, game)) = adopt.filter(|_| problems.is_empty()) else {
+            let text = format!("### {kind} #{n}: not merged\n\n{}", problems.join("\n"));
+            self.step(
+                n,
+                Effect::Status {
+                    body: Journal::default().render(&text),
+                },
+            );
+            self.line(info, kind, "merge", Outcome::NotMerged(problems.join("; ")));
+            return Ok(());
+        };
+        let begin = (kind == Kind::Ascension).then(|| begin_after(&self.prospect.game, self.now));
+        let resolution = Resolution {
+            outcome: Ended::Enacted,
+            at: self.now,
+            head: Some(head.clone()),
+            reasons: Vec::new(),
+            illegal: false,
+        };
+        let journal = Journal {
+            resolution: Some(resolution),
+            ..Journal::default()
+        };
+        let text =
+            format!("### {kind} #{n}: merging\n\nIt checks, so it is merged without a vote.");
+        self.step(
+            n,
+            Effect::Status {
+                body: journal.render(&text),
+            },
+        );
+        self.step(
+            n,
+            Effect::Labels {
+                add: vec![RESOLVING],
+                remove: vec![],
+            },
+        );
+        let message = format!("{kind} #{n}: {}", info.title);
+        self.step(
+            n,
+            Effect::Merge {
+                head: head.clone(),
+                message,
+            },
+        );
+        self.prospect.adopt(tree, game);
+        self.merged_steps(n, kind, &journal, begin)?;
+        self.line(info, kind, "merge", Outcome::Merged);
+        Ok(())
+    }
+
+    /// Finishes an action or Ascension Address an earlier run was merging.
+    pub(super) fn finish_unvoted(
+        &mut self,
+        m: &Collected,
+        resolution: &Resolution,
+    ) -> Result<(), PlanError> {
+        let n = m.info.number;
+        let begin = match (&m.info.merge_commit, m.kind) {
+            (Some(merge), Kind::Ascension) => {
+                let tree = self.trial.before(merge).map_err(|why| repo(n, why))?;
+                Some(begin_after(self.game_of(n, &tree)?, resolution.at))
+            }
+            (None, Kind::Ascension) => Some(begin_after(&self.prospect.game, resolution.at)),
+            _ => None,
+        };
+        if let (None, Some(head)) = (&m.info.merge_commit, &m.info.head) {
+            let message = format!("{} #{n}: {}", m.kind, m.info.title);
+            self.step(
+                n,
+                Effect::Merge {
+                    head: head.clone(),
+                    message,
+                },
+            );
+        }
+        self.merged_steps(n, m.kind, &m.journal, begin)?;
+        self.line(&m.info, m.kind, "merge", Outcome::Finished);
+        Ok(())
+    }
+
+    /// What follows the merge: the next dynasty (for an Address), the
+    /// label, the final status.
+    fn merged_steps(
+        &mut self,
+        n: u64,
+        kind: Kind,
+        journal: &Journal,
+        begin: Option<Begin>,
+    ) -> Result<(), PlanError> {
+        let why = match begin {
+            Some((edits, number)) => {
+                let message = format!("Dynasty {number} begins");
+                self.step(n, Effect::Dynasty { edits: edits.clone(), message });
+                self.edit_dynasty(n, &edits)?;
+                format!("It checked, so it was merged without a vote. Dynasty {number} begins; the hiatus is over.")
+            }
+            None => "It checked, so it was merged without a vote. Anyone may revert it if it broke the rules.".into(),
+        };
+        self.step(
+            n,
+            Effect::Labels {
+                add: vec![MERGED],
+                remove: vec![RESOLVING],
+            },
+        );
+        let text = format!("### {kind} #{n}: merged\n\n{why}");
+        self.step(
+            n,
+            Effect::Status {
+                body: journal.render(&text),
+            },
+        );
+        Ok(())
+    }
+
+    /// Why an action or Address may not be merged, besides its files.
+    fn unvoted_problems(
+        &mut self,
+        info: &MatterInfo,
+        kind: Kind,
+        head: &HeadSha,
+    ) -> Result<Vec<String>, PlanError> {
+        let n = info.number;
+        if kind != Kind::Ascension {
+            let state = self.prospect.game.state.as_ref().ok_or_else(no_state)?;
+            return Ok(match state.player_by_login(&info.author.0) {
+                Some(p) if !p.is_idle_at(self.now) => Vec::new(),
+                _ => vec![format!(
+                    "@{} is not an active {}",
+                    info.author, state.terms.player
+                )],
+            });
+        }
+        let tree = self.trial.tree_of(head).map_err(|why| repo(n, why))?;
+        let head_game = self.game_of(n, &tree)?.clone();
+        let judged = crate::admission::ascension_problems(
+            &self.prospect.game,
+            &head_game,
+            &info.author.0,
+            &info.body,
+        );
+        Ok(judged.unwrap_or_else(|why| vec![why]))
+    }
+}
+
+/// The next dynasty after the one of `game`, beginning at `at`: its number,
+/// the phase, when it started.
+fn begin_after(game: &Game, at: Timestamp) -> Begin {
+    let number = game
+        .state
+        .as_ref()
+        .map_or(1, |s| i64::from(s.dynasty.number) + 1);
+    let edits = vec![
+        ("number", DynastyValue::Number(number)),
+        ("phase", DynastyValue::Text("playing".into())),
+        ("started", DynastyValue::Time(at)),
+    ];
+    (edits, number)
+}
