@@ -29,6 +29,8 @@ const MATTER_DIRS: &[&str] = &["rules/", "state/", "content/pages/", "themes/"];
 pub struct Facts<'a> {
     /// Its kind, from labels or title; `None` if it has none.
     pub kind: Option<Kind>,
+    /// Its labels (only one may name a kind).
+    pub labels: &'a [String],
     /// The author's forge login.
     pub author: &'a str,
     /// When it was opened.
@@ -50,7 +52,7 @@ pub struct Facts<'a> {
 
 /// The judgement.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Verdict {
+pub struct Judgement {
     /// Why it cannot stand as it is, in words for players.
     pub problems: Vec<String>,
     /// Whether it is not a valid matter at all (over a limit, in hiatus, by
@@ -59,8 +61,8 @@ pub struct Verdict {
 }
 
 /// Judges a pull request by the base branch's rules.
-pub fn judge(facts: &Facts<'_>) -> Verdict {
-    let mut v = Verdict::default();
+pub fn judge(facts: &Facts<'_>) -> Judgement {
+    let mut v = Judgement::default();
     let Some(kind) = facts.kind else {
         v.problems.push("it is no matter: label it Proposal, CfJ, DoV or Action (or start its title with one of them and a colon)".into());
         return v;
@@ -72,6 +74,16 @@ pub fn judge(facts: &Facts<'_>) -> Verdict {
         return v;
     };
     let terms = &state.terms;
+    let named = Kind::named_by(facts.labels);
+    if named.len() > 1 {
+        let names: Vec<&str> = named.iter().map(|k| k.label()).collect();
+        v.problems.push(format!(
+            "it is labelled as {} kinds of matter ({}): remove all but one",
+            names.len(),
+            names.join(", ")
+        ));
+        v.not_a_matter = true;
+    }
     match state.player_by_login(facts.author) {
         None => {
             v.problems.push(format!(
@@ -157,6 +169,29 @@ pub fn ascension_problems(
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
         .filter(|w| !w.is_empty())
         .collect();
+    let dynastic = |ruleset: &crate::ruleset::Ruleset, id: &str| {
+        ruleset
+            .get(id)
+            .is_some_and(|r| r.section == crate::ruleset::SectionKind::Dynastic)
+    };
+    for id in &listed {
+        // Only words shaped like rule ids (with a hyphen, or naming a rule)
+        // are read as a list of kept rules; prose around them is not.
+        let id_shaped = id.contains('-') || description.contains(&format!("`{id}`"));
+        let looks_like_id = id_shaped
+            && id
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        if dynastic(&base.ruleset, id) && !dynastic(&head.ruleset, id) {
+            problems.push(format!(
+                "it lists `{id}` to keep, but its diff deletes it: keep the file or drop it from the list"
+            ));
+        } else if looks_like_id && !dynastic(&base.ruleset, id) && !dynastic(&head.ruleset, id) {
+            problems.push(format!(
+                "it lists `{id}` to keep, but there is no dynastic rule with that id"
+            ));
+        }
+    }
     for rule in base
         .ruleset
         .rules
@@ -275,11 +310,12 @@ mod tests {
         changed: &[&str],
         record: ProposerRecord,
         dov_pending: bool,
-    ) -> Verdict {
+    ) -> Judgement {
         let base = game();
         let changed: Vec<String> = changed.iter().map(|s| (*s).to_string()).collect();
         judge(&Facts {
             kind,
+            labels: &[],
             author,
             opened: Timestamp::parse("2030-01-02T10:00:00Z").unwrap(),
             description: "",
@@ -300,7 +336,7 @@ mod tests {
             ProposerRecord::default(),
             false,
         );
-        assert_eq!(v, Verdict::default());
+        assert_eq!(v, Judgement::default());
     }
 
     #[test]
@@ -391,6 +427,7 @@ mod tests {
             base.records = records.to_vec();
             judge(&Facts {
                 kind: Some(Kind::Dov),
+                labels: &[],
                 author,
                 opened: Timestamp::parse(opened).unwrap(),
                 description: "",

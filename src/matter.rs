@@ -73,6 +73,15 @@ impl Kind {
         })
     }
 
+    /// Every kind the labels name (more than one is a mistake to refuse).
+    pub fn named_by(labels: &[String]) -> Vec<Kind> {
+        Self::ALL
+            .iter()
+            .filter(|(_, name)| labels.iter().any(|l| l.eq_ignore_ascii_case(name)))
+            .map(|(k, _)| *k)
+            .collect()
+    }
+
     /// The label that marks this kind.
     pub fn label(self) -> &'static str {
         Self::ALL

@@ -134,6 +134,7 @@ fn check_pr(number: u64, dry_run: bool, global: &GlobalArgs) -> anyhow::Result<E
     let (record, dov_pending) = proposer_record(forge.as_ref(), &info)?;
     let verdict = admission::judge(&Facts {
         kind: info.kind(),
+        labels: &info.labels,
         author: &info.author.0,
         opened: info.opened,
         description: &info.body,

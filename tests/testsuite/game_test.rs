@@ -150,6 +150,31 @@ impl GameTest {
     /// Commits `files` (path, new text) on `branch`, created from `main` if
     /// it does not exist, without touching the work tree. Returns the commit.
     pub(crate) fn commit_on(&self, branch: &str, files: &[(&str, &str)], message: &str) -> String {
+        self.commit_change(branch, message, &|repo, update| {
+            for (path, text) in files {
+                update.upsert(
+                    *path,
+                    repo.blob(text.as_bytes()).unwrap(),
+                    git2::FileMode::Blob,
+                );
+            }
+        })
+    }
+
+    /// Commits the removal of `path` on `branch`, created from `main` if
+    /// it does not exist.
+    pub(crate) fn commit_removing(&self, branch: &str, path: &str, message: &str) -> String {
+        self.commit_change(branch, message, &|_, update| {
+            update.remove(path);
+        })
+    }
+
+    fn commit_change(
+        &self,
+        branch: &str,
+        message: &str,
+        change: &dyn Fn(&git2::Repository, &mut git2::build::TreeUpdateBuilder),
+    ) -> String {
         let repo = git2::Repository::open(self.root()).unwrap();
         let refname = format!("refs/heads/{branch}");
         let parent = repo
@@ -159,13 +184,7 @@ impl GameTest {
             .peel_to_commit()
             .unwrap();
         let mut update = git2::build::TreeUpdateBuilder::new();
-        for (path, text) in files {
-            update.upsert(
-                *path,
-                repo.blob(text.as_bytes()).unwrap(),
-                git2::FileMode::Blob,
-            );
-        }
+        change(&repo, &mut update);
         let tree = repo
             .find_tree(
                 update

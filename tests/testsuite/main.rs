@@ -9,6 +9,7 @@ mod game_test;
 mod github;
 mod import;
 mod matters;
+mod plan;
 mod resolve;
 mod site;
 mod state;

@@ -1,0 +1,424 @@
+//! The resolver's plan through the binary: one test per defect it fixes
+//! (matters valid alone but not together, what cannot be carried out, the
+//! dry run, a revived DoV, a dirty work tree, rule changes named from the
+//! fork point, an Ascension Address's kept list, two kind labels).
+
+use crate::game_test::{GameTest, Run};
+
+fn committed() -> GameTest {
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    game
+}
+
+/// Opens a matter from `branch` (or an issue) as `login` at `at`, and
+/// returns its number.
+fn open(
+    game: &GameTest,
+    at: &str,
+    login: &str,
+    kind: &str,
+    branch: Option<&str>,
+    body: &str,
+) -> String {
+    let mut args = vec![
+        "play", "open", "--as", login, "--kind", kind, "--title", "A matter", "--body", body,
+    ];
+    if let Some(branch) = branch {
+        args.extend(["--branch", branch]);
+    }
+    let run = game.at(at, &args);
+    let number = run.stdout.split('#').nth(1).unwrap_or_default();
+    number.chars().take_while(char::is_ascii_digit).collect()
+}
+
+fn vote(game: &GameTest, at: &str, number: u64, login: &str, body: &str) {
+    game.at(
+        at,
+        &["play", "comment", &number.to_string(), body, "--as", login],
+    );
+}
+
+/// Two FOR besides the author's own, from players other than `author`.
+fn two_for(game: &GameTest, number: u64, author: &str) {
+    let voters = ["ada-tinkers", "boris-b", "dmitri-d"];
+    for login in voters.iter().filter(|l| **l != author).take(2) {
+        vote(game, "2030-01-01T01:00:00Z", number, login, "FOR");
+    }
+}
+
+/// The effects a run printed under `header`, one per line.
+fn effects(run: &Run, header: &str) -> Vec<String> {
+    run.stdout
+        .split(header)
+        .nth(1)
+        .unwrap_or_default()
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn two_proposals_valid_alone_but_not_together_leave_main_valid() {
+    let game = committed();
+    let schema = game
+        .read("state/schema.toml")
+        .replacen("max = 10", "max = 7", 1);
+    game.commit_on("cap", &[("state/schema.toml", &schema)], "cap springs at 7");
+    let vars = game
+        .read("state/variables.toml")
+        .replace("springs = 4", "springs = 8");
+    game.commit_on("ada8", &[("state/variables.toml", &vars)], "Ada winds up");
+    open(
+        &game,
+        "2030-01-01T00:00:00Z",
+        "ada-tinkers",
+        "proposal",
+        Some("cap"),
+        "",
+    );
+    open(
+        &game,
+        "2030-01-01T00:01:00Z",
+        "boris-b",
+        "proposal",
+        Some("ada8"),
+        "",
+    );
+    two_for(&game, 1, "ada-tinkers");
+    two_for(&game, 2, "boris-b");
+    // Each checks alone.
+    for n in ["1", "2"] {
+        let check = game.run(&[
+            "--now",
+            "2030-01-01T02:00:00Z",
+            "check",
+            "--pr",
+            n,
+            "--dry-run",
+        ]);
+        assert_eq!(check.code, 0, "#{n} alone: {}", check.stdout);
+    }
+    let run = game.at("2030-01-01T13:00:00Z", &["resolve"]);
+    assert!(
+        run.stdout.contains("Proposal #1: enact — enacted"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("Proposal #2: fail — failed"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("over its cap of 7"),
+        "the reason is given: {}",
+        run.stdout
+    );
+    let check = game.run(&["check", "--rev", "main"]);
+    assert_eq!(check.code, 0, "main still checks: {}", check.stdout);
+    let record = game.read_at("main", "content/matters/00002.md").unwrap();
+    assert!(record.contains("failure = \"illegal\""), "{record}");
+}
+
+#[test]
+fn what_cannot_be_carried_out_is_closed_and_the_queue_moves_on_as_the_dry_run_said() {
+    let game = committed();
+    let workflow = "name: x\non: push\njobs: {}\n";
+    game.commit_on("wf", &[(".github/workflows/x.yml", workflow)], "a workflow");
+    let vars = game
+        .read("state/variables.toml")
+        .replace("springs = 6", "springs = 7");
+    game.commit_on(
+        "more",
+        &[("state/variables.toml", &vars)],
+        "Dmitri winds up",
+    );
+    open(
+        &game,
+        "2030-01-01T00:00:00Z",
+        "ada-tinkers",
+        "proposal",
+        Some("wf"),
+        "",
+    );
+    open(
+        &game,
+        "2030-01-01T00:01:00Z",
+        "boris-b",
+        "proposal",
+        Some("more"),
+        "",
+    );
+    two_for(&game, 1, "ada-tinkers");
+    two_for(&game, 2, "boris-b");
+    let dry = game.at("2030-01-01T13:00:00Z", &["resolve", "--dry-run"]);
+    let run = game.at("2030-01-01T13:00:00Z", &["resolve"]);
+    assert!(
+        run.stdout.contains(
+            "Proposal #1: enact — closed: not a Proposal: it changes .github/workflows/x.yml"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("Proposal #2: enact — enacted"),
+        "{}",
+        run.stdout
+    );
+    let planned = effects(&dry, "Would do");
+    assert!(planned.iter().any(|e| e == "#1 close"), "{planned:?}");
+    assert_eq!(
+        planned,
+        effects(&run, "Done:"),
+        "the dry run said what the run did"
+    );
+    assert!(game.read_at("main", ".github/workflows/x.yml").is_none());
+    assert!(
+        game.read_at("main", "content/matters/00001.md").is_none(),
+        "no record"
+    );
+    let again = game.at("2030-01-01T13:30:00Z", &["resolve"]);
+    assert!(
+        !again.stdout.contains("#1"),
+        "closed for good: {}",
+        again.stdout
+    );
+}
+
+#[test]
+fn an_enacted_dov_fails_every_other_even_one_never_valid_and_none_comes_back() {
+    let game = committed();
+    open(&game, "2030-01-01T00:00:00Z", "boris-b", "dov", None, "");
+    open(&game, "2030-01-01T00:01:00Z", "wren-w", "dov", None, "");
+    two_for(&game, 1, "boris-b");
+    let run = game.at("2030-01-01T12:00:00Z", &["resolve"]);
+    assert!(
+        run.stdout.contains("DoV #1: enact — enacted"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("DoV #2: fail — failed") && run.stdout.contains("DoV #1 was enacted"),
+        "{}",
+        run.stdout
+    );
+    // The Address begins the next dynasty; #2 is closed for good.
+    let state = game.read_at("main", "state/game.toml").unwrap();
+    let kept = "Keep springs cogs-and-gadgets gadget-powers clockwork-victory";
+    game.commit_on("aa", &[("state/game.toml", &state)], "no new terms");
+    let address = open(
+        &game,
+        "2030-01-01T13:00:00Z",
+        "boris-b",
+        "ascension",
+        Some("aa"),
+        kept,
+    );
+    let run = game.at("2030-01-01T13:10:00Z", &["resolve"]);
+    assert!(
+        run.stdout
+            .contains(&format!("Ascension Address #{address}: merged")),
+        "{}",
+        run.stdout
+    );
+    let late = game.run(&[
+        "--now",
+        "2030-01-01T14:00:00Z",
+        "play",
+        "comment",
+        "2",
+        "FOR",
+        "--as",
+        "ada-tinkers",
+    ]);
+    assert!(late.stderr.contains("no longer open"), "{}", late.stderr);
+    let run = game.at("2030-01-02T14:00:00Z", &["resolve"]);
+    assert!(!run.stdout.contains("DoV #2"), "{}", run.stdout);
+    let state = game.read_at("main", "state/game.toml").unwrap();
+    assert!(
+        state.contains("phase = \"playing\"") && state.contains("emperor = \"Boris\""),
+        "{state}"
+    );
+}
+
+#[test]
+fn a_dirty_work_tree_is_refused_and_left_as_it_was() {
+    let game = committed();
+    let vars = game
+        .read("state/variables.toml")
+        .replace("springs = 6", "springs = 7");
+    game.commit_on(
+        "more",
+        &[("state/variables.toml", &vars)],
+        "Dmitri winds up",
+    );
+    open(
+        &game,
+        "2030-01-01T00:00:00Z",
+        "ada-tinkers",
+        "proposal",
+        Some("more"),
+        "",
+    );
+    two_for(&game, 1, "ada-tinkers");
+    let edited = game.read("rules/core/fair-play.md") + "\nAn uncommitted thought.\n";
+    game.write("rules/core/fair-play.md", &edited);
+    let before = game.main_commits();
+    let run = game.run(&["--now", "2030-01-01T13:00:00Z", "resolve"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("uncommitted changes"), "{}", run.stderr);
+    assert_eq!(game.main_commits(), before, "nothing merged");
+    assert_eq!(
+        game.read("rules/core/fair-play.md"),
+        edited,
+        "the edit is kept"
+    );
+    let dry = game.run(&["--now", "2030-01-01T13:00:00Z", "resolve", "--dry-run"]);
+    assert_eq!(
+        dry.code, 0,
+        "a dry run touches nothing, so it may: {}",
+        dry.stderr
+    );
+}
+
+#[test]
+fn rule_changes_are_named_from_where_a_proposal_forked() {
+    let game = committed();
+    let rule = game
+        .read("rules/dynastic/springs.md")
+        .replace("starts with three Springs", "starts with four Springs");
+    game.commit_on(
+        "four",
+        &[("rules/dynastic/springs.md", &rule)],
+        "four springs",
+    );
+    let vars = game
+        .read("state/variables.toml")
+        .replace("springs = 6", "springs = 7");
+    game.commit_on(
+        "more",
+        &[("state/variables.toml", &vars)],
+        "Dmitri winds up",
+    );
+    open(
+        &game,
+        "2030-01-01T00:00:00Z",
+        "ada-tinkers",
+        "proposal",
+        Some("four"),
+        "",
+    );
+    open(
+        &game,
+        "2030-01-01T00:01:00Z",
+        "boris-b",
+        "proposal",
+        Some("more"),
+        "",
+    );
+    two_for(&game, 1, "ada-tinkers");
+    let run = game.at("2030-01-01T13:00:00Z", &["resolve"]);
+    assert!(
+        run.stdout.contains("Proposal #1: enact — enacted"),
+        "{}",
+        run.stdout
+    );
+    game.at("2030-01-01T14:00:00Z", &["resolve"]);
+    let status = game.forge_comments(2);
+    assert!(status.contains("Proposal #2: Pending"), "{status}");
+    assert!(!status.contains("amends"), "#2 changes no rule: {status}");
+    assert!(game.forge_comments(1).contains("amends 2.1 Springs"));
+}
+
+/// A DoV enacted, so an Ascension Address by Boris is awaited.
+fn awaiting_address() -> GameTest {
+    let game = committed();
+    open(&game, "2030-01-01T00:00:00Z", "boris-b", "dov", None, "");
+    two_for(&game, 1, "boris-b");
+    game.at("2030-01-01T12:00:00Z", &["resolve"]);
+    game
+}
+
+#[test]
+fn an_address_that_keeps_a_rule_it_deletes_or_one_that_does_not_exist_is_refused() {
+    let game = awaiting_address();
+    // Delete gadget-powers but list it, and list an id that is not there.
+    game.commit_removing(
+        "aa",
+        "rules/dynastic/gadget-powers.md",
+        "repeal gadget powers",
+    );
+    let body = "Keep springs cogs-and-gadgets gadget-powers clockwork-victory `no-such-rule`";
+    let number = open(
+        &game,
+        "2030-01-01T13:00:00Z",
+        "boris-b",
+        "ascension",
+        Some("aa"),
+        body,
+    );
+    let check = game.run(&[
+        "--now",
+        "2030-01-01T13:05:00Z",
+        "check",
+        "--pr",
+        &number,
+        "--dry-run",
+    ]);
+    assert_eq!(check.code, 1, "{}{}", check.stdout, check.stderr);
+    assert!(
+        check
+            .stdout
+            .contains("lists `gadget-powers` to keep, but its diff deletes it"),
+        "{}",
+        check.stdout
+    );
+    assert!(check.stdout.contains("`no-such-rule`"), "{}", check.stdout);
+}
+
+#[test]
+fn a_pull_request_labelled_as_two_kinds_is_no_matter() {
+    use gitnomic::forge::Forge as _;
+    use gitnomic::forge::local::LocalForge;
+    use gitnomic::time::Timestamp;
+
+    let game = committed();
+    let vars = game
+        .read("state/variables.toml")
+        .replace("springs = 6", "springs = 7");
+    game.commit_on(
+        "more",
+        &[("state/variables.toml", &vars)],
+        "Dmitri winds up",
+    );
+    open(
+        &game,
+        "2030-01-01T00:00:00Z",
+        "ada-tinkers",
+        "proposal",
+        Some("more"),
+        "",
+    );
+    let at = Timestamp::parse("2030-01-01T00:01:00Z").unwrap();
+    let forge = LocalForge::open(game.root(), "main", at).unwrap();
+    forge.set_labels(1, &["CfJ"], &[]).unwrap();
+    let check = game.run(&[
+        "--now",
+        "2030-01-01T00:02:00Z",
+        "check",
+        "--pr",
+        "1",
+        "--dry-run",
+    ]);
+    assert_eq!(check.code, 1, "{}", check.stdout);
+    assert!(
+        check
+            .stdout
+            .contains("labelled as 2 kinds of matter (Proposal, CfJ)"),
+        "{}",
+        check.stdout
+    );
+}
