@@ -7,7 +7,7 @@
 //!   [`game`] (both together, checked against each other), [`engine`]
 //!   (the tally), [`matter`] and [`journal`] (matters as the forge reports them),
 //!   [`collected`] (a matter and its journal as the engine sees them),
-//!   [`plan`] (what one resolve run will do),
+//!   [`plan`] (what one resolve run will do), [`audit`] (records replayed),
 //!   [`record`] (resolved matters), [`report`] (status comments), [`history`]
 //!   (imported history), [`content`] (pages), [`site`] (the static site,
 //!   rendered to memory), [`source`], [`time`], [`error`], [`markdown`],
@@ -20,6 +20,7 @@
 //! `tests/architecture.rs` enforces the boundary.
 
 pub mod admission;
+pub mod audit;
 pub mod cli;
 pub mod collected;
 pub mod content;

@@ -18,6 +18,7 @@ const PURE: &[&str] = &[
     "matter.rs",
     "collected.rs",
     "plan",
+    "audit.rs",
     "journal.rs",
     "history.rs",
     "site",

@@ -10,6 +10,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::logging::Verbosity;
 use crate::time::Timestamp;
 
+mod audit;
 mod build;
 mod check;
 mod demo;
@@ -140,6 +141,10 @@ pub enum Command {
     /// Tally every open matter and carry out what the rules decide: merge
     /// enacted proposals, close failed ones, record both under content/.
     Resolve(resolve::Args),
+    /// Re-run the engine on every record in the default branch's history,
+    /// under the rules in force when it was decided (exit 0 all agree, 1 one
+    /// does not, 2 error).
+    Audit(audit::Args),
     /// Make a fresh game from the bundled one and play a scripted game on
     /// the local forge, offline.
     Demo(demo::Args),
@@ -160,6 +165,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Check(args) => check::run(&args, &cli.global),
         Command::Tally(args) => tally::run(&args, &cli.global),
         Command::Resolve(args) => resolve::run(&args, &cli.global),
+        Command::Audit(args) => audit::run(&args, &cli.global),
         Command::Play(play) => play::run(&play, &cli.global),
         Command::Demo(args) => demo::run(&args, &cli.global),
         Command::Import(args) => import::run(&args, &cli.global),

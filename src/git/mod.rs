@@ -356,6 +356,15 @@ impl Repo {
             .map(|s| !s.is_empty())
     }
 
+    /// The first parent of commit `rev`, if it has one.
+    pub fn first_parent(&self, rev: &str) -> Result<Option<String>, GitError> {
+        let commit = self
+            .inner
+            .find_commit(self.commit_id(rev)?)
+            .map_err(read_err(rev))?;
+        Ok(commit.parent_ids().next().map(|id| id.to_string()))
+    }
+
     /// The first-parent history of `rev`, oldest first, with the tree ids
     /// of the top-level directories `dirs` at each commit.
     pub fn first_parent_history(

@@ -422,3 +422,82 @@ fn a_pull_request_labelled_as_two_kinds_is_no_matter() {
         check.stdout
     );
 }
+
+#[test]
+fn audit_replays_every_record_and_names_one_that_disagrees() {
+    let game = committed();
+    let vars = game
+        .read("state/variables.toml")
+        .replace("springs = 6", "springs = 7");
+    game.commit_on(
+        "more",
+        &[("state/variables.toml", &vars)],
+        "Dmitri winds up",
+    );
+    open(
+        &game,
+        "2030-01-01T00:00:00Z",
+        "ada-tinkers",
+        "proposal",
+        Some("more"),
+        "",
+    );
+    open(&game, "2030-01-01T00:01:00Z", "boris-b", "cfj", None, "");
+    two_for(&game, 1, "ada-tinkers");
+    vote(&game, "2030-01-01T01:00:00Z", 2, "ada-tinkers", "AGAINST");
+    vote(&game, "2030-01-01T01:00:00Z", 2, "dmitri-d", "AGAINST");
+    vote(&game, "2030-01-01T01:00:00Z", 2, "cleo-c", "AGAINST");
+    game.at("2030-01-01T13:00:00Z", &["resolve"]);
+    let audit = game.run(&["audit"]);
+    assert_eq!(audit.code, 0, "{}{}", audit.stdout, audit.stderr);
+    assert!(
+        audit.stdout.contains("2 records audited"),
+        "{}",
+        audit.stdout
+    );
+    assert!(
+        audit.stdout.contains("every one agrees"),
+        "{}",
+        audit.stdout
+    );
+
+    // A record edited by hand to say the CfJ passed is caught.
+    let record = game.read_at("main", "content/matters/00002.md").unwrap();
+    assert!(record.contains("outcome = \"failed\""), "{record}");
+    let forged = record.replace("outcome = \"failed\"", "outcome = \"enacted\"");
+    game.commit_on("main", &[("content/matters/00002.md", &forged)], "tidy");
+    let audit = game.run(&["audit"]);
+    assert_eq!(audit.code, 1, "{}{}", audit.stdout, audit.stderr);
+    assert!(
+        audit.stdout.contains("#2 (content/matters/00002.md): recorded enacted, but its votes under the rules then fail it"),
+        "{}",
+        audit.stdout
+    );
+
+    // A record whose votes do not give its outcome, committed as written.
+    let game = committed();
+    open(&game, "2030-01-01T00:00:00Z", "boris-b", "cfj", None, "");
+    vote(&game, "2030-01-01T01:00:00Z", 1, "ada-tinkers", "AGAINST");
+    vote(&game, "2030-01-01T01:00:00Z", 1, "dmitri-d", "AGAINST");
+    vote(&game, "2030-01-01T01:00:00Z", 1, "cleo-c", "AGAINST");
+    game.at("2030-01-01T13:00:00Z", &["resolve", "--dry-run"]);
+    let dry = game.at("2030-01-01T13:00:00Z", &["resolve", "--dry-run"]);
+    assert!(dry.stdout.contains("CfJ #1: fail"), "{}", dry.stdout);
+    game.at("2030-01-01T13:00:00Z", &["resolve"]);
+    let record = game.read_at("main", "content/matters/00001.md").unwrap();
+    let forged = record
+        .replace("outcome = \"failed\"", "outcome = \"enacted\"")
+        .replace("number = 1", "number = 7");
+    game.commit_on(
+        "main",
+        &[("content/matters/00007.md", &forged)],
+        "a forged record",
+    );
+    let audit = game.run(&["audit"]);
+    assert_eq!(audit.code, 1, "{}{}", audit.stdout, audit.stderr);
+    assert!(
+        audit.stdout.contains("#7 (content/matters/00007.md): recorded enacted, but its votes under the rules then fail it"),
+        "{}",
+        audit.stdout
+    );
+}
