@@ -52,7 +52,7 @@ pub(crate) fn plan(
             Some(kind) if engine_kind(kind).is_some() => {
                 open.push(collect::collect_one(forge, info, params, &judge, now)?);
             }
-            Some(_) => unvoted.push(info),
+            Some(_) => unvoted.push(collect::collect_one(forge, info, params, &judge, now)?),
             None => {}
         }
     }
@@ -72,6 +72,7 @@ pub(crate) fn plan(
     let matters = open
         .into_iter()
         .chain(unfinished)
+        .chain(unvoted)
         .map(|m| (m.info.number, m))
         .collect();
     Ok(Planned { plan, matters })

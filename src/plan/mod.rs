@@ -33,7 +33,7 @@ use std::fmt;
 
 use crate::collected::Collected;
 use crate::engine::{self, MatterDecision};
-use crate::matter::{HeadSha, Kind, MatterInfo};
+use crate::matter::{HeadSha, Kind};
 use crate::source::SourceFile;
 use crate::time::Timestamp;
 
@@ -83,7 +83,7 @@ pub struct Inputs<'a> {
     pub unfinished: &'a [Collected],
     /// Open pull requests merged without a vote when they check: actions
     /// and Ascension Addresses.
-    pub unvoted: &'a [MatterInfo],
+    pub unvoted: &'a [Collected],
     /// The moment the run acts at.
     pub now: Timestamp,
 }

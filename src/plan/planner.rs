@@ -18,6 +18,10 @@ use crate::report::{Progress, status_text};
 use crate::ruleset::diff::{RuleChange, diff};
 use crate::time::Timestamp;
 
+/// How the engine begins the reason a matter is no valid matter of its kind
+/// (its author was not active, it was over a limit or posted in a hiatus).
+const NOT_VALID: &str = "not a valid ";
+
 /// Who resolves matters, in records.
 const RESOLVED_BY: &str = "gitnomic resolve";
 
@@ -32,15 +36,12 @@ pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError
         decisions: BTreeMap::new(),
         games: BTreeMap::new(),
     };
+    let in_progress = |m: &&Collected| m.journal.resolution.is_some();
     let mut started: Vec<&Collected> = inputs
         .unfinished
         .iter()
-        .chain(
-            inputs
-                .open
-                .iter()
-                .filter(|m| m.journal.resolution.is_some()),
-        )
+        .chain(inputs.open.iter().filter(in_progress))
+        .chain(inputs.unvoted.iter().filter(in_progress))
         .collect();
     started.sort_by_key(|m| (m.journal.resolution.as_ref().map(|r| r.at), m.info.number));
     for m in started {
@@ -53,6 +54,17 @@ pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError
         .collect();
     let mut run = p.decide(&pending, false)?;
     let (active, quorum) = (run.active, run.quorum);
+    // What was no valid matter when it was opened never becomes one: it is
+    // closed, and later decisions in the run must not see it at all.
+    for d in &run.decisions {
+        let invalid = d.reasons.iter().find(|r| r.starts_with(NOT_VALID));
+        let matter = pending.iter().find(|m| m.info.number == d.id);
+        if let (Decision::Wait, Some(why), Some(m)) = (d.decision, invalid, matter) {
+            p.not_a_matter(m, d, why);
+        }
+    }
+    pending.retain(|m| !p.lines.iter().any(|l| l.number == m.info.number));
+    run = p.decide(&pending, false)?;
     loop {
         let (decided, changed) = p.carry_run(&run, &pending)?;
         pending.retain(|m| !decided.contains(&m.info.number));
@@ -61,10 +73,10 @@ pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError
         }
         run = p.decide(&pending, false)?;
     }
-    let mut unvoted: Vec<&MatterInfo> = inputs.unvoted.iter().collect();
-    unvoted.sort_by_key(|m| m.number);
-    for info in unvoted {
-        p.unvoted(info)?;
+    let mut unvoted: Vec<&Collected> = inputs.unvoted.iter().filter(|m| !in_progress(m)).collect();
+    unvoted.sort_by_key(|m| m.info.number);
+    for m in unvoted {
+        p.unvoted(m)?;
     }
     let last = p.decide(&pending, true)?;
     for m in pending {
@@ -239,7 +251,7 @@ impl Planner<'_> {
             match self.attempt(&m.info, m.kind)? {
                 Some(Attempt::Clean(tree, game)) => adopt = Some((tree, *game)),
                 Some(Attempt::NotAMatter(why)) => {
-                    self.not_a_matter(m, &d, &why);
+                    self.not_a_matter(m, &d, &format!("not a {}: {why}", m.kind));
                     return Ok((false, false));
                 }
                 Some(Attempt::Refused(why)) => {
@@ -443,12 +455,10 @@ impl Planner<'_> {
     }
 
     /// Closes a pull request that cannot be a matter of its kind.
+    /// `why` says what it is not (`not a Proposal: it changes …`).
     fn not_a_matter(&mut self, m: &Collected, d: &MatterDecision, why: &str) {
         let n = m.info.number;
-        let text = format!(
-            "### {} #{n}: Closed\n\nIt cannot stand as a {}: {why}.",
-            m.kind, m.kind
-        );
+        let text = format!("### {} #{n}: Closed\n\nIt is {why}.", m.kind);
         self.step(
             n,
             Effect::Status {
@@ -463,7 +473,7 @@ impl Planner<'_> {
             },
         );
         self.step(n, Effect::Close);
-        let outcome = Outcome::Closed(format!("not a {}: {why}", m.kind));
+        let outcome = Outcome::Closed(why.to_string());
         self.line(&m.info, m.kind, d.decision.as_str(), outcome);
     }
 

@@ -21,7 +21,8 @@ type Begin = (Vec<(&'static str, DynastyValue)>, i64);
 impl Planner<'_> {
     /// Merges an action or Ascension Address that checks; says why not
     /// otherwise (it stays open for its author to fix).
-    pub(super) fn unvoted(&mut self, info: &MatterInfo) -> Result<(), PlanError> {
+    pub(super) fn unvoted(&mut self, m: &Collected) -> Result<(), PlanError> {
+        let info = &m.info;
         let n = info.number;
         let Some(kind) = info.kind() else {
             return Ok(());
@@ -42,12 +43,10 @@ impl Planner<'_> {
         };
         let Some((tree, game)) = adopt.filter(|_| problems.is_empty()) else {
             let text = format!("### {kind} #{n}: not merged\n\n{}", problems.join("\n"));
-            self.step(
-                n,
-                Effect::Status {
-                    body: Journal::default().render(&text),
-                },
-            );
+            let body = Journal::default().render(&text);
+            if m.status_body.as_deref() != Some(body.as_str()) {
+                self.step(n, Effect::Status { body });
+            }
             self.line(info, kind, "merge", Outcome::NotMerged(problems.join("; ")));
             return Ok(());
         };

@@ -7,6 +7,7 @@ mod demo;
 mod fake_github;
 mod game_test;
 mod github;
+mod histories;
 mod import;
 mod matters;
 mod plan;

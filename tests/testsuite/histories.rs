@@ -1,0 +1,497 @@
+//! The resolver over random game histories on the local forge (proptest).
+//!
+//! A history is a list of steps a group of players might take in any
+//! order: open proposals, CfJs, DoVs and actions (from players and a
+//! stranger; changes that are legal, illegal, conflicting or touching the
+//! workflows), vote, push (a typo fix or a change of substance), go idle or
+//! come back, make an Ascension Address when one is awaited, let time pass,
+//! and run `resolve`, sometimes killed after any one of its effects. After
+//! every step these must hold:
+//!
+//! - main passes `gitnomic check`;
+//! - a record, once written, never changes, and `audit` finds nothing;
+//! - the dry run's plan is what the run then does;
+//! - after a run, nothing is left to do at that moment (nothing waits
+//!   behind a matter that cannot be carried out);
+//! - a killed run finished by the next ends in exactly the state of an
+//!   uninterrupted run (main's tree and every file of the forge).
+//!
+//! `PROPTEST_CASES` sets how many histories are tried (default 12; each
+//! runs the binary a few hundred times).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use proptest::prelude::*;
+
+use crate::game_test::{GameTest, Run};
+
+const LOGINS: [&str; 6] = [
+    "ada-tinkers",
+    "boris-b",
+    "cleo-c",
+    "dmitri-d",
+    "wren-w",
+    "mallory-m", // not a player
+];
+const NAMES: [&str; 5] = ["Ada", "Boris", "Cleo", "Dmitri", "Wren"];
+const WORDS: [&str; 7] = ["FOR", "AGAINST", "DEF", "VETO", "FOR!", "> FOR", "no vote"];
+
+#[derive(Debug, Clone)]
+enum Change {
+    /// Sets a player's springs (0..=12: over the cap of 10 does not check).
+    Springs(usize, i64),
+    /// Sets the springs cap in the schema.
+    Cap(i64),
+    /// Adds a sentence to a rule.
+    Rule,
+    /// Adds a workflow (no matter may).
+    Workflow,
+}
+
+#[derive(Debug, Clone)]
+enum Step {
+    Open {
+        author: usize,
+        kind: usize,
+        change: Change,
+        issue: bool,
+    },
+    Vote {
+        matter: usize,
+        voter: usize,
+        word: usize,
+    },
+    Push {
+        matter: usize,
+        typo: bool,
+        value: i64,
+    },
+    Idle(usize),
+    Ascend,
+    Wait(i64),
+    Resolve {
+        kill: Option<usize>,
+    },
+}
+
+fn change() -> impl Strategy<Value = Change> {
+    prop_oneof![
+        4 => (0..5usize, 0..=12i64).prop_map(|(p, v)| Change::Springs(p, v)),
+        1 => (4..=12i64).prop_map(Change::Cap),
+        2 => Just(Change::Rule),
+        1 => Just(Change::Workflow),
+    ]
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        4 => (0..6usize, 0..6usize, change(), any::<bool>())
+            .prop_map(|(author, kind, change, issue)| Step::Open { author, kind, change, issue }),
+        8 => (0..8usize, 0..6usize, 0..WORDS.len())
+            .prop_map(|(matter, voter, word)| Step::Vote { matter, voter, word }),
+        1 => (0..8usize, any::<bool>(), 0..=10i64)
+            .prop_map(|(matter, typo, value)| Step::Push { matter, typo, value }),
+        1 => (0..5usize).prop_map(Step::Idle),
+        1 => Just(Step::Ascend),
+        3 => (1..30i64).prop_map(Step::Wait),
+        3 => proptest::option::of(0..14usize).prop_map(|kill| Step::Resolve { kill }),
+    ]
+}
+
+/// A game being played, and what the checks remember.
+struct Play {
+    game: GameTest,
+    /// Hours since 2030-01-01T00:00Z.
+    hour: i64,
+    /// Opened matters: number and branch.
+    matters: Vec<(String, Option<String>)>,
+    /// Every record seen, by path, as first seen.
+    records: BTreeMap<String, String>,
+    branches: usize,
+    /// Every command run and what it printed, for a failure's message.
+    log: std::cell::RefCell<String>,
+}
+
+impl Play {
+    fn now(&self) -> String {
+        let t = chrono::DateTime::parse_from_rfc3339("2030-01-01T00:00:00Z").unwrap()
+            + chrono::Duration::minutes(self.hour * 60 + i64::try_from(self.branches).unwrap());
+        t.to_utc().format("%Y-%m-%dT%H:%M:%SZ").to_string()
+    }
+
+    fn run(&self, args: &[&str]) -> Run {
+        let now = self.now();
+        let mut all = vec!["--now", now.as_str()];
+        all.extend_from_slice(args);
+        let run = self.game.run(&all);
+        let mut log = self.log.borrow_mut();
+        log.push_str(&format!(
+            "$ gitnomic {}\n{}{}",
+            all.join(" "),
+            run.stdout,
+            run.stderr
+        ));
+        run
+    }
+
+    /// What was run so far, for a failure's message.
+    fn story(&self) -> String {
+        self.log.borrow().clone()
+    }
+
+    fn branch(&mut self, change: &Change) -> String {
+        self.branches += 1;
+        let name = format!("b{}", self.branches);
+        let files = edit(&self.game, change, self.branches);
+        let files: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        self.game.commit_on(&name, &files, "a change");
+        name
+    }
+
+    fn apply(&mut self, step: &Step) {
+        match step {
+            Step::Open {
+                author,
+                kind,
+                change,
+                issue,
+            } => {
+                let kinds = ["proposal", "proposal", "proposal", "cfj", "dov", "action"];
+                let kind = kinds[*kind];
+                let as_issue = *issue && (kind == "cfj" || kind == "dov");
+                let branch = (!as_issue).then(|| self.branch(change));
+                let mut args = vec![
+                    "play",
+                    "open",
+                    "--as",
+                    LOGINS[*author],
+                    "--kind",
+                    kind,
+                    "--title",
+                    "T",
+                ];
+                if let Some(b) = &branch {
+                    args.extend(["--branch", b.as_str()]);
+                }
+                let run = self.run(&args);
+                if let Some(n) = opened_number(&run) {
+                    self.matters.push((n, branch));
+                }
+            }
+            Step::Vote {
+                matter,
+                voter,
+                word,
+            } => {
+                if let Some((n, _)) = self.pick(*matter) {
+                    self.run(&["play", "comment", &n, WORDS[*word], "--as", LOGINS[*voter]]);
+                }
+            }
+            Step::Push {
+                matter,
+                typo,
+                value,
+            } => {
+                if let Some((_, Some(branch))) = self.pick(*matter) {
+                    let change = if *typo {
+                        Change::Rule
+                    } else {
+                        Change::Springs(3, *value)
+                    };
+                    let files = edit(&self.game, &change, 0);
+                    let files: Vec<(&str, &str)> = files
+                        .iter()
+                        .map(|(p, t)| (p.as_str(), t.as_str()))
+                        .collect();
+                    self.game.commit_on(&branch, &files, "a push");
+                }
+            }
+            Step::Idle(player) => self.toggle_idle(*player),
+            Step::Ascend => self.ascend(),
+            Step::Wait(hours) => self.hour += hours,
+            Step::Resolve { kill } => self.resolve(*kill),
+        }
+    }
+
+    fn pick(&self, i: usize) -> Option<(String, Option<String>)> {
+        (!self.matters.is_empty()).then(|| self.matters[i % self.matters.len()].clone())
+    }
+
+    /// An admin idles a player, or brings one back, by a commit to main.
+    fn toggle_idle(&mut self, player: usize) {
+        let text = self.game.read_at("main", "state/roster.toml").unwrap();
+        let mut doc: toml_edit::DocumentMut = text.parse().unwrap();
+        let now: toml_edit::Datetime = self.now().parse().unwrap();
+        let players = doc["players"].as_array_of_tables_mut().unwrap();
+        let entry = players
+            .iter_mut()
+            .find(|p| p["name"].as_str() == Some(NAMES[player]))
+            .unwrap();
+        let mut spells = entry
+            .get("idle")
+            .and_then(|i| i.as_array())
+            .cloned()
+            .unwrap_or_default();
+        let open = spells
+            .iter_mut()
+            .filter_map(|s| s.as_inline_table_mut())
+            .find(|s| !s.contains_key("until"));
+        match open {
+            Some(spell) => {
+                spell.insert("until", now.into());
+            }
+            None => {
+                let mut spell = toml_edit::InlineTable::new();
+                spell.insert("from", now.into());
+                spells.push(spell);
+            }
+        }
+        entry["idle"] = toml_edit::value(spells);
+        self.game
+            .commit_on("main", &[("state/roster.toml", &doc.to_string())], "idle");
+    }
+
+    /// The new emperor makes an Address keeping every dynastic rule.
+    fn ascend(&mut self) {
+        let state = self.game.read_at("main", "state/game.toml").unwrap();
+        if !state.contains("awaiting-ascension") {
+            return;
+        }
+        let emperor = NAMES
+            .iter()
+            .position(|n| state.contains(&format!("emperor = \"{n}\"")));
+        let Some(emperor) = emperor else { return };
+        self.branches += 1;
+        let name = format!("b{}", self.branches);
+        self.game
+            .commit_on(&name, &[("state/game.toml", &state)], "the address");
+        let body = "Keep springs cogs-and-gadgets gadget-powers clockwork-victory";
+        let args = [
+            "play",
+            "open",
+            "--as",
+            LOGINS[emperor],
+            "--kind",
+            "ascension",
+            "--title",
+            "AA",
+            "--branch",
+            &name,
+            "--body",
+            body,
+        ];
+        let run = self.run(&args);
+        if let Some(n) = opened_number(&run) {
+            self.matters.push((n, Some(name)));
+        }
+    }
+
+    fn resolve(&mut self, kill: Option<usize>) {
+        let dry = self.run(&["resolve", "--dry-run"]);
+        assert_eq!(dry.code, 0, "dry run: {}{}", dry.stdout, dry.stderr);
+        let planned = effects(&dry, "Would do");
+        match kill {
+            Some(k) if !planned.is_empty() => {
+                let k = k % planned.len();
+                let twin = self.twin();
+                let whole = run_in(&twin, &self.now(), &["resolve"]);
+                assert_eq!(whole.code, 0, "{}{}", whole.stdout, whole.stderr);
+                let halted = self.run(&["resolve", "--halt-after", &k.to_string()]);
+                assert_eq!(halted.code, 0, "{}{}", halted.stdout, halted.stderr);
+                let rest = self.run(&["resolve"]);
+                assert_eq!(rest.code, 0, "{}{}", rest.stdout, rest.stderr);
+                assert_same_state(self.game.root(), twin.root(), k);
+            }
+            _ => {
+                let run = self.run(&["resolve"]);
+                assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+                assert_eq!(
+                    planned,
+                    effects(&run, "Done:"),
+                    "the dry run said what the run would do:\n{}",
+                    run.stdout
+                );
+            }
+        }
+        let again = self.run(&["resolve", "--dry-run"]);
+        assert!(
+            effects(&again, "Would do").is_empty(),
+            "a run leaves nothing to do at its moment:\n{}",
+            self.story()
+        );
+        self.check_main();
+    }
+
+    fn check_main(&mut self) {
+        let check = self.game.run(&["check", "--rev", "main"]);
+        assert_eq!(
+            check.code, 0,
+            "main checks: {}{}",
+            check.stdout, check.stderr
+        );
+        let audit = self.game.run(&["audit"]);
+        assert_eq!(audit.code, 0, "audit: {}{}", audit.stdout, audit.stderr);
+        for (path, text) in records(self.game.root()) {
+            let first = self
+                .records
+                .entry(path.clone())
+                .or_insert_with(|| text.clone());
+            assert_eq!(*first, text, "{path} changed after it was written");
+        }
+    }
+
+    /// A copy of the game (repository and forge) to run alongside.
+    fn twin(&self) -> GameTest {
+        let twin = GameTest::empty();
+        copy_dir(self.game.root(), twin.root());
+        twin
+    }
+}
+
+fn run_in(game: &GameTest, now: &str, args: &[&str]) -> Run {
+    let mut all = vec!["--now", now];
+    all.extend_from_slice(args);
+    game.run(&all)
+}
+
+fn opened_number(run: &Run) -> Option<String> {
+    let rest = run.stdout.split_once(" #")?.1;
+    let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    (!n.is_empty()).then_some(n)
+}
+
+/// The files a change writes, from main as it is now.
+fn edit(game: &GameTest, change: &Change, salt: usize) -> Vec<(String, String)> {
+    let main = |path: &str| game.read_at("main", path).unwrap();
+    match change {
+        Change::Springs(player, value) => {
+            let mut doc: toml_edit::DocumentMut = main("state/variables.toml").parse().unwrap();
+            doc["players"][NAMES[*player]]["springs"] = toml_edit::value(*value);
+            vec![("state/variables.toml".into(), doc.to_string())]
+        }
+        Change::Cap(max) => {
+            let text = main("state/schema.toml");
+            let at = text.find("max = ").unwrap();
+            let end = at + text[at..].find('\n').unwrap();
+            let text = format!("{}max = {max}{}", &text[..at], &text[end..]);
+            vec![("state/schema.toml".into(), text)]
+        }
+        Change::Rule => {
+            let text = main("rules/dynastic/springs.md") + &format!("\nNote {salt}.\n");
+            vec![("rules/dynastic/springs.md".into(), text)]
+        }
+        Change::Workflow => vec![(".github/workflows/x.yml".into(), "name: x\n".into())],
+    }
+}
+
+/// The effects a run printed under `header`.
+fn effects(run: &Run, header: &str) -> Vec<String> {
+    run.stdout
+        .split(header)
+        .nth(1)
+        .unwrap_or_default()
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+/// The records on main, by path.
+fn records(root: &Path) -> BTreeMap<String, String> {
+    let repo = git2::Repository::open(root).unwrap();
+    let tree = repo
+        .revparse_single("main")
+        .unwrap()
+        .peel_to_tree()
+        .unwrap();
+    let mut out = BTreeMap::new();
+    if let Ok(entry) = tree.get_path(Path::new("content/matters")) {
+        let dir = repo.find_tree(entry.id()).unwrap();
+        for e in &dir {
+            let blob = repo.find_blob(e.id()).unwrap();
+            out.insert(
+                e.name().unwrap().to_string(),
+                String::from_utf8_lossy(blob.content()).into_owned(),
+            );
+        }
+    }
+    out
+}
+
+/// Main's tree and every file of the local forge are the same in both.
+fn assert_same_state(a: &Path, b: &Path, k: usize) {
+    let tree = |root: &Path| {
+        let repo = git2::Repository::open(root).unwrap();
+        let id = repo
+            .revparse_single("main")
+            .unwrap()
+            .peel_to_tree()
+            .unwrap()
+            .id();
+        id
+    };
+    assert_eq!(
+        tree(a),
+        tree(b),
+        "main after a run killed after {k} effects and finished"
+    );
+    let forge = |root: &Path| {
+        let dir = root.join(".git/gitnomic-forge");
+        walkdir::WalkDir::new(&dir)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                let path = e.path().strip_prefix(&dir).unwrap().display().to_string();
+                (path, std::fs::read_to_string(e.path()).unwrap_or_default())
+            })
+            .collect::<BTreeMap<_, _>>()
+    };
+    let (fa, fb) = (forge(a), forge(b));
+    for (path, text) in &fb {
+        assert_eq!(
+            fa.get(path),
+            Some(text),
+            "forge file {path} after a run killed after {k} effects"
+        );
+    }
+    assert_eq!(fa.len(), fb.len(), "the same forge files");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(12),
+        max_shrink_iters: 20,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn every_step_of_any_history_keeps_the_game_sound(steps in proptest::collection::vec(step(), 8..28)) {
+        let game = GameTest::bundled();
+        game.commit_all("the bundled game");
+        let mut play = Play { game, hour: 0, matters: Vec::new(), records: BTreeMap::new(), branches: 0, log: std::cell::RefCell::default() };
+        for step in &steps {
+            play.apply(step);
+        }
+        play.hour += 200;
+        play.resolve(None);
+    }
+}
