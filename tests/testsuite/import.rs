@@ -108,6 +108,54 @@ fn listed(seed: &Seed, hints: bool) -> Vec<[String; 3]> {
         .collect()
 }
 
+/// How many rows marked C or L in a seed's `.expected.tsv` the import
+/// numbers right with no hints, out of how many. Rows are matched by
+/// title, in order, so a missing or extra title does not shift the rest.
+fn sure_numbers_right(seed: &Seed, rows: &[[String; 3]]) -> (usize, usize, Vec<String>) {
+    let mut next = 0;
+    let (mut right, mut total) = (0, 0);
+    let mut wrong = Vec::new();
+    for row in &seed.rows {
+        let found = rows[next..].iter().position(|r| r[2] == row.title);
+        let number = found.map(|k| {
+            next += k + 1;
+            rows[next - 1][0].as_str()
+        });
+        if row.confidence == "C" || row.confidence == "L" {
+            total += 1;
+            if number == Some(row.number.as_str()) {
+                right += 1;
+            } else {
+                wrong.push(format!(
+                    "{} is {} but imported as {}",
+                    row.title,
+                    row.number,
+                    number.unwrap_or("(missing)")
+                ));
+            }
+        }
+    }
+    (right, total, wrong)
+}
+
+/// The figure issue 11 asks for, printed per seed (run with
+/// `--nocapture` to see it).
+#[test]
+fn report_sure_numbers_right_without_hints() {
+    let Some(seeds) = seeds() else { return };
+    for seed in &seeds {
+        let (right, total, wrong) = sure_numbers_right(seed, &listed(seed, false));
+        println!(
+            "{}: {right} of {total} C/L rows numbered right without hints",
+            seed.name
+        );
+        for w in &wrong {
+            println!("  {w}");
+        }
+        assert!(total > 20, "{}: only {total} C/L rows", seed.name);
+    }
+}
+
 #[test]
 fn titles_and_sections_match_without_hints_except_guesses() {
     let Some(seeds) = seeds() else { return };
