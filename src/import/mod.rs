@@ -12,14 +12,17 @@
 
 pub mod blognomic;
 mod escape;
+mod evidence;
 pub mod files;
 mod glossary;
 pub mod hints;
 mod lines;
 mod nesting;
 pub mod plain;
+mod solve;
 mod terms;
 mod titles;
+mod weigh;
 mod xref;
 
 use crate::gamestate::Terms;
