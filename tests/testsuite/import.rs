@@ -484,7 +484,12 @@ fn with_hints_nothing_is_left_to_warn_about() {
             &["--list", "--hints", seed.hints.to_str().unwrap()],
         );
         assert_eq!(run.code, 0, "{}", run.stderr);
-        assert!(run.stderr.is_empty(), "{}: {}", seed.name, run.stderr);
+        let warnings: Vec<&str> = run
+            .stderr
+            .lines()
+            .filter(|l| l.starts_with("warning:"))
+            .collect();
+        assert!(warnings.is_empty(), "{}: {warnings:#?}", seed.name);
     }
     // Without hints, the rules the evidence leaves open are named.
     let r49 = seeds.iter().find(|s| s.name.ends_with("49")).unwrap();
@@ -559,6 +564,40 @@ fn a_hint_against_the_evidence_is_applied_and_its_doubts_said() {
         run.stdout
     );
     assert!(run.stderr.contains("in doubt"), "{}", run.stderr);
+}
+
+/// Each seed's core rules match the preset of its own ruleset: the import
+/// says so and the imported game declares it, so it tallies that way.
+#[test]
+fn the_matching_preset_is_chosen_said_and_declared() {
+    let Some(seeds) = seeds() else { return };
+    for seed in &seeds {
+        let want = seed.name.replace("-ruleset", "");
+        let out = GameTest::empty();
+        let dir = out.path("game");
+        let (_game, run) = import(&seed.dump, &["--out", dir.to_str().unwrap()]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(
+            run.stdout.contains(&format!("preset {want}: ")),
+            "{}: {}",
+            seed.name,
+            run.stdout
+        );
+        let files = gitnomic::load::read(
+            &gitnomic::load::Origin::Dir(dir.clone()),
+            &["rules", "state"],
+        )
+        .unwrap();
+        let game = gitnomic::game::Game::check(&files);
+        assert!(game.problems.is_empty(), "{}", game.problems);
+        assert_eq!(game.params.unwrap().preset, want, "{}", seed.name);
+        let (_game, listed) = import(&seed.dump, &["--list"]);
+        assert!(
+            listed.stderr.contains(&format!("preset {want}: ")),
+            "{}",
+            listed.stderr
+        );
+    }
 }
 
 /// What the site's templates make of `&`, `<`, `>` and quotes in text.
