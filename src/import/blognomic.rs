@@ -42,8 +42,8 @@ use std::collections::BTreeSet;
 use super::lines::{self, Kind, Line};
 use super::nesting::Draft;
 use super::{
-    Block, ChosenPreset, Hints, ImportError, Imported, ImportedRule, ImportedSection, evidence,
-    glossary, preset, terms, titles, weigh,
+    Block, Hints, ImportError, Imported, ImportedRule, ImportedSection, evidence, glossary, preset,
+    terms, titles, weigh,
 };
 use crate::gamestate::Terms;
 use crate::ruleset::{RuleId, SectionKind};
@@ -108,7 +108,7 @@ pub fn import(text: &str, stem: &str, hints: &Hints) -> Result<Imported, ImportE
             problem: "a parent hint must name the line of a title".into(),
         });
     }
-    let (preset, preset_note) = choose_preset(&rules);
+    let (preset, preset_note) = preset::choose(&rules);
     let mut source: Vec<(usize, String)> = scan.name.iter().cloned().collect();
     source.extend(scan.lines.iter().map(|l| (l.no, l.text.clone())));
     Ok(Imported {
@@ -125,29 +125,6 @@ pub fn import(text: &str, stem: &str, hints: &Hints) -> Result<Imported, ImportE
         preset,
         preset_note,
     })
-}
-
-/// The preset the core rules match, declared on the first core rule that
-/// speaks of DEFERENTIAL votes (else the first core rule).
-fn choose_preset(rules: &[ImportedRule]) -> (Option<ChosenPreset>, String) {
-    let core: Vec<&ImportedRule> = rules
-        .iter()
-        .filter(|r| r.section == SectionKind::Core)
-        .collect();
-    let text: Vec<&str> = core
-        .iter()
-        .flat_map(|r| r.body.iter().map(Block::text))
-        .collect();
-    let (name, note) = preset::detect(&text.join("\n"));
-    let voting = core
-        .iter()
-        .find(|r| r.body.iter().any(|b| b.text().contains("DEFERENTIAL")))
-        .or(core.first());
-    let chosen = name.zip(voting).map(|(name, rule)| ChosenPreset {
-        name: name.to_string(),
-        rule: rule.id.clone(),
-    });
-    (chosen, note)
 }
 
 /// The terms, from the core rules where they say them, else from

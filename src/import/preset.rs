@@ -20,7 +20,9 @@
 //! listed here. A preset is chosen only when it agrees with every fact
 //! found and at least [`ENOUGH`] facts were found.
 
+use super::{Block, ChosenPreset, ImportedRule};
 use crate::engine::params::{PRESETS, Params};
+use crate::ruleset::SectionKind;
 
 /// The fewest facts that must agree before a preset is chosen.
 const ENOUGH: usize = 3;
@@ -190,6 +192,29 @@ pub(crate) fn detect(core: &str) -> (Option<&'static str>, String) {
         ),
         None => (None, "no presets known".into()),
     }
+}
+
+/// The preset the core rules match, declared on the first core rule that
+/// speaks of DEFERENTIAL votes (else the first core rule).
+pub(crate) fn choose(rules: &[ImportedRule]) -> (Option<ChosenPreset>, String) {
+    let core: Vec<&ImportedRule> = rules
+        .iter()
+        .filter(|r| r.section == SectionKind::Core)
+        .collect();
+    let text: Vec<&str> = core
+        .iter()
+        .flat_map(|r| r.body.iter().map(Block::text))
+        .collect();
+    let (name, note) = detect(&text.join("\n"));
+    let voting = core
+        .iter()
+        .find(|r| r.body.iter().any(|b| b.text().contains("DEFERENTIAL")))
+        .or(core.first());
+    let chosen = name.zip(voting).map(|(name, rule)| ChosenPreset {
+        name: name.to_string(),
+        rule: rule.id.clone(),
+    });
+    (chosen, note)
 }
 
 #[cfg(test)]

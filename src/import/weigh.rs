@@ -202,3 +202,117 @@ fn disagreements(
     }
     warnings
 }
+
+#[cfg(test)]
+mod tests {
+    //! The evidence combined, on dumps made up from a random rule tree.
+
+    use crate::import::{Hints, blognomic, xref};
+
+    /// Made-up one-word titles, none a part of another.
+    const WORDS: &[&str] = &[
+        "Quill", "Ember", "Sprocket", "Lantern", "Marsh", "Cobble", "Thistle", "Gavel", "Pylon",
+        "Brine", "Wicket", "Fennel", "Tundra", "Mosaic", "Anvil", "Harrow", "Quartz", "Willow",
+    ];
+
+    /// Depths (1 = top-level) of a rule tree: each at most one deeper
+    /// than the rule before, and never deeper than 3.
+    fn tree(steps: &[usize]) -> Vec<usize> {
+        let mut depths = vec![1];
+        for &step in steps {
+            let last = *depths.last().unwrap_or(&1);
+            depths.push((step % (last + 1) + 1).min(3));
+        }
+        depths
+    }
+
+    /// The numbers `2.x.y` a tree of dynastic rules has.
+    fn numbers(depths: &[usize]) -> Vec<String> {
+        let mut path: Vec<u32> = Vec::new();
+        depths
+            .iter()
+            .map(|&d| {
+                path.truncate(d);
+                if path.len() < d {
+                    path.push(1);
+                } else {
+                    path[d - 1] += 1;
+                }
+                let mut full = vec![2];
+                full.extend(&path);
+                xref::show(&full)
+            })
+            .collect()
+    }
+
+    /// A dump with two core rules (the first holds `cited`, a sentence of
+    /// citations), then the dynastic rules of the tree, then `contents`
+    /// before the first heading.
+    fn dump(depths: &[usize], cited: &str, contents: &str) -> String {
+        let mut text = format!(
+            "Made Up\n{contents}Core Rules\nThe Ruleset\nThis ruleset binds; all Owls shall obey it. {cited}\nOwls\nOne is known as the Moon.\nDynastic Rules\n"
+        );
+        for title in &WORDS[..depths.len()] {
+            text.push_str(&format!("{title}\nNothing here is of note.\n"));
+        }
+        text
+    }
+
+    fn imported_numbers(text: &str) -> (Vec<String>, Vec<String>) {
+        let imported = blognomic::import(text, "stem", &Hints::default()).unwrap();
+        let numbers = xref::numbers(&imported.sections, &imported.rules);
+        let dynastic = imported.rules[2..]
+            .iter()
+            .map(|r| numbers[&r.id].clone())
+            .collect();
+        (dynastic, imported.warnings)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn with_no_evidence_every_rule_is_top_level_and_nothing_is_in_doubt(
+            steps in proptest::collection::vec(0usize..4, 0..12)
+        ) {
+            let depths = tree(&steps);
+            let flat = vec![1; depths.len()];
+            let (got, warnings) = imported_numbers(&dump(&depths, "", ""));
+            proptest::prop_assert_eq!(got, numbers(&flat));
+            proptest::prop_assert!(warnings.is_empty(), "{:?}", warnings);
+        }
+
+        #[test]
+        fn the_contents_number_every_rule(
+            steps in proptest::collection::vec(0usize..4, 0..12)
+        ) {
+            let depths = tree(&steps);
+            let want = numbers(&depths);
+            let mut contents = "Contents\n1 Core Rules\n2 Dynastic Rules\n".to_string();
+            for (number, title) in want.iter().zip(WORDS) {
+                contents.push_str(&format!("{number} {title}\n"));
+            }
+            let (got, warnings) = imported_numbers(&dump(&depths, "", &contents));
+            proptest::prop_assert_eq!(got, want);
+            proptest::prop_assert!(warnings.is_empty(), "{:?}", warnings);
+        }
+
+        #[test]
+        fn citations_of_every_subrule_settle_the_whole_tree(
+            steps in proptest::collection::vec(0usize..4, 0..12)
+        ) {
+            let depths = tree(&steps);
+            let want = numbers(&depths);
+            let cited: Vec<String> = depths
+                .iter()
+                .zip(&want)
+                .zip(WORDS)
+                .filter(|((d, _), _)| **d > 1)
+                .map(|((_, number), title)| format!("See Rule {number} ({title})."))
+                .collect();
+            let (got, warnings) = imported_numbers(&dump(&depths, &cited.join(" "), ""));
+            proptest::prop_assert_eq!(got, want);
+            proptest::prop_assert!(warnings.is_empty(), "{:?}", warnings);
+        }
+    }
+}
