@@ -169,53 +169,48 @@ pub(crate) fn citation_clues(
     for draft in sections.iter().flat_map(|s| s.drafts) {
         for block in &draft.body {
             for cite in xref::citations(block.text(), &titles) {
-                let Some((&first, path)) = cite.number.split_first() else {
-                    continue;
-                };
-                if first != target || path.is_empty() {
-                    continue;
-                }
-                let shown = xref::show(&cite.number);
-                if let Some(t) = cite.title {
-                    if let Some(rule) = titles.iter().position(|x| *x == t) {
-                        clues.push(Clue {
-                            rule: Some(rule),
-                            claim: Claim::Number(path.to_vec()),
-                            weight: weight::CITED_BY_TITLE,
-                            line: draft.line,
-                            why: format!(
-                                "the rule at line {} cites it as rule {shown}",
-                                draft.line
-                            ),
-                        });
-                        continue;
-                    }
-                }
-                clues.push(Clue {
-                    rule: None,
-                    claim: Claim::Number(path.to_vec()),
-                    weight: weight::CITED_NUMBER,
-                    line: draft.line,
-                    why: format!("the rule at line {} cites rule {shown}", draft.line),
-                });
-                let said: BTreeSet<String> = words(&cite.sentence).collect();
-                let matching: Vec<usize> = (0..titles.len())
-                    .filter(|&i| !title_words[i].is_empty() && title_words[i].is_subset(&said))
-                    .collect();
-                if let [rule] = matching[..] {
-                    clues.push(Clue {
-                        rule: Some(rule),
-                        claim: Claim::Number(path.to_vec()),
-                        weight: weight::CITED_BY_WORDS,
-                        line: draft.line,
-                        why: format!(
-                            "the rule at line {} cites rule {shown} in a sentence that names its title",
-                            draft.line
-                        ),
-                    });
+                if cite.number.first() == Some(&target) && cite.number.len() > 1 {
+                    clues.extend(cite_clues(&cite, draft.line, &titles, &title_words));
                 }
             }
         }
+    }
+    clues
+}
+
+/// The clues of one citation (of a number in this section) made by the
+/// rule titled at `line`.
+fn cite_clues(
+    cite: &xref::Citation,
+    line: usize,
+    titles: &[&str],
+    title_words: &[BTreeSet<String>],
+) -> Vec<Clue> {
+    let path = cite.number[1..].to_vec();
+    let shown = xref::show(&cite.number);
+    let clue = |rule, weight, why| Clue {
+        rule,
+        claim: Claim::Number(path.clone()),
+        weight,
+        line,
+        why,
+    };
+    let titled = cite.title.and_then(|t| titles.iter().position(|x| *x == t));
+    if let Some(rule) = titled {
+        let why = format!("the rule at line {line} cites it as rule {shown}");
+        return vec![clue(Some(rule), weight::CITED_BY_TITLE, why)];
+    }
+    let why = format!("the rule at line {line} cites rule {shown}");
+    let mut clues = vec![clue(None, weight::CITED_NUMBER, why)];
+    let said: BTreeSet<String> = words(&cite.sentence).collect();
+    let matching: Vec<usize> = (0..titles.len())
+        .filter(|&i| !title_words[i].is_empty() && title_words[i].is_subset(&said))
+        .collect();
+    if let [rule] = matching[..] {
+        let why = format!(
+            "the rule at line {line} cites rule {shown} in a sentence that names its title"
+        );
+        clues.push(clue(Some(rule), weight::CITED_BY_WORDS, why));
     }
     clues
 }

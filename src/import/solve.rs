@@ -112,7 +112,8 @@ impl<'a> Problem<'a> {
     fn gain(&self, i: usize, parent: Option<usize>, path: &[u32]) -> i32 {
         let mut score = 0;
         if let Some(p) = parent {
-            score -= NEST + DEEP * (path.len().saturating_sub(2) as i32);
+            let below = i32::try_from(path.len().saturating_sub(2)).unwrap_or(i32::MAX / DEEP);
+            score -= NEST + DEEP * below;
             score += self
                 .affinity
                 .get(i)
@@ -214,48 +215,53 @@ pub(crate) fn solve(problem: &Problem) -> Result<Solution, usize> {
         chain: vec![0],
     }];
     for i in 1..n {
-        let mut next: Vec<State> = Vec::new();
-        let mut seen: HashMap<(Vec<u32>, Vec<usize>), usize> = HashMap::new();
-        for state in &beam {
-            for depth in 1..=(state.path.len() + 1).min(MAX_DEPTH) {
-                let (path, chain, parent) = state.then(i, depth);
-                if !problem.allowed(i, parent) {
-                    continue;
-                }
-                let score = state.score + problem.gain(i, parent, &path);
-                let key = (path.clone(), chain.clone());
-                if let Some(&k) = seen.get(&key) {
-                    if next[k].score >= score {
-                        continue;
-                    }
-                }
-                let candidate = State {
-                    steps: Rc::new(Step {
-                        parent,
-                        path: path.clone(),
-                        before: Some(Rc::clone(&state.steps)),
-                    }),
-                    path,
-                    chain,
-                    score,
-                };
-                match seen.get(&key) {
-                    Some(&k) => next[k] = candidate,
-                    None => {
-                        seen.insert(key, next.len());
-                        next.push(candidate);
-                    }
+        beam = step(problem, &beam, i);
+        if beam.is_empty() {
+            return Err(i);
+        }
+    }
+    Ok(unwind(&beam[0]))
+}
+
+/// The best [`BEAM`] states after rule `i`, each merged with the others
+/// that agree on its number and ancestors.
+fn step(problem: &Problem, beam: &[State], i: usize) -> Vec<State> {
+    let mut next: Vec<State> = Vec::new();
+    let mut seen: HashMap<(Vec<u32>, Vec<usize>), usize> = HashMap::new();
+    for state in beam {
+        for depth in 1..=(state.path.len() + 1).min(MAX_DEPTH) {
+            let (path, chain, parent) = state.then(i, depth);
+            if !problem.allowed(i, parent) {
+                continue;
+            }
+            let score = state.score + problem.gain(i, parent, &path);
+            let key = (path.clone(), chain.clone());
+            let known = seen.get(&key).copied();
+            if known.is_some_and(|k| next[k].score >= score) {
+                continue;
+            }
+            let candidate = State {
+                steps: Rc::new(Step {
+                    parent,
+                    path: path.clone(),
+                    before: Some(Rc::clone(&state.steps)),
+                }),
+                path,
+                chain,
+                score,
+            };
+            match known {
+                Some(k) => next[k] = candidate,
+                None => {
+                    seen.insert(key, next.len());
+                    next.push(candidate);
                 }
             }
         }
-        if next.is_empty() {
-            return Err(i);
-        }
-        next.sort_by(|a, b| b.score.cmp(&a.score));
-        next.truncate(BEAM);
-        beam = next;
     }
-    Ok(unwind(&beam[0]))
+    next.sort_by_key(|s| std::cmp::Reverse(s.score));
+    next.truncate(BEAM);
+    next
 }
 
 fn unwind(state: &State) -> Solution {
