@@ -92,6 +92,7 @@ fn ruleset(args: &RulesetArgs) -> anyhow::Result<ExitCode> {
     match &args.out {
         Some(out) if !args.list => {
             write(out, &imported, &rules, args.force)?;
+            println!("{}", preset_line(&imported));
             println!(
                 "imported {} rules in {} sections into {} (terms: {} / {}, {} / {})",
                 imported.rules.len(),
@@ -104,6 +105,7 @@ fn ruleset(args: &RulesetArgs) -> anyhow::Result<ExitCode> {
             );
         }
         _ => {
+            eprintln!("{}", preset_line(&imported));
             let ruleset = plain::ruleset(&rules, &imported.terms).with_context(context)?;
             for rule in &ruleset.rules {
                 println!("{}\t{}\t{}", rule.number, rule.section, rule.title);
@@ -111,6 +113,17 @@ fn ruleset(args: &RulesetArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::from(EXIT_OK))
+}
+
+/// Which preset was chosen (and where it is declared), or why none was.
+fn preset_line(imported: &Imported) -> String {
+    match &imported.preset {
+        Some(p) => format!(
+            "{}; declared in the [params] of rule `{}`",
+            imported.preset_note, p.rule
+        ),
+        None => imported.preset_note.clone(),
+    }
 }
 
 /// Writes the rules (and missing state files) under `out` through a

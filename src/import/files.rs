@@ -1,7 +1,9 @@
 //! Writing an imported ruleset as game files, in memory. Pure.
 //!
 //! `rules/<section>/_section.md` holds a section's heading, order and
-//! preamble; `rules/<section>/<id>.md` one rule. Text is escaped for
+//! preamble; `rules/<section>/<id>.md` one rule. The rule the detected
+//! preset belongs to declares it in its `[params]`, as the bundled game's
+//! voting rule does, so the imported game tallies as that ruleset did. Text is escaped for
 //! Markdown and for the template engine line by line, then the game's
 //! terms are written as templates where safe (see `terms`). Prose lines
 //! become paragraphs of their own and list items Markdown lists, so the
@@ -9,7 +11,7 @@
 
 use serde::Serialize;
 
-use super::{Block, Imported, ImportedRule, ImportedSection, Marker, escape, terms};
+use super::{Block, ChosenPreset, Imported, ImportedRule, ImportedSection, Marker, escape, terms};
 use crate::gamestate::Terms;
 use crate::ruleset::RuleId;
 use crate::source::SourceFile;
@@ -21,8 +23,15 @@ struct RuleFront<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     parent: Option<&'a str>,
     order: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    params: Option<ParamsFront<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     terms: Vec<TermFront<'a>>,
+}
+
+#[derive(Serialize)]
+struct ParamsFront<'a> {
+    preset: &'a str,
 }
 
 #[derive(Serialize)]
@@ -94,8 +103,11 @@ fn with_front(front: &str, body: &str) -> String {
     format!("+++\n{front}+++\n{body}")
 }
 
-fn rule_file(rule: &ImportedRule, terms: &Terms) -> SourceFile {
+fn rule_file(rule: &ImportedRule, terms: &Terms, preset: Option<&ChosenPreset>) -> SourceFile {
     let front = RuleFront {
+        params: preset
+            .filter(|p| p.rule == rule.id)
+            .map(|p| ParamsFront { preset: &p.name }),
         id: rule.id.as_str(),
         title: title(&rule.title, terms),
         parent: rule.parent.as_ref().map(RuleId::as_str),
@@ -138,7 +150,7 @@ pub fn rule_files(imported: &Imported) -> Vec<SourceFile> {
                 .rules
                 .iter()
                 .filter(|r| r.section == section.kind)
-                .map(|r| rule_file(r, &imported.terms)),
+                .map(|r| rule_file(r, &imported.terms, imported.preset.as_ref())),
         );
     }
     files
@@ -239,6 +251,8 @@ mod tests {
             rules: Vec::new(),
             warnings: Vec::new(),
             source: Vec::new(),
+            preset: None,
+            preset_note: String::new(),
         };
         let files = state_files(&imported);
         let (state, problems) = crate::gamestate::parse(&files, &|_| false);

@@ -5,8 +5,11 @@
 //! it occurs: before the first section heading (the page title, "From …
 //! Wiki", the revision banner, the diff navigation, "Jump to navigation")
 //! and after the text (from `Retrieved from "…"` or `Navigation menu` to
-//! the end). The page title, the first line, names the ruleset.
+//! the end). The page title, the first line, names the ruleset. A table
+//! of contents printed before the first heading ("Contents", then lines
+//! such as `2.4.1 Powers`) is kept aside: it numbers the rules.
 
+use super::weigh::ContentsEntry;
 use super::{ImportError, Marker};
 use crate::ruleset::SectionKind;
 
@@ -49,6 +52,25 @@ pub(crate) struct Scan {
     pub(crate) lines: Vec<Line>,
     /// Line numbers of dropped lines that are not known chrome.
     pub(crate) unrecognised: Vec<usize>,
+    /// The numbered entries of the wiki's table of contents, if printed.
+    pub(crate) contents: Vec<ContentsEntry>,
+}
+
+/// An entry of a printed table of contents: `2.4.1 Powers`.
+fn contents_entry(no: usize, line: &str) -> Option<ContentsEntry> {
+    let (number, title) = line.split_once(char::is_whitespace)?;
+    let number: Option<Vec<u32>> = number
+        .trim_end_matches('.')
+        .split('.')
+        .map(|p| p.parse().ok())
+        .collect();
+    let title = title.trim();
+    (!title.is_empty()).then_some(())?;
+    Some(ContentsEntry {
+        line: no,
+        number: number?,
+        title: title.to_string(),
+    })
 }
 
 /// Chrome lines seen before the first heading, matched on the whole line.
@@ -125,10 +147,23 @@ pub(crate) fn scan(text: &str) -> Result<Scan, ImportError> {
         .ok_or(ImportError::NoSections)?;
     let mut name = None;
     let mut unrecognised = Vec::new();
+    let mut contents = Vec::new();
+    let mut in_contents = false;
     for (i, line) in raw[..first].iter().enumerate() {
         let line = line.trim();
         if line.is_empty() || is_head_chrome(line) {
             continue;
+        }
+        if line == "Contents" || line.starts_with("Contents [") {
+            in_contents = true;
+            continue;
+        }
+        if in_contents {
+            if let Some(entry) = contents_entry(i + 1, line) {
+                contents.push(entry);
+                continue;
+            }
+            in_contents = false;
         }
         if name.is_none() {
             name = Some((i + 1, line.to_string()));
@@ -163,6 +198,7 @@ pub(crate) fn scan(text: &str) -> Result<Scan, ImportError> {
         name,
         lines,
         unrecognised,
+        contents,
     })
 }
 
@@ -209,6 +245,26 @@ mod tests {
         );
         assert_eq!(scan.lines[0].kind, Kind::Heading(SectionKind::Core));
         assert!(scan.lines.iter().all(|l| l.alone));
+    }
+
+    #[test]
+    fn keeps_the_contents_aside() {
+        let text = "Ruleset 7\n\nContents [hide]\n1 Core Rules\n1.1 First Rule\n2.3.1 Deep One\nSomething else\n\nCore Rules\n\nFirst Rule\n\nSome text.\n";
+        let scan = scan(text).unwrap();
+        let contents: Vec<(usize, Vec<u32>, &str)> = scan
+            .contents
+            .iter()
+            .map(|c| (c.line, c.number.clone(), c.title.as_str()))
+            .collect();
+        assert_eq!(
+            contents,
+            [
+                (4, vec![1], "Core Rules"),
+                (5, vec![1, 1], "First Rule"),
+                (6, vec![2, 3, 1], "Deep One")
+            ]
+        );
+        assert_eq!(scan.unrecognised, [7]);
     }
 
     #[test]

@@ -12,14 +12,18 @@
 
 pub mod blognomic;
 mod escape;
+mod evidence;
 pub mod files;
 mod glossary;
 pub mod hints;
 mod lines;
 mod nesting;
 pub mod plain;
+mod preset;
+mod solve;
 mod terms;
 mod titles;
+mod weigh;
 mod xref;
 
 use crate::gamestate::Terms;
@@ -100,6 +104,16 @@ pub struct ImportedRule {
     pub terms: Vec<(String, String)>,
 }
 
+/// The engine preset the core rules match, and the rule that declares it
+/// (in its `[params]`, as the bundled game does).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChosenPreset {
+    /// The preset's name: `blognomic-49` … `blognomic-113`.
+    pub name: String,
+    /// The rule whose front matter names it: the core rule on voting.
+    pub rule: RuleId,
+}
+
 /// A whole imported ruleset.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Imported {
@@ -119,6 +133,10 @@ pub struct Imported {
     /// Every non-chrome line of the dump as (line, text without its list
     /// marker), for the round trip.
     pub source: Vec<(usize, String)>,
+    /// The preset the core rules match, if one does.
+    pub preset: Option<ChosenPreset>,
+    /// Which preset was chosen and why, or why none was.
+    pub preset_note: String,
 }
 
 /// Why a dump could not be imported.

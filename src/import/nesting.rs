@@ -16,9 +16,12 @@
 //! 3. **Self-declared subrules.** A body that says "this subrule" belongs
 //!    under the rule before it (or that rule's parent).
 //!
-//! Anything else is a top-level rule; hints say the rest.
+//! Each signal is a [`Clue`] with a weight; the solver weighs them against
+//! the rest of the evidence (citations, titles) and against the cost of
+//! nesting at all, so a rule with no evidence stays top-level.
 
 use super::Block;
+use super::evidence::{Claim, Clue, weight};
 
 /// A rule as found, before ids and files.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,38 +110,80 @@ fn named_children(rules: &[Draft], i: usize) -> Vec<usize> {
         .collect()
 }
 
-/// Signal 2: the run of rules after `i` that it announces or holds.
-fn announced_children(rules: &[Draft], i: usize) -> Vec<usize> {
+/// Signal 2: the run of rules after `i` that it announces or holds, and
+/// whether that run is list-shaped (so the rule after it is not part of it).
+fn announced_children(rules: &[Draft], i: usize) -> (Vec<usize>, bool) {
     let holds = rules[i].body.is_empty() || announces_subrules(&rules[i].body);
     if !holds || i + 1 >= rules.len() {
-        return Vec::new();
+        return (Vec::new(), false);
     }
     let first = shape(&rules[i + 1].body);
     if !matches!(first, Shape::List(_)) {
-        return vec![i + 1];
+        return (vec![i + 1], false);
     }
-    (i + 1..rules.len())
+    let run = (i + 1..rules.len())
         .take_while(|&j| shape(&rules[j].body) == first)
-        .collect()
+        .collect();
+    (run, true)
 }
 
-/// The parent of each rule of one section (indices into `rules`), from
-/// the text alone.
-pub(crate) fn parents(rules: &[Draft]) -> Vec<Option<usize>> {
-    let mut parent: Vec<Option<usize>> = vec![None; rules.len()];
+fn clue(rule: usize, claim: Claim, weight: i32, line: usize, why: String) -> Clue {
+    Clue {
+        rule: Some(rule),
+        claim,
+        weight,
+        line,
+        why,
+    }
+}
+
+/// What the rules of one section say about their own nesting, as clues.
+pub(crate) fn clues(rules: &[Draft]) -> Vec<Clue> {
+    let mut clues = Vec::new();
     for i in 0..rules.len() {
-        let mut children = named_children(rules, i);
-        if children.is_empty() {
-            children = announced_children(rules, i);
+        let line = rules[i].line;
+        let named = named_children(rules, i);
+        if named.is_empty() {
+            let (run, shaped) = announced_children(rules, i);
+            if let (true, Some(&last)) = (shaped, run.last()) {
+                if last + 1 < rules.len() {
+                    let why = format!(
+                        "the rule at line {line} announces subrules of one shape, and this one breaks it"
+                    );
+                    clues.push(clue(
+                        last + 1,
+                        Claim::NotUnder(i),
+                        weight::RUN_ENDED,
+                        line,
+                        why,
+                    ));
+                }
+            }
+            for c in run {
+                let why =
+                    format!("the rule at line {line} announces subrules, this one among them");
+                clues.push(clue(c, Claim::ParentIs(i), weight::ANNOUNCED, line, why));
+            }
         }
-        for c in children {
-            parent[c] = Some(i);
+        for c in named {
+            let why = format!("the rule at line {line} names it as its subrule");
+            clues.push(clue(c, Claim::ParentIs(i), weight::NAMED, line, why));
         }
-        if i > 0 && parent[i].is_none() && declares_itself_a_subrule(&rules[i].body) {
-            parent[i] = Some(parent[i - 1].unwrap_or(i - 1));
+        if i > 0 && declares_itself_a_subrule(&rules[i].body) {
+            let why = "its text calls it a subrule".into();
+            clues.push(clue(i, Claim::Nested, weight::SELF_DECLARED, line, why));
         }
     }
-    parent
+    clues
+}
+
+/// The parent of each rule of one section from these clues alone, for
+/// tests of the signals.
+#[cfg(test)]
+pub(crate) fn parents(rules: &[Draft]) -> Vec<Option<usize>> {
+    let clues = clues(rules);
+    let problem = super::solve::Problem::new(rules.len(), &clues);
+    super::solve::solve(&problem).unwrap().parents
 }
 
 #[cfg(test)]

@@ -1,18 +1,21 @@
-//! Numbered cross-references as a check on the nesting. Pure.
+//! Numbered cross-references, and the numbers the import will give. Pure.
 //!
-//! Rules cite each other as "Rule 2.5 (Raiding)" or "Rule 1.1 Ruleset and
-//! Gamestate". When such a citation names a rule that the import numbers
-//! differently, some nesting before it is wrong or missing: the importer
-//! says so, so a person knows where a `[parents]` hint is needed. It does
-//! not guess which rule to move; a citation cannot tell.
+//! Rules cite each other as "Rule 2.5 (Raiding)", "Rule 1.1 Ruleset and
+//! Gamestate" or "the fragments given in Rule 2.3.1". Each citation is
+//! evidence about the nesting (see `evidence`): it says a rule of that
+//! number exists, and which one when a title follows the number.
 
-use std::collections::BTreeMap;
-
-use super::{ImportedRule, ImportedSection};
-use crate::ruleset::RuleId;
+#[cfg(test)]
+use {
+    super::{ImportedRule, ImportedSection},
+    crate::ruleset::RuleId,
+    std::collections::BTreeMap,
+};
 
 /// Each rule's number, as the numbering module will give it (rules are in
-/// document order and every parent comes before its subrules).
+/// document order and every parent comes before its subrules); tests
+/// check the import against it.
+#[cfg(test)]
 pub(crate) fn numbers(
     sections: &[ImportedSection],
     rules: &[ImportedRule],
@@ -34,23 +37,90 @@ pub(crate) fn numbers(
     numbers
 }
 
-/// The citations `(number, title)` in `text`, with the one of `titles`
-/// they name, if any.
-fn citations<'t>(text: &str, titles: &[&'t str]) -> Vec<(String, Option<&'t str>)> {
+/// A numbered citation found in a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Citation<'t> {
+    /// The number cited, `[2, 3, 1]` for "Rule 2.3.1".
+    pub(crate) number: Vec<u32>,
+    /// The title that follows the number, when it is one of the titles.
+    pub(crate) title: Option<&'t str>,
+    /// The sentence the citation stands in.
+    pub(crate) sentence: String,
+}
+
+/// A number as written: `2.3.1`.
+pub(crate) fn show(number: &[u32]) -> String {
+    number
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// The sentence of `text` around byte `at`: from the end of the sentence
+/// before (". ", "! ", "? ") to the end of this one.
+fn sentence_at(text: &str, at: usize) -> &str {
+    let ends = |s: &str| {
+        s.match_indices(['.', '!', '?'])
+            .map(|(i, _)| i)
+            .collect::<Vec<_>>()
+    };
+    let start = ends(&text[..at])
+        .into_iter()
+        .rev()
+        .find(|&i| text[i + 1..].starts_with(' '))
+        .map_or(0, |i| i + 1);
+    let end = ends(&text[at..])
+        .into_iter()
+        .map(|i| at + i)
+        .find(|&i| text[i + 1..].is_empty() || text[i + 1..].starts_with(' '))
+        .map_or(text.len(), |i| i + 1);
+    text[start..end].trim()
+}
+
+/// The number at the start of `rest` (`2.3.1`, without a final period)
+/// and its length in bytes.
+fn number_at(rest: &str) -> Option<(Vec<u32>, usize)> {
+    let len = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(rest.len());
+    let text = rest[..len].trim_end_matches('.');
+    let number: Option<Vec<u32>> = text.split('.').map(|p| p.parse().ok()).collect();
+    number.filter(|n| n.len() >= 2).map(|n| (n, text.len()))
+}
+
+/// The numbered citations in `text` ("Rule 2.5 (Raiding)", "rule 1.5",
+/// "Rules 1.1, 1.2 and 1.8"), each with the one of `titles` that follows
+/// its number, if any.
+pub(crate) fn citations<'t>(text: &str, titles: &[&'t str]) -> Vec<Citation<'t>> {
+    let mut titles = titles.to_vec();
+    titles.sort_by_key(|t| std::cmp::Reverse(t.len()));
     let mut found = Vec::new();
-    for (at, _) in text.match_indices("ule ") {
+    for (at, _) in text.match_indices("ule") {
         if !text[..at].ends_with(['R', 'r']) {
             continue;
         }
-        let rest = &text[at + 4..];
-        let len = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(rest.len());
-        let number = rest[..len].trim_end_matches('.');
-        if !number.contains('.') {
+        let mut rest = text[at + 3..].strip_prefix('s').unwrap_or(&text[at + 3..]);
+        let Some(mut rest_after) = rest.strip_prefix(' ') else {
             continue;
+        };
+        let sentence = sentence_at(text, at);
+        while let Some((number, len)) = number_at(rest_after) {
+            rest = &rest_after[len..];
+            found.push(Citation {
+                number,
+                title: None,
+                sentence: sentence.to_string(),
+            });
+            let next = [", and ", ", or ", ", ", " and ", " or "]
+                .iter()
+                .find_map(|sep| rest.strip_prefix(sep));
+            match next {
+                Some(more) if more.starts_with(|c: char| c.is_ascii_digit()) => rest_after = more,
+                _ => break,
+            }
         }
-        let after = rest[len..].trim_start_matches([' ', '(']);
+        let after = rest.trim_start_matches([' ', '(']);
         let title = titles.iter().find(|t| {
             after.starts_with(**t)
                 && !after[t.len()..]
@@ -58,37 +128,11 @@ fn citations<'t>(text: &str, titles: &[&'t str]) -> Vec<(String, Option<&'t str>
                     .next()
                     .is_some_and(char::is_alphanumeric)
         });
-        found.push((number.to_string(), title.copied()));
-    }
-    found
-}
-
-/// A warning for every citation whose rule is numbered otherwise here.
-pub(crate) fn check(sections: &[ImportedSection], rules: &[ImportedRule]) -> Vec<String> {
-    let numbers = numbers(sections, rules);
-    let mut titles: Vec<&str> = rules.iter().map(|r| r.title.as_str()).collect();
-    titles.sort_by_key(|t| std::cmp::Reverse(t.len()));
-    let mut warnings = Vec::new();
-    for rule in rules {
-        for block in &rule.body {
-            for (cited, title) in citations(block.text(), &titles) {
-                let target = title.and_then(|t| rules.iter().find(|r| r.title == t));
-                let actual = target.and_then(|t| numbers.get(&t.id));
-                match (target, actual) {
-                    (Some(target), Some(actual)) if *actual != cited => warnings.push(format!(
-                        "the rule at line {} cites the rule at line {} as rule {cited}, but it is numbered {actual} here: a [parents] hint may be missing before it",
-                        rule.line, target.line
-                    )),
-                    (None, _) if !numbers.values().any(|n| *n == cited) => warnings.push(format!(
-                        "the rule at line {} cites rule {cited}, which this import does not number: a [parents] hint may be missing",
-                        rule.line
-                    )),
-                    _ => {}
-                }
-            }
+        if let (Some(last), Some(title)) = (found.last_mut(), title) {
+            last.title = Some(title);
         }
     }
-    warnings
+    found
 }
 
 #[cfg(test)]
@@ -137,27 +181,26 @@ mod tests {
     }
 
     #[test]
-    fn warns_about_citations_that_disagree() {
-        let rules = [
-            rule("a", None, "See Rule 2.2 (CCC) and rule 2.1 A."),
-            rule(
-                "bb",
-                None,
-                "As rule 2.2 BB says; rule 2.1 is there, rule 2.1.1 is not.",
-            ),
-            rule("ccc", None, ""),
-        ];
-        let warnings = check(&sections(), &rules);
-        assert_eq!(warnings.len(), 2, "{warnings:?}");
-        assert!(
-            warnings[1].starts_with("the rule at line 2 cites rule 2.1.1, which"),
-            "{warnings:?}"
+    fn finds_citations_lists_titles_and_sentences() {
+        let titles = ["Lamps", "Oil"];
+        let found = citations(
+            "First. See Rule 2.2 (Oil) and rule 2.1 Lamps. As rules 1.1, 1.2 and 1.10 say, rule 3 is no citation; Rule 2.3.1.",
+            &titles,
         );
-        assert!(
-            warnings[0].starts_with(
-                "the rule at line 1 cites the rule at line 3 as rule 2.2, but it is numbered 2.3"
-            ),
-            "{warnings:?}"
+        let got: Vec<(String, Option<&str>)> =
+            found.iter().map(|c| (show(&c.number), c.title)).collect();
+        assert_eq!(
+            got,
+            [
+                ("2.2".into(), Some("Oil")),
+                ("2.1".into(), Some("Lamps")),
+                ("1.1".into(), None),
+                ("1.2".into(), None),
+                ("1.10".into(), None),
+                ("2.3.1".into(), None),
+            ]
         );
+        assert_eq!(found[0].sentence, "See Rule 2.2 (Oil) and rule 2.1 Lamps.");
+        assert!(found[2].sentence.starts_with("As rules 1.1"));
     }
 }
