@@ -5,12 +5,13 @@
 //! module judges them. The base branch's rules judge the pull request,
 //! never its own: a proposal cannot loosen the rules that admit it.
 
+use crate::engine::MatterKind;
 use crate::engine::Params;
 use crate::engine::limits::{ProposerRecord, may_propose};
 use crate::game::Game;
 use crate::gamestate::{GameState, Phase};
 use crate::matter::Kind;
-use crate::record::{Outcome, RecordKind};
+use crate::record::Outcome;
 use crate::ruleset::diff::RuleChange;
 use crate::time::Timestamp;
 
@@ -231,7 +232,7 @@ fn dov_refusal(facts: &Facts<'_>, state: &GameState, params: &Params) -> Option<
         .base
         .records
         .iter()
-        .filter(|r| r.kind == RecordKind::Dov && r.outcome == Outcome::Failed && r.author == player.name)
+        .filter(|r| r.kind == MatterKind::Dov && r.outcome == Outcome::Failed && r.author == player.name)
         .filter(|r| r.tally.is_some_and(|t| t.against > t.quorum))
         .map(|r| r.resolved.plus(cooldown))
         .filter(|until| facts.opened <= *until)

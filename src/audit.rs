@@ -7,18 +7,14 @@
 use crate::collected::snapshot;
 use crate::engine::{self, Comment, Decision, Matter, MatterKind, PlayerName};
 use crate::game::Game;
-use crate::record::{Failure, Outcome, Record, RecordKind};
+use crate::record::{Failure, Outcome, Record};
 
 /// Why a record disagrees with the engine, if it does.
 pub fn disagreement(record: &Record, base: &Game) -> Option<String> {
     let (Some(state), Some(params)) = (&base.state, &base.params) else {
         return Some("the game at its base cannot be read".into());
     };
-    let kind = match record.kind {
-        RecordKind::Proposal => MatterKind::Proposal,
-        RecordKind::Cfj => MatterKind::Cfj,
-        RecordKind::Dov => MatterKind::Dov,
-    };
+    let kind = record.kind;
     // Votes cast by comment; the author's implicit FOR (no time) is the
     // engine's to add.
     let comments = record
@@ -67,7 +63,7 @@ pub fn disagreement(record: &Record, base: &Game) -> Option<String> {
     // impossible to carry out, or failed by another DoV's enactment.
     let illegal = record.failure == Some(Failure::Illegal) && decided.decision == Decision::Enact;
     let by_other_dov = recorded == Decision::Fail
-        && record.kind == RecordKind::Dov
+        && record.kind == MatterKind::Dov
         && record
             .reasons
             .iter()

@@ -11,7 +11,8 @@
 
 use chrono::NaiveDateTime;
 
-use crate::record::{Failure, Outcome, Record, RecordKind};
+use crate::engine::MatterKind;
+use crate::record::{Failure, Outcome, Record};
 use crate::time::Timestamp;
 
 /// The columns the table must have, in order.
@@ -139,7 +140,7 @@ fn record_of(fields: &[&str], number: u64, source: &str) -> Result<Record, Strin
     Ok(Record {
         number,
         source: Some(source.to_string()),
-        kind: RecordKind::Proposal,
+        kind: MatterKind::Proposal,
         title: title.trim().to_string(),
         author: proposer.trim().to_string(),
         dynasty,

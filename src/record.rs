@@ -9,21 +9,10 @@
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::engine::MatterKind;
 use crate::error::{Diagnostic, Diagnostics, toml_diagnostic};
 use crate::source::{SourceFile, split_front_matter};
 use crate::time::Timestamp;
-
-/// The kinds of matter a record can be about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RecordKind {
-    /// A proposal: a change to rules/ or state/.
-    Proposal,
-    /// A Call for Judgement.
-    Cfj,
-    /// A Declaration of Victory.
-    Dov,
-}
 
 /// How a matter ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -109,7 +98,7 @@ pub struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// What kind of matter.
-    pub kind: RecordKind,
+    pub kind: MatterKind,
     /// Its title.
     pub title: String,
     /// The author's player name.
@@ -272,7 +261,7 @@ mod tests {
         Record {
             number: 12,
             source: None,
-            kind: RecordKind::Proposal,
+            kind: MatterKind::Proposal,
             title: "Wind faster".into(),
             author: "Ada".into(),
             dynasty: 1,

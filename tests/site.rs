@@ -4,8 +4,9 @@
 
 use std::sync::Arc;
 
+use gitnomic::engine::MatterKind;
 use gitnomic::game::Game;
-use gitnomic::record::{FinalTally, Outcome, Record, RecordKind, RecordedVote};
+use gitnomic::record::{FinalTally, Outcome, Record, RecordedVote};
 use gitnomic::site::{self, PendingView, PendingVote, Revision, Sample, Site, SiteInput, Timeline};
 use gitnomic::source::SourceFile;
 use gitnomic::time::Timestamp;
@@ -90,7 +91,7 @@ fn records() -> Vec<SourceFile> {
     let enacted = Record {
         number: 3,
         source: None,
-        kind: RecordKind::Proposal,
+        kind: MatterKind::Proposal,
         title: "Round up the quorum".into(),
         author: "Ada".into(),
         dynasty: 2,

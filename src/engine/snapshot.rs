@@ -75,7 +75,7 @@ pub enum Phase {
 }
 
 /// The kinds of votable matter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum MatterKind {
     /// A proposal to change the rules or gamestate.

@@ -351,7 +351,8 @@ impl Planner<'_> {
 
     /// The effects that resolve a decided matter, in the order that lets a
     /// later run finish after any of them: announce, merge or close, record
-    /// (before anything else changes the game), crown, label, final status.
+    /// (before anything else changes the game), crown, final status, and
+    /// last the labels that say it is done.
     fn resolve_steps(
         &mut self,
         m: &Collected,
@@ -415,6 +416,19 @@ impl Planner<'_> {
             let message = format!("{} #{n} enacted: {author} is the new {emperor}", m.kind);
             self.step(n, Effect::Dynasty { edits, message });
         }
+        // The final status before the final labels: taking `resolving` off
+        // is what says the matter is done, so it comes last.
+        let done = if enacted {
+            Progress::Enacted
+        } else {
+            Progress::Failed
+        };
+        self.step(
+            n,
+            Effect::Status {
+                body: status(&done),
+            },
+        );
         let (add, other) = if enacted {
             (ENACTED, FAILED)
         } else {
@@ -425,17 +439,6 @@ impl Planner<'_> {
             Effect::Labels {
                 add: vec![add],
                 remove: vec![other, RESOLVING],
-            },
-        );
-        let done = if enacted {
-            Progress::Enacted
-        } else {
-            Progress::Failed
-        };
-        self.step(
-            n,
-            Effect::Status {
-                body: status(&done),
             },
         );
         Ok(())

@@ -2,7 +2,7 @@
 //! matter as collected. Pure; the run commits it under content/matters/.
 
 use crate::collected::Collected;
-use crate::record::{Failure, FinalTally, Outcome, Record, RecordKind, RecordedVote, Uncounted};
+use crate::record::{Failure, FinalTally, Outcome, Record, RecordedVote, Uncounted};
 use crate::time::Timestamp;
 
 /// What a record is made from besides the engine's decision.
@@ -32,11 +32,7 @@ pub(super) fn record_of(decision: &crate::engine::MatterDecision, r: &Resolved<'
     let link = |order: u64| matter.comments.get(&order).and_then(|c| c.link.clone());
     let count = |n: i64| u32::try_from(n).unwrap_or(0);
     let t = &decision.tally;
-    let kind = match decision.kind {
-        crate::engine::MatterKind::Proposal => RecordKind::Proposal,
-        crate::engine::MatterKind::Cfj => RecordKind::Cfj,
-        crate::engine::MatterKind::Dov => RecordKind::Dov,
-    };
+    let kind = decision.kind;
     let voided = matter.voided.iter().map(|c| Uncounted {
         by: format!("@{}", c.author),
         at: c.created,

@@ -122,7 +122,7 @@ impl Planner<'_> {
     }
 
     /// What follows the merge: the next dynasty (for an Address), the
-    /// label, the final status.
+    /// final status, the labels.
     fn merged_steps(
         &mut self,
         n: u64,
@@ -139,18 +139,19 @@ impl Planner<'_> {
             }
             None => "It checked, so it was merged without a vote. Anyone may revert it if it broke the rules.".into(),
         };
-        self.step(
-            n,
-            Effect::Labels {
-                add: vec![MERGED],
-                remove: vec![RESOLVING],
-            },
-        );
         let text = format!("### {kind} #{n}: merged\n\n{why}");
         self.step(
             n,
             Effect::Status {
                 body: journal.render(&text),
+            },
+        );
+        // Last: taking `resolving` off says the matter is done.
+        self.step(
+            n,
+            Effect::Labels {
+                add: vec![MERGED],
+                remove: vec![RESOLVING],
             },
         );
         Ok(())

@@ -295,7 +295,7 @@ fn pager(base: &str, pages: usize, current: usize) -> Pager {
 struct MatterView<'r> {
     number: u64,
     title: &'r str,
-    kind: crate::record::RecordKind,
+    kind: crate::engine::MatterKind,
     status: &'static str,
     author: &'r str,
     author_url: String,

@@ -189,10 +189,18 @@ fn what_cannot_be_carried_out_is_closed_and_the_queue_moves_on_as_the_dry_run_sa
 }
 
 #[test]
-fn an_enacted_dov_fails_every_other_even_one_never_valid_and_none_comes_back() {
+fn an_enacted_dov_fails_every_other_one_never_valid_is_closed_and_none_comes_back() {
     let game = committed();
     open(&game, "2030-01-01T00:00:00Z", "boris-b", "dov", None, "");
     open(&game, "2030-01-01T00:01:00Z", "wren-w", "dov", None, "");
+    open(
+        &game,
+        "2030-01-01T00:02:00Z",
+        "ada-tinkers",
+        "dov",
+        None,
+        "",
+    );
     two_for(&game, 1, "boris-b");
     let run = game.at("2030-01-01T12:00:00Z", &["resolve"]);
     assert!(
@@ -201,7 +209,14 @@ fn an_enacted_dov_fails_every_other_even_one_never_valid_and_none_comes_back() {
         run.stdout
     );
     assert!(
-        run.stdout.contains("DoV #2: fail — failed") && run.stdout.contains("DoV #1 was enacted"),
+        run.stdout.contains(
+            "DoV #2: wait — closed: not a valid DoV: the emperor may not declare victory"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("DoV #3: fail — failed") && run.stdout.contains("DoV #1 was enacted"),
         "{}",
         run.stdout
     );
