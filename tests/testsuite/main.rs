@@ -8,6 +8,7 @@ mod fake_github;
 mod game_test;
 mod github;
 mod import;
+mod local_forge;
 mod matters;
 mod resolve;
 mod site;
