@@ -160,6 +160,10 @@ pub enum LocalError {
     Forge(#[from] ForgeError),
 }
 
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "used as map_err(git_error), which passes the error by value"
+)]
 fn git_error(e: crate::git::GitError) -> ForgeError {
     ForgeError::Other(e.to_string())
 }
