@@ -144,3 +144,102 @@ fn two_open_matters_from_one_branch_are_refused() {
         "#1 is already open from branch `p1`",
     );
 }
+
+#[test]
+fn a_long_comment_is_read_from_stdin() {
+    use std::io::Write as _;
+    let game = committed();
+    branch(&game, "p1");
+    game.at(
+        "2030-01-01T00:00:00Z",
+        &open_args("ada-tinkers", "One", Some("p1")),
+    );
+    let reasons: String = (1..=300)
+        .map(|n| format!("Reason {n}: the springs are wound too tight.\n"))
+        .collect();
+    let body = format!("FOR\n\n{reasons}");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gitnomic"))
+        .args(["--root", game.root().to_str().unwrap()])
+        .args(["--now", "2030-01-01T01:00:00Z"])
+        .args(["play", "comment", "1", "-", "--as", "boris-b"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(body.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let stored = game.forge_comments(1);
+    assert!(
+        stored.contains("Reason 300: the springs are wound too tight."),
+        "{stored}"
+    );
+    assert!(!stored.contains("body = \"-\""), "{stored}");
+    let list = game.at("2030-01-01T02:00:00Z", &["play", "list"]);
+    assert!(
+        list.stdout.contains("Boris: FOR"),
+        "the vote counts: {}",
+        list.stdout
+    );
+}
+
+#[test]
+fn an_author_or_an_admin_may_withdraw_a_matter_and_no_one_else() {
+    let game = committed();
+    branch(&game, "p1");
+    branch(&game, "p2");
+    game.at(
+        "2030-01-01T00:00:00Z",
+        &open_args("boris-b", "Mine", Some("p1")),
+    );
+    game.at(
+        "2030-01-01T00:10:00Z",
+        &open_args("cleo-c", "Hers", Some("p2")),
+    );
+    refused(
+        &game,
+        "2030-01-01T01:00:00Z",
+        &["play", "close", "1", "--as", "cleo-c"],
+        "only its author or an admin may close it, not cleo-c",
+    );
+    let run = game.at(
+        "2030-01-01T01:00:00Z",
+        &["play", "close", "1", "--as", "boris-b"],
+    );
+    assert!(run.stdout.contains("closed #1"), "{}", run.stdout);
+    let stored = game.read(".git/gitnomic-forge/matters/1.toml");
+    assert!(
+        stored.contains("\"withdrawn\"") && stored.contains("state = \"closed\""),
+        "{stored}"
+    );
+    refused(
+        &game,
+        "2030-01-01T01:05:00Z",
+        &["play", "close", "1", "--as", "boris-b"],
+        "#1 is no longer open",
+    );
+    // wren-w is an admin on the bundled roster.
+    game.at(
+        "2030-01-01T01:10:00Z",
+        &["play", "close", "2", "--as", "wren-w"],
+    );
+    let list = game.at("2030-01-01T02:00:00Z", &["play", "list"]);
+    assert!(
+        !list.stdout.contains("#1 ") && !list.stdout.contains("#2 "),
+        "{}",
+        list.stdout
+    );
+    let before = game.main_commits();
+    game.at("2030-01-03T00:00:00Z", &["resolve"]);
+    assert_eq!(
+        game.main_commits(),
+        before,
+        "no record of a withdrawn matter"
+    );
+    assert!(game.read_at("main", "content/matters/00001.md").is_none());
+}

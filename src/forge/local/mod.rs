@@ -145,16 +145,35 @@ pub enum LocalError {
         /// The time asked for.
         at: Timestamp,
     },
-    /// A comment timed before its matter was opened.
-    #[error("#{number} was opened at {opened}: a comment on it cannot be made before, at {at}")]
-    CommentBeforeMatter {
+    /// Something done to a matter (a comment, a push, closing it) timed
+    /// before the matter was opened.
+    #[error("#{number} was opened at {opened}: {what} cannot come before that, at {at}")]
+    BeforeOpened {
         /// The matter.
         number: u64,
+        /// What was asked.
+        what: &'static str,
         /// When it was opened.
         opened: Timestamp,
         /// The time asked for.
         at: Timestamp,
     },
+    /// A comment with nothing in it.
+    #[error("the comment is empty")]
+    EmptyComment,
+    /// Closing someone else's matter.
+    #[error("#{number} is {author}'s: only its author or an admin may close it, not {login}")]
+    NotYours {
+        /// The matter.
+        number: u64,
+        /// Who opened it.
+        author: String,
+        /// Who asked.
+        login: String,
+    },
+    /// Closing a matter the resolver has begun to carry out.
+    #[error("#{0} is being resolved: it can no longer be withdrawn")]
+    BeingResolved(u64),
     /// The forge could not do it.
     #[error(transparent)]
     Forge(#[from] ForgeError),
@@ -248,17 +267,10 @@ impl LocalForge {
     /// Adds a comment (or review body) by `author`; returns its id.
     pub fn add_comment(&self, number: u64, author: &str, body: &str) -> Result<u64, LocalError> {
         let author = login(author)?;
-        let matter = self.load_matter(number)?;
-        if matter.state != State::Open {
-            return Err(ForgeError::NotOpen(number).into());
+        if body.trim().is_empty() {
+            return Err(LocalError::EmptyComment);
         }
-        if self.now < matter.opened {
-            return Err(LocalError::CommentBeforeMatter {
-                number,
-                opened: matter.opened,
-                at: self.now,
-            });
-        }
+        self.open_since(number, "a comment on it")?;
         let id = self.next_comment_id()?;
         let mut thread = self.load_thread(number)?;
         thread.comments.push(StoredComment {
@@ -270,6 +282,52 @@ impl LocalForge {
         });
         self.save_thread(number, &thread)?;
         Ok(id)
+    }
+
+    /// Closes matter `number` without a decision, at the request of
+    /// `login`: its author, or anyone if `admin` (an admin on the roster).
+    /// It is labelled `withdrawn`, and no record is written: the resolver
+    /// only ever looks at open matters and at those it left `resolving`.
+    pub fn withdraw(&self, number: u64, login: &str, admin: bool) -> Result<(), LocalError> {
+        let login = self::login(login)?;
+        let mut matter = self.open_since(number, "closing it")?;
+        if !admin && !matter.author.eq_ignore_ascii_case(login) {
+            return Err(LocalError::NotYours {
+                number,
+                author: matter.author,
+                login: login.to_string(),
+            });
+        }
+        if matter
+            .labels
+            .iter()
+            .any(|l| l == crate::plan::effect::RESOLVING)
+        {
+            return Err(LocalError::BeingResolved(number));
+        }
+        matter.state = State::Closed;
+        matter.closed = Some(self.now);
+        matter.labels.push(WITHDRAWN.to_string());
+        self.save_matter(&matter)?;
+        Ok(())
+    }
+
+    /// Matter `number`, if it is open and was opened by now; `what` says
+    /// what is being done to it, for the error.
+    fn open_since(&self, number: u64, what: &'static str) -> Result<LocalMatter, LocalError> {
+        let matter = self.load_matter(number)?;
+        if matter.state != State::Open {
+            return Err(ForgeError::NotOpen(number).into());
+        }
+        if self.now < matter.opened {
+            return Err(LocalError::BeforeOpened {
+                number,
+                what,
+                opened: matter.opened,
+                at: self.now,
+            });
+        }
+        Ok(matter)
     }
 
     /// The check result recorded for a commit, if any.
