@@ -24,17 +24,21 @@ pub enum Play {
     Comment(CommentArgs),
     /// Close your own open matter without a decision (labelled `withdrawn`,
     /// no record); an admin on the roster may close anyone's.
-    Close(CloseArgs),
+    Close(AuthorArgs),
+    /// Say you pushed to your pull request's branch now, so votes are
+    /// judged by when the push happened (any play command or resolve also
+    /// notices a moved branch, at its own --now).
+    Push(AuthorArgs),
     /// List the open matters with their live tallies.
     List,
 }
 
-/// Arguments of `play close`.
+/// Arguments of `play close` and `play push`.
 #[derive(Debug, clap::Args)]
-pub struct CloseArgs {
+pub struct AuthorArgs {
     /// The matter's number.
     pub number: u64,
-    /// The forge login closing it: its author, or an admin.
+    /// The forge login acting: its author, or an admin.
     #[arg(long = "as", value_name = "LOGIN")]
     pub author: String,
 }
@@ -127,6 +131,11 @@ pub(crate) fn run(play: &Play, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             let admin = is_admin(global, &a.author)?;
             forge.withdraw(a.number, &a.author, admin)?;
             println!("closed #{}: withdrawn by {}", a.number, a.author);
+        }
+        Play::Push(a) => {
+            let admin = is_admin(global, &a.author)?;
+            let head = forge.pushed(a.number, &a.author, admin)?;
+            println!("#{}: {} pushed {head} at {now}", a.number, a.author);
         }
         Play::List => list(&forge, global, now)?,
     }

@@ -243,3 +243,184 @@ fn an_author_or_an_admin_may_withdraw_a_matter_and_no_one_else() {
     );
     assert!(game.read_at("main", "content/matters/00001.md").is_none());
 }
+
+/// The bundled game with proposal #1 by Ada from branch `p1`, which gives
+/// players four Springs to start with, opened at midnight; Boris votes FOR
+/// at 01:00. Returns the game and the rule's text on `p1`.
+fn proposal_with_a_vote() -> (GameTest, String) {
+    let game = committed();
+    let rule = game.read("rules/dynastic/springs.md").replacen(
+        "starts with three Springs",
+        "starts with four Springs",
+        1,
+    );
+    game.commit_on("p1", &[("rules/dynastic/springs.md", &rule)], "four");
+    game.at(
+        "2030-01-01T00:00:00Z",
+        &open_args("ada-tinkers", "Four springs", Some("p1")),
+    );
+    vote(&game, "2030-01-01T01:00:00Z", "boris-b", "FOR");
+    (game, rule)
+}
+
+fn vote(game: &GameTest, at: &str, login: &str, body: &str) {
+    game.at(at, &["play", "comment", "1", body, "--as", login]);
+}
+
+/// A push of substance to `p1`: it changes state/ too.
+fn push_substance(game: &GameTest) {
+    let vars = game
+        .read("state/variables.toml")
+        .replace("springs = 6", "springs = 9");
+    game.commit_on("p1", &[("state/variables.toml", &vars)], "and more springs");
+}
+
+/// Edits the rule on `p1` from `from` to `to` (a typo fix, say).
+fn push_rule(game: &GameTest, rule: &str, from: &str, to: &str) -> String {
+    let edited = rule.replacen(from, to, 1);
+    assert_ne!(edited, rule, "`{from}` is in the rule");
+    game.commit_on("p1", &[("rules/dynastic/springs.md", &edited)], "typo");
+    edited
+}
+
+/// The status comment's verdict on Boris's and Dmitri's votes, as
+/// (Boris counted, Dmitri counted, some vote voided by a push).
+fn counted(game: &GameTest) -> (bool, bool, bool) {
+    let status = game.forge_comments(1);
+    (
+        status.contains("| Boris | FOR |"),
+        status.contains("| Dmitri | FOR |"),
+        status.contains("cast on an earlier version"),
+    )
+}
+
+#[test]
+fn a_vote_after_a_push_survives_though_no_resolve_ran_between() {
+    let (game, _) = proposal_with_a_vote();
+    game.at("2030-01-01T01:30:00Z", &["resolve"]); // the bot sees the first head
+    push_substance(&game);
+    let run = game.at(
+        "2030-01-01T02:00:00Z",
+        &["play", "push", "1", "--as", "ada-tinkers"],
+    );
+    assert!(
+        run.stdout.contains("at 2030-01-01T02:00:00Z"),
+        "{}",
+        run.stdout
+    );
+    vote(&game, "2030-01-01T03:00:00Z", "dmitri-d", "FOR");
+    game.at("2030-01-01T04:00:00Z", &["resolve"]);
+    assert_eq!(
+        counted(&game),
+        (false, true, true),
+        "Boris voted before the push, Dmitri after: {}",
+        game.forge_comments(1)
+    );
+}
+
+#[test]
+fn a_vote_before_a_push_is_voided_though_no_resolve_ran_between() {
+    let (game, _) = proposal_with_a_vote();
+    push_substance(&game);
+    game.at(
+        "2030-01-01T02:00:00Z",
+        &["play", "push", "1", "--as", "ada-tinkers"],
+    );
+    vote(&game, "2030-01-01T03:00:00Z", "dmitri-d", "FOR");
+    game.at("2030-01-01T04:00:00Z", &["resolve"]);
+    assert_eq!(
+        counted(&game),
+        (false, true, true),
+        "{}",
+        game.forge_comments(1)
+    );
+}
+
+#[test]
+fn any_command_notices_a_push_at_its_own_time() {
+    let (game, _) = proposal_with_a_vote();
+    push_substance(&game);
+    game.at("2030-01-01T02:00:00Z", &["play", "list"]);
+    vote(&game, "2030-01-01T03:00:00Z", "dmitri-d", "FOR");
+    game.at("2030-01-01T04:00:00Z", &["resolve"]);
+    assert_eq!(
+        counted(&game),
+        (false, true, true),
+        "{}",
+        game.forge_comments(1)
+    );
+    // "I pushed now" when nothing was pushed since is refused.
+    refused(
+        &game,
+        "2030-01-01T05:00:00Z",
+        &["play", "push", "1", "--as", "ada-tinkers"],
+        "nothing new was pushed",
+    );
+    refused(
+        &game,
+        "2030-01-01T05:00:00Z",
+        &["play", "push", "1", "--as", "boris-b"],
+        "only its author or an admin may push to it",
+    );
+}
+
+#[test]
+fn typo_fixes_add_up_and_past_the_allowance_void_the_votes() {
+    let (game, rule) = proposal_with_a_vote();
+    game.at("2030-01-01T01:30:00Z", &["resolve"]);
+    // Six characters: a typo fix (the allowance is 12).
+    let rule = push_rule(&game, &rule, "four Springs", "four SPRINGS");
+    game.at(
+        "2030-01-01T02:00:00Z",
+        &["play", "push", "1", "--as", "ada-tinkers"],
+    );
+    game.at("2030-01-01T02:30:00Z", &["resolve"]);
+    assert_eq!(
+        counted(&game),
+        (true, false, false),
+        "{}",
+        game.forge_comments(1)
+    );
+    // Nine more: a typo fix alone, 15 in all.
+    push_rule(&game, &rule, "Daily Action", "DAILY ACTION");
+    game.at(
+        "2030-01-01T03:00:00Z",
+        &["play", "push", "1", "--as", "ada-tinkers"],
+    );
+    game.at("2030-01-01T03:30:00Z", &["resolve"]);
+    assert_eq!(
+        counted(&game),
+        (false, false, true),
+        "{}",
+        game.forge_comments(1)
+    );
+}
+
+#[test]
+fn a_force_pushed_typo_fix_is_judged_against_the_old_head() {
+    let (game, rule) = proposal_with_a_vote();
+    game.at("2030-01-01T01:30:00Z", &["resolve"]);
+    let repo = git2::Repository::open(game.root()).unwrap();
+    let old = repo.revparse_single("p1").unwrap().id();
+    // The typo fixed in a new commit on main's tip, not on top of the old head.
+    let fixed = rule.replacen("four Springs", "four Sprigns", 1);
+    let new = game.commit_on("rewrite", &[("rules/dynastic/springs.md", &fixed)], "four");
+    let new = git2::Oid::from_str(&new).unwrap();
+    repo.reference("refs/heads/p1", new, true, "force push")
+        .unwrap();
+    game.at(
+        "2030-01-01T02:00:00Z",
+        &["play", "push", "1", "--as", "ada-tinkers"],
+    );
+    let pinned = repo
+        .find_reference(&format!("refs/gitnomic/pull/1/{old}"))
+        .expect("the old head is pinned");
+    assert_eq!(pinned.target(), Some(old));
+    game.at("2030-01-01T02:30:00Z", &["resolve"]);
+    assert_eq!(
+        counted(&game),
+        (true, false, false),
+        "{}",
+        game.forge_comments(1)
+    );
+}

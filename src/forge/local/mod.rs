@@ -9,11 +9,14 @@
 //! a matter opened before an older one, an empty login or title, two open
 //! pull requests from one branch), so a scripted game is always a history
 //! that could have happened. Matters are numbered 1, 2, 3, ... and
-//! comments have their own ids, as on GitHub.
+//! comments have their own ids, as on GitHub. Like GitHub it knows when
+//! each head of a pull request was pushed (see `Push`).
 //!
 //! Every write goes to a temporary file that is then renamed over the old
 //! one, so an interrupted command leaves each file either old or new.
 
+mod error;
+mod pushes;
 mod store;
 
 use std::path::{Path, PathBuf};
@@ -24,6 +27,8 @@ use super::{Forge, ForgeComment, ForgeError, HeadSha, Kind, Login, MatterInfo};
 use crate::git::{MergeOutcome, Repo, Stamp};
 use crate::journal::is_status;
 use crate::time::Timestamp;
+pub use error::LocalError;
+pub use pushes::Push;
 use store::read_toml;
 
 /// The login the bot acts as on the local forge.
@@ -70,6 +75,10 @@ pub struct LocalMatter {
     pub closed: Option<Timestamp>,
     /// The merge commit.
     pub merge_commit: Option<String>,
+    /// The heads of a pull request, each with when the forge first saw it,
+    /// oldest first (last, as TOML wants tables after plain values).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pushes: Vec<Push>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,71 +123,6 @@ pub struct NewMatter<'a> {
     pub branch: Option<&'a str>,
 }
 
-/// What a player asked of the local forge that no forge would do, or a
-/// failure of the forge itself.
-#[derive(Debug, thiserror::Error)]
-pub enum LocalError {
-    /// A login that is empty (or only blanks).
-    #[error("the login is empty: say who acts with --as LOGIN")]
-    EmptyLogin,
-    /// A matter with an empty title.
-    #[error("the title is empty: a matter needs a title")]
-    EmptyTitle,
-    /// A pull request from a branch that does not exist.
-    #[error("there is no branch `{0}` to open a pull request from")]
-    NoBranch(String),
-    /// A second open pull request from one branch.
-    #[error("#{open} is already open from branch `{branch}`: one branch, one pull request")]
-    BranchTaken {
-        /// The branch.
-        branch: String,
-        /// The open matter using it.
-        open: u64,
-    },
-    /// A matter timed before the newest one.
-    #[error("#{newest} was opened at {opened}: a new matter cannot be opened before it, at {at}")]
-    BeforeNewest {
-        /// The newest matter.
-        newest: u64,
-        /// When it was opened.
-        opened: Timestamp,
-        /// The time asked for.
-        at: Timestamp,
-    },
-    /// Something done to a matter (a comment, a push, closing it) timed
-    /// before the matter was opened.
-    #[error("#{number} was opened at {opened}: {what} cannot come before that, at {at}")]
-    BeforeOpened {
-        /// The matter.
-        number: u64,
-        /// What was asked.
-        what: &'static str,
-        /// When it was opened.
-        opened: Timestamp,
-        /// The time asked for.
-        at: Timestamp,
-    },
-    /// A comment with nothing in it.
-    #[error("the comment is empty")]
-    EmptyComment,
-    /// Closing someone else's matter.
-    #[error("#{number} is {author}'s: only its author or an admin may close it, not {login}")]
-    NotYours {
-        /// The matter.
-        number: u64,
-        /// Who opened it.
-        author: String,
-        /// Who asked.
-        login: String,
-    },
-    /// Closing a matter the resolver has begun to carry out.
-    #[error("#{0} is being resolved: it can no longer be withdrawn")]
-    BeingResolved(u64),
-    /// The forge could not do it.
-    #[error(transparent)]
-    Forge(#[from] ForgeError),
-}
-
 #[expect(
     clippy::needless_pass_by_value,
     reason = "used as map_err(git_error), which passes the error by value"
@@ -197,9 +141,30 @@ fn login(text: &str) -> Result<&str, LocalError> {
     }
 }
 
+/// Whether `login` may act on `matter` as its author: it is theirs, or
+/// they are an admin.
+fn may_act(
+    matter: &LocalMatter,
+    login: &str,
+    admin: bool,
+    what: &'static str,
+) -> Result<(), LocalError> {
+    let login = self::login(login)?;
+    if admin || matter.author.eq_ignore_ascii_case(login) {
+        return Ok(());
+    }
+    Err(LocalError::NotYours {
+        number: matter.number,
+        author: matter.author.clone(),
+        login: login.to_string(),
+        what,
+    })
+}
+
 impl LocalForge {
     /// Opens the local forge of the repository at `root`, whose default
-    /// branch is `base`, acting at moment `now`.
+    /// branch is `base`, acting at moment `now`; a pull request whose
+    /// branch moved since it was last looked at is noted as pushed now.
     pub fn open(root: &Path, base: &str, now: Timestamp) -> Result<Self, ForgeError> {
         let repo = Repo::open(root).map_err(git_error)?;
         let dir = root.join(".git").join("gitnomic-forge");
@@ -209,12 +174,14 @@ impl LocalForge {
                 root.display()
             )));
         }
-        Ok(LocalForge {
+        let forge = LocalForge {
             repo,
             dir,
             base: base.to_string(),
             now,
-        })
+        };
+        forge.observe()?;
+        Ok(forge)
     }
 
     /// Opens a pull request (with a branch) or an issue; returns its number.
@@ -248,7 +215,7 @@ impl LocalForge {
             }
         }
         let number = self.next_number()?;
-        let matter = LocalMatter {
+        let mut matter = LocalMatter {
             number,
             title: new.title.to_string(),
             body: new.body.to_string(),
@@ -259,7 +226,13 @@ impl LocalForge {
             state: State::Open,
             closed: None,
             merge_commit: None,
+            pushes: Vec::new(),
         };
+        if let Some(branch) = new.branch
+            && let Some(head) = self.repo.branch_head(branch).map_err(git_error)?
+        {
+            self.note_push(&mut matter, &head)?;
+        }
         self.save_matter(&matter)?;
         Ok(number)
     }
@@ -289,15 +262,8 @@ impl LocalForge {
     /// It is labelled `withdrawn`, and no record is written: the resolver
     /// only ever looks at open matters and at those it left `resolving`.
     pub fn withdraw(&self, number: u64, login: &str, admin: bool) -> Result<(), LocalError> {
-        let login = self::login(login)?;
         let mut matter = self.open_since(number, "closing it")?;
-        if !admin && !matter.author.eq_ignore_ascii_case(login) {
-            return Err(LocalError::NotYours {
-                number,
-                author: matter.author,
-                login: login.to_string(),
-            });
-        }
+        may_act(&matter, login, admin, "close it")?;
         if matter
             .labels
             .iter()
@@ -430,6 +396,10 @@ impl Forge for LocalForge {
                 link: None,
             })
             .collect())
+    }
+
+    fn pushes(&self, number: u64) -> Result<Vec<(HeadSha, Timestamp)>, ForgeError> {
+        self.pushes_of(number)
     }
 
     fn changed_files(&self, number: u64) -> Result<Vec<String>, ForgeError> {
