@@ -1,9 +1,12 @@
 //! `gitnomic play`: offline play on the local forge. Open a matter from a
-//! branch (or as an issue), comment as a player, and list the open matters
-//! with their live tallies. Time comes from `--now`, so a scripted game can
-//! step through days in seconds.
+//! branch (or as an issue), comment as a player, withdraw your own matter,
+//! and list the open matters with their live tallies. Time comes from
+//! `--now`, so a scripted game can step through days in seconds.
 
+use std::io::Read as _;
 use std::process::ExitCode;
+
+use anyhow::Context as _;
 
 use super::{EXIT_OK, GlobalArgs};
 use crate::engine;
@@ -19,8 +22,25 @@ pub enum Play {
     Open(OpenArgs),
     /// Comment on a matter (a vote is a comment with a voting word).
     Comment(CommentArgs),
+    /// Close your own open matter without a decision (labelled `withdrawn`,
+    /// no record); an admin on the roster may close anyone's.
+    Close(AuthorArgs),
+    /// Say you pushed to your pull request's branch now, so votes are
+    /// judged by when the push happened (any play command or resolve also
+    /// notices a moved branch, at its own --now).
+    Push(AuthorArgs),
     /// List the open matters with their live tallies.
     List,
+}
+
+/// Arguments of `play close` and `play push`.
+#[derive(Debug, clap::Args)]
+pub struct AuthorArgs {
+    /// The matter's number.
+    pub number: u64,
+    /// The forge login acting: its author, or an admin.
+    #[arg(long = "as", value_name = "LOGIN")]
+    pub author: String,
 }
 
 /// Arguments of `play open`.
@@ -48,7 +68,8 @@ pub struct OpenArgs {
 pub struct CommentArgs {
     /// The matter's number.
     pub number: u64,
-    /// The comment (Markdown).
+    /// The comment (Markdown), or `-` to read it from standard input (for
+    /// a long body: `gitnomic play comment 3 - --as ada < comment.md`).
     pub body: String,
     /// The forge login commenting.
     #[arg(long = "as", value_name = "LOGIN")]
@@ -94,12 +115,45 @@ pub(crate) fn run(play: &Play, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             println!("opened {kind} #{number}: {}", a.title);
         }
         Play::Comment(a) => {
-            let id = forge.add_comment(a.number, &a.author, &a.body)?;
+            let body = if a.body == "-" {
+                let mut text = String::new();
+                std::io::stdin()
+                    .read_to_string(&mut text)
+                    .context("reading the comment from standard input")?;
+                text
+            } else {
+                a.body.clone()
+            };
+            let id = forge.add_comment(a.number, &a.author, &body)?;
             println!("comment {id} on #{} by {}", a.number, a.author);
+        }
+        Play::Close(a) => {
+            let admin = is_admin(global, &a.author)?;
+            forge.withdraw(a.number, &a.author, admin)?;
+            println!("closed #{}: withdrawn by {}", a.number, a.author);
+        }
+        Play::Push(a) => {
+            let admin = is_admin(global, &a.author)?;
+            let head = forge.pushed(a.number, &a.author, admin)?;
+            println!("#{}: {} pushed {head} at {now}", a.number, a.author);
         }
         Play::List => list(&forge, global, now)?,
     }
     Ok(ExitCode::from(EXIT_OK))
+}
+
+/// Whether `login` is an admin on the roster of the game on the base branch.
+fn is_admin(global: &GlobalArgs, login: &str) -> anyhow::Result<bool> {
+    let origin = Origin::Revision {
+        repo: global.root.clone(),
+        rev: global.base.clone(),
+    };
+    let game = Game::check(&load::read(&origin, GAME_DIRS)?);
+    Ok(game
+        .state
+        .as_ref()
+        .and_then(|s| s.player_by_login(login))
+        .is_some_and(|p| p.admin))
 }
 
 fn list(

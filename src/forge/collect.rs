@@ -4,9 +4,12 @@
 //! push) set aside and explained.
 //!
 //! Votes are bound to the head they were cast on. The bot notes every new
-//! head in its status journal when it first sees it; a push that is more
-//! than a typo fix (see `ruleset::diff::typo_fix_size`) voids the comments
-//! made before it.
+//! head in its status journal, at the time the forge saw it pushed (see
+//! `Forge::pushes`), or when the bot first sees it if the forge cannot say;
+//! a push that takes the text more than a typo fix (see
+//! `ruleset::diff::typo_fix_size`) away from the head the surviving votes
+//! were cast on voids the comments made before it. Typo fixes add up: the
+//! allowance is for all of them together, not for each push.
 
 use super::{Forge, ForgeComment, ForgeError, HeadSha, MatterInfo};
 use crate::collected::Collected;
@@ -36,7 +39,16 @@ pub fn collect_one(
         .unwrap_or_default();
     // A matter already decided is not bound to heads pushed since.
     if let (Some(head), None) = (&info.head, &journal.resolution) {
-        note_head(&mut journal, head, params, judge, now);
+        let heads = Heads {
+            params,
+            judge,
+            first_comment: comments.iter().map(|c| c.created).min(),
+        };
+        for (sha, at) in unseen(&journal, forge.pushes(info.number)?) {
+            heads.note(&mut journal, &sha, at);
+        }
+        // The head as it is now: already noted if the forge reported it.
+        heads.note(&mut journal, head, now);
     }
     let voids_before = journal.heads.iter().rev().find(|h| h.voids).map(|h| h.at);
     let comments: Vec<ForgeComment> = comments
@@ -113,24 +125,125 @@ fn as_first_seen(
     comment
 }
 
-/// Notes a head not seen before; a push that is more than a typo fix voids
-/// the votes before it.
-fn note_head(
-    journal: &mut Journal,
-    head: &HeadSha,
-    params: &engine::Params,
-    judge: &TypoJudge<'_>,
-    now: Timestamp,
-) {
-    let previous = journal.heads.last().map(|h| h.sha.clone());
-    if previous.as_ref() == Some(head) {
-        return;
+/// The pushes the journal has not yet noted: those the forge saw at or
+/// after the last head the journal holds. The journal's history up to its
+/// last head is settled; a push the forge dates before it was noted then.
+fn unseen(journal: &Journal, pushes: Vec<(HeadSha, Timestamp)>) -> Vec<(HeadSha, Timestamp)> {
+    let settled = journal.heads.last().map(|h| h.at);
+    pushes
+        .into_iter()
+        .filter(|(_, at)| settled.is_none_or(|s| *at >= s))
+        .collect()
+}
+
+/// What it takes to judge a new head.
+struct Heads<'a, 'j> {
+    params: &'a engine::Params,
+    judge: &'a TypoJudge<'j>,
+    /// When the first comment (other than the bot's) was made, if any.
+    first_comment: Option<Timestamp>,
+}
+
+impl Heads<'_, '_> {
+    /// Notes `head`, seen pushed at `at`, unless it is the last head noted.
+    /// It voids the votes before it unless it is a typo fix of the head
+    /// those votes were cast on: the last head that voided, or else the
+    /// first. A push before anyone commented voids nothing, and starts the
+    /// count of typo fixes afresh, as if the matter had been opened with it.
+    fn note(&self, journal: &mut Journal, head: &HeadSha, at: Timestamp) {
+        if journal.heads.last().is_some_and(|h| &h.sha == head) {
+            return;
+        }
+        let voted_on = journal
+            .heads
+            .iter()
+            .rev()
+            .find(|h| h.voids)
+            .or(journal.heads.first())
+            .map(|h| h.sha.clone());
+        let unvoted = self.first_comment.is_none_or(|first| at <= first);
+        let limit = usize::try_from(self.params.typo_fix_max_chars).unwrap_or(0);
+        let voids = voted_on
+            .is_some_and(|old| unvoted || (self.judge)(&old, head).is_none_or(|size| size > limit));
+        journal.heads.push(SeenHead {
+            sha: head.clone(),
+            at,
+            voids,
+        });
     }
-    let limit = usize::try_from(params.typo_fix_max_chars).unwrap_or(0);
-    let voids = previous.is_some_and(|old| judge(&old, head).is_none_or(|size| size > limit));
-    journal.heads.push(SeenHead {
-        sha: head.clone(),
-        at: now,
-        voids,
-    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sha(s: &str) -> HeadSha {
+        HeadSha(s.to_string())
+    }
+
+    fn at(hour: i64) -> Timestamp {
+        Timestamp::from_unix(1_900_000_000 + hour * 3600)
+    }
+
+    /// Sizes of typo fixes between heads a, b, c: each push alone is one,
+    /// a to c is not (6 + 9 characters > 12).
+    fn judge(old: &HeadSha, new: &HeadSha) -> Option<usize> {
+        match (old.0.as_str(), new.0.as_str()) {
+            (x, y) if x == y => Some(0),
+            ("a", "b") => Some(6),
+            ("b", "c") => Some(9),
+            ("a", "c") => Some(15),
+            _ => None,
+        }
+    }
+
+    fn noted(first_comment: Option<i64>, pushes: &[(&str, i64)]) -> Vec<bool> {
+        let mut params = engine::Params::preset("blognomic-113").unwrap();
+        params.typo_fix_max_chars = 12;
+        let heads = Heads {
+            params: &params,
+            judge: &judge,
+            first_comment: first_comment.map(at),
+        };
+        let mut journal = Journal::default();
+        for (s, hour) in pushes {
+            heads.note(&mut journal, &sha(s), at(*hour));
+        }
+        journal.heads.iter().map(|h| h.voids).collect()
+    }
+
+    #[test]
+    fn typo_fixes_add_up_from_the_head_that_was_voted_on() {
+        assert_eq!(
+            noted(Some(1), &[("a", 0), ("b", 2), ("c", 3)]),
+            [false, false, true]
+        );
+        assert_eq!(
+            noted(Some(1), &[("a", 0), ("b", 2)]),
+            [false, false],
+            "one fix alone is within the allowance"
+        );
+    }
+
+    #[test]
+    fn a_push_before_any_comment_starts_the_count_afresh() {
+        assert_eq!(
+            noted(Some(3), &[("a", 0), ("b", 2), ("c", 4)]),
+            [false, true, false],
+            "c is judged against b, which no one had commented on before"
+        );
+        assert_eq!(noted(None, &[("a", 0), ("a", 1)]), [false], "no move");
+    }
+
+    #[test]
+    fn only_pushes_since_the_last_noted_head_are_unseen() {
+        let mut journal = Journal::default();
+        journal.heads.push(SeenHead {
+            sha: sha("b"),
+            at: at(5),
+            voids: false,
+        });
+        let pushes = vec![(sha("a"), at(1)), (sha("b"), at(2)), (sha("c"), at(6))];
+        assert_eq!(unseen(&journal, pushes), [(sha("c"), at(6))]);
+    }
 }

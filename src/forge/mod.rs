@@ -70,6 +70,14 @@ pub trait Forge {
     fn matter(&self, number: u64) -> Result<MatterInfo, ForgeError>;
     /// The comments and review bodies of a matter, oldest first.
     fn comments(&self, number: u64) -> Result<Vec<ForgeComment>, ForgeError>;
+    /// The heads a pull request has had, each with the time the forge saw
+    /// it pushed, oldest first. Votes are voided by when a push happened,
+    /// not by when the resolver happened to look; a forge that cannot say
+    /// returns nothing, and the resolver notes a new head when it sees it.
+    fn pushes(&self, number: u64) -> Result<Vec<(HeadSha, Timestamp)>, ForgeError> {
+        let _ = number;
+        Ok(Vec::new())
+    }
     /// The paths a pull request changes, relative to the repository root.
     fn changed_files(&self, number: u64) -> Result<Vec<String>, ForgeError>;
     /// The login the bot acts as: only its comments can be status comments.

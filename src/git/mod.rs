@@ -184,6 +184,17 @@ impl Repo {
         Ok(())
     }
 
+    /// Points the reference `name` (a full name, `refs/...`) at commit
+    /// `sha`, so the commit stays reachable, and survives garbage
+    /// collection, whatever later becomes of the branch it was on.
+    pub fn pin(&self, name: &str, sha: &str) -> Result<(), GitError> {
+        let oid = self.commit_id(sha)?;
+        self.inner
+            .reference(name, oid, true, "gitnomic: keep a pushed head")
+            .map_err(read_err(format!("the reference {name}")))?;
+        Ok(())
+    }
+
     /// The commit a branch points at, if the branch exists.
     pub fn branch_head(&self, branch: &str) -> Result<Option<String>, GitError> {
         match self.inner.find_branch(branch, git2::BranchType::Local) {

@@ -9,6 +9,7 @@ mod game_test;
 mod github;
 mod histories;
 mod import;
+mod local_forge;
 mod matters;
 mod plan;
 mod resolve;

@@ -234,8 +234,11 @@ fn an_ascension_address_begins_the_next_dynasty() {
     let renamed = crowned
         .replace("players = \"Tinkerers\"", "players = \"Artisans\"")
         .replace("player = \"Tinkerer\"", "player = \"Artisan\"");
-    game.commit_on("aa", &[("state/game.toml", &renamed)], "new terms");
-    let address = |at: &str, login: &str, body: &str| {
+    // One branch per pull request: each Address pushes its own.
+    for branch in ["aa", "aa-ada", "aa-again"] {
+        game.commit_on(branch, &[("state/game.toml", &renamed)], "new terms");
+    }
+    let address = |at: &str, login: &str, branch: &str, body: &str| {
         let args = [
             "play",
             "open",
@@ -246,22 +249,23 @@ fn an_ascension_address_begins_the_next_dynasty() {
             "--title",
             "Ascension Address: Guilds",
             "--branch",
-            "aa",
+            branch,
             "--body",
             body,
         ];
         game.at(at, &args);
     };
-    // #5 keeps clockwork-victory without listing it; #6 is not by the emperor
-    // (matters and comments share one counter on the local forge).
+    // #2 keeps clockwork-victory without listing it; #3 is not by the emperor.
     address(
         "2030-01-01T13:00:00Z",
         "boris-b",
+        "aa",
         "Guilds! Keep springs, cogs-and-gadgets and gadget-powers.",
     );
     address(
         "2030-01-01T13:01:00Z",
         "ada-tinkers",
+        "aa-ada",
         "Keep springs cogs-and-gadgets gadget-powers clockwork-victory",
     );
     let check = game.run(&[
@@ -269,7 +273,7 @@ fn an_ascension_address_begins_the_next_dynasty() {
         "2030-01-01T13:05:00Z",
         "check",
         "--pr",
-        "5",
+        "2",
         "--dry-run",
     ]);
     assert_eq!(check.code, 1, "{}", check.stdout);
@@ -280,13 +284,13 @@ fn an_ascension_address_begins_the_next_dynasty() {
     );
     let run = game.at("2030-01-01T13:10:00Z", &["resolve"]);
     assert!(
-        run.stdout.contains("Ascension Address #5: not merged")
+        run.stdout.contains("Ascension Address #2: not merged")
             && run.stdout.contains("`clockwork-victory`"),
         "{}",
         run.stdout
     );
     assert!(
-        run.stdout.contains("Ascension Address #6: not merged")
+        run.stdout.contains("Ascension Address #3: not merged")
             && run.stdout.contains("only the new Clockmaker"),
         "{}",
         run.stdout
@@ -301,11 +305,12 @@ fn an_ascension_address_begins_the_next_dynasty() {
     address(
         "2030-01-01T14:00:00Z",
         "boris-b",
+        "aa-again",
         "Keep springs cogs-and-gadgets gadget-powers clockwork-victory",
     );
     let run = game.at("2030-01-01T14:10:00Z", &["resolve"]);
     assert!(
-        run.stdout.contains("Ascension Address #9: merged"),
+        run.stdout.contains("Ascension Address #4: merged"),
         "{}",
         run.stdout
     );
@@ -329,11 +334,11 @@ fn an_ascension_address_begins_the_next_dynasty() {
         "{}",
         list.stdout
     );
-    // Once the dynasty has begun no Address is awaited: #5 stays unmerged.
+    // Once the dynasty has begun no Address is awaited: #2 stays unmerged.
     let run = game.at("2030-01-01T15:00:00Z", &["resolve"]);
     assert!(
         run.stdout
-            .contains("Ascension Address #5: not merged: no Ascension Address is awaited"),
+            .contains("Ascension Address #2: not merged: no Ascension Address is awaited"),
         "{}",
         run.stdout
     );

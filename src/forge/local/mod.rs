@@ -5,8 +5,19 @@
 //! the GitHub adapter where it matters: a merge happens only at the head
 //! that was tallied, and a conflicting merge changes nothing.
 //!
+//! It refuses what no real forge could hold (a comment before its matter,
+//! a matter opened before an older one, an empty login or title, two open
+//! pull requests from one branch), so a scripted game is always a history
+//! that could have happened. Matters are numbered 1, 2, 3, ... and
+//! comments have their own ids, as on GitHub. Like GitHub it knows when
+//! each head of a pull request was pushed (see `Push`).
+//!
 //! Every write goes to a temporary file that is then renamed over the old
 //! one, so an interrupted command leaves each file either old or new.
+
+mod error;
+mod pushes;
+mod store;
 
 use std::path::{Path, PathBuf};
 
@@ -16,9 +27,15 @@ use super::{Forge, ForgeComment, ForgeError, HeadSha, Kind, Login, MatterInfo};
 use crate::git::{MergeOutcome, Repo, Stamp};
 use crate::journal::is_status;
 use crate::time::Timestamp;
+pub use error::LocalError;
+pub use pushes::Push;
+use store::read_toml;
 
 /// The login the bot acts as on the local forge.
 pub const BOT: &str = "gitnomic-bot";
+
+/// The label of a matter its author closed without a decision.
+pub const WITHDRAWN: &str = "withdrawn";
 
 /// Open, merged or closed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,6 +75,10 @@ pub struct LocalMatter {
     pub closed: Option<Timestamp>,
     /// The merge commit.
     pub merge_commit: Option<String>,
+    /// The heads of a pull request, each with when the forge first saw it,
+    /// oldest first (last, as TOML wants tables after plain values).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pushes: Vec<Push>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,12 +91,6 @@ struct StoredComment {
     body: String,
 }
 
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct Thread {
-    #[serde(default)]
-    comments: Vec<StoredComment>,
-}
-
 /// The check result recorded for a commit.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CommitStatus {
@@ -83,11 +98,6 @@ pub struct CommitStatus {
     pub state: String,
     /// One line saying why.
     pub description: String,
-}
-
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct Counter {
-    next: u64,
 }
 
 /// A forge kept in files beside a git repository.
@@ -113,26 +123,50 @@ pub struct NewMatter<'a> {
     pub branch: Option<&'a str>,
 }
 
-fn other(what: &str) -> impl Fn(std::io::Error) -> ForgeError + '_ {
-    move |e| ForgeError::Other(format!("local forge: {what}: {e}"))
+#[expect(
+    clippy::needless_pass_by_value,
+    reason = "used as map_err(git_error), which passes the error by value"
+)]
+fn git_error(e: crate::git::GitError) -> ForgeError {
+    ForgeError::Other(e.to_string())
 }
 
-/// Reads a TOML file of the forge; `None` if it does not exist.
-fn read_toml<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, ForgeError> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => toml::from_str(&text).map(Some).map_err(|e| {
-            ForgeError::Other(format!("local forge: {} is damaged: {e}", path.display()))
-        }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(other("reading")(e)),
+/// A login that is not blank.
+fn login(text: &str) -> Result<&str, LocalError> {
+    let text = text.trim();
+    if text.is_empty() {
+        Err(LocalError::EmptyLogin)
+    } else {
+        Ok(text)
     }
+}
+
+/// Whether `login` may act on `matter` as its author: it is theirs, or
+/// they are an admin.
+fn may_act(
+    matter: &LocalMatter,
+    login: &str,
+    admin: bool,
+    what: &'static str,
+) -> Result<(), LocalError> {
+    let login = self::login(login)?;
+    if admin || matter.author.eq_ignore_ascii_case(login) {
+        return Ok(());
+    }
+    Err(LocalError::NotYours {
+        number: matter.number,
+        author: matter.author.clone(),
+        login: login.to_string(),
+        what,
+    })
 }
 
 impl LocalForge {
     /// Opens the local forge of the repository at `root`, whose default
-    /// branch is `base`, acting at moment `now`.
+    /// branch is `base`, acting at moment `now`; a pull request whose
+    /// branch moved since it was last looked at is noted as pushed now.
     pub fn open(root: &Path, base: &str, now: Timestamp) -> Result<Self, ForgeError> {
-        let repo = Repo::open(root).map_err(|e| ForgeError::Other(e.to_string()))?;
+        let repo = Repo::open(root).map_err(git_error)?;
         let dir = root.join(".git").join("gitnomic-forge");
         if !root.join(".git").is_dir() {
             return Err(ForgeError::Other(format!(
@@ -140,51 +174,77 @@ impl LocalForge {
                 root.display()
             )));
         }
-        Ok(LocalForge {
+        let forge = LocalForge {
             repo,
             dir,
             base: base.to_string(),
             now,
-        })
+        };
+        forge.observe()?;
+        Ok(forge)
     }
 
     /// Opens a pull request (with a branch) or an issue; returns its number.
-    pub fn open_matter(&self, new: &NewMatter<'_>) -> Result<u64, ForgeError> {
+    pub fn open_matter(&self, new: &NewMatter<'_>) -> Result<u64, LocalError> {
+        let author = login(new.author)?;
+        if new.title.trim().is_empty() {
+            return Err(LocalError::EmptyTitle);
+        }
+        let matters = self.all_matters()?;
+        if let Some(newest) = matters.iter().max_by_key(|m| (m.opened, m.number))
+            && self.now < newest.opened
+        {
+            return Err(LocalError::BeforeNewest {
+                newest: newest.number,
+                opened: newest.opened,
+                at: self.now,
+            });
+        }
         if let Some(branch) = new.branch {
-            let exists = self
-                .repo
-                .branch_head(branch)
-                .map_err(|e| ForgeError::Other(e.to_string()))?;
-            if exists.is_none() {
-                return Err(ForgeError::Other(format!(
-                    "there is no branch `{branch}` to open a pull request from"
-                )));
+            if self.repo.branch_head(branch).map_err(git_error)?.is_none() {
+                return Err(LocalError::NoBranch(branch.to_string()));
+            }
+            let taken = matters
+                .iter()
+                .find(|m| m.state == State::Open && m.branch.as_deref() == Some(branch));
+            if let Some(open) = taken {
+                return Err(LocalError::BranchTaken {
+                    branch: branch.to_string(),
+                    open: open.number,
+                });
             }
         }
-        let number = self.next_id()?;
-        let matter = LocalMatter {
+        let number = self.next_number()?;
+        let mut matter = LocalMatter {
             number,
             title: new.title.to_string(),
             body: new.body.to_string(),
-            author: new.author.to_string(),
+            author: author.to_string(),
             opened: self.now,
             labels: vec![new.kind.label().to_string()],
             branch: new.branch.map(str::to_string),
             state: State::Open,
             closed: None,
             merge_commit: None,
+            pushes: Vec::new(),
         };
+        if let Some(branch) = new.branch
+            && let Some(head) = self.repo.branch_head(branch).map_err(git_error)?
+        {
+            self.note_push(&mut matter, &head)?;
+        }
         self.save_matter(&matter)?;
         Ok(number)
     }
 
     /// Adds a comment (or review body) by `author`; returns its id.
-    pub fn add_comment(&self, number: u64, author: &str, body: &str) -> Result<u64, ForgeError> {
-        let matter = self.load_matter(number)?;
-        if matter.state != State::Open {
-            return Err(ForgeError::NotOpen(number));
+    pub fn add_comment(&self, number: u64, author: &str, body: &str) -> Result<u64, LocalError> {
+        let author = login(author)?;
+        if body.trim().is_empty() {
+            return Err(LocalError::EmptyComment);
         }
-        let id = self.next_id()?;
+        self.open_since(number, "a comment on it")?;
+        let id = self.next_comment_id()?;
         let mut thread = self.load_thread(number)?;
         thread.comments.push(StoredComment {
             id,
@@ -197,6 +257,45 @@ impl LocalForge {
         Ok(id)
     }
 
+    /// Closes matter `number` without a decision, at the request of
+    /// `login`: its author, or anyone if `admin` (an admin on the roster).
+    /// It is labelled `withdrawn`, and no record is written: the resolver
+    /// only ever looks at open matters and at those it left `resolving`.
+    pub fn withdraw(&self, number: u64, login: &str, admin: bool) -> Result<(), LocalError> {
+        let mut matter = self.open_since(number, "closing it")?;
+        may_act(&matter, login, admin, "close it")?;
+        if matter
+            .labels
+            .iter()
+            .any(|l| l == crate::plan::effect::RESOLVING)
+        {
+            return Err(LocalError::BeingResolved(number));
+        }
+        matter.state = State::Closed;
+        matter.closed = Some(self.now);
+        matter.labels.push(WITHDRAWN.to_string());
+        self.save_matter(&matter)?;
+        Ok(())
+    }
+
+    /// Matter `number`, if it is open and was opened by now; `what` says
+    /// what is being done to it, for the error.
+    fn open_since(&self, number: u64, what: &'static str) -> Result<LocalMatter, LocalError> {
+        let matter = self.load_matter(number)?;
+        if matter.state != State::Open {
+            return Err(ForgeError::NotOpen(number).into());
+        }
+        if self.now < matter.opened {
+            return Err(LocalError::BeforeOpened {
+                number,
+                what,
+                opened: matter.opened,
+                at: self.now,
+            });
+        }
+        Ok(matter)
+    }
+
     /// The check result recorded for a commit, if any.
     pub fn commit_status(&self, sha: &HeadSha) -> Result<Option<CommitStatus>, ForgeError> {
         read_toml(&self.dir.join("statuses").join(format!("{}.toml", sha.0)))
@@ -204,23 +303,10 @@ impl LocalForge {
 
     /// Every matter ever opened, by number.
     pub fn all_matters(&self) -> Result<Vec<LocalMatter>, ForgeError> {
-        let dir = self.dir.join("matters");
-        if !dir.is_dir() {
-            return Ok(Vec::new());
-        }
-        let mut out = Vec::new();
-        for entry in std::fs::read_dir(&dir).map_err(other("reading matters"))? {
-            let path = entry.map_err(other("reading matters"))?.path();
-            let number = path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .and_then(|s| s.parse().ok());
-            if let Some(number) = number {
-                out.push(self.load_matter(number)?);
-            }
-        }
-        out.sort_by_key(|m| m.number);
-        Ok(out)
+        self.numbers()?
+            .into_iter()
+            .map(|n| self.load_matter(n))
+            .collect()
     }
 
     fn info(&self, m: &LocalMatter) -> Result<MatterInfo, ForgeError> {
@@ -228,7 +314,7 @@ impl LocalForge {
             Some(branch) if m.state == State::Open => self
                 .repo
                 .branch_head(branch)
-                .map_err(|e| ForgeError::Other(e.to_string()))?
+                .map_err(git_error)?
                 .map(HeadSha),
             _ => None,
         };
@@ -244,49 +330,6 @@ impl LocalForge {
             draft: false,
             link: None,
         })
-    }
-
-    fn next_id(&self) -> Result<u64, ForgeError> {
-        let path = self.dir.join("counter.toml");
-        let mut counter: Counter = read_toml(&path)?.unwrap_or(Counter { next: 1 });
-        let id = counter.next.max(1);
-        counter.next = id + 1;
-        self.write_toml(&path, &counter)?;
-        Ok(id)
-    }
-
-    fn matter_path(&self, number: u64) -> PathBuf {
-        self.dir.join("matters").join(format!("{number}.toml"))
-    }
-
-    fn thread_path(&self, number: u64) -> PathBuf {
-        self.dir.join("comments").join(format!("{number}.toml"))
-    }
-
-    fn load_matter(&self, number: u64) -> Result<LocalMatter, ForgeError> {
-        read_toml(&self.matter_path(number))?.ok_or(ForgeError::NotFound(number))
-    }
-
-    fn save_matter(&self, matter: &LocalMatter) -> Result<(), ForgeError> {
-        self.write_toml(&self.matter_path(matter.number), matter)
-    }
-
-    fn load_thread(&self, number: u64) -> Result<Thread, ForgeError> {
-        Ok(read_toml(&self.thread_path(number))?.unwrap_or_default())
-    }
-
-    fn save_thread(&self, number: u64, thread: &Thread) -> Result<(), ForgeError> {
-        self.write_toml(&self.thread_path(number), thread)
-    }
-
-    fn write_toml<T: Serialize>(&self, path: &Path, value: &T) -> Result<(), ForgeError> {
-        let text =
-            toml::to_string(value).map_err(|e| ForgeError::Other(format!("local forge: {e}")))?;
-        let dir = path.parent().unwrap_or(&self.dir);
-        std::fs::create_dir_all(dir).map_err(other("creating its directory"))?;
-        let tmp = path.with_extension("toml.tmp");
-        std::fs::write(&tmp, text).map_err(other("writing"))?;
-        std::fs::rename(&tmp, path).map_err(other("writing"))
     }
 
     fn stamp(&self) -> Stamp<'static> {
@@ -355,6 +398,10 @@ impl Forge for LocalForge {
             .collect())
     }
 
+    fn pushes(&self, number: u64) -> Result<Vec<(HeadSha, Timestamp)>, ForgeError> {
+        self.pushes_of(number)
+    }
+
     fn changed_files(&self, number: u64) -> Result<Vec<String>, ForgeError> {
         let matter = self.load_matter(number)?;
         let Some(branch) = matter.branch else {
@@ -363,7 +410,7 @@ impl Forge for LocalForge {
         let head = matter.merge_commit.unwrap_or(branch);
         self.repo
             .changed_paths(&self.base, &head)
-            .map_err(|e| ForgeError::Other(e.to_string()))
+            .map_err(git_error)
     }
 
     fn bot(&self) -> &str {
@@ -383,7 +430,7 @@ impl Forge for LocalForge {
                 c.edited = Some(self.now);
             }
             None => {
-                let id = self.next_id()?;
+                let id = self.next_comment_id()?;
                 let c = StoredComment {
                     id,
                     author: BOT.into(),
@@ -431,10 +478,7 @@ impl Forge for LocalForge {
 
     fn merge(&self, number: u64, expected: &HeadSha, message: &str) -> Result<HeadSha, ForgeError> {
         let (mut matter, branch) = self.open_pull(number)?;
-        let actual = self
-            .repo
-            .branch_head(&branch)
-            .map_err(|e| ForgeError::Other(e.to_string()))?;
+        let actual = self.repo.branch_head(&branch).map_err(git_error)?;
         let actual = HeadSha(actual.unwrap_or_default());
         if &actual != expected {
             return Err(ForgeError::StaleHead {
@@ -474,10 +518,7 @@ impl Forge for LocalForge {
 
     fn read_file(&self, path: &str) -> Result<Option<String>, ForgeError> {
         let top = path.split('/').next().unwrap_or(path);
-        let files = self
-            .repo
-            .files_at(&self.base, &[top])
-            .map_err(|e| ForgeError::Other(e.to_string()))?;
+        let files = self.repo.files_at(&self.base, &[top]).map_err(git_error)?;
         Ok(files
             .into_iter()
             .find(|(p, _)| p == path)
@@ -488,193 +529,9 @@ impl Forge for LocalForge {
         self.repo
             .commit_file(&self.base, path, text, message, &self.stamp())
             .map(HeadSha)
-            .map_err(|e| ForgeError::Other(e.to_string()))
+            .map_err(git_error)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A repository with `main` holding `a.txt`, and a branch `p1` that edits it.
-    struct Fixture {
-        dir: tempfile::TempDir,
-    }
-
-    fn t(text: &str) -> Timestamp {
-        Timestamp::parse(text).unwrap()
-    }
-
-    impl Fixture {
-        fn new() -> Self {
-            let dir = tempfile::tempdir().unwrap();
-            let repo = git2::Repository::init(dir.path()).unwrap();
-            repo.set_head("refs/heads/main").unwrap();
-            let fx = Fixture { dir };
-            fx.commit("main", &[("a.txt", "one\ntwo\n")], "start");
-            let main = repo
-                .find_branch("main", git2::BranchType::Local)
-                .unwrap()
-                .get()
-                .peel_to_commit()
-                .unwrap();
-            repo.branch("p1", &main, false).unwrap();
-            fx.commit("p1", &[("a.txt", "one\nTWO\n")], "shout");
-            fx
-        }
-
-        fn commit(&self, branch: &str, files: &[(&str, &str)], message: &str) -> String {
-            let repo = git2::Repository::open(self.dir.path()).unwrap();
-            let refname = format!("refs/heads/{branch}");
-            let parent = repo
-                .find_reference(&refname)
-                .ok()
-                .and_then(|r| r.peel_to_commit().ok());
-            let mut builder = repo
-                .treebuilder(parent.as_ref().map(|p| p.tree().unwrap()).as_ref())
-                .unwrap();
-            for (path, text) in files {
-                let blob = repo.blob(text.as_bytes()).unwrap();
-                builder.insert(path, blob, 0o100_644).unwrap();
-            }
-            let tree = repo.find_tree(builder.write().unwrap()).unwrap();
-            let who =
-                git2::Signature::new("T", "t@example.invalid", &git2::Time::new(1_900_000_000, 0))
-                    .unwrap();
-            let parents: Vec<&git2::Commit<'_>> = parent.iter().collect();
-            repo.commit(Some(&refname), &who, &who, message, &tree, &parents)
-                .unwrap()
-                .to_string()
-        }
-
-        fn forge(&self, now: &str) -> LocalForge {
-            LocalForge::open(self.dir.path(), "main", t(now)).unwrap()
-        }
-
-        fn file_on_main(&self) -> String {
-            let git = git2::Repository::open(self.dir.path()).unwrap();
-            let tree = git.revparse_single("main").unwrap().peel_to_tree().unwrap();
-            let blob = git.find_blob(tree.get_name("a.txt").unwrap().id()).unwrap();
-            String::from_utf8(blob.content().to_vec()).unwrap()
-        }
-    }
-
-    fn open_p1(forge: &LocalForge) -> u64 {
-        let new = NewMatter {
-            kind: Kind::Proposal,
-            title: "Shout",
-            body: "Make two loud.",
-            author: "ada",
-            branch: Some("p1"),
-        };
-        forge.open_matter(&new).unwrap()
-    }
-
-    #[test]
-    fn opens_lists_and_comments() {
-        let fx = Fixture::new();
-        let forge = fx.forge("2030-01-01T00:00:00Z");
-        let n = open_p1(&forge);
-        let id = forge.add_comment(n, "boris", "FOR").unwrap();
-        assert!(id > n, "comments and matters share one counter");
-        let open = forge.open_matters().unwrap();
-        assert_eq!(open.len(), 1);
-        assert_eq!(open[0].kind(), Some(Kind::Proposal));
-        assert_eq!(open[0].opened, t("2030-01-01T00:00:00Z"));
-        assert!(open[0].head.is_some());
-        assert_eq!(forge.comments(n).unwrap()[0].body, "FOR");
-        assert_eq!(forge.changed_files(n).unwrap(), ["a.txt"]);
-        assert!(matches!(forge.comments(99), Err(ForgeError::NotFound(99))));
-    }
-
-    #[test]
-    fn merges_only_the_expected_head() {
-        let fx = Fixture::new();
-        let forge = fx.forge("2030-01-02T00:00:00Z");
-        let n = open_p1(&forge);
-        let head = forge.matter(n).unwrap().head.unwrap();
-        let stale = HeadSha("0".repeat(40));
-        assert!(matches!(
-            forge.merge(n, &stale, "m"),
-            Err(ForgeError::StaleHead { .. })
-        ));
-        assert_eq!(fx.file_on_main(), "one\ntwo\n", "nothing merged");
-        let merge = forge.merge(n, &head, "Enact #1").unwrap();
-        assert_eq!(fx.file_on_main(), "one\nTWO\n");
-        assert!(forge.open_matters().unwrap().is_empty());
-        assert!(
-            matches!(forge.merge(n, &head, "again"), Err(ForgeError::NotOpen(_))),
-            "never merged twice"
-        );
-        let repo = git2::Repository::open(fx.dir.path()).unwrap();
-        let commit = repo
-            .revparse_single("main")
-            .unwrap()
-            .peel_to_commit()
-            .unwrap();
-        assert_eq!(commit.id().to_string(), merge.0);
-        assert_eq!(commit.parent_count(), 2);
-    }
-
-    #[test]
-    fn a_conflicting_merge_changes_nothing() {
-        let fx = Fixture::new();
-        fx.commit("main", &[("a.txt", "one\nzwei\n")], "translate");
-        let forge = fx.forge("2030-01-02T00:00:00Z");
-        let n = open_p1(&forge);
-        let head = forge.matter(n).unwrap().head.unwrap();
-        let err = forge.merge(n, &head, "m").unwrap_err();
-        assert!(matches!(err, ForgeError::NotMergeable { .. }), "{err}");
-        assert!(err.to_string().contains("a.txt"), "{err}");
-        assert_eq!(fx.file_on_main(), "one\nzwei\n");
-        assert_eq!(forge.open_matters().unwrap().len(), 1, "still open");
-    }
-
-    #[test]
-    fn one_status_comment_edited_in_place() {
-        let fx = Fixture::new();
-        let forge = fx.forge("2030-01-01T00:00:00Z");
-        let n = open_p1(&forge);
-        forge
-            .put_status(n, "<!-- gitnomic:status -->\nwaiting")
-            .unwrap();
-        forge.add_comment(n, "boris", "FOR").unwrap();
-        forge
-            .put_status(n, "<!-- gitnomic:status -->\nenacting")
-            .unwrap();
-        let comments = forge.comments(n).unwrap();
-        assert_eq!(comments.len(), 2);
-        assert_eq!(
-            forge.status_comment(n).unwrap().unwrap().body,
-            "<!-- gitnomic:status -->\nenacting"
-        );
-        // A player cannot forge the bot's status by writing the marker.
-        let m = open_p1(&forge);
-        forge
-            .add_comment(m, "mallory", "<!-- gitnomic:status -->\nenacted!")
-            .unwrap();
-        assert!(forge.status_comment(m).unwrap().is_none());
-    }
-
-    #[test]
-    fn commits_a_file_and_closes() {
-        let fx = Fixture::new();
-        let forge = fx.forge("2030-01-03T00:00:00Z");
-        let n = open_p1(&forge);
-        forge.close(n).unwrap();
-        assert!(matches!(forge.close(n), Err(ForgeError::NotOpen(_))));
-        assert!(matches!(
-            forge.add_comment(n, "x", "FOR"),
-            Err(ForgeError::NotOpen(_))
-        ));
-        forge
-            .commit_file("content/matters/00001.md", "record\n", "Record #1")
-            .unwrap();
-        let repo = Repo::open(fx.dir.path()).unwrap();
-        let files = repo.files_at("main", &["content"]).unwrap();
-        assert_eq!(
-            files,
-            [("content/matters/00001.md".to_string(), b"record\n".to_vec())]
-        );
-    }
-}
+mod tests;

@@ -1,0 +1,125 @@
+//! The local forge's files: one TOML file per matter and per thread,
+//! each replaced whole through a temporary file, and the comment counter.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{LocalForge, LocalMatter, StoredComment};
+use crate::forge::ForgeError;
+
+/// The comments of one matter, oldest first.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub(super) struct Thread {
+    #[serde(default)]
+    pub(super) comments: Vec<StoredComment>,
+}
+
+/// The next comment id. Matters are numbered from the matters that exist
+/// (1, 2, 3, ...), comments from this counter, so a comment never takes a
+/// matter's number and ids stay unique across the whole forge.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Counter {
+    /// The next comment id.
+    #[serde(default)]
+    comment: u64,
+    /// The one counter that numbered matters and comments alike in forges
+    /// written before each had its own: read as a floor for comment ids,
+    /// so such a forge never reuses one, and not written again.
+    #[serde(default, skip_serializing)]
+    next: u64,
+}
+
+pub(super) fn other(what: &str) -> impl Fn(std::io::Error) -> ForgeError + '_ {
+    move |e| ForgeError::Other(format!("local forge: {what}: {e}"))
+}
+
+/// Reads a TOML file of the forge; `None` if it does not exist.
+pub(super) fn read_toml<T: for<'de> Deserialize<'de>>(
+    path: &Path,
+) -> Result<Option<T>, ForgeError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => toml::from_str(&text).map(Some).map_err(|e| {
+            ForgeError::Other(format!("local forge: {} is damaged: {e}", path.display()))
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(other("reading")(e)),
+    }
+}
+
+impl LocalForge {
+    /// The number the next matter takes: one more than the highest so far.
+    pub(super) fn next_number(&self) -> Result<u64, ForgeError> {
+        Ok(self.numbers()?.last().map_or(1, |n| n + 1))
+    }
+
+    /// The numbers of every matter ever opened, ascending.
+    pub(super) fn numbers(&self) -> Result<Vec<u64>, ForgeError> {
+        let dir = self.dir.join("matters");
+        if !dir.is_dir() {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(&dir).map_err(other("reading matters"))? {
+            let path = entry.map_err(other("reading matters"))?.path();
+            if path.extension().is_none_or(|e| e != "toml") {
+                continue;
+            }
+            let number = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .and_then(|s| s.parse::<u64>().ok());
+            out.extend(number);
+        }
+        out.sort_unstable();
+        Ok(out)
+    }
+
+    /// A new comment id, unique on this forge.
+    pub(super) fn next_comment_id(&self) -> Result<u64, ForgeError> {
+        let path = self.dir.join("counter.toml");
+        let mut counter: Counter = read_toml(&path)?.unwrap_or_default();
+        let id = counter.comment.max(counter.next).max(1);
+        counter.comment = id + 1;
+        self.write_toml(&path, &counter)?;
+        Ok(id)
+    }
+
+    fn matter_path(&self, number: u64) -> PathBuf {
+        self.dir.join("matters").join(format!("{number}.toml"))
+    }
+
+    fn thread_path(&self, number: u64) -> PathBuf {
+        self.dir.join("comments").join(format!("{number}.toml"))
+    }
+
+    pub(super) fn load_matter(&self, number: u64) -> Result<LocalMatter, ForgeError> {
+        read_toml(&self.matter_path(number))?.ok_or(ForgeError::NotFound(number))
+    }
+
+    pub(super) fn save_matter(&self, matter: &LocalMatter) -> Result<(), ForgeError> {
+        self.write_toml(&self.matter_path(matter.number), matter)
+    }
+
+    pub(super) fn load_thread(&self, number: u64) -> Result<Thread, ForgeError> {
+        Ok(read_toml(&self.thread_path(number))?.unwrap_or_default())
+    }
+
+    pub(super) fn save_thread(&self, number: u64, thread: &Thread) -> Result<(), ForgeError> {
+        self.write_toml(&self.thread_path(number), thread)
+    }
+
+    pub(super) fn write_toml<T: Serialize>(
+        &self,
+        path: &Path,
+        value: &T,
+    ) -> Result<(), ForgeError> {
+        let text =
+            toml::to_string(value).map_err(|e| ForgeError::Other(format!("local forge: {e}")))?;
+        let dir = path.parent().unwrap_or(&self.dir);
+        std::fs::create_dir_all(dir).map_err(other("creating its directory"))?;
+        let tmp = path.with_extension("toml.tmp");
+        std::fs::write(&tmp, text).map_err(other("writing"))?;
+        std::fs::rename(&tmp, path).map_err(other("writing"))
+    }
+}
