@@ -130,9 +130,11 @@ fn as_first_seen(
 /// last head is settled; a push the forge dates before it was noted then.
 fn unseen(journal: &Journal, pushes: Vec<(HeadSha, Timestamp)>) -> Vec<(HeadSha, Timestamp)> {
     let settled = journal.heads.last().map(|h| h.at);
+    let noted =
+        |sha: &HeadSha, at: Timestamp| journal.heads.iter().any(|h| &h.sha == sha && h.at == at);
     pushes
         .into_iter()
-        .filter(|(_, at)| settled.is_none_or(|s| *at >= s))
+        .filter(|(sha, at)| settled.is_none_or(|s| *at >= s) && !noted(sha, *at))
         .collect()
 }
 
@@ -210,6 +212,20 @@ mod tests {
             heads.note(&mut journal, &sha(s), at(*hour));
         }
         journal.heads.iter().map(|h| h.voids).collect()
+    }
+
+    #[test]
+    fn pushes_already_in_the_journal_are_not_noted_again() {
+        let mut journal = Journal::default();
+        for (s, voids) in [("a", false), ("b", true)] {
+            journal.heads.push(SeenHead {
+                sha: sha(s),
+                at: at(1),
+                voids,
+            });
+        }
+        let pushes = vec![(sha("a"), at(1)), (sha("b"), at(1)), (sha("a"), at(2))];
+        assert_eq!(unseen(&journal, pushes), [(sha("a"), at(2))]);
     }
 
     #[test]
