@@ -27,6 +27,7 @@ mod run;
 pub mod scenario;
 pub mod snapshot;
 pub mod tally;
+mod timeline;
 
 pub use decide::Decision;
 pub use next::NextChange;
@@ -79,7 +80,8 @@ impl Run {
 /// Resolves every pending matter of `snapshot` at `now`, in order, and says
 /// for each waiting one what could change its decision next.
 pub fn resolve(snapshot: &Snapshot, now: Timestamp) -> Run {
-    let mut run = run::decide_all(snapshot, now, now);
-    next::annotate(snapshot, &mut run);
+    let game = run::Game::new(snapshot, now);
+    let (mut run, own_merits) = run::decide_all(&game, now);
+    next::annotate(&game, &mut run, &own_merits);
     run
 }
