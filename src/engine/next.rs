@@ -93,22 +93,15 @@ pub(crate) fn annotate(game: &Game<'_>, run: &mut Run, own_merits: &[bool]) {
 /// The moments after `now` at which a decision could change by itself:
 /// every time limit of every matter (both "at least", `t`, and "more
 /// than", `t` + 1 s), the downtime's edges and the idle spells' edges.
+/// The time limits are every one the parameters declare, so a new one is
+/// watched as soon as conditions may use it.
 fn moments(snapshot: &Snapshot, now: Timestamp) -> Vec<Timestamp> {
     let p = &snapshot.params;
-    let limits = [
-        p.enact_quorum_hours,
-        p.resolve_majority_hours,
-        p.stale_after_hours,
-        p.cfj_resolve_after_hours,
-        p.cfj_hiatus_hours,
-        p.dov_fast_hours,
-        p.dov_middle_hours,
-        p.dov_slow_hours,
-    ];
+    let limits = p.time_limits();
     let mut out: Vec<Timestamp> = Vec::new();
     for m in &snapshot.matters {
         out.push(m.opened);
-        for h in limits {
+        for &h in &limits {
             let t = m.opened.plus(Span::hours(h));
             out.extend([t, t.plus(Span::seconds(1))]);
         }

@@ -13,27 +13,13 @@ use std::collections::HashMap;
 
 use super::ballot::Lexicon;
 use super::decide::{self, Decision, Quantities, Verdict};
-use super::expr::{Env, Type, Value};
+use super::expr::Value;
 use super::limits::{self, ProposerRecord};
+use super::params::Active;
 use super::snapshot::{MatterKind, Phase, PlayerName, Snapshot};
 use super::tally::{Mode, Read, Roster, Tally};
 use super::{MatterDecision, Run};
 use crate::time::{Span, Timestamp};
-
-/// The quorum formula's one name.
-struct Active(i64);
-
-impl Env for Active {
-    fn type_of(&self, name: &str) -> Option<Type> {
-        (name == "active").then_some(Type::Int)
-    }
-    fn value_of(&self, name: &str) -> Option<Value> {
-        (name == "active").then_some(Value::Int(self.0))
-    }
-    fn describe(&self, _: &str, v: Value) -> String {
-        v.to_string()
-    }
-}
 
 /// A snapshot made ready for runs that count comments up to one cutoff.
 pub(crate) struct Game<'a> {

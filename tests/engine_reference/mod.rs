@@ -71,20 +71,13 @@ fn annotate(snapshot: &Snapshot, run: &mut Run) {
 
 fn moments(snapshot: &Snapshot, now: Timestamp) -> Vec<Timestamp> {
     let p = &snapshot.params;
-    let limits = [
-        p.enact_quorum_hours,
-        p.resolve_majority_hours,
-        p.stale_after_hours,
-        p.cfj_resolve_after_hours,
-        p.cfj_hiatus_hours,
-        p.dov_fast_hours,
-        p.dov_middle_hours,
-        p.dov_slow_hours,
-    ];
+    // The one change from the old engine: the time limits come from the
+    // parameters' table, as the engine's do (it listed the same eight).
+    let limits = p.time_limits();
     let mut out: Vec<Timestamp> = Vec::new();
     for m in &snapshot.matters {
         out.push(m.opened);
-        for h in limits {
+        for &h in &limits {
             let t = m.opened.plus(Span::hours(h));
             out.extend([t, t.plus(Span::seconds(1))]);
         }
