@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::expr::{Bound, Env, Type, Value};
+use super::bound::Bound;
+use super::expr::{Env, Type, Value};
 use super::params::{Condition, Params, QUANTITIES};
 use super::snapshot::MatterKind;
 use super::tally::Tally;

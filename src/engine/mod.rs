@@ -17,11 +17,13 @@
 //! scenario files and [`report`] prints runs for people and machines.
 
 pub mod ballot;
+mod bound;
 pub mod decide;
 pub mod expr;
 pub mod limits;
 pub mod next;
 pub mod params;
+mod presets;
 pub mod report;
 mod run;
 pub mod scenario;

@@ -203,30 +203,44 @@ fn first_decided(pieces: &[Piece], within: &[(usize, usize)]) -> Option<(usize, 
 fn first_changes(game: &Game<'_>, now: Timestamp) -> Vec<Option<(Timestamp, Decision)>> {
     let mut line = Timeline::new(game, moments(game.snapshot, now));
     let n = line.len();
-    let count = game.matters.len();
-    let mut found: Vec<Option<(usize, Decision)>> = vec![None; count];
-    let downtime = line.downtime();
-    let valid = |i: usize, kind| game.valid(i, kind);
+    let mut found: Vec<Option<(usize, Decision)>> = vec![None; game.matters.len()];
     // CfJs, each on its own.
-    for i in (0..count).filter(|i| valid(*i, MatterKind::Cfj)) {
+    for i in (0..found.len()).filter(|i| game.valid(*i, MatterKind::Cfj)) {
         let from = line.start_of(i);
         let pieces = line.pieces(i, from, n);
         found[i] = first_decided(&pieces, &[(from, n)]);
     }
-    // DoVs: frozen in the downtime; failed once an older one is enacted.
+    let freeze = dov_changes(game, &mut line, &mut found);
+    proposal_changes(game, &mut line, &mut found, &freeze);
+    found
+        .into_iter()
+        .map(|f| f.map(|(i, d)| (line.moments[i], d)))
+        .collect()
+}
+
+/// Fills in `found` for DoVs, which are not resolved in the downtime and
+/// fail once an older one is enacted; returns the moments at which
+/// proposals are frozen (a DoV pending or enacted, the downtime, or an
+/// Ascension Address awaited).
+fn dov_changes(
+    game: &Game<'_>,
+    line: &mut Timeline<'_, '_>,
+    found: &mut [Option<(usize, Decision)>],
+) -> Moments {
+    let n = line.len();
+    let downtime = line.downtime();
     let mut enacted: Moments = Vec::new();
     let mut freeze: Moments = if game.snapshot.phase == Phase::AwaitingAscension {
         vec![(0, n)]
     } else {
         downtime.clone()
     };
-    for i in (0..count).filter(|i| valid(*i, MatterKind::Dov)) {
+    for i in (0..found.len()).filter(|i| game.valid(*i, MatterKind::Dov)) {
         let from = line.start_of(i);
         let pieces = line.pieces(i, from, n);
-        let open = outside(&downtime, from, n);
-        let own = first_decided(&pieces, &open);
-        let older = intersect(&enacted, &outside(&downtime, from, n));
-        let by_older = older.first().map(|r| r.0);
+        let resolvable = outside(&downtime, from, n);
+        let own = first_decided(&pieces, &resolvable);
+        let by_older = intersect(&enacted, &resolvable).first().map(|r| r.0);
         found[i] = match (own, by_older) {
             (Some(o), Some(b)) if b <= o.0 => Some((b, Decision::Fail)),
             (None, Some(b)) => Some((b, Decision::Fail)),
@@ -235,15 +249,27 @@ fn first_changes(game: &Game<'_>, now: Timestamp) -> Vec<Option<(Timestamp, Deci
         freeze = union(&freeze, &where_(&pieces, |d| d != Decision::Fail));
         enacted = union(&enacted, &where_(&pieces, |d| d == Decision::Enact));
     }
-    // Proposals: in the queue, unless frozen or pending too long.
+    freeze
+}
+
+/// Fills in `found` for proposals: not resolved while `freeze`; failed
+/// once pending too long; otherwise decided on their merits when no older
+/// proposal (not pending too long) would still be waiting.
+fn proposal_changes(
+    game: &Game<'_>,
+    line: &mut Timeline<'_, '_>,
+    found: &mut [Option<(usize, Decision)>],
+    freeze: &[(usize, usize)],
+) {
+    let n = line.len();
     let mut older_waiting: Moments = Vec::new();
-    for i in (0..count).filter(|i| valid(*i, MatterKind::Proposal)) {
+    for i in (0..found.len()).filter(|i| game.valid(*i, MatterKind::Proposal)) {
         let from = line.start_of(i);
         let stale = line.stale_from(i).max(from);
         let pieces = line.pieces(i, from, stale);
-        let queue = outside(&union(&freeze, &older_waiting), from, stale);
+        let queue = outside(&union(freeze, &older_waiting), from, stale);
         let own = first_decided(&pieces, &queue);
-        let failed = outside(&freeze, stale, n)
+        let failed = outside(freeze, stale, n)
             .first()
             .map(|r| (r.0, Decision::Fail));
         found[i] = match (own, failed) {
@@ -252,10 +278,6 @@ fn first_changes(game: &Game<'_>, now: Timestamp) -> Vec<Option<(Timestamp, Deci
         };
         older_waiting = union(&older_waiting, &where_(&pieces, |d| d == Decision::Wait));
     }
-    found
-        .into_iter()
-        .map(|f| f.map(|(i, d)| (line.moments[i], d)))
-        .collect()
 }
 
 /// The fewest extra votes (FOR for enact, AGAINST for fail) from active
@@ -298,35 +320,61 @@ fn votes_needed(
             ballot: ballot.clone(),
         })
         .collect();
+    fewest(
+        game,
+        stage,
+        i,
+        target,
+        silent.len() != names_distinct(&silent),
+        &extra,
+    )
+}
+
+/// How many players' names in `names` are distinct.
+fn names_distinct(names: &[&PlayerName]) -> usize {
+    let mut names = names.to_vec();
+    names.sort_unstable();
+    names.dedup();
+    names.len()
+}
+
+/// The fewest of the `extra` votes, added in order, that give `target` to
+/// the matter at `i` at `stage`. `twice`: a name is on the roster twice.
+fn fewest(
+    game: &Game<'_>,
+    stage: &Stage,
+    i: usize,
+    target: Decision,
+    twice: bool,
+    extra: &[ReadComment<'_>],
+) -> Option<u32> {
     let read = &game.matters[i];
     let kind = read.matter.kind;
     let decides = |tally| {
         game.quantities(stage, i, &tally)
             .is_some_and(|q| decide::decision(kind, q) == target)
     };
+    let now = stage.now;
+    let at = game.roster.at(now, stage.hiatus_since);
     // Extra votes come last, each from a different player: each is one more
     // step of the count. Otherwise (a comment at `now` ordered after them,
     // or a name twice on the roster), count again from the start.
     let last_order = read.comments.last().filter(|c| c.comment.at == now);
     let reorders = last_order.is_some_and(|c| c.comment.order >= u64::MAX - extra.len() as u64);
-    let mut names = silent.clone();
-    names.sort_unstable();
-    names.dedup();
-    if reorders || names.len() != silent.len() {
+    if reorders || twice {
         return (1..=extra.len()).find_map(|k| {
             let mut trial = read.clone();
             trial.comments.extend(extra[..k].iter().cloned());
             trial
                 .comments
                 .sort_by_key(|c| (c.comment.at, c.comment.order));
-            let at = game.roster.at(now, stage.hiatus_since);
             decides(trial.count(&at, Mode::Counts)).then(|| u32::try_from(k).unwrap_or(u32::MAX))
         });
     }
-    let at = game.roster.at(now, stage.hiatus_since);
     let mut first = read.scan(&at, true, Mode::Counts);
-    let mut second = (!p.def_is_valid_icon).then(|| read.scan(&at, false, Mode::Counts));
-    for (k, c) in (1u32..).zip(&extra) {
+    let mut second =
+        (!game.snapshot.params.def_is_valid_icon).then(|| read.scan(&at, false, Mode::Counts));
+    for (k, c) in (1u32..).zip(extra) {
         read.step(&at, &mut first, c);
         if let Some(second) = second.as_mut() {
             read.step(&at, second, c);

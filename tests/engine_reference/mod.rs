@@ -21,7 +21,7 @@ use gitnomic::engine::{
 use gitnomic::time::{Span, Timestamp};
 
 /// The reference `engine::resolve`.
-pub fn resolve(snapshot: &Snapshot, now: Timestamp) -> Run {
+pub(crate) fn resolve(snapshot: &Snapshot, now: Timestamp) -> Run {
     let mut run = decide_all(snapshot, now, now);
     annotate(snapshot, &mut run);
     run
