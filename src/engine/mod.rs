@@ -10,10 +10,12 @@
 //! replayed and explained later.
 //!
 //! Layout: [`snapshot`] is the input model, [`params`] the ruleset's
-//! parameters and presets, [`expr`] the condition language they are
-//! written in, [`ballot`] reads votes from Markdown, [`tally`] counts one
-//! matter, [`decide`] applies the conditions, `run` orders one resolve run,
-//! [`next`] looks ahead, [`limits`] says who may propose, [`scenario`] reads
+//! parameters (declared once, in one table) and `presets` their bases,
+//! [`expr`] the condition language they are written in and `bound` its
+//! evaluation over spans of time, [`ballot`] reads votes from Markdown,
+//! [`tally`] counts one matter, [`decide`] applies the conditions, `run`
+//! orders one resolve run, [`next`] looks ahead over the moments `timeline`
+//! cuts into epochs, [`limits`] says who may propose, [`scenario`] reads
 //! scenario files and [`report`] prints runs for people and machines.
 
 pub mod ballot;
