@@ -396,8 +396,42 @@ fn shift_game(s: &mut Snapshot, by: Span) {
     }
 }
 
+/// A [`rich_game`] crowded onto a 12-hour grid, every other matter a DoV:
+/// many matters reach their time limits at the same moment, so the ties
+/// of the queue (an older DoV enacted just when a younger one would be
+/// decided, an older proposal decided just when a younger one is due) come
+/// up often.
+fn crowded_game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
+    rich_game().prop_map(|(mut s, now)| {
+        for m in &mut s.matters {
+            let hours = m.opened.since(base()).as_seconds() / 3600;
+            let day_shift = hours - hours % 12;
+            let by = Span::seconds(
+                base()
+                    .plus(Span::hours(day_shift))
+                    .since(m.opened)
+                    .as_seconds(),
+            );
+            m.opened = m.opened.plus(by);
+            for c in &mut m.comments {
+                c.at = c.at.plus(by);
+            }
+            if m.id % 2 == 0 {
+                m.kind = MatterKind::Dov;
+            }
+        }
+        (s, now)
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// The same on crowded games.
+    #[test]
+    fn the_engine_equals_the_reference_when_limits_coincide((s, now) in crowded_game()) {
+        prop_assert_eq!(resolve(&s, now), engine_reference::resolve(&s, now));
+    }
 
     /// The look-ahead promises it "can never disagree with what the engine
     /// will actually do": the whole run, reasons, tallies and look-ahead
