@@ -4,7 +4,11 @@
 //! enact and fail never both hold; a non-player's comment never changes a
 //! decision; a FOR added by an active player who is not the author never
 //! turns an enactment into a failure; comments from the future do not
-//! exist; every matter gets exactly one decision.
+//! exist; every matter gets exactly one decision. And the engine decides
+//! and looks ahead exactly as the slow reference engine in
+//! `engine_reference` does, on every preset and on amended conditions.
+
+mod engine_reference;
 
 use gitnomic::engine::decide::{Decision, Quantities};
 use gitnomic::engine::params::PRESETS;
@@ -228,5 +232,214 @@ proptest! {
         q.enactable = Some(e);
         let x = fail.expr.eval_bool(&q).unwrap();
         prop_assert!(!(e && x), "both hold: F={f} A={a} N={active} age={age}s flags={flags:?}");
+    }
+}
+
+/// Parameter amendments the equivalence check tries on top of a preset:
+/// time limits that collide, tight proposal limits, the rarer policy
+/// choices, and conditions that are not monotone in time or cannot always
+/// be computed, so the look-ahead may not assume anything about them.
+const AMENDMENTS: [&str; 8] = [
+    "",
+    "stale_after_hours = 30\nmax_pending = 1\nmax_per_day = 2",
+    "def_is_valid_icon = false\nveto_sticky = false\nimplicit_vote_counts_as_voted = false",
+    "revive_votes_on_unidle = false\ncount_comments_made_while_idle = true\n\
+     hiatus_permits_proposal_voting = false",
+    "proposal_enact = \"not blocked and (for_votes >= quorum and age >= enact_quorum_hours \
+     or age > 20 and age < 30 and for_votes > against_votes)\"\n\
+     proposal_fail = \"blocked or age * 2 / 3 >= resolve_majority_hours and not enactable\"",
+    "cfj_enact = \"age - enact_quorum_hours > cfj_resolve_after_hours / 2 and for_votes > against_votes \
+     or for_votes * 9223372036854775807 > quorum\"\n\
+     dov_enact = \"age >= dov_fast_hours and for_votes >= quorum or age == 30\"\n\
+     dov_fail = \"age > 40 and age <= 60 and not enactable\"",
+    "enact_quorum_hours = 0\nresolve_majority_hours = 12\ndov_fast_hours = 12\n\
+     dov_middle_hours = 12\ncfj_resolve_after_hours = 0",
+    "quorum = \"active / 3\"\nseasonal_downtime = false",
+];
+
+prop_compose! {
+    fn rich_player(i: usize)(kind in 0..5u8, from in 0..300i64, len in 1..150i64, gap in 1..60i64)
+        -> Player {
+        let at = |h| Some(base().plus(Span::hours(h)));
+        let idle = match kind {
+            0 => vec![IdleSpell { from: None, until: None }],
+            1 => vec![IdleSpell { from: at(from), until: at(from + len) }],
+            2 => vec![IdleSpell { from: at(from), until: None }],
+            3 => vec![
+                IdleSpell { from: None, until: at(from) },
+                IdleSpell { from: at(from + gap), until: at(from + gap + len) },
+            ],
+            _ => vec![],
+        };
+        Player { name: name(i), idle }
+    }
+}
+
+prop_compose! {
+    fn rich_matter(players: usize, id: u64)(
+        kind in 0..3u8,
+        author in 0..players,
+        opened in 0..200i64,
+        comments in prop::collection::vec(comment(players), 0..9),
+    ) -> Matter {
+        let mut m = matter_of(players, id, kind, author, opened, comments);
+        // Minutes as well as hours: time limits of different matters interleave.
+        m.opened = m.opened.plus(Span::seconds((id as i64 % 3) * 60));
+        m
+    }
+}
+
+fn matter_of(
+    players: usize,
+    id: u64,
+    kind: u8,
+    author: usize,
+    opened: i64,
+    comments: Vec<(usize, i64, usize, u64)>,
+) -> Matter {
+    let opened = base().plus(Span::hours(opened));
+    let kind = [MatterKind::Proposal, MatterKind::Cfj, MatterKind::Dov][usize::from(kind)];
+    let comments = comments
+        .into_iter()
+        .map(|(who, minutes, body, order)| Comment {
+            order,
+            by: if who == players {
+                PlayerName("Zed".into())
+            } else {
+                name(who)
+            },
+            at: opened.plus(Span::seconds(minutes * 60)),
+            body: BODIES[body].to_owned(),
+        })
+        .collect();
+    Matter {
+        id,
+        kind,
+        author: name(author),
+        opened,
+        comments,
+    }
+}
+
+/// A game for the equivalence check: up to nine players with idle spells
+/// starting and ending around *now*, up to seven matters some of them
+/// opened after *now*, any preset with one of [`AMENDMENTS`], and a start
+/// either in March or just before the seasonal downtime.
+fn rich_game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
+    (2usize..10).prop_flat_map(|n| {
+        let players: Vec<_> = (0..n).map(rich_player).collect();
+        let matters: Vec<_> = (1..=7u64).map(|id| rich_matter(n, id)).collect();
+        (
+            players,
+            prop::collection::vec(any::<bool>(), 7),
+            matters,
+            (0..=n + 2, 0..PRESETS.len(), 0..AMENDMENTS.len()),
+            (any::<bool>(), any::<bool>()),
+            0..320i64,
+        )
+            .prop_map(
+                move |(
+                    players,
+                    keep,
+                    matters,
+                    (emperor, preset, amend),
+                    (awaiting, december),
+                    now,
+                )| {
+                    let matters = matters
+                        .into_iter()
+                        .zip(keep)
+                        .filter(|(m, k)| *k || m.id == 1)
+                        .map(|(m, _)| m)
+                        .collect();
+                    let table: toml::Table =
+                        format!("preset = \"{}\"\n{}", PRESETS[preset], AMENDMENTS[amend])
+                            .parse()
+                            .unwrap();
+                    let mut snapshot = Snapshot {
+                        params: Params::from_table(&table).unwrap(),
+                        players,
+                        emperor: (emperor < n).then(|| name(emperor)),
+                        phase: if awaiting {
+                            Phase::AwaitingAscension
+                        } else {
+                            Phase::Playing
+                        },
+                        matters,
+                    };
+                    // December: the same game shifted to start on Dec 20, so the
+                    // downtime (Dec 24-27 in Ruleset 113) falls inside it.
+                    let shift = if december {
+                        Span::days(294)
+                    } else {
+                        Span::seconds(0)
+                    };
+                    shift_game(&mut snapshot, shift);
+                    (snapshot, base().plus(shift).plus(Span::hours(now)))
+                },
+            )
+    })
+}
+
+fn shift_game(s: &mut Snapshot, by: Span) {
+    for p in &mut s.players {
+        for spell in &mut p.idle {
+            spell.from = spell.from.map(|t| t.plus(by));
+            spell.until = spell.until.map(|t| t.plus(by));
+        }
+    }
+    for m in &mut s.matters {
+        m.opened = m.opened.plus(by);
+        for c in &mut m.comments {
+            c.at = c.at.plus(by);
+        }
+    }
+}
+
+/// A [`rich_game`] crowded onto a 12-hour grid, every other matter a DoV:
+/// many matters reach their time limits at the same moment, so the ties
+/// of the queue (an older DoV enacted just when a younger one would be
+/// decided, an older proposal decided just when a younger one is due) come
+/// up often.
+fn crowded_game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
+    rich_game().prop_map(|(mut s, now)| {
+        for m in &mut s.matters {
+            let hours = m.opened.since(base()).as_seconds() / 3600;
+            let day_shift = hours - hours % 12;
+            let by = Span::seconds(
+                base()
+                    .plus(Span::hours(day_shift))
+                    .since(m.opened)
+                    .as_seconds(),
+            );
+            m.opened = m.opened.plus(by);
+            for c in &mut m.comments {
+                c.at = c.at.plus(by);
+            }
+            if m.id % 2 == 0 {
+                m.kind = MatterKind::Dov;
+            }
+        }
+        (s, now)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// The same on crowded games.
+    #[test]
+    fn the_engine_equals_the_reference_when_limits_coincide((s, now) in crowded_game()) {
+        prop_assert_eq!(resolve(&s, now), engine_reference::resolve(&s, now));
+    }
+
+    /// The look-ahead promises it "can never disagree with what the engine
+    /// will actually do": the whole run, reasons, tallies and look-ahead
+    /// included, equals the reference engine's.
+    #[test]
+    fn the_engine_equals_the_reference((s, now) in rich_game()) {
+        let fast = resolve(&s, now);
+        let slow = engine_reference::resolve(&s, now);
+        prop_assert_eq!(fast, slow);
     }
 }

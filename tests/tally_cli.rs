@@ -173,3 +173,27 @@ fn no_moment_is_an_error() {
         .success()
         .stdout(predicate::str::contains("1 active players, quorum 1"));
 }
+
+#[test]
+fn a_quorum_dividing_by_zero_is_refused_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("zero.toml");
+    let text = "now = \"2030-01-01T00:00:00Z\"\n\n[params]\nquorum = \"active / 0\"\n";
+    std::fs::write(&path, text).unwrap();
+    tally()
+        .arg("tally")
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("line 3"))
+        .stderr(predicate::str::contains("params.quorum"))
+        .stderr(predicate::str::contains("divides by zero"));
+    let text = "now = \"2030-01-01T00:00:00Z\"\n\n[params]\nquorum = \"12 / (active - 4)\"\n";
+    std::fs::write(&path, text).unwrap();
+    tally()
+        .arg("tally")
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("with 4 active players"));
+}

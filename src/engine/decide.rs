@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::bound::Bound;
 use super::expr::{Env, Type, Value};
 use super::params::{Condition, Params, QUANTITIES};
 use super::snapshot::MatterKind;
@@ -147,20 +148,60 @@ pub fn decide(kind: MatterKind, mut q: Quantities<'_>) -> Verdict {
         Ok(b) => b,
         Err(e) => return Verdict::wait(format!("the fail condition cannot be computed: {e}")),
     };
-    let (decision, reasons) = match (enactable, failable) {
-        (true, false) => (Decision::Enact, vec![enact.expr.explain(&q, true)]),
-        (false, true) => (Decision::Fail, vec![fail.expr.explain(&q, true)]),
-        (false, false) => (
-            Decision::Wait,
-            vec![
-                format!("not enactable: {}", enact.expr.explain(&q, false)),
-                format!("not failing: {}", fail.expr.explain(&q, false)),
-            ],
-        ),
-        (true, true) => (
-            Decision::Wait,
-            vec!["the ruleset's enact and fail conditions both hold: an admin must decide".into()],
-        ),
+    let decision = decision_of(enactable, failable);
+    let reasons = match (enactable, failable) {
+        (true, false) => vec![enact.expr.explain(&q, true)],
+        (false, true) => vec![fail.expr.explain(&q, true)],
+        (false, false) => vec![
+            format!("not enactable: {}", enact.expr.explain(&q, false)),
+            format!("not failing: {}", fail.expr.explain(&q, false)),
+        ],
+        (true, true) => {
+            vec!["the ruleset's enact and fail conditions both hold: an admin must decide".into()]
+        }
     };
     Verdict { decision, reasons }
+}
+
+/// The decision when the enact and fail conditions hold or not.
+fn decision_of(enactable: bool, failable: bool) -> Decision {
+    match (enactable, failable) {
+        (true, false) => Decision::Enact,
+        (false, true) => Decision::Fail,
+        _ => Decision::Wait,
+    }
+}
+
+/// The decision of [`decide`] without its reasons, for the look-ahead.
+pub(crate) fn decision(kind: MatterKind, mut q: Quantities<'_>) -> Decision {
+    let (enact, fail) = conditions(q.params, kind);
+    let Ok(enactable) = enact.expr.eval_bool(&q) else {
+        return Decision::Wait;
+    };
+    q.enactable = Some(enactable);
+    match fail.expr.eval_bool(&q) {
+        Ok(failable) => decision_of(enactable, failable),
+        Err(_) => Decision::Wait,
+    }
+}
+
+/// The decision [`decision`] gives at every age from `q.age` to `until`,
+/// if it is provably the same at all of them; `None` when it may differ.
+pub(crate) fn decision_over(kind: MatterKind, q: &Quantities<'_>, until: Span) -> Option<Decision> {
+    let (enact, fail) = conditions(q.params, kind);
+    let ages = Bound::Span(q.age.as_seconds(), until.as_seconds());
+    let names = |enactable: Option<bool>| {
+        move |name: &str| match name {
+            "age" => Some(ages),
+            "enactable" => enactable.map(|e| Bound::Bool(Some(e))),
+            _ => q.value_of(name).map(Bound::exactly),
+        }
+    };
+    let Bound::Bool(Some(enactable)) = enact.expr.bound(&names(None))? else {
+        return None;
+    };
+    let Bound::Bool(Some(failable)) = fail.expr.bound(&names(Some(enactable)))? else {
+        return None;
+    };
+    Some(decision_of(enactable, failable))
 }

@@ -63,7 +63,7 @@ pub trait Env {
 pub struct ExprError(String);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Op {
+pub(crate) enum Op {
     Or,
     And,
     Ge,
@@ -80,10 +80,10 @@ enum Op {
 
 /// A parsed expression.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Expr(Node);
+pub struct Expr(pub(crate) Node);
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Node {
+pub(crate) enum Node {
     Lit(Value),
     Var(String),
     Not(Box<Node>),
@@ -120,7 +120,7 @@ impl Op {
         }
     }
 
-    fn is_comparison(self) -> bool {
+    pub(crate) fn is_comparison(self) -> bool {
         matches!(self, Op::Ge | Op::Le | Op::Gt | Op::Lt | Op::Eq | Op::Ne)
     }
 }
@@ -286,6 +286,11 @@ impl Expr {
         self.0.check(env)
     }
 
+    /// Whether the expression divides by a written zero somewhere.
+    pub fn divides_by_a_written_zero(&self) -> bool {
+        self.0.divides_by_a_written_zero()
+    }
+
     /// Evaluates the expression in `env`.
     pub fn eval(&self, env: &dyn Env) -> Result<Value, ExprError> {
         self.0.eval(env)
@@ -304,6 +309,15 @@ impl Expr {
 }
 
 impl Node {
+    fn divides_by_a_written_zero(&self) -> bool {
+        match self {
+            Node::Bin(Op::Div, _, r) if **r == Node::Lit(Value::Int(0)) => true,
+            Node::Bin(_, l, r) => l.divides_by_a_written_zero() || r.divides_by_a_written_zero(),
+            Node::Not(inner) => inner.divides_by_a_written_zero(),
+            Node::Lit(_) | Node::Var(_) => false,
+        }
+    }
+
     fn check(&self, env: &dyn Env) -> Result<Type, ExprError> {
         match self {
             Node::Lit(v) => Ok(type_of(*v)),

@@ -10,23 +10,28 @@
 //! replayed and explained later.
 //!
 //! Layout: [`snapshot`] is the input model, [`params`] the ruleset's
-//! parameters and presets, [`expr`] the condition language they are
-//! written in, [`ballot`] reads votes from Markdown, [`tally`] counts one
-//! matter, [`decide`] applies the conditions, `run` orders one resolve run,
-//! [`next`] looks ahead, [`limits`] says who may propose, [`scenario`] reads
+//! parameters (declared once, in one table) and `presets` their bases,
+//! [`expr`] the condition language they are written in and `bound` its
+//! evaluation over spans of time, [`ballot`] reads votes from Markdown,
+//! [`tally`] counts one matter, [`decide`] applies the conditions, `run`
+//! orders one resolve run, [`next`] looks ahead over the moments `timeline`
+//! cuts into epochs, [`limits`] says who may propose, [`scenario`] reads
 //! scenario files and [`report`] prints runs for people and machines.
 
 pub mod ballot;
+mod bound;
 pub mod decide;
 pub mod expr;
 pub mod limits;
 pub mod next;
 pub mod params;
+mod presets;
 pub mod report;
 mod run;
 pub mod scenario;
 pub mod snapshot;
 pub mod tally;
+mod timeline;
 
 pub use decide::Decision;
 pub use next::NextChange;
@@ -86,7 +91,8 @@ pub fn decide(snapshot: &Snapshot, now: Timestamp) -> Run {
 /// Resolves every pending matter of `snapshot` at `now`, in order, and says
 /// for each waiting one what could change its decision next.
 pub fn resolve(snapshot: &Snapshot, now: Timestamp) -> Run {
-    let mut run = run::decide_all(snapshot, now, now);
-    next::annotate(snapshot, &mut run);
+    let game = run::Game::new(snapshot, now);
+    let (mut run, own_merits) = run::decide_all(&game, now);
+    next::annotate(&game, &mut run, &own_merits);
     run
 }

@@ -63,94 +63,147 @@ pub struct Condition {
     pub expr: Expr,
 }
 
-/// The full parameter set of a ruleset. See docs/tally.md for each field's
-/// meaning and Ruleset 113 default.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Params {
-    /// The preset these parameters started from.
-    pub preset: String,
+/// Declares every parameter once: its doc, whether conditions may use it
+/// as a time limit (`time_limit`, in hours) or not (`setting`), its field
+/// and type, and how its value is read from `[params]`. From the one list
+/// come the [`Params`] struct, [`PARAMETERS`], the reader of
+/// [`Params::from_table`] and the time limits conditions and the
+/// look-ahead see, so a parameter cannot be known to one and not another.
+macro_rules! parameters {
+    ($($(#[$attr:meta])* $kind:ident $field:ident: $ty:ty = $read:expr;)*) => {
+        /// The full parameter set of a ruleset. See docs/tally.md for each
+        /// field's meaning and Ruleset 113 default.
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct Params {
+            /// The preset these parameters started from.
+            pub preset: String,
+            $($(#[$attr])* pub $field: $ty,)*
+        }
+
+        /// Every parameter a ruleset may set besides `preset`, in order.
+        pub const PARAMETERS: &[Parameter] = &[
+            $(Parameter { name: stringify!($field), time_limit: parameters!(@is $kind) },)*
+        ];
+
+        impl Params {
+            /// Overrides one field by its key.
+            fn set(&mut self, key: &str, v: &toml::Value) -> Result<(), String> {
+                match key {
+                    $(stringify!($field) => self.$field = ($read)(v)?,)*
+                    _ => return Err("unknown parameter".into()),
+                }
+                Ok(())
+            }
+
+            /// The value of a time limit by name, in hours (`None` for any
+            /// other parameter).
+            pub(crate) fn hours(&self, name: &str) -> Option<i64> {
+                match name {
+                    $(stringify!($field) => parameters!(@hours $kind self.$field),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+    (@is time_limit) => { true };
+    (@is setting) => { false };
+    (@hours time_limit $value:expr) => { Some($value) };
+    (@hours setting $value:expr) => { None };
+}
+
+/// One parameter of [`PARAMETERS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parameter {
+    /// Its key in `[params]` and its field in [`Params`].
+    pub name: &'static str,
+    /// Whether it is a time limit in hours, which conditions may compare
+    /// ages with (and the look-ahead must therefore watch).
+    pub time_limit: bool,
+}
+
+parameters! {
     /// Words that cast FOR.
-    pub words_for: Vec<String>,
+    setting words_for: Vec<String> = word_list;
     /// Words that cast AGAINST.
-    pub words_against: Vec<String>,
+    setting words_against: Vec<String> = word_list;
     /// Words that cast DEFERENTIAL.
-    pub words_deferential: Vec<String>,
+    setting words_deferential: Vec<String> = word_list;
     /// Words that cast VETO.
-    pub words_veto: Vec<String>,
+    setting words_veto: Vec<String> = word_list;
     /// Most pending proposals a player may have when posting another.
-    pub max_pending: u32,
+    setting max_pending: u32 = count;
     /// Most proposals a player may post in one UTC day.
-    pub max_per_day: u32,
+    setting max_per_day: u32 = count;
     /// Hours before a quorum of FOR may enact a proposal.
-    pub enact_quorum_hours: i64,
+    time_limit enact_quorum_hours: i64 = amount;
     /// Hours before the majority branch (and failure when not enactable).
-    pub resolve_majority_hours: i64,
+    time_limit resolve_majority_hours: i64 = amount;
     /// A proposal pending more than this many hours is skipped and failed; 0 = never.
-    pub stale_after_hours: i64,
+    time_limit stale_after_hours: i64 = amount;
     /// Hours after which a CfJ may be resolved without a quorum.
-    pub cfj_resolve_after_hours: i64,
+    time_limit cfj_resolve_after_hours: i64 = amount;
     /// The same limit while the game is in hiatus (Rulesets 49–75).
-    pub cfj_hiatus_hours: i64,
+    time_limit cfj_hiatus_hours: i64 = amount;
     /// DoV: the earliest branch (12 h in 113).
-    pub dov_fast_hours: i64,
+    time_limit dov_fast_hours: i64 = amount;
     /// DoV: the middle branch (24 h in 113).
-    pub dov_middle_hours: i64,
+    time_limit dov_middle_hours: i64 = amount;
     /// DoV: the slow branch (48 h in 113).
-    pub dov_slow_hours: i64,
+    time_limit dov_slow_hours: i64 = amount;
     /// Hours a failed DoV's author waits when AGAINST exceeded quorum; 0 = never.
-    pub dov_cooldown_hours: i64,
+    setting dov_cooldown_hours: i64 = amount;
     /// Whether the game pauses each year from `downtime_start` to `downtime_end`.
-    pub seasonal_downtime: bool,
+    setting seasonal_downtime: bool = flag;
     /// First day of the seasonal downtime (from 00:00 UTC).
-    pub downtime_start: MonthDay,
+    setting downtime_start: MonthDay = month_day;
     /// The day the downtime ends (at 00:00 UTC, exclusive).
-    pub downtime_end: MonthDay,
+    setting downtime_end: MonthDay = month_day;
     /// Days a player who left must wait to rejoin (not used by the tally).
-    pub rejoin_block_days: i64,
+    setting rejoin_block_days: i64 = amount;
     /// Days of silence after which a player may be idled (not used by the tally).
-    pub idle_after_days: i64,
+    setting idle_after_days: i64 = amount;
     /// Days after idling before a player may unidle (not used by the tally).
-    pub unidle_block_days: i64,
+    setting unidle_block_days: i64 = amount;
     /// Least hours between two uses of a daily action (not used by the tally).
-    pub daily_gap_hours: i64,
+    setting daily_gap_hours: i64 = amount;
     /// The most characters a push after the first vote may change and still
     /// count as a typo fix that keeps the votes (0: every push voids them).
     /// A forge rule, the same in every preset.
-    pub typo_fix_max_chars: i64,
+    setting typo_fix_max_chars: i64 = amount;
     /// Which matters carry the author's implicit FOR.
-    pub implicit_for: ImplicitFor,
+    setting implicit_for: ImplicitFor = implicit_for;
     /// What an author's AGAINST on their own proposal does.
-    pub self_kill: SelfKill,
+    setting self_kill: SelfKill = self_kill;
     /// Whether a VETO stands after the emperor changes their vote.
-    pub veto_sticky: bool,
+    setting veto_sticky: bool = flag;
     /// Whether the emperor may cast DEFERENTIAL (cancelling their vote).
-    pub emperor_may_def: bool,
+    setting emperor_may_def: bool = flag;
     /// Whether an unmirrored DEFERENTIAL still replaces an earlier vote (§4 A-1).
-    pub def_is_valid_icon: bool,
+    setting def_is_valid_icon: bool = flag;
     /// Whether the author's implicit FOR counts as "having voted".
-    pub implicit_vote_counts_as_voted: bool,
+    setting implicit_vote_counts_as_voted: bool = flag;
     /// Whether a DoV posted while awaiting an Ascension Address is void.
-    pub dov_banned_before_ascension: bool,
+    setting dov_banned_before_ascension: bool = flag;
     /// Whether votes on proposals cast during a hiatus count.
-    pub hiatus_permits_proposal_voting: bool,
+    setting hiatus_permits_proposal_voting: bool = flag;
     /// Whether a comment made while idle counts once its author is active.
-    pub count_comments_made_while_idle: bool,
+    setting count_comments_made_while_idle: bool = flag;
     /// Whether a vote cast before an idle spell counts again after unidling.
-    pub revive_votes_on_unidle: bool,
+    setting revive_votes_on_unidle: bool = flag;
     /// Quorum as a formula of `active`.
-    pub quorum: Condition,
+    setting quorum: Condition = |v| condition(v, Scope::Quorum);
     /// When a proposal is enacted.
-    pub proposal_enact: Condition,
+    setting proposal_enact: Condition = |v| condition(v, Scope::Enact);
     /// When a proposal is failed (may use `enactable`).
-    pub proposal_fail: Condition,
+    setting proposal_fail: Condition = |v| condition(v, Scope::Fail);
     /// When a CfJ is enacted.
-    pub cfj_enact: Condition,
+    setting cfj_enact: Condition = |v| condition(v, Scope::Enact);
     /// When a CfJ is failed (may use `enactable`).
-    pub cfj_fail: Condition,
+    setting cfj_fail: Condition = |v| condition(v, Scope::Fail);
     /// When a DoV is enacted.
-    pub dov_enact: Condition,
+    setting dov_enact: Condition = |v| condition(v, Scope::Enact);
     /// When a DoV is failed (may use `enactable`).
-    pub dov_fail: Condition,
+    setting dov_fail: Condition = |v| condition(v, Scope::Fail);
 }
 
 /// A parameter that could not be read.
@@ -168,9 +221,10 @@ impl fmt::Display for ParamError {
     }
 }
 
-/// The names a condition may use, with their types. `enactable` exists
-/// only in fail conditions; the quorum formula sees only `active`.
-pub const QUANTITIES: [(&str, Type, &str); 22] = [
+/// The tally quantities a condition may use, with their types, besides
+/// the time limits of [`PARAMETERS`] (durations). `enactable` exists only
+/// in fail conditions; the quorum formula sees only `active`.
+pub const QUANTITIES: [(&str, Type, &str); 14] = [
     ("for_votes", Type::Int, "counted FOR votes"),
     ("against_votes", Type::Int, "counted AGAINST votes"),
     ("valid_votes", Type::Int, "FOR + AGAINST"),
@@ -193,19 +247,30 @@ pub const QUANTITIES: [(&str, Type, &str); 22] = [
     ),
     ("hiatus", Type::Bool, "the game is in hiatus"),
     ("enactable", Type::Bool, "enactable"),
-    ("enact_quorum_hours", Type::Span, ""),
-    ("resolve_majority_hours", Type::Span, ""),
-    ("stale_after_hours", Type::Span, ""),
-    ("cfj_resolve_after_hours", Type::Span, ""),
-    ("cfj_hiatus_hours", Type::Span, ""),
-    ("dov_fast_hours", Type::Span, ""),
-    ("dov_middle_hours", Type::Span, ""),
-    ("dov_slow_hours", Type::Span, ""),
 ];
+
+/// The most active players the quorum formula is checked for: it must be
+/// computable for every count from 1 to this.
+pub const QUORUM_CHECKED_UP_TO: i64 = 200;
+
+/// The quorum formula's one name, `active`.
+pub(crate) struct Active(pub(crate) i64);
+
+impl Env for Active {
+    fn type_of(&self, name: &str) -> Option<Type> {
+        (name == "active").then_some(Type::Int)
+    }
+    fn value_of(&self, name: &str) -> Option<Value> {
+        (name == "active").then_some(Value::Int(self.0))
+    }
+    fn describe(&self, _: &str, v: Value) -> String {
+        v.to_string()
+    }
+}
 
 /// Which names a condition may see, for type-checking.
 #[derive(Clone, Copy)]
-enum Scope {
+pub(crate) enum Scope {
     Quorum,
     Enact,
     Fail,
@@ -216,7 +281,11 @@ impl Env for Scope {
         match (self, name) {
             (Scope::Quorum, "active") => Some(Type::Int),
             (Scope::Quorum, _) | (Scope::Enact, "enactable") => None,
-            _ => QUANTITIES.iter().find(|q| q.0 == name).map(|q| q.1),
+            _ => QUANTITIES
+                .iter()
+                .find(|q| q.0 == name)
+                .map(|q| q.1)
+                .or_else(|| is_time_limit(name).then_some(Type::Span)),
         }
     }
     fn value_of(&self, _: &str) -> Option<Value> {
@@ -227,9 +296,32 @@ impl Env for Scope {
     }
 }
 
+/// Whether `name` is a time limit of [`PARAMETERS`].
+fn is_time_limit(name: &str) -> bool {
+    PARAMETERS.iter().any(|p| p.time_limit && p.name == name)
+}
+
 impl Condition {
-    fn parse(text: &str, scope: Scope) -> Result<Condition, String> {
+    /// Parses and type-checks a condition (or, for [`Scope::Quorum`], the
+    /// quorum formula, which must also be computable for every number of
+    /// active players up to [`QUORUM_CHECKED_UP_TO`]). Dividing by a
+    /// written zero is refused anywhere.
+    pub(crate) fn parse(text: &str, scope: Scope) -> Result<Condition, String> {
         let expr = Expr::parse(text).map_err(|e| e.to_string())?;
+        if expr.divides_by_a_written_zero() {
+            return Err(format!("`{text}` divides by zero"));
+        }
+        if let Scope::Quorum = scope {
+            expr.check(&scope).map_err(|e| e.to_string())?;
+            if let Some((n, e)) =
+                (1..=QUORUM_CHECKED_UP_TO).find_map(|n| expr.eval(&Active(n)).err().map(|e| (n, e)))
+            {
+                let players = if n == 1 { "player" } else { "players" };
+                return Err(format!(
+                    "`{text}` cannot be computed with {n} active {players}: {e}"
+                ));
+            }
+        }
         let want = match scope {
             Scope::Quorum => Type::Int,
             _ => Type::Bool,
@@ -244,114 +336,13 @@ impl Condition {
     }
 }
 
-const Q113: &str = "active / 2 + 1";
-const PROPOSAL_ENACT: &str = "not blocked and (for_votes >= quorum and age >= enact_quorum_hours \
-     or age >= resolve_majority_hours and valid_votes > 1 and for_votes > against_votes)";
-const PROPOSAL_FAIL: &str = "blocked or active - against_votes < quorum \
-     or age >= resolve_majority_hours and not enactable";
-const CFJ_ENACT_113: &str = "(for_votes >= quorum or against_votes >= quorum \
-     or age > cfj_resolve_after_hours) and for_votes > against_votes";
-const CFJ_FAIL_113: &str = "(for_votes >= quorum or against_votes >= quorum \
-     or age > cfj_resolve_after_hours) and for_votes <= against_votes";
-const DOV_ENACT_113: &str = "age >= dov_fast_hours and for_votes >= quorum \
-     and (wizard_for or against_votes == 0) \
-     or age >= dov_middle_hours and for_votes >= quorum and against_votes < quorum / 2 \
-     or age >= dov_slow_hours and votes >= quorum and 2 * for_votes > valid_votes";
-const DOV_FAIL_113: &str = "age >= dov_fast_hours and active - against_votes < quorum \
-     or age >= dov_slow_hours and not enactable";
-const CFJ_ENACT_OLD: &str = "(for_votes >= quorum or against_votes >= quorum \
-     or hiatus and age >= cfj_hiatus_hours or not hiatus and age >= cfj_resolve_after_hours) \
-     and 2 * for_votes > valid_votes";
-const CFJ_FAIL_OLD: &str = "(for_votes >= quorum or against_votes >= quorum \
-     or hiatus and age >= cfj_hiatus_hours or not hiatus and age >= cfj_resolve_after_hours) \
-     and 2 * for_votes <= valid_votes";
-const DOV_ENACT_OLD: &str = "(age >= dov_middle_hours or wizard_voted and age >= dov_fast_hours) \
-     and valid_votes >= quorum and 2 * for_votes > valid_votes";
-const DOV_FAIL_OLD: &str = "(age >= dov_middle_hours or wizard_voted and age >= dov_fast_hours) \
-     and not enactable";
-
-fn words(list: &[&str]) -> Vec<String> {
-    list.iter().map(|w| (*w).to_owned()).collect()
-}
-
 impl Params {
-    /// The parameters of a named preset (`blognomic-49`, `-53`, `-73`,
-    /// `-75`, `-113`), or `None` for an unknown name.
-    pub fn preset(name: &str) -> Option<Params> {
-        let mut p = Params::ruleset_113()?;
-        p.preset = name.to_owned();
-        let early = match name {
-            DEFAULT_PRESET => return Some(p),
-            "blognomic-49" | "blognomic-53" => true,
-            "blognomic-73" | "blognomic-75" => false,
-            _ => return None,
-        };
-        p.stale_after_hours = 0;
-        p.cfj_resolve_after_hours = 96;
-        p.dov_cooldown_hours = if early { 0 } else { 120 };
-        p.seasonal_downtime = false;
-        p.rejoin_block_days = 0;
-        p.unidle_block_days = if early { 0 } else { 4 };
-        p.daily_gap_hours = 6;
-        p.implicit_for = ImplicitFor::Proposals;
-        p.self_kill = SelfKill::Locked;
-        p.emperor_may_def = !early;
-        p.dov_banned_before_ascension = !early;
-        p.hiatus_permits_proposal_voting = !early;
-        p.revive_votes_on_unidle = !early;
-        p.cfj_enact = Condition::parse(CFJ_ENACT_OLD, Scope::Enact).ok()?;
-        p.cfj_fail = Condition::parse(CFJ_FAIL_OLD, Scope::Fail).ok()?;
-        p.dov_enact = Condition::parse(DOV_ENACT_OLD, Scope::Enact).ok()?;
-        p.dov_fail = Condition::parse(DOV_FAIL_OLD, Scope::Fail).ok()?;
-        Some(p)
-    }
-
-    fn ruleset_113() -> Option<Params> {
-        let enact = |t| Condition::parse(t, Scope::Enact).ok();
-        let fail = |t| Condition::parse(t, Scope::Fail).ok();
-        Some(Params {
-            preset: DEFAULT_PRESET.to_owned(),
-            words_for: words(&["FOR", "✅"]),
-            words_against: words(&["AGAINST", "❌"]),
-            words_deferential: words(&["DEFERENTIAL", "DEF", "IMP"]),
-            words_veto: words(&["VETO"]),
-            max_pending: 2,
-            max_per_day: 3,
-            enact_quorum_hours: 12,
-            resolve_majority_hours: 48,
-            stale_after_hours: 168,
-            cfj_resolve_after_hours: 48,
-            cfj_hiatus_hours: 48,
-            dov_fast_hours: 12,
-            dov_middle_hours: 24,
-            dov_slow_hours: 48,
-            dov_cooldown_hours: 120,
-            seasonal_downtime: true,
-            downtime_start: MonthDay { month: 12, day: 24 },
-            downtime_end: MonthDay { month: 12, day: 27 },
-            rejoin_block_days: 14,
-            idle_after_days: 7,
-            unidle_block_days: 4,
-            daily_gap_hours: 10,
-            typo_fix_max_chars: 12,
-            implicit_for: ImplicitFor::AllMatters,
-            self_kill: SelfKill::Sticky,
-            veto_sticky: true,
-            emperor_may_def: true,
-            def_is_valid_icon: true,
-            implicit_vote_counts_as_voted: true,
-            dov_banned_before_ascension: true,
-            hiatus_permits_proposal_voting: true,
-            count_comments_made_while_idle: false,
-            revive_votes_on_unidle: true,
-            quorum: Condition::parse(Q113, Scope::Quorum).ok()?,
-            proposal_enact: enact(PROPOSAL_ENACT)?,
-            proposal_fail: fail(PROPOSAL_FAIL)?,
-            cfj_enact: enact(CFJ_ENACT_113)?,
-            cfj_fail: fail(CFJ_FAIL_113)?,
-            dov_enact: enact(DOV_ENACT_113)?,
-            dov_fail: fail(DOV_FAIL_113)?,
-        })
+    /// The value of every time limit of [`PARAMETERS`], in hours.
+    pub fn time_limits(&self) -> Vec<i64> {
+        PARAMETERS
+            .iter()
+            .filter_map(|p| self.hours(p.name))
+            .collect()
     }
 
     /// Reads the flat merge of every rule's `[params]`: `preset` first
@@ -384,69 +375,6 @@ impl Params {
         } else {
             Err(errors)
         }
-    }
-
-    /// Overrides one field by its key.
-    fn set(&mut self, key: &str, v: &toml::Value) -> Result<(), String> {
-        match key {
-            "words_for" => self.words_for = word_list(v)?,
-            "words_against" => self.words_against = word_list(v)?,
-            "words_deferential" => self.words_deferential = word_list(v)?,
-            "words_veto" => self.words_veto = word_list(v)?,
-            "max_pending" => self.max_pending = count(v)?,
-            "max_per_day" => self.max_per_day = count(v)?,
-            "enact_quorum_hours" => self.enact_quorum_hours = amount(v)?,
-            "resolve_majority_hours" => self.resolve_majority_hours = amount(v)?,
-            "stale_after_hours" => self.stale_after_hours = amount(v)?,
-            "cfj_resolve_after_hours" => self.cfj_resolve_after_hours = amount(v)?,
-            "cfj_hiatus_hours" => self.cfj_hiatus_hours = amount(v)?,
-            "dov_fast_hours" => self.dov_fast_hours = amount(v)?,
-            "dov_middle_hours" => self.dov_middle_hours = amount(v)?,
-            "dov_slow_hours" => self.dov_slow_hours = amount(v)?,
-            "dov_cooldown_hours" => self.dov_cooldown_hours = amount(v)?,
-            "seasonal_downtime" => self.seasonal_downtime = flag(v)?,
-            "downtime_start" => self.downtime_start = month_day(v)?,
-            "downtime_end" => self.downtime_end = month_day(v)?,
-            "rejoin_block_days" => self.rejoin_block_days = amount(v)?,
-            "idle_after_days" => self.idle_after_days = amount(v)?,
-            "unidle_block_days" => self.unidle_block_days = amount(v)?,
-            "daily_gap_hours" => self.daily_gap_hours = amount(v)?,
-            "typo_fix_max_chars" => self.typo_fix_max_chars = amount(v)?,
-            "implicit_for" => self.implicit_for = implicit_for(v)?,
-            "self_kill" => self.self_kill = self_kill(v)?,
-            "veto_sticky" => self.veto_sticky = flag(v)?,
-            "emperor_may_def" => self.emperor_may_def = flag(v)?,
-            "def_is_valid_icon" => self.def_is_valid_icon = flag(v)?,
-            "implicit_vote_counts_as_voted" => self.implicit_vote_counts_as_voted = flag(v)?,
-            "dov_banned_before_ascension" => self.dov_banned_before_ascension = flag(v)?,
-            "hiatus_permits_proposal_voting" => self.hiatus_permits_proposal_voting = flag(v)?,
-            "count_comments_made_while_idle" => self.count_comments_made_while_idle = flag(v)?,
-            "revive_votes_on_unidle" => self.revive_votes_on_unidle = flag(v)?,
-            "quorum" => self.quorum = condition(v, Scope::Quorum)?,
-            "proposal_enact" => self.proposal_enact = condition(v, Scope::Enact)?,
-            "proposal_fail" => self.proposal_fail = condition(v, Scope::Fail)?,
-            "cfj_enact" => self.cfj_enact = condition(v, Scope::Enact)?,
-            "cfj_fail" => self.cfj_fail = condition(v, Scope::Fail)?,
-            "dov_enact" => self.dov_enact = condition(v, Scope::Enact)?,
-            "dov_fail" => self.dov_fail = condition(v, Scope::Fail)?,
-            _ => return Err("unknown parameter".into()),
-        }
-        Ok(())
-    }
-
-    /// The value of a `*_hours` parameter by name, for conditions.
-    pub(crate) fn hours(&self, name: &str) -> Option<i64> {
-        Some(match name {
-            "enact_quorum_hours" => self.enact_quorum_hours,
-            "resolve_majority_hours" => self.resolve_majority_hours,
-            "stale_after_hours" => self.stale_after_hours,
-            "cfj_resolve_after_hours" => self.cfj_resolve_after_hours,
-            "cfj_hiatus_hours" => self.cfj_hiatus_hours,
-            "dov_fast_hours" => self.dov_fast_hours,
-            "dov_middle_hours" => self.dov_middle_hours,
-            "dov_slow_hours" => self.dov_slow_hours,
-            _ => return None,
-        })
     }
 }
 
@@ -601,5 +529,49 @@ mod tests {
     fn unknown_preset_is_an_error() {
         let errors = Params::from_table(&table("preset = \"nomic\"")).unwrap_err();
         assert_eq!(errors[0].key, "preset");
+    }
+
+    #[test]
+    fn a_quorum_that_cannot_be_computed_is_refused_when_read() {
+        let read = |text: &str| Params::from_table(&table(text));
+        let errors = read("quorum = \"active / 0\"").unwrap_err();
+        assert_eq!(errors[0].key, "quorum");
+        assert!(
+            errors[0].message.contains("divides by zero"),
+            "{}",
+            errors[0]
+        );
+        let errors = read("quorum = \"10 / (active - 3)\"").unwrap_err();
+        assert!(
+            errors[0].message.contains("with 3 active players"),
+            "{}",
+            errors[0]
+        );
+        let errors = read("proposal_fail = \"for_votes / 0 > 1\"").unwrap_err();
+        assert_eq!(errors[0].key, "proposal_fail");
+        assert!(read("quorum = \"active / 3 + 1\"").is_ok());
+        assert!(read("quorum = \"100 / active\"").is_ok());
+    }
+
+    #[test]
+    fn conditions_see_every_time_limit_of_the_table_and_only_those() {
+        let limits: Vec<&str> = PARAMETERS
+            .iter()
+            .filter(|p| p.time_limit)
+            .map(|p| p.name)
+            .collect();
+        assert_eq!(limits.len(), 8);
+        let mut p = Params::preset(DEFAULT_PRESET).unwrap();
+        for (i, name) in limits.iter().enumerate() {
+            let text = format!("age >= {name}");
+            assert!(Condition::parse(&text, Scope::Enact).is_ok(), "{text}");
+            let value = toml::Value::Integer(1000 + i64::try_from(i).unwrap());
+            p.set(name, &value).unwrap();
+        }
+        assert_eq!(p.time_limits(), (1000..1008).collect::<Vec<i64>>());
+        for name in ["dov_cooldown_hours", "daily_gap_hours", "max_pending"] {
+            assert!(Condition::parse(&format!("age >= {name}"), Scope::Enact).is_err());
+            assert_eq!(p.hours(name), None);
+        }
     }
 }

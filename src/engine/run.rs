@@ -3,62 +3,155 @@
 //! enacted DoV fails the others; a failed last DoV ends the hiatus); then
 //! proposals oldest first, each resolution letting the next one become the
 //! oldest, and proposals pending too long skipped and failed.
+//!
+//! A [`Game`] is the snapshot made ready once for every run that counts the
+//! same comments (the run at *now* and every moment of the look-ahead):
+//! matters in the order runs take them, whether each is valid, and every
+//! comment read once. A [`Stage`] is what is fixed for one run.
 
+use std::collections::HashMap;
+
+use super::ballot::Lexicon;
 use super::decide::{self, Decision, Quantities, Verdict};
-use super::expr::{Env, Type, Value};
+use super::expr::Value;
 use super::limits::{self, ProposerRecord};
-use super::snapshot::{Matter, MatterKind, Phase, Snapshot};
-use super::tally::{self, Context, Tally};
+use super::params::Active;
+use super::snapshot::{MatterKind, Phase, PlayerName, Snapshot};
+use super::tally::{Mode, Read, Roster, Tally};
 use super::{MatterDecision, Run};
 use crate::time::{Span, Timestamp};
 
-/// The quorum formula's one name.
-struct Active(i64);
-
-impl Env for Active {
-    fn type_of(&self, name: &str) -> Option<Type> {
-        (name == "active").then_some(Type::Int)
-    }
-    fn value_of(&self, name: &str) -> Option<Value> {
-        (name == "active").then_some(Value::Int(self.0))
-    }
-    fn describe(&self, _: &str, v: Value) -> String {
-        v.to_string()
-    }
+/// A snapshot made ready for runs that count comments up to one cutoff.
+pub(crate) struct Game<'a> {
+    /// The game as given.
+    pub snapshot: &'a Snapshot,
+    /// Its roster, for counting.
+    pub roster: Roster<'a>,
+    /// The ruleset's voting words.
+    pub lexicon: Lexicon,
+    /// Every matter by (opened, id), its comments up to the cutoff read.
+    pub matters: Vec<Read<'a>>,
+    /// Why each matter (same order) is not a valid matter of its kind.
+    pub invalid: Vec<Option<String>>,
 }
 
-/// Everything fixed for the whole run.
-struct Stage<'a> {
-    ctx: Context<'a>,
-    active: i64,
-    quorum: Result<i64, String>,
-    hiatus_now: bool,
+/// Everything fixed for one run at one moment.
+#[derive(Debug, Clone)]
+pub(crate) struct Stage {
+    /// The moment.
+    pub now: Timestamp,
+    /// How many of the game's matters are open (the first ones).
+    pub open: usize,
+    /// Whether it is the seasonal downtime.
+    pub downtime: bool,
+    /// Active players.
+    pub active: i64,
+    /// The quorum, or why it cannot be computed.
+    pub quorum: Result<i64, String>,
+    /// Since when the game is in hiatus, if it is.
+    pub hiatus_since: Option<Timestamp>,
 }
 
-impl Stage<'_> {
-    fn tally(&self, m: &Matter) -> Tally {
-        tally::count(&self.ctx, m)
+impl<'a> Game<'a> {
+    /// Prepares `snapshot` for runs counting comments up to `cutoff`.
+    pub(crate) fn new(snapshot: &'a Snapshot, cutoff: Timestamp) -> Game<'a> {
+        let roster = Roster::new(snapshot);
+        let lexicon = Lexicon::new(&snapshot.params);
+        let mut matters: Vec<Read<'a>> = snapshot
+            .matters
+            .iter()
+            .map(|m| Read::matter(&roster, &lexicon, m, cutoff))
+            .collect();
+        matters.sort_by_key(|r| (r.matter.opened, r.matter.id));
+        let invalid = invalidity(snapshot, &matters);
+        Game {
+            snapshot,
+            roster,
+            lexicon,
+            matters,
+            invalid,
+        }
     }
 
-    fn verdict(&self, m: &Matter, tally: &Tally, hiatus: bool) -> Verdict {
-        let quorum = match &self.quorum {
-            Ok(q) => *q,
-            Err(e) => return Verdict::wait(format!("the quorum cannot be computed: {e}")),
+    /// Whether the matter at `i` is a valid matter of `kind`.
+    pub(crate) fn valid(&self, i: usize, kind: MatterKind) -> bool {
+        self.matters[i].matter.kind == kind && self.invalid[i].is_none()
+    }
+
+    /// What is fixed for a run at `now`.
+    pub(crate) fn stage(&self, now: Timestamp) -> Stage {
+        let open = self.matters.partition_point(|r| r.matter.opened <= now);
+        let hiatus_since = match self.snapshot.phase {
+            Phase::AwaitingAscension => Some(Timestamp::from_unix(i64::MIN)),
+            Phase::Playing => (0..open)
+                .find(|i| self.valid(*i, MatterKind::Dov))
+                .map(|i| self.matters[i].matter.opened),
         };
-        let q = Quantities {
+        let active = i64::try_from(self.snapshot.active_players(now).len()).unwrap_or(i64::MAX);
+        Stage {
+            now,
+            open,
+            downtime: limits::in_downtime(&self.snapshot.params, now),
+            active,
+            quorum: quorum(self.snapshot, active),
+            hiatus_since,
+        }
+    }
+
+    /// The matter at `i` counted at `stage`.
+    pub(crate) fn tally(&self, stage: &Stage, i: usize, mode: Mode) -> Tally {
+        let at = self.roster.at(stage.now, stage.hiatus_since);
+        self.matters[i].count(&at, mode)
+    }
+
+    /// The quantities the matter at `i` is decided on, from its tally.
+    pub(crate) fn quantities<'q>(
+        &'q self,
+        stage: &Stage,
+        i: usize,
+        tally: &'q Tally,
+    ) -> Option<Quantities<'q>> {
+        let m = self.matters[i].matter;
+        let quorum = *stage.quorum.as_ref().ok()?;
+        Some(Quantities {
             tally,
-            params: &self.ctx.snapshot.params,
-            active: self.active,
+            params: &self.snapshot.params,
+            active: stage.active,
             quorum,
-            age: self.ctx.now.since(m.opened),
-            hiatus,
+            age: stage.now.since(m.opened),
+            hiatus: match m.kind {
+                MatterKind::Cfj => stage.hiatus_since.is_some() || stage.downtime,
+                MatterKind::Dov => true,
+                MatterKind::Proposal => false,
+            },
             enactable: None,
-        };
-        decide::decide(m.kind, q)
+        })
     }
 
-    fn decided(m: &Matter, tally: Tally, verdict: Verdict) -> MatterDecision {
-        MatterDecision {
+    /// The verdict on the matter at `i` on its own merits.
+    fn verdict(&self, stage: &Stage, i: usize, tally: &Tally) -> Verdict {
+        match (self.quantities(stage, i, tally), &stage.quorum) {
+            (Some(q), _) => decide::decide(self.matters[i].matter.kind, q),
+            (None, Err(e)) => Verdict::wait(format!("the quorum cannot be computed: {e}")),
+            (None, Ok(_)) => unreachable!("quantities are missing only without a quorum"),
+        }
+    }
+}
+
+/// One run in the making: decisions in the order they are made, and which
+/// matters were decided on their own merits (so votes on them alone could
+/// change their decision).
+struct Decider<'g, 'a> {
+    game: &'g Game<'a>,
+    stage: Stage,
+    out: Vec<MatterDecision>,
+    own_merits: Vec<bool>,
+}
+
+impl Decider<'_, '_> {
+    fn push(&mut self, i: usize, tally: Tally, verdict: Verdict) -> Decision {
+        let m = self.game.matters[i].matter;
+        self.out.push(MatterDecision {
             id: m.id,
             kind: m.kind,
             opened: m.opened,
@@ -66,82 +159,150 @@ impl Stage<'_> {
             tally,
             reasons: verdict.reasons,
             next_change: None,
+        });
+        verdict.decision
+    }
+
+    fn evaluate(&mut self, i: usize) -> Decision {
+        let tally = self.game.tally(&self.stage, i, Mode::Full);
+        let verdict = self.game.verdict(&self.stage, i, &tally);
+        self.own_merits[i] = true;
+        self.push(i, tally, verdict)
+    }
+
+    fn decide_as(&mut self, i: usize, verdict: Verdict) -> Decision {
+        let tally = self.game.tally(&self.stage, i, Mode::Full);
+        self.push(i, tally, verdict)
+    }
+
+    fn valid(&self, kind: MatterKind) -> Vec<usize> {
+        (0..self.stage.open)
+            .filter(|i| self.game.valid(*i, kind))
+            .collect()
+    }
+
+    fn dovs(&mut self) -> Option<String> {
+        let mut enacted: Option<u64> = None;
+        let mut pending: Option<u64> = None;
+        for i in self.valid(MatterKind::Dov) {
+            let d = if self.stage.downtime {
+                self.decide_as(i, Verdict::wait("seasonal downtime: DoVs are not resolved"))
+            } else if let Some(first) = enacted {
+                let why = format!("DoV #{first} was enacted, which fails every other DoV");
+                self.decide_as(
+                    i,
+                    Verdict {
+                        decision: Decision::Fail,
+                        reasons: vec![why],
+                    },
+                )
+            } else {
+                self.evaluate(i)
+            };
+            let id = self.game.matters[i].matter.id;
+            match d {
+                Decision::Enact => enacted = enacted.or(Some(id)),
+                Decision::Wait => pending = pending.or(Some(id)),
+                Decision::Fail => {}
+            }
+        }
+        if let Some(id) = enacted {
+            Some(format!(
+                "hiatus: DoV #{id} was enacted and its Ascension Address is awaited"
+            ))
+        } else if self.game.snapshot.phase == Phase::AwaitingAscension {
+            Some("hiatus: the Ascension Address is awaited".into())
+        } else if let Some(id) = pending {
+            Some(format!("hiatus: DoV #{id} is pending"))
+        } else if self.stage.downtime {
+            Some("seasonal downtime: proposals are not resolved".into())
+        } else {
+            None
         }
     }
 
-    fn evaluate(&self, m: &Matter, hiatus: bool) -> MatterDecision {
-        let tally = self.tally(m);
-        let verdict = self.verdict(m, &tally, hiatus);
-        Self::decided(m, tally, verdict)
-    }
-
-    fn wait(&self, m: &Matter, reason: String) -> MatterDecision {
-        Self::decided(m, self.tally(m), Verdict::wait(reason))
+    fn proposals(&mut self, freeze: Option<String>) {
+        let proposals = self.valid(MatterKind::Proposal);
+        if let Some(why) = freeze {
+            for i in proposals {
+                self.decide_as(i, Verdict::wait(why.clone()));
+            }
+            return;
+        }
+        let stale_after = self.game.snapshot.params.stale_after_hours;
+        let (stale, fresh): (Vec<usize>, Vec<usize>) = proposals
+            .into_iter()
+            .partition(|i| is_stale(self.game, *i, self.stage.now));
+        let mut oldest: Option<u64> = None;
+        for i in fresh {
+            if let Some(first) = oldest {
+                self.decide_as(
+                    i,
+                    Verdict::wait(format!("waits for the older proposal #{first}")),
+                );
+            } else if self.evaluate(i) == Decision::Wait {
+                oldest = Some(self.game.matters[i].matter.id);
+            }
+        }
+        for i in stale {
+            let why =
+                format!("pending more than {stale_after} h: no longer the oldest, and failed");
+            self.decide_as(
+                i,
+                Verdict {
+                    decision: Decision::Fail,
+                    reasons: vec![why],
+                },
+            );
+        }
     }
 }
 
-/// Decides every matter at `now`, counting only comments up to `cutoff`
-/// (equal to `now`, except when looking ahead). No `next_change`.
-pub(crate) fn decide_all(snapshot: &Snapshot, now: Timestamp, cutoff: Timestamp) -> Run {
-    let params = &snapshot.params;
-    let mut matters: Vec<&Matter> = snapshot.matters.iter().collect();
-    matters.sort_by_key(|m| (m.opened, m.id));
-    let (open, future): (Vec<&Matter>, Vec<&Matter>) =
-        matters.into_iter().partition(|m| m.opened <= now);
-    let invalid = invalidity(snapshot, &open);
-    let is_valid = |m: &Matter| !invalid.iter().any(|(id, _)| *id == m.id);
-    let valid = |kind| -> Vec<&Matter> {
-        open.iter()
-            .copied()
-            .filter(|m| m.kind == kind && is_valid(m))
-            .collect()
+/// Whether the proposal at `i` has been pending too long at `now`.
+pub(crate) fn is_stale(game: &Game<'_>, i: usize, now: Timestamp) -> bool {
+    let stale_after = game.snapshot.params.stale_after_hours;
+    stale_after > 0 && now.since(game.matters[i].matter.opened) > Span::hours(stale_after)
+}
+
+/// Decides every matter of `game` at `now` (no `next_change`), and says
+/// which matters were decided on their own merits (by the game's matters'
+/// order).
+pub(crate) fn decide_all(game: &Game<'_>, now: Timestamp) -> (Run, Vec<bool>) {
+    let stage = game.stage(now);
+    let mut run = Decider {
+        game,
+        stage,
+        out: Vec::new(),
+        own_merits: vec![false; game.matters.len()],
     };
-    let dovs = valid(MatterKind::Dov);
-    let hiatus_since = match snapshot.phase {
-        Phase::AwaitingAscension => Some(Timestamp::from_unix(i64::MIN)),
-        Phase::Playing => dovs.first().map(|d| d.opened),
-    };
-    let downtime = limits::in_downtime(params, now);
-    let active = i64::try_from(snapshot.active_players(now).len()).unwrap_or(i64::MAX);
-    let stage = Stage {
-        ctx: Context {
-            snapshot,
-            now,
-            cutoff,
-            hiatus_since,
-        },
-        active,
-        quorum: quorum(snapshot, active),
-        hiatus_now: hiatus_since.is_some() || downtime,
-    };
-    let mut out = Vec::new();
-    for m in valid(MatterKind::Cfj) {
-        out.push(stage.evaluate(m, stage.hiatus_now));
+    for i in run.valid(MatterKind::Cfj) {
+        run.evaluate(i);
     }
-    let dov_out = resolve_dovs(&stage, &dovs, downtime);
-    let freeze = freeze_reason(snapshot, &dov_out, downtime);
-    out.extend(dov_out);
-    let proposals = valid(MatterKind::Proposal);
-    out.extend(resolve_proposals(&stage, &proposals, freeze));
-    for m in &open {
-        if let Some((_, why)) = invalid.iter().find(|(id, _)| *id == m.id) {
-            out.push(stage.wait(m, why.clone()));
+    let freeze = run.dovs();
+    run.proposals(freeze);
+    for i in 0..game.matters.len() {
+        if let Some(why) = &game.invalid[i] {
+            if i < run.stage.open {
+                run.decide_as(i, Verdict::wait(why.clone()));
+            }
         }
     }
-    for m in future {
-        out.push(stage.wait(m, "not opened yet".into()));
+    for i in run.stage.open..game.matters.len() {
+        run.decide_as(i, Verdict::wait("not opened yet"));
     }
-    let (mut decisions, mut waiting): (Vec<_>, Vec<_>) = out
+    let (mut decisions, mut waiting): (Vec<_>, Vec<_>) = run
+        .out
         .into_iter()
         .partition(|d: &MatterDecision| d.decision != Decision::Wait);
     waiting.sort_by_key(|d| (d.opened, d.id));
     decisions.extend(waiting);
-    Run {
+    let run_out = Run {
         now,
-        active,
-        quorum: stage.quorum.unwrap_or(0),
+        active: run.stage.active,
+        quorum: run.stage.quorum.clone().unwrap_or(0),
         decisions,
-    }
+    };
+    (run_out, run.own_merits)
 }
 
 fn quorum(snapshot: &Snapshot, active: i64) -> Result<i64, String> {
@@ -152,101 +313,26 @@ fn quorum(snapshot: &Snapshot, active: i64) -> Result<i64, String> {
     }
 }
 
-fn resolve_dovs(stage: &Stage<'_>, dovs: &[&Matter], downtime: bool) -> Vec<MatterDecision> {
-    let mut enacted: Option<u64> = None;
-    let mut out = Vec::new();
-    for m in dovs {
-        let d = if downtime {
-            stage.wait(m, "seasonal downtime: DoVs are not resolved".into())
-        } else if let Some(first) = enacted {
-            let verdict = Verdict {
-                decision: Decision::Fail,
-                reasons: vec![format!(
-                    "DoV #{first} was enacted, which fails every other DoV"
-                )],
-            };
-            Stage::decided(m, stage.tally(m), verdict)
-        } else {
-            stage.evaluate(m, true)
-        };
-        if d.decision == Decision::Enact {
-            enacted = Some(m.id);
-        }
-        out.push(d);
-    }
-    out
+/// What one author's earlier valid proposals add up to: how many, and how
+/// many on the UTC day of the latest.
+#[derive(Default)]
+struct Proposer {
+    pending: u32,
+    day: Option<chrono::NaiveDate>,
+    on_day: u32,
 }
 
-/// Why proposals may not be resolved in this run, if they may not.
-fn freeze_reason(snapshot: &Snapshot, dovs: &[MatterDecision], downtime: bool) -> Option<String> {
-    let enacted = dovs.iter().find(|d| d.decision == Decision::Enact);
-    let pending = dovs.iter().find(|d| d.decision == Decision::Wait);
-    if let Some(d) = enacted {
-        Some(format!(
-            "hiatus: DoV #{} was enacted and its Ascension Address is awaited",
-            d.id
-        ))
-    } else if snapshot.phase == Phase::AwaitingAscension {
-        Some("hiatus: the Ascension Address is awaited".into())
-    } else if let Some(d) = pending {
-        Some(format!("hiatus: DoV #{} is pending", d.id))
-    } else if downtime {
-        Some("seasonal downtime: proposals are not resolved".into())
-    } else {
-        None
-    }
-}
-
-fn resolve_proposals(
-    stage: &Stage<'_>,
-    proposals: &[&Matter],
-    freeze: Option<String>,
-) -> Vec<MatterDecision> {
-    if let Some(why) = freeze {
-        return proposals
-            .iter()
-            .map(|m| stage.wait(m, why.clone()))
-            .collect();
-    }
-    let stale_after = stage.ctx.snapshot.params.stale_after_hours;
-    let now = stage.ctx.now;
-    let is_stale = |m: &&&Matter| stale_after > 0 && now.since(m.opened) > Span::hours(stale_after);
-    let mut out = Vec::new();
-    let mut oldest: Option<u64> = None;
-    for m in proposals.iter().filter(|m| !is_stale(m)) {
-        if let Some(first) = oldest {
-            out.push(stage.wait(m, format!("waits for the older proposal #{first}")));
-            continue;
-        }
-        let d = stage.evaluate(m, false);
-        if d.decision == Decision::Wait {
-            oldest = Some(m.id);
-        }
-        out.push(d);
-    }
-    for m in proposals.iter().filter(is_stale) {
-        let verdict = Verdict {
-            decision: Decision::Fail,
-            reasons: vec![format!(
-                "pending more than {stale_after} h: no longer the oldest, and failed"
-            )],
-        };
-        out.push(Stage::decided(m, stage.tally(m), verdict));
-    }
-    out
-}
-
-/// The matters that are not valid matters of their kind, with the reason
-/// (MECHANICS.md §2.5 step 0 for DoVs, §4 A-19 for proposals).
-fn invalidity(snapshot: &Snapshot, open: &[&Matter]) -> Vec<(u64, String)> {
+/// Why each matter (in the game's order) is not a valid matter of its
+/// kind, if it is not (MECHANICS.md §2.5 step 0 for DoVs, §4 A-19 for
+/// proposals). A matter's validity depends only on the matters opened
+/// before it, so one pass in order serves every run.
+fn invalidity(snapshot: &Snapshot, matters: &[Read<'_>]) -> Vec<Option<String>> {
     let params = &snapshot.params;
-    let mut invalid: Vec<(u64, String)> = Vec::new();
-    for (i, m) in open.iter().enumerate() {
-        let earlier_valid = || {
-            open[..i]
-                .iter()
-                .filter(|e| !invalid.iter().any(|(id, _)| *id == e.id))
-        };
+    let mut dov_before = false;
+    let mut proposers: HashMap<&PlayerName, Proposer> = HashMap::new();
+    let mut out = Vec::with_capacity(matters.len());
+    for r in matters {
+        let m = r.matter;
         let why = if !snapshot.active_at(&m.author, m.opened) {
             Some(format!(
                 "not a valid {}: its author was not an active player",
@@ -255,33 +341,39 @@ fn invalidity(snapshot: &Snapshot, open: &[&Matter]) -> Vec<(u64, String)> {
         } else if m.kind == MatterKind::Dov {
             dov_invalidity(snapshot, m)
         } else if m.kind == MatterKind::Proposal {
-            let dov = earlier_valid().find(|e| e.kind == MatterKind::Dov);
-            let mine: Vec<&&Matter> = earlier_valid()
-                .filter(|e| e.kind == MatterKind::Proposal && e.author == m.author)
-                .collect();
+            let mine = proposers.entry(&m.author).or_default();
+            let day = m.opened.to_datetime().date_naive();
             let record = ProposerRecord {
-                pending: u32::try_from(mine.len()).unwrap_or(u32::MAX),
-                opened_today: u32::try_from(
-                    mine.iter()
-                        .filter(|e| limits::same_utc_day(e.opened, m.opened))
-                        .count(),
-                )
-                .unwrap_or(u32::MAX),
+                pending: mine.pending,
+                opened_today: if mine.day == Some(day) {
+                    mine.on_day
+                } else {
+                    0
+                },
             };
-            limits::may_propose(params, m.opened, dov.is_some(), record)
+            let why = limits::may_propose(params, m.opened, dov_before, record)
                 .err()
-                .map(|r| format!("not a valid proposal: when it was opened, {r}"))
+                .map(|r| format!("not a valid proposal: when it was opened, {r}"));
+            if why.is_none() {
+                mine.on_day = if mine.day == Some(day) {
+                    mine.on_day + 1
+                } else {
+                    1
+                };
+                mine.day = Some(day);
+                mine.pending += 1;
+            }
+            why
         } else {
             None
         };
-        if let Some(why) = why {
-            invalid.push((m.id, why));
-        }
+        dov_before |= why.is_none() && m.kind == MatterKind::Dov;
+        out.push(why);
     }
-    invalid
+    out
 }
 
-fn dov_invalidity(snapshot: &Snapshot, m: &Matter) -> Option<String> {
+fn dov_invalidity(snapshot: &Snapshot, m: &super::snapshot::Matter) -> Option<String> {
     let params = &snapshot.params;
     if snapshot.is_emperor(&m.author) {
         Some("not a valid DoV: the emperor may not declare victory".into())

@@ -291,7 +291,8 @@ impl Scenario {
             .iter()
             .map(|e| {
                 let now = e.now.or(self.now).unwrap_or(fallback);
-                let run = super::run::decide_all(&self.snapshot, now, now);
+                let game = super::run::Game::new(&self.snapshot, now);
+                let (run, _) = super::run::decide_all(&game, now);
                 Checked {
                     expect: e.clone(),
                     now,

@@ -10,9 +10,9 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::ballot::{self, Vote};
+use super::ballot::{Ballot, Lexicon, Vote};
 use super::params::{ImplicitFor, SelfKill};
-use super::snapshot::{Comment, Matter, MatterKind, PlayerName, Snapshot};
+use super::snapshot::{Comment, Matter, MatterKind, Player, PlayerName, Snapshot};
 use crate::time::Timestamp;
 
 /// Where a counted vote came from.
@@ -135,187 +135,339 @@ pub struct Context<'a> {
     pub hiatus_since: Option<Timestamp>,
 }
 
+/// Counts `matter` in `ctx`.
+pub fn count(ctx: &Context<'_>, matter: &Matter) -> Tally {
+    let roster = Roster::new(ctx.snapshot);
+    let read = Read::matter(
+        &roster,
+        &Lexicon::new(&ctx.snapshot.params),
+        matter,
+        ctx.cutoff,
+    );
+    read.count(&roster.at(ctx.now, ctx.hiatus_since), Mode::Full)
+}
+
+/// The roster as the tally looks players up: by position, each name
+/// standing for the first entry that has it (as `Snapshot::player` finds).
+#[derive(Debug)]
+pub(crate) struct Roster<'a> {
+    /// The game.
+    pub snapshot: &'a Snapshot,
+    /// The emperor's position, if on the roster.
+    emperor: Option<usize>,
+}
+
+impl<'a> Roster<'a> {
+    /// The roster of `snapshot`.
+    pub(crate) fn new(snapshot: &'a Snapshot) -> Roster<'a> {
+        let emperor = snapshot
+            .emperor
+            .as_ref()
+            .and_then(|w| Roster::find(snapshot, w));
+        Roster { snapshot, emperor }
+    }
+
+    fn find(snapshot: &Snapshot, name: &PlayerName) -> Option<usize> {
+        snapshot.players.iter().position(|p| &p.name == name)
+    }
+
+    /// The position of `name` on the roster.
+    pub(crate) fn position(&self, name: &PlayerName) -> Option<usize> {
+        Roster::find(self.snapshot, name)
+    }
+
+    fn player(&self, i: usize) -> &'a Player {
+        &self.snapshot.players[i]
+    }
+
+    /// What counting at `now` sees, in a game in hiatus since `hiatus_since`.
+    pub(crate) fn at(&self, now: Timestamp, hiatus_since: Option<Timestamp>) -> Moment<'_> {
+        Moment {
+            roster: self,
+            now,
+            hiatus_since,
+            emperor: self.emperor.filter(|w| self.player(*w).active_at(now)),
+        }
+    }
+}
+
+/// One moment of counting: the roster, *now*, the hiatus and the emperor
+/// if active.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Moment<'a> {
+    roster: &'a Roster<'a>,
+    now: Timestamp,
+    hiatus_since: Option<Timestamp>,
+    emperor: Option<usize>,
+}
+
+/// A comment read once per resolve: its writer's roster position and the
+/// voting words of its body.
+#[derive(Debug, Clone)]
+pub(crate) struct ReadComment<'a> {
+    /// The comment.
+    pub comment: &'a Comment,
+    /// Its writer's position on the roster.
+    pub player: Option<usize>,
+    /// Its voting words.
+    pub ballot: Ballot,
+}
+
+impl<'a> ReadComment<'a> {
+    /// Reads `comment`.
+    pub(crate) fn new(
+        roster: &Roster<'_>,
+        lexicon: &Lexicon,
+        comment: &'a Comment,
+    ) -> ReadComment<'a> {
+        ReadComment {
+            comment,
+            player: roster.position(&comment.by),
+            ballot: lexicon.read(&comment.body),
+        }
+    }
+}
+
+/// A matter with its comments up to the cutoff, read and in order: what
+/// every tally of it at every moment starts from.
+#[derive(Debug, Clone)]
+pub(crate) struct Read<'a> {
+    /// The matter.
+    pub matter: &'a Matter,
+    /// Its author's roster position.
+    pub author: Option<usize>,
+    /// Its comments up to the cutoff, by time and order.
+    pub comments: Vec<ReadComment<'a>>,
+}
+
+/// Whether a tally lists every vote and uncounted comment, or only counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Everything, for reports.
+    Full,
+    /// Counts and flags only, for the look-ahead's many trial counts.
+    Counts,
+}
+
 /// What one pass over the comments found.
-#[derive(Default)]
-struct Pass {
-    last: BTreeMap<PlayerName, (Vote, Source)>,
+#[derive(Debug, Clone)]
+pub(crate) struct Pass {
+    /// Each roster position's last cast vote.
+    last: Vec<Option<(Vote, Source)>>,
     uncounted: Vec<Uncounted>,
     vetoed: bool,
     self_killed: bool,
+    locked: bool,
+    def_counts: bool,
+    mode: Mode,
 }
 
-/// Counts `matter` in `ctx`.
-pub fn count(ctx: &Context<'_>, matter: &Matter) -> Tally {
-    let params = &ctx.snapshot.params;
-    let mut comments: Vec<&Comment> = matter
-        .comments
-        .iter()
-        .filter(|c| c.at <= ctx.cutoff)
-        .collect();
-    comments.sort_by_key(|c| (c.at, c.order));
-    let emperor = ctx
-        .snapshot
-        .emperor
-        .as_ref()
-        .filter(|w| ctx.snapshot.active_at(w, ctx.now));
-    let author_default =
-        params.implicit_for == ImplicitFor::AllMatters || matter.kind == MatterKind::Proposal;
-    let implicit = author_default && ctx.snapshot.active_at(&matter.author, ctx.now);
-    let with_implicit = |mut pass: Pass| {
-        if implicit {
-            pass.last
-                .entry(matter.author.clone())
-                .or_insert((Vote::For, Source::Implicit));
+impl<'a> Read<'a> {
+    /// Reads `matter`'s comments up to `cutoff`.
+    pub(crate) fn matter(
+        roster: &Roster<'_>,
+        lexicon: &Lexicon,
+        matter: &'a Matter,
+        cutoff: Timestamp,
+    ) -> Read<'a> {
+        let mut comments: Vec<&Comment> =
+            matter.comments.iter().filter(|c| c.at <= cutoff).collect();
+        comments.sort_by_key(|c| (c.at, c.order));
+        Read {
+            matter,
+            author: roster.position(&matter.author),
+            comments: comments
+                .into_iter()
+                .map(|c| ReadComment::new(roster, lexicon, c))
+                .collect(),
+        }
+    }
+
+    /// Counts the matter at `at`.
+    pub(crate) fn count(&self, at: &Moment<'_>, mode: Mode) -> Tally {
+        let first = self.scan(at, true, mode);
+        let second =
+            (!at.roster.snapshot.params.def_is_valid_icon).then(|| self.scan(at, false, mode));
+        self.finish(at, &first, second.as_ref())
+    }
+
+    /// One pass over the comments: `def_counts` says whether a
+    /// non-emperor's DEFERENTIAL is a voting word.
+    pub(crate) fn scan(&self, at: &Moment<'_>, def_counts: bool, mode: Mode) -> Pass {
+        let mut pass = Pass {
+            last: vec![None; at.roster.snapshot.players.len()],
+            uncounted: Vec::new(),
+            vetoed: false,
+            self_killed: false,
+            locked: false,
+            def_counts,
+            mode,
+        };
+        for c in &self.comments {
+            self.step(at, &mut pass, c);
         }
         pass
-    };
-    let mut pass = with_implicit(scan(ctx, matter, &comments, true));
-    let w_vote = emperor
-        .and_then(|w| pass.last.get(w))
-        .filter(|(v, s)| {
-            matches!(v, Vote::For | Vote::Against)
-                && (*s != Source::Implicit || params.implicit_vote_counts_as_voted)
-        })
-        .map(|(v, _)| *v);
-    let mirror = w_vote.filter(|_| matter.kind == MatterKind::Proposal);
-    if !params.def_is_valid_icon && mirror.is_none() {
+    }
+
+    /// The tally from the pass with DEFERENTIAL counted (`first`) and, when
+    /// the ruleset may not count an unmirrored one, the pass without.
+    pub(crate) fn finish(&self, at: &Moment<'_>, first: &Pass, second: Option<&Pass>) -> Tally {
+        let params = &at.roster.snapshot.params;
+        let author_default = params.implicit_for == ImplicitFor::AllMatters
+            || self.matter.kind == MatterKind::Proposal;
+        let implicit = self
+            .author
+            .filter(|a| author_default && at.roster.player(*a).active_at(at.now));
+        let last = |pass: &Pass, i: usize| match pass.last[i] {
+            None if Some(i) == implicit => Some((Vote::For, Source::Implicit)),
+            v => v,
+        };
+        let w_vote = at
+            .emperor
+            .and_then(|w| last(first, w))
+            .filter(|(v, s)| {
+                matches!(v, Vote::For | Vote::Against)
+                    && (*s != Source::Implicit || params.implicit_vote_counts_as_voted)
+            })
+            .map(|(v, _)| v);
+        let mirror = w_vote.filter(|_| self.matter.kind == MatterKind::Proposal);
         // Reading B of §4 A-1: an unmirrored DEFERENTIAL is no voting word.
-        pass = with_implicit(scan(ctx, matter, &comments, false));
-    }
-    finish(ctx, pass, emperor, w_vote, mirror)
-}
-
-fn finish(
-    ctx: &Context<'_>,
-    pass: Pass,
-    emperor: Option<&PlayerName>,
-    w_vote: Option<Vote>,
-    mirror: Option<Vote>,
-) -> Tally {
-    let mut tally = Tally {
-        uncounted: pass.uncounted,
-        self_killed: pass.self_killed,
-        wizard_for: w_vote == Some(Vote::For),
-        wizard_voted: w_vote.is_some(),
-        ..Tally::default()
-    };
-    for (name, (cast, source)) in pass.last {
-        let vote = match (cast, mirror) {
-            (Vote::Deferential, Some(w)) if Some(&name) != emperor => w,
-            _ => cast,
+        let pass = match second {
+            Some(second) if mirror.is_none() => second,
+            _ => first,
         };
-        tally.for_votes += i64::from(vote == Vote::For);
-        tally.against_votes += i64::from(vote == Vote::Against);
-        tally.votes_cast += 1;
-        if Some(&name) == emperor && cast == Vote::Veto {
-            tally.vetoed = true;
-        }
-        tally.votes.insert(name, CountedVote { vote, cast, source });
-    }
-    if ctx.snapshot.params.veto_sticky {
-        tally.vetoed = pass.vetoed;
-    }
-    tally.uncounted.sort_by_key(|u| (u.at, u.order));
-    tally
-}
-
-/// The vote a comment casts, or why it casts none: the commenter must be
-/// on the roster (and active when commenting, unless configured otherwise),
-/// and the comment must hold a voting word that player may use here.
-/// `def_counts` says whether a non-emperor's DEFERENTIAL is a voting word.
-fn cast_of(ctx: &Context<'_>, matter: &Matter, c: &Comment, def_counts: bool) -> Result<Vote, Why> {
-    let snap = ctx.snapshot;
-    let params = &snap.params;
-    let proposal = matter.kind == MatterKind::Proposal;
-    let player = snap.player(&c.by).ok_or(Why::NotAPlayer)?;
-    if !player.active_at(c.at) && !params.count_comments_made_while_idle {
-        return Err(Why::MadeWhileIdle);
-    }
-    if proposal
-        && !params.hiatus_permits_proposal_voting
-        && ctx.hiatus_since.is_some_and(|h| h <= c.at)
-    {
-        return Err(Why::CastInHiatus);
-    }
-    let emperor = snap.is_emperor(&c.by);
-    let ballot = ballot::read(&c.body, params);
-    let permitted = |v: &Vote| match v {
-        Vote::For | Vote::Against => true,
-        Vote::Veto => proposal && emperor,
-        Vote::Deferential if emperor => params.emperor_may_def && params.def_is_valid_icon,
-        Vote::Deferential => def_counts,
-    };
-    ballot
-        .words
-        .iter()
-        .copied()
-        .rfind(permitted)
-        .ok_or(match ballot {
-            b if b.hidden => Why::Quoted,
-            b if b.words.is_empty() => Why::NoVotingWord,
-            b => Why::NotPermitted(b.words),
-        })
-}
-
-/// One pass over the comments in order: each player's last cast vote, the
-/// comments that do not count, and the sticky flags.
-fn scan(ctx: &Context<'_>, matter: &Matter, comments: &[&Comment], def_counts: bool) -> Pass {
-    let snap = ctx.snapshot;
-    let params = &snap.params;
-    let proposal = matter.kind == MatterKind::Proposal;
-    let mut pass = Pass::default();
-    let mut locked = false;
-    for c in comments {
-        let skip = |why| Uncounted {
-            by: c.by.clone(),
-            at: c.at,
-            order: c.order,
-            why,
+        let mut tally = Tally {
+            self_killed: pass.self_killed,
+            wizard_for: w_vote == Some(Vote::For),
+            wizard_voted: w_vote.is_some(),
+            ..Tally::default()
         };
-        let (cast, player) = match cast_of(ctx, matter, c, def_counts) {
-            Ok(cast) => (cast, snap.player(&c.by)),
-            Err(why) => {
-                pass.uncounted.push(skip(why));
+        for i in 0..pass.last.len() {
+            let Some((cast, source)) = last(pass, i) else {
                 continue;
+            };
+            let vote = match (cast, mirror) {
+                (Vote::Deferential, Some(w)) if Some(i) != at.emperor => w,
+                _ => cast,
+            };
+            tally.for_votes += i64::from(vote == Vote::For);
+            tally.against_votes += i64::from(vote == Vote::Against);
+            tally.votes_cast += 1;
+            if Some(i) == at.emperor && cast == Vote::Veto {
+                tally.vetoed = true;
+            }
+            if pass.mode == Mode::Full {
+                let name = at.roster.player(i).name.clone();
+                tally.votes.insert(name, CountedVote { vote, cast, source });
+            }
+        }
+        if params.veto_sticky {
+            tally.vetoed = pass.vetoed;
+        }
+        if pass.mode == Mode::Full {
+            tally.uncounted.clone_from(&pass.uncounted);
+            tally.uncounted.sort_by_key(|u| (u.at, u.order));
+        }
+        tally
+    }
+
+    /// The vote a comment casts, or why it casts none: the commenter must
+    /// be on the roster (and active when commenting, unless configured
+    /// otherwise), and the comment must hold a voting word that player may
+    /// use here.
+    fn cast_of(&self, at: &Moment<'_>, c: &ReadComment<'_>, def_counts: bool) -> Result<Vote, Why> {
+        let params = &at.roster.snapshot.params;
+        let proposal = self.matter.kind == MatterKind::Proposal;
+        let i = c.player.ok_or(Why::NotAPlayer)?;
+        let at_time = c.comment.at;
+        if !at.roster.player(i).active_at(at_time) && !params.count_comments_made_while_idle {
+            return Err(Why::MadeWhileIdle);
+        }
+        if proposal
+            && !params.hiatus_permits_proposal_voting
+            && at.hiatus_since.is_some_and(|h| h <= at_time)
+        {
+            return Err(Why::CastInHiatus);
+        }
+        let emperor = Some(i) == at.roster.emperor;
+        let permitted = |v: &Vote| match v {
+            Vote::For | Vote::Against => true,
+            Vote::Veto => proposal && emperor,
+            Vote::Deferential if emperor => params.emperor_may_def && params.def_is_valid_icon,
+            Vote::Deferential => def_counts,
+        };
+        let ballot = &c.ballot;
+        ballot
+            .words
+            .iter()
+            .copied()
+            .rfind(permitted)
+            .ok_or_else(|| {
+                if ballot.hidden {
+                    Why::Quoted
+                } else if ballot.words.is_empty() {
+                    Why::NoVotingWord
+                } else {
+                    Why::NotPermitted(ballot.words.clone())
+                }
+            })
+    }
+
+    /// Reads one more comment (later than every one before it) into `pass`.
+    pub(crate) fn step(&self, at: &Moment<'_>, pass: &mut Pass, c: &ReadComment<'_>) {
+        let params = &at.roster.snapshot.params;
+        let proposal = self.matter.kind == MatterKind::Proposal;
+        let comment = c.comment;
+        let mode = pass.mode;
+        let skip = |pass: &mut Pass, why| {
+            if mode == Mode::Full {
+                pass.uncounted.push(Uncounted {
+                    by: comment.by.clone(),
+                    at: comment.at,
+                    order: comment.order,
+                    why,
+                });
             }
         };
-        let Some(player) = player else { continue };
-        let is_author = c.by == matter.author && proposal;
-        if is_author && locked {
-            pass.uncounted.push(skip(Why::LockedSelfKill));
-            continue;
+        let (cast, i) = match self.cast_of(at, c, pass.def_counts) {
+            Ok(cast) => (cast, c.player),
+            Err(why) => return skip(pass, why),
+        };
+        let Some(i) = i else { return };
+        let player = at.roster.player(i);
+        let is_author = Some(i) == self.author && proposal;
+        if is_author && pass.locked {
+            return skip(pass, Why::LockedSelfKill);
         }
         // The sticky flags hold whatever the caster's status is now, if
         // they were active when casting (§4 A-4).
-        let active_then = player.active_at(c.at);
+        let active_then = player.active_at(comment.at);
         if is_author && active_then && cast == Vote::Against {
             pass.self_killed = true;
-            locked = params.self_kill == SelfKill::Locked;
+            pass.locked = params.self_kill == SelfKill::Locked;
         }
-        pass.vetoed |= proposal && snap.is_emperor(&c.by) && active_then && cast == Vote::Veto;
-        if !player.active_at(ctx.now) {
-            pass.uncounted.push(skip(Why::IdleNow));
-            continue;
+        pass.vetoed |=
+            proposal && Some(i) == at.roster.emperor && active_then && cast == Vote::Veto;
+        if !player.active_at(at.now) {
+            return skip(pass, Why::IdleNow);
         }
-        let idle_since = player.idle.iter().any(|s| s.overlaps(c.at, ctx.now));
+        let idle_since = player.idle.iter().any(|s| s.overlaps(comment.at, at.now));
         if !params.revive_votes_on_unidle && idle_since {
-            pass.uncounted.push(skip(Why::IdleSince));
-            continue;
+            return skip(pass, Why::IdleSince);
         }
         let source = Source::Comment {
-            order: c.order,
-            at: c.at,
+            order: comment.order,
+            at: comment.at,
         };
-        if let Some((_, Source::Comment { order, at })) =
-            pass.last.insert(c.by.clone(), (cast, source))
-        {
-            pass.uncounted.push(Uncounted {
-                by: c.by.clone(),
-                at,
-                order,
-                why: Why::Superseded(c.at),
-            });
+        if let Some((_, Source::Comment { order, at })) = pass.last[i].replace((cast, source)) {
+            if mode == Mode::Full {
+                pass.uncounted.push(Uncounted {
+                    by: comment.by.clone(),
+                    at,
+                    order,
+                    why: Why::Superseded(comment.at),
+                });
+            }
         }
     }
-    pass
 }
