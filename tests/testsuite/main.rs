@@ -3,12 +3,18 @@
 //! what it needs and runs the real `gitnomic` binary on it.
 
 mod check;
+mod conformance;
 mod demo;
 mod fake_github;
+mod fake_routes;
 mod game_test;
 mod github;
+mod github_faults;
+mod github_replies;
 mod import;
 mod matters;
+mod openapi;
 mod resolve;
+mod schema;
 mod site;
 mod state;
