@@ -5,6 +5,7 @@
 mod check;
 mod conformance;
 mod demo;
+mod events;
 mod fake_github;
 mod fake_routes;
 mod game_test;
