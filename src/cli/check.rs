@@ -33,7 +33,12 @@ pub struct Args {
     /// $GITHUB_EVENT_PATH (as --pr does), as the check workflow runs it.
     #[arg(long, conflicts_with_all = ["pr", "rev"])]
     pub event: bool,
-    /// With --pr or --event: report only; set no commit status and close nothing.
+    /// Check every open matter on the forge (as --pr does), e.g. after the
+    /// default branch changed and their statuses went stale. Exit 1 if any
+    /// has problems.
+    #[arg(long, conflicts_with_all = ["pr", "rev", "event"])]
+    pub open: bool,
+    /// With --pr, --event or --open: report only; set no commit status and close nothing.
     #[arg(long)]
     pub dry_run: bool,
 }
@@ -53,6 +58,17 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             return Ok(ExitCode::from(EXIT_OK));
         }
         return check_pr(forge.as_ref(), event.number, args.dry_run, global);
+    }
+    if args.open {
+        let forge = open_forge(global, global.now())?;
+        let mut worst = EXIT_OK;
+        for matter in forge.open_matters()? {
+            let code = check_pr(forge.as_ref(), matter.number, args.dry_run, global)?;
+            if code != ExitCode::from(EXIT_OK) {
+                worst = EXIT_PROBLEMS;
+            }
+        }
+        return Ok(ExitCode::from(worst));
     }
     if let Some(number) = args.pr {
         let forge = open_forge(global, global.now())?;

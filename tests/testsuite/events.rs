@@ -255,3 +255,24 @@ fn resolve_runs_on_every_event_that_wakes_it() {
         );
     }
 }
+
+#[test]
+fn check_open_rechecks_every_open_matter() {
+    let (game, fake, head) = setup();
+    let mut cfj = Item::issue(
+        2,
+        "CfJ: who owns the springs?",
+        "boris-b",
+        "2030-01-01T01:00:00Z",
+    );
+    cfj.labels = vec!["CfJ".into()];
+    fake.world().items.insert(2, cfj);
+    let run = crate::github::github(&game, &fake, "2030-01-01T02:00:00Z", &["check", "--open"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("Proposal #1") && run.stdout.contains("CfJ #2"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(fake.world().statuses, [(head, "success".to_string())]);
+}
