@@ -71,10 +71,12 @@ fn payload(
     match on_pull {
         Some(true) => {
             p["issue"]["pull_request"] =
-                serde_json::json!({ "url": "https://api.github.com/pulls/1" })
+                serde_json::json!({ "url": "https://api.github.com/pulls/1" });
         }
         Some(false) => {
-            p["issue"].as_object_mut().map(|o| o.remove("pull_request"));
+            if let Some(issue) = p["issue"].as_object_mut() {
+                issue.remove("pull_request");
+            }
         }
         None => {}
     }
