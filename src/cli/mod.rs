@@ -98,7 +98,8 @@ pub enum ForgeKind {
 /// `GITNOMIC_BOT_LOGIN` (the account the token acts as, by default
 /// `github-actions[bot]`). `GITNOMIC_NO_RETRY_WAIT=1` retries without
 /// waiting (for tests against a local fake); `GITNOMIC_MAX_WAIT` is the
-/// most a run waits out rate limits, in seconds (300 by default).
+/// most a run waits out rate limits, in seconds (300 by default);
+/// `GITNOMIC_HTTP_CACHE` names a file that keeps ETags between runs.
 fn open_forge(global: &GlobalArgs, now: Timestamp) -> anyhow::Result<Box<dyn crate::forge::Forge>> {
     use crate::forge::github::{GitHubForge, Settings};
     match global.forge {
@@ -135,10 +136,12 @@ fn open_forge(global: &GlobalArgs, now: Timestamp) -> anyhow::Result<Box<dyn cra
                 })
                 .transpose()?
                 .unwrap_or(300);
-            Ok(Box::new(
-                GitHubForge::new(&settings, sleep)
-                    .with_clock(now, std::time::Duration::from_secs(max_wait)),
-            ))
+            let mut forge = GitHubForge::new(&settings, sleep)
+                .with_clock(now, std::time::Duration::from_secs(max_wait));
+            if let Some(path) = var("GITNOMIC_HTTP_CACHE") {
+                forge = forge.with_cache_file(PathBuf::from(path));
+            }
+            Ok(Box::new(forge))
         }
     }
 }

@@ -131,6 +131,8 @@ pub(crate) struct World {
     pub(crate) commits: Vec<(String, String)>,
     pub(crate) log: Vec<Request>,
     pub(crate) faults: Vec<Fault>,
+    /// Items a page of a list (default: `fake_routes::PAGE`, to exercise paging).
+    pub(crate) page_size: Option<usize>,
     /// Serve issue labels as bare strings (GitHub's description allows both).
     pub(crate) labels_as_strings: bool,
     /// Requests GitHub would refuse or replies it would never send.

@@ -96,9 +96,14 @@ fn query_value<'q>(query: &'q str, name: &str) -> Option<&'q str> {
         .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
 }
 
-/// A page of `list`, with a `Link` to the next.
+/// A page of `list`, with a `Link` to the next: `size` items, or fewer if
+/// `per_page` asks for fewer.
 fn page(list: &[Value], target: &str, base: &str, size: usize) -> Answer {
     let query = target.split_once('?').map_or("", |(_, q)| q);
+    let per_page = query_value(query, "per_page")
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(30);
+    let size = size.min(per_page);
     let n: usize = query_value(query, "page")
         .and_then(|p| p.parse().ok())
         .unwrap_or(1);
@@ -151,7 +156,7 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 .filter(|i| i.head.is_some() && i.state == "open")
                 .map(|i| pull_json(i, base))
                 .collect();
-            page(&list, target, base, PAGE)
+            page(&list, target, base, w.page_size.unwrap_or(PAGE))
         }
         ("GET", ["issues"]) => {
             let state = query_value(query, "state").unwrap_or("open");
@@ -164,7 +169,7 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 .filter(|i| i.state == state && wanted.iter().all(|l| i.labels.contains(l)))
                 .map(|i| issue_json(i, base, w.labels_as_strings))
                 .collect();
-            page(&list, target, base, PAGE)
+            page(&list, target, base, w.page_size.unwrap_or(PAGE))
         }
         ("GET", ["issues", n]) => match w.items.get(&number(n)) {
             Some(item) => ok(200, issue_json(item, base, w.labels_as_strings)),
@@ -181,7 +186,7 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 .filter(|c| c.number == number(n))
                 .map(|c| comment_json(c, base))
                 .collect();
-            page(&list, target, base, PAGE)
+            page(&list, target, base, w.page_size.unwrap_or(PAGE))
         }
         ("GET", ["pulls", n, "reviews"]) => {
             let list: Vec<Value> = w
@@ -190,7 +195,7 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 .filter(|r| r.number == number(n))
                 .map(|r| review_json(r, base))
                 .collect();
-            page(&list, target, base, PAGE)
+            page(&list, target, base, w.page_size.unwrap_or(PAGE))
         }
         ("GET", ["pulls", n, "files"]) => match w.items.get(&number(n)) {
             // GitHub lists at most 3,000 files of a pull request.

@@ -23,7 +23,7 @@ use crate::time::Timestamp;
 
 /// How a request went: status, body, the next page, and the rate-limit
 /// headers.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Reply {
     pub(crate) status: u16,
     pub(crate) body: String,
@@ -57,6 +57,9 @@ pub(crate) struct Client {
     cache: RefCell<HashMap<String, (String, Reply)>>,
     sleep: Sleeper,
     retries: u32,
+    /// Requests sent, and those answered 304 (which cost no rate limit).
+    sent: Cell<u64>,
+    not_modified: Cell<u64>,
     /// The moment the run started, plus every wait since.
     clock: Cell<i64>,
     /// Seconds waited so far, and the most the run may wait in all.
@@ -88,6 +91,8 @@ impl Client {
             cache: RefCell::new(HashMap::new()),
             sleep,
             retries: 4,
+            sent: Cell::new(0),
+            not_modified: Cell::new(0),
             clock: Cell::new(0),
             waited: Cell::new(0),
             max_wait: Cell::new(300),
@@ -98,6 +103,31 @@ impl Client {
     pub(crate) fn set_clock(&self, now: Timestamp, max_wait: Duration) {
         self.clock.set(now.unix());
         self.max_wait.set(max_wait.as_secs());
+    }
+
+    /// ETags and replies kept from an earlier run (a missing or unreadable
+    /// file is an empty cache: it only saves requests).
+    pub(crate) fn load_cache(&self, path: &std::path::Path) {
+        let kept: Option<HashMap<String, (String, Reply)>> = std::fs::read_to_string(path)
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok());
+        if let Some(kept) = kept {
+            *self.cache.borrow_mut() = kept;
+        }
+    }
+
+    /// Keeps the ETags and replies for the next run.
+    pub(crate) fn save_cache(&self, path: &std::path::Path) -> std::io::Result<()> {
+        let text = serde_json::to_string(&*self.cache.borrow()).map_err(std::io::Error::other)?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::write(path, text)
+    }
+
+    /// Requests sent so far, and how many of them were answered 304.
+    pub(crate) fn counts(&self) -> (u64, u64) {
+        (self.sent.get(), self.not_modified.get())
     }
 
     /// The absolute URL of an API path (`/repos/o/r/pulls`), or `path` itself
@@ -116,6 +146,7 @@ impl Client {
         let etag = self.cache.borrow().get(&url).map(|(etag, _)| etag.clone());
         let (reply, new_etag) = self.read("GET", &url, etag.as_deref())?;
         if reply.status == 304 {
+            self.not_modified.set(self.not_modified.get() + 1);
             if let Some((_, cached)) = self.cache.borrow().get(&url) {
                 return Ok(cached.clone());
             }
@@ -142,21 +173,19 @@ impl Client {
 
     /// A DELETE: idempotent, so retried like a read.
     pub(crate) fn delete(&self, path: &str) -> Result<Reply, ForgeError> {
-        self.cache.borrow_mut().clear();
         Ok(self.read("DELETE", &self.url(path), None)?.0)
     }
 
     /// A write with a JSON body (POST, PATCH, PUT): sent once, waiting out
     /// rate limits (a limited request did nothing), never repeated after a
-    /// 5xx or a lost connection. The cache is dropped: what it held may
-    /// have changed.
+    /// 5xx or a lost connection. The cache stays: every cached reply is
+    /// revalidated by its ETag before it is used, so none is served stale.
     pub(crate) fn write(
         &self,
         method: &str,
         path: &str,
         body: &serde_json::Value,
     ) -> Result<Sent, ForgeError> {
-        self.cache.borrow_mut().clear();
         let url = self.url(path);
         let text = body.to_string();
         loop {
@@ -259,6 +288,7 @@ impl Client {
         body: Option<&str>,
         etag: Option<&str>,
     ) -> Result<(Reply, Option<String>), ForgeError> {
+        self.sent.set(self.sent.get() + 1);
         let request = ureq::http::Request::builder()
             .method(method)
             .uri(url)

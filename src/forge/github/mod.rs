@@ -18,6 +18,9 @@ mod dto;
 pub(crate) mod http;
 mod writes;
 
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use self::codec::encode;
@@ -43,6 +46,14 @@ pub struct GitHubForge {
     repo: String,
     base: String,
     bot: String,
+    /// Numbers known to be pull requests (from the lists read this run),
+    /// so a thread's reviews are read without asking again.
+    pulls: RefCell<BTreeSet<u64>>,
+    /// The bot's status comment on each thread read this run, so writing
+    /// the status does not read the thread again.
+    statuses: RefCell<HashMap<u64, Option<ForgeComment>>>,
+    /// Where ETags are kept between runs, if anywhere.
+    cache_file: Option<PathBuf>,
 }
 
 /// Where and as whom to reach GitHub.
@@ -68,7 +79,20 @@ impl GitHubForge {
             repo: settings.repo.clone(),
             base: settings.base.clone(),
             bot: settings.bot.clone(),
+            pulls: RefCell::default(),
+            statuses: RefCell::default(),
+            cache_file: None,
         }
+    }
+
+    /// Keeps ETags and replies in `path` between runs, so what has not
+    /// changed since the last run is answered 304, which costs no rate
+    /// limit (CI restores and saves the file with its cache).
+    #[must_use]
+    pub fn with_cache_file(mut self, path: PathBuf) -> Self {
+        self.client.load_cache(&path);
+        self.cache_file = Some(path);
+        self
     }
 
     /// Reckons rate-limit resets from `now` (the run's moment, advanced by
@@ -110,7 +134,8 @@ impl GitHubForge {
             .collect()
     }
 
-    fn pull_info(pull: Pull) -> Result<MatterInfo, ForgeError> {
+    fn pull_info(&self, pull: Pull) -> Result<MatterInfo, ForgeError> {
+        self.pulls.borrow_mut().insert(pull.number);
         Ok(MatterInfo {
             number: pull.number,
             title: pull.title,
@@ -141,6 +166,9 @@ impl GitHubForge {
     }
 
     fn is_pull(&self, number: u64) -> Result<bool, ForgeError> {
+        if self.pulls.borrow().contains(&number) {
+            return Ok(true);
+        }
         let issue: Issue = self.get_json(&format!("/issues/{number}"), number)?;
         Ok(issue.pull_request.is_some())
     }
@@ -177,7 +205,7 @@ impl Forge for GitHubForge {
     fn open_matters(&self) -> Result<Vec<MatterInfo>, ForgeError> {
         let mut out = Vec::new();
         for pull in self.list::<Pull>("/pulls?state=open&per_page=100")? {
-            out.push(Self::pull_info(pull)?);
+            out.push(self.pull_info(pull)?);
         }
         for issue in self.list::<Issue>("/issues?state=open&per_page=100")? {
             if issue.pull_request.is_none() {
@@ -218,7 +246,7 @@ impl Forge for GitHubForge {
     fn matter(&self, number: u64) -> Result<MatterInfo, ForgeError> {
         let issue: Issue = self.get_json(&format!("/issues/{number}"), number)?;
         if issue.pull_request.is_some() {
-            Self::pull_info(self.get_json(&format!("/pulls/{number}"), number)?)
+            self.pull_info(self.get_json(&format!("/pulls/{number}"), number)?)
         } else {
             Self::issue_info(issue)
         }
@@ -245,6 +273,8 @@ impl Forge for GitHubForge {
             out.extend(self.review_votes(number)?);
         }
         out.sort_by_key(|c| (c.created, c.id));
+        let status = out.iter().find(|c| self.is_status(c)).cloned();
+        self.statuses.borrow_mut().insert(number, status);
         Ok(out)
     }
 
@@ -267,6 +297,17 @@ impl Forge for GitHubForge {
 
     fn bot(&self) -> &str {
         &self.bot
+    }
+
+    fn status_comment(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError> {
+        let known = self.statuses.borrow().get(&number).cloned();
+        match known {
+            Some(status) => Ok(status),
+            None => Ok(self
+                .comments(number)?
+                .into_iter()
+                .find(|c| self.is_status(c))),
+        }
     }
 
     fn put_status(&self, number: u64, body: &str) -> Result<(), ForgeError> {
@@ -310,5 +351,20 @@ impl Forge for GitHubForge {
         message_text: &str,
     ) -> Result<HeadSha, ForgeError> {
         self.write_file(path, text, message_text)
+    }
+}
+
+impl Drop for GitHubForge {
+    /// Keeps the ETags for the next run, and says what the run cost.
+    fn drop(&mut self) {
+        let (sent, not_modified) = self.client.counts();
+        tracing::info!(
+            "GitHub: {sent} requests, {not_modified} answered 304 (no rate limit spent)"
+        );
+        if let Some(path) = &self.cache_file {
+            if let Err(e) = self.client.save_cache(path) {
+                tracing::warn!("could not keep GitHub's ETags in {}: {e}", path.display());
+            }
+        }
     }
 }

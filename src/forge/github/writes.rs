@@ -13,7 +13,7 @@ use serde_json::json;
 use super::codec::{base64, encode, unbase64};
 use super::dto::{Commit, ContentFile, ContentPut, MergeReply, Pull};
 use super::http::{Reply, Sent, expect_ok, message, parse};
-use super::{Forge, ForgeError, GitHubForge, HeadSha};
+use super::{Forge, ForgeComment, ForgeError, GitHubForge, HeadSha};
 
 /// GitHub refuses comments of 65,536 characters or more.
 pub(crate) const MAX_COMMENT_CHARS: usize = 65_535;
@@ -74,8 +74,16 @@ impl GitHubForge {
         }
     }
 
+    /// The status comment as GitHub has it now, not as this run read it.
+    fn fresh_status(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError> {
+        self.statuses.borrow_mut().remove(&number);
+        self.status_comment(number)
+    }
+
     pub(super) fn write_status(&self, number: u64, body: &str) -> Result<(), ForgeError> {
         let existing = self.status_comment(number)?;
+        // What this run read is stale once it writes.
+        self.statuses.borrow_mut().remove(&number);
         if existing.as_ref().is_some_and(|c| c.body == body) {
             return Ok(());
         }
@@ -94,7 +102,7 @@ impl GitHubForge {
         match self.send("POST", &format!("/issues/{number}/comments"), &post)? {
             Ok(reply) => expect_ok(&reply, "posting the status comment"),
             // Posted or not? Look, and never post a second one.
-            Err(why) => match self.status_comment(number)? {
+            Err(why) => match self.fresh_status(number)? {
                 Some(c) if c.body == body => Ok(()),
                 Some(c) => edit(c.id),
                 None => {
