@@ -400,9 +400,12 @@ fn serve(stream: TcpStream, world: &Mutex<World>, base: &str) {
         }
         (None, None) => unreachable!(),
     };
+    // The ETag covers the page and its link to the next, so a first page
+    // whose items did not change but whose list grew is not "not modified".
+    let tagged = format!("{text}{}", next.as_deref().unwrap_or(""));
     let etag = format!(
         "\"{:x}\"",
-        text.len() * 31 + text.bytes().map(usize::from).sum::<usize>()
+        tagged.len() * 31 + tagged.bytes().map(usize::from).sum::<usize>()
     );
     let not_modified = request.method == "GET"
         && status == 200

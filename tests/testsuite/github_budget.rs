@@ -97,9 +97,11 @@ fn an_idle_run_spends_at_most_open_matters_plus_two_requests() {
     println!("| open matters | idle: requests (spending rate limit) | after one new vote |");
     println!("|---|---|---|");
     for (n, idle, vote) in table {
-        println!(
-            "| {n} | {} ({}) | {} ({}) |",
-            idle.0, idle.1, vote.0, vote.1
-        );
+        let vote = if n == 0 {
+            "—".to_string()
+        } else {
+            format!("{} ({})", vote.0, vote.1)
+        };
+        println!("| {n} | {} ({}) | {vote} |", idle.0, idle.1);
     }
 }

@@ -147,8 +147,16 @@ impl Client {
         let (reply, new_etag) = self.read("GET", &url, etag.as_deref())?;
         if reply.status == 304 {
             self.not_modified.set(self.not_modified.get() + 1);
-            if let Some((_, cached)) = self.cache.borrow().get(&url) {
-                return Ok(cached.clone());
+            let cached = self.cache.borrow().get(&url).map(|(_, r)| r.clone());
+            match cached {
+                // A full last page may have grown a next page while its own
+                // items stayed the same: read it afresh to be sure.
+                Some(cached) if cached.next.is_none() && full_page(&url, &cached.body) => {
+                    self.cache.borrow_mut().remove(&url);
+                    return self.get(path);
+                }
+                Some(cached) => return Ok(cached),
+                None => {}
             }
         }
         if let (200, Some(tag)) = (reply.status, new_etag) {
@@ -344,6 +352,19 @@ impl Client {
     }
 }
 
+/// Whether a list reply holds as many items as its `per_page` asked for
+/// (30 if it did not say).
+fn full_page(url: &str, body: &str) -> bool {
+    let per_page = url
+        .split_once('?')
+        .map_or("", |(_, q)| q)
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("per_page="))
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or(30);
+    serde_json::from_str::<Vec<serde_json::Value>>(body).is_ok_and(|items| items.len() >= per_page)
+}
+
 /// The rate limit a reply reports, judged by status and headers as GitHub
 /// documents them: a 403 or 429 with `retry-after` is a secondary limit; one
 /// with `x-ratelimit-remaining: 0` is the primary limit (until
@@ -499,6 +520,14 @@ mod tests {
             "says when the next run continues: {err}"
         );
         assert_eq!(slept.get(), 60, "and does not wait for it");
+    }
+
+    #[test]
+    fn knows_a_full_page() {
+        assert!(full_page("/x?per_page=2", "[1,2]"));
+        assert!(!full_page("/x?per_page=3", "[1,2]"));
+        assert!(!full_page("/x", "[1,2]"));
+        assert!(!full_page("/x?per_page=1", "{}"));
     }
 
     #[test]
