@@ -90,6 +90,13 @@ fn review_json(r: &Comment, base: &str) -> Value {
     v
 }
 
+/// GitHub refuses comment bodies of 65,536 characters or more.
+fn too_long(input: &Value) -> bool {
+    input["body"]
+        .as_str()
+        .is_some_and(|b| b.chars().count() >= 65_536)
+}
+
 fn query_value<'q>(query: &'q str, name: &str) -> Option<&'q str> {
     query
         .split('&')
@@ -210,6 +217,10 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
             }
             None => error(404, "Not Found"),
         },
+        ("POST" | "PATCH", ["issues", ..]) if too_long(&input) => error(
+            422,
+            "Validation Failed: body is too long (maximum is 65536 characters)",
+        ),
         ("POST", ["issues", n, "comments"]) => {
             let id = w.add_comment(
                 number(n),

@@ -119,3 +119,41 @@ fn more_files_than_github_lists_are_refused_not_guessed() {
     );
     assert!(fake.world().statuses.is_empty(), "no success is claimed");
 }
+
+#[test]
+fn a_status_too_long_for_github_is_shortened_and_still_read_back() {
+    let (game, fake, _) = setup();
+    votes(&fake);
+    {
+        let mut w = fake.world();
+        w.page_size = Some(100);
+        for i in 0..800 {
+            w.add_comment(1, &format!("onlooker-{i}"), "2030-01-01T03:00:00Z", "FOR");
+        }
+    }
+    let run = github(&game, &fake, "2030-01-01T04:00:00Z", &["resolve"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let status = fake.world().bot_comments(1);
+    assert_eq!(status.len(), 1);
+    let body = &status[0];
+    assert!(
+        body.chars().count() < 65_536,
+        "{} characters",
+        body.chars().count()
+    );
+    assert!(body.starts_with("<!-- gitnomic:status -->\n"));
+    assert!(body.contains("shortened") && body.trim_end().ends_with("-->"));
+    assert!(
+        body.contains("<!-- gitnomic:journal "),
+        "the journal is kept"
+    );
+    // The next run reads the shortened status back as its own.
+    let run = github(&game, &fake, "2030-01-01T12:00:00Z", &["resolve"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("Proposal #1: enact — enacted"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(fake.world().bot_comments(1).len(), 1);
+}
