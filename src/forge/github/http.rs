@@ -65,6 +65,9 @@ pub(crate) struct Client {
     /// Seconds waited so far, and the most the run may wait in all.
     waited: Cell<u64>,
     max_wait: Cell<u64>,
+    /// Secondary limits met so far: each one without `retry-after` waits
+    /// twice as long as the one before, as GitHub asks.
+    slowdowns: Cell<u32>,
 }
 
 /// A rate limit GitHub reported.
@@ -96,6 +99,7 @@ impl Client {
             clock: Cell::new(0),
             waited: Cell::new(0),
             max_wait: Cell::new(300),
+            slowdowns: Cell::new(0),
         }
     }
 
@@ -256,10 +260,17 @@ impl Client {
                 let wait = u64::try_from(reset.saturating_sub(now)).unwrap_or(0) + 1;
                 (wait, reset)
             }
-            Limit::Secondary { after } => (
-                after,
-                now.saturating_add(i64::try_from(after).unwrap_or(i64::MAX)),
-            ),
+            Limit::Secondary { after } => {
+                let after = match reply.retry_after {
+                    Some(_) => after,
+                    None => after.saturating_mul(1 << self.slowdowns.get().min(10)),
+                };
+                self.slowdowns.set(self.slowdowns.get() + 1);
+                (
+                    after,
+                    now.saturating_add(i64::try_from(after).unwrap_or(i64::MAX)),
+                )
+            }
         };
         if self.waited.get() + wait > self.max_wait.get() {
             let kind = match limit {
@@ -520,6 +531,30 @@ mod tests {
             "says when the next run continues: {err}"
         );
         assert_eq!(slept.get(), 60, "and does not wait for it");
+    }
+
+    #[test]
+    fn repeated_secondary_limits_wait_longer_each_time() {
+        let slept = std::rc::Rc::new(Cell::new(0u64));
+        let s = slept.clone();
+        let client = Client::new(
+            "http://127.0.0.1:9",
+            "t",
+            Box::new(move |d| s.set(s.get() + d.as_secs())),
+        );
+        client.set_clock(Timestamp::from_unix(0), Duration::from_secs(1_000));
+        let limited = reply(429, Some(10), None);
+        for expected in [60, 180, 420] {
+            client
+                .wait_out(Limit::Secondary { after: 60 }, &limited)
+                .unwrap();
+            assert_eq!(slept.get(), expected);
+        }
+        let told = reply(429, Some(10), Some(5));
+        client
+            .wait_out(Limit::Secondary { after: 5 }, &told)
+            .unwrap();
+        assert_eq!(slept.get(), 425, "retry-after is honoured as given");
     }
 
     #[test]
