@@ -19,7 +19,7 @@ pub(crate) mod http;
 mod writes;
 
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -46,9 +46,9 @@ pub struct GitHubForge {
     repo: String,
     base: String,
     bot: String,
-    /// Numbers known to be pull requests (from the lists read this run),
-    /// so a thread's reviews are read without asking again.
-    pulls: RefCell<BTreeSet<u64>>,
+    /// Whether each number read this run is a pull request, so a thread
+    /// is read without asking again what it is.
+    pulls: RefCell<HashMap<u64, bool>>,
     /// The bot's status comment on each thread read this run, so writing
     /// the status does not read the thread again.
     statuses: RefCell<HashMap<u64, Option<ForgeComment>>>,
@@ -135,7 +135,7 @@ impl GitHubForge {
     }
 
     fn pull_info(&self, pull: Pull) -> Result<MatterInfo, ForgeError> {
-        self.pulls.borrow_mut().insert(pull.number);
+        self.pulls.borrow_mut().insert(pull.number, true);
         Ok(MatterInfo {
             number: pull.number,
             title: pull.title,
@@ -150,7 +150,8 @@ impl GitHubForge {
         })
     }
 
-    fn issue_info(issue: Issue) -> Result<MatterInfo, ForgeError> {
+    fn issue_info(&self, issue: Issue) -> Result<MatterInfo, ForgeError> {
+        self.pulls.borrow_mut().insert(issue.number, false);
         Ok(MatterInfo {
             number: issue.number,
             title: issue.title,
@@ -166,8 +167,8 @@ impl GitHubForge {
     }
 
     fn is_pull(&self, number: u64) -> Result<bool, ForgeError> {
-        if self.pulls.borrow().contains(&number) {
-            return Ok(true);
+        if let Some(known) = self.pulls.borrow().get(&number) {
+            return Ok(*known);
         }
         let issue: Issue = self.get_json(&format!("/issues/{number}"), number)?;
         Ok(issue.pull_request.is_some())
@@ -209,7 +210,7 @@ impl Forge for GitHubForge {
         }
         for issue in self.list::<Issue>("/issues?state=open&per_page=100")? {
             if issue.pull_request.is_none() {
-                out.push(Self::issue_info(issue)?);
+                out.push(self.issue_info(issue)?);
             }
         }
         out.retain(|m| m.kind().is_some());
@@ -237,7 +238,7 @@ impl Forge for GitHubForge {
             if issue.pull_request.is_some() {
                 out.push(self.matter(issue.number)?);
             } else {
-                out.push(Self::issue_info(issue)?);
+                out.push(self.issue_info(issue)?);
             }
         }
         Ok(out)
@@ -248,7 +249,7 @@ impl Forge for GitHubForge {
         if issue.pull_request.is_some() {
             self.pull_info(self.get_json(&format!("/pulls/{number}"), number)?)
         } else {
-            Self::issue_info(issue)
+            self.issue_info(issue)
         }
     }
 
