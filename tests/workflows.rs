@@ -58,7 +58,7 @@ fn the_check_builds_the_trusted_binary_before_touching_the_pull_request() {
     );
     let build = check.find("cargo build").expect("builds the binary");
     let fetch = check
-        .find("git fetch")
+        .find("scripts/fetch-pulls")
         .expect("fetches the pull request as data");
     assert!(
         build < fetch,
@@ -101,6 +101,109 @@ fn the_resolver_wakes_on_comments_reviews_and_time_and_is_never_cancelled() {
     let pages = workflow("pages.yml");
     assert!(pages.contains("workflow_call:") && pages.contains("branches: [main]"));
     assert!(pages.contains("pages: write") && pages.contains("id-token: write"));
+}
+
+#[test]
+fn issues_are_checked_and_open_matters_rechecked_when_main_changes() {
+    let check = workflow("check.yml");
+    assert!(check.contains("issues:"), "CfJs and DoVs are issues");
+    assert!(check.contains("push:") && check.contains("check --open"));
+    assert!(
+        workflow("resolve.yml").contains("check --open"),
+        "the resolver's merges start no workflows: it re-checks itself"
+    );
+}
+
+#[test]
+fn every_action_is_pinned_by_commit_with_its_tag_named() {
+    let pinned = regex::Regex::new(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40} # v\d+(\.\d+)*$").unwrap();
+    for (name, text) in workflows() {
+        for line in text.lines() {
+            let Some(action) = line
+                .trim_start()
+                .trim_start_matches("- ")
+                .strip_prefix("uses:")
+            else {
+                continue;
+            };
+            let action = action.trim();
+            if action.starts_with("./") {
+                continue; // a workflow of this repository
+            }
+            assert!(
+                pinned.is_match(action),
+                "{name}: not pinned by commit: {action}"
+            );
+        }
+    }
+}
+
+#[test]
+fn no_checkout_leaves_a_token_in_the_work_tree() {
+    for (name, text) in workflows() {
+        assert_eq!(
+            text.matches("actions/checkout@").count(),
+            text.matches("persist-credentials: false").count(),
+            "{name}: every checkout sets persist-credentials: false"
+        );
+        assert!(
+            !text.contains("git fetch"),
+            "{name}: fetch through scripts/fetch-pulls"
+        );
+    }
+}
+
+#[test]
+fn only_the_deploy_job_may_write_pages() {
+    let pages = workflow("pages.yml");
+    let jobs = pages.find("\njobs:").unwrap();
+    let deploy = pages.find("\n  deploy:").unwrap();
+    assert!(
+        !pages[..deploy].contains("pages: write"),
+        "{}",
+        &pages[..jobs]
+    );
+    assert!(!pages[..deploy].contains("id-token: write"));
+    assert!(
+        pages[deploy..].contains("pages: write") && pages[deploy..].contains("id-token: write")
+    );
+}
+
+#[test]
+fn the_binary_is_built_once_per_change_of_its_sources_and_reused() {
+    for (name, text) in workflows() {
+        let Some(build) = text.find("cargo build") else {
+            continue;
+        };
+        let cache = text
+            .find("actions/cache@")
+            .unwrap_or_else(|| panic!("{name}: no cache"));
+        assert!(
+            cache < build,
+            "{name}: the cache is looked up before building"
+        );
+        assert!(
+            text.contains("hashFiles('Cargo.lock', 'Cargo.toml', 'src/**', 'themes/**')"),
+            "{name}: keyed on the tool's sources"
+        );
+        assert!(
+            text.contains("if: steps.binary.outputs.cache-hit != 'true'\n        run: cargo build"),
+            "{name}: built only on a miss"
+        );
+    }
+}
+
+#[test]
+fn the_bot_never_wakes_itself() {
+    for (name, text) in workflows() {
+        if !text.contains("./target/release/gitnomic") || name == "pages.yml" {
+            continue; // pages runs after resolve or on people's pushes
+        }
+        assert!(
+            text.contains("if: ${{ !endsWith(github.actor, '[bot]') }}"),
+            "{name}: no guard against the bot's own events"
+        );
+    }
 }
 
 #[test]

@@ -33,7 +33,12 @@ pub struct Args {
     /// $GITHUB_EVENT_PATH (as --pr does), as the check workflow runs it.
     #[arg(long, conflicts_with_all = ["pr", "rev"])]
     pub event: bool,
-    /// With --pr or --event: report only; set no commit status and close nothing.
+    /// Check every open matter on the forge (as --pr does), e.g. after the
+    /// default branch changed and their statuses went stale. Exit 1 if any
+    /// has problems.
+    #[arg(long, conflicts_with_all = ["pr", "rev", "event"])]
+    pub open: bool,
+    /// With --pr, --event or --open: report only; set no commit status and close nothing.
     #[arg(long)]
     pub dry_run: bool,
 }
@@ -42,10 +47,32 @@ pub struct Args {
 /// the list (with `--list`) and a summary to stdout.
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     if args.event {
-        return check_pr(event_number()?, args.dry_run, global);
+        let event = read_event()?;
+        let forge = open_forge(global, global.now())?;
+        if event.sender.as_deref() == Some(forge.bot()) {
+            // The bot's own labels and edits must not wake the bot again.
+            println!(
+                "the event was made by {} itself: nothing to check",
+                forge.bot()
+            );
+            return Ok(ExitCode::from(EXIT_OK));
+        }
+        return check_pr(forge.as_ref(), event.number, args.dry_run, global);
+    }
+    if args.open {
+        let forge = open_forge(global, global.now())?;
+        let mut worst = EXIT_OK;
+        for matter in forge.open_matters()? {
+            let code = check_pr(forge.as_ref(), matter.number, args.dry_run, global)?;
+            if code != ExitCode::from(EXIT_OK) {
+                worst = EXIT_PROBLEMS;
+            }
+        }
+        return Ok(ExitCode::from(worst));
     }
     if let Some(number) = args.pr {
-        return check_pr(number, args.dry_run, global);
+        let forge = open_forge(global, global.now())?;
+        return check_pr(forge.as_ref(), number, args.dry_run, global);
     }
     let origin = match &args.rev {
         Some(rev) => Origin::Revision {
@@ -79,22 +106,34 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     }
 }
 
-/// The pull request (or issue) number of the event GitHub Actions is
-/// running for. The event file is read as data; nothing in it is run.
-fn event_number() -> anyhow::Result<u64> {
+/// What `check --event` needs of the event GitHub Actions is running for.
+#[derive(Debug, PartialEq, Eq)]
+struct Event {
+    /// The pull request or issue it is about.
+    number: u64,
+    /// Who caused it (`sender.login`).
+    sender: Option<String>,
+}
+
+/// The event in `$GITHUB_EVENT_PATH`. The file is read as data; nothing
+/// in it is run.
+fn read_event() -> anyhow::Result<Event> {
     let path = std::env::var("GITHUB_EVENT_PATH")
         .context("--event needs GITHUB_EVENT_PATH (set by GitHub Actions)")?;
     let text =
         std::fs::read_to_string(&path).with_context(|| format!("reading the event {path}"))?;
-    number_of_event(&text).with_context(|| format!("{path} names no pull request or issue"))
+    parse_event(&text).with_context(|| format!("{path} names no pull request or issue"))
 }
 
-/// The number of the pull request or issue an event payload is about.
-fn number_of_event(text: &str) -> Option<u64> {
+/// The pull request or issue an event payload is about (`pull_request`
+/// events, `issues` events, comments), and its sender.
+fn parse_event(text: &str) -> Option<Event> {
     let event: serde_json::Value = serde_json::from_str(text).ok()?;
-    ["pull_request", "issue"]
+    let number = ["pull_request", "issue"]
         .iter()
-        .find_map(|key| event.get(key)?.get("number")?.as_u64())
+        .find_map(|key| event.get(key)?.get("number")?.as_u64())?;
+    let sender = event["sender"]["login"].as_str().map(str::to_string);
+    Some(Event { number, sender })
 }
 
 fn summary(game: &Game) -> String {
@@ -108,8 +147,12 @@ fn summary(game: &Game) -> String {
     )
 }
 
-fn check_pr(number: u64, dry_run: bool, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
-    let forge = open_forge(global, global.now())?;
+fn check_pr(
+    forge: &dyn Forge,
+    number: u64,
+    dry_run: bool,
+    global: &GlobalArgs,
+) -> anyhow::Result<ExitCode> {
     let base_origin = Origin::Revision {
         repo: global.root.clone(),
         rev: global.base.clone(),
@@ -130,8 +173,12 @@ fn check_pr(number: u64, dry_run: bool, global: &GlobalArgs) -> anyhow::Result<E
         })?)),
         None => None,
     };
-    let changed = forge.changed_files(number)?;
-    let (record, dov_pending) = proposer_record(forge.as_ref(), &info)?;
+    // An issue (a CfJ or DoV) changes no files.
+    let changed = match info.head {
+        Some(_) => forge.changed_files(number)?,
+        None => Vec::new(),
+    };
+    let (record, dov_pending) = proposer_record(forge, &info)?;
     let verdict = admission::judge(&Facts {
         kind: info.kind(),
         labels: &info.labels,
@@ -221,16 +268,24 @@ mod tests {
 
     #[test]
     fn reads_the_number_from_pull_request_and_comment_events() {
+        let number = |text: &str| parse_event(text).map(|e| e.number);
         assert_eq!(
-            number_of_event(r#"{"action":"opened","pull_request":{"number":7}}"#),
+            number(r#"{"action":"opened","pull_request":{"number":7}}"#),
             Some(7)
         );
         assert_eq!(
-            number_of_event(r#"{"action":"created","issue":{"number":9,"pull_request":{}}}"#),
+            number(r#"{"action":"created","issue":{"number":9,"pull_request":{}}}"#),
             Some(9)
         );
-        assert_eq!(number_of_event(r#"{"action":"completed"}"#), None);
-        assert_eq!(number_of_event("not json"), None);
+        assert_eq!(number(r#"{"action":"completed"}"#), None);
+        assert_eq!(number("not json"), None);
+        assert_eq!(
+            parse_event(r#"{"issue":{"number":3},"sender":{"login":"ada"}}"#),
+            Some(Event {
+                number: 3,
+                sender: Some("ada".into())
+            })
+        );
     }
 
     #[test]
@@ -242,9 +297,9 @@ mod tests {
             eprintln!("skipped: {} not found", dir.display());
             return;
         };
-        assert!(number_of_event(&opened).is_some());
+        assert!(parse_event(&opened).is_some());
         let comment =
             std::fs::read_to_string(dir.join("issue_comment/created.payload.json")).unwrap();
-        assert!(number_of_event(&comment).is_some());
+        assert!(parse_event(&comment).is_some());
     }
 }

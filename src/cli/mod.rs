@@ -98,7 +98,9 @@ pub enum ForgeKind {
 /// `GITHUB_REPOSITORY` (`owner/name`), `GITHUB_API_URL`, and optionally
 /// `GITNOMIC_BOT_LOGIN` (the account the token acts as, by default
 /// `github-actions[bot]`). `GITNOMIC_NO_RETRY_WAIT=1` retries without
-/// waiting (for tests against a local fake).
+/// waiting (for tests against a local fake); `GITNOMIC_MAX_WAIT` is the
+/// most a run waits out rate limits, in seconds (300 by default);
+/// `GITNOMIC_HTTP_CACHE` names a file that keeps ETags between runs.
 fn open_forge(global: &GlobalArgs, now: Timestamp) -> anyhow::Result<Box<dyn crate::forge::Forge>> {
     use crate::forge::github::{GitHubForge, Settings};
     match global.forge {
@@ -125,7 +127,22 @@ fn open_forge(global: &GlobalArgs, now: Timestamp) -> anyhow::Result<Box<dyn cra
                     std::thread::sleep(d);
                 }
             });
-            Ok(Box::new(GitHubForge::new(&settings, sleep)))
+            // How long a run may wait out rate limits before it stops and
+            // leaves the rest to the next run.
+            let max_wait = var("GITNOMIC_MAX_WAIT")
+                .map(|v| {
+                    v.parse::<u64>().map_err(|_| {
+                        anyhow::anyhow!("GITNOMIC_MAX_WAIT={v}: expected a number of seconds")
+                    })
+                })
+                .transpose()?
+                .unwrap_or(300);
+            let mut forge = GitHubForge::new(&settings, sleep)
+                .with_clock(now, std::time::Duration::from_secs(max_wait));
+            if let Some(path) = var("GITNOMIC_HTTP_CACHE") {
+                forge = forge.with_cache_file(PathBuf::from(path));
+            }
+            Ok(Box::new(forge))
         }
     }
 }

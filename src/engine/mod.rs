@@ -85,7 +85,7 @@ impl Run {
 /// looking ahead (what a run carries out; [`resolve`] also says what could
 /// change each waiting matter).
 pub fn decide(snapshot: &Snapshot, now: Timestamp) -> Run {
-    run::decide_all(snapshot, now, now)
+    run::decide_all(&run::Game::new(snapshot, now), now).0
 }
 
 /// Resolves every pending matter of `snapshot` at `now`, in order, and says

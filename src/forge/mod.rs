@@ -47,6 +47,17 @@ pub enum ForgeError {
     /// Rate limited; retrying later will do.
     #[error("rate limited by the forge: {0}")]
     RateLimited(String),
+    /// A pull request changes more files than the forge lists (GitHub
+    /// stops at 3,000): its scope cannot be checked, so callers refuse it.
+    #[error(
+        "#{number} changes {listed} files or more, more than the forge lists: its scope cannot be checked"
+    )]
+    TooManyFiles {
+        /// The matter.
+        number: u64,
+        /// How many files the forge listed.
+        listed: usize,
+    },
     /// Any other failure of the forge or of its storage.
     #[error("{0}")]
     Other(String),

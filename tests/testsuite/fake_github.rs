@@ -2,9 +2,16 @@
 //! loopback. It keeps pull requests, issues, comments, reviews, labels,
 //! statuses and file contents; merges for real (state changes, so a second
 //! merge is refused); pages lists two items at a time with `Link` headers;
-//! answers `If-None-Match` with 304; and can be told to fail a request
-//! once (502, 403 rate limit, 405, 409, 401). Every request is logged so
-//! tests can assert what was asked, not only what came out.
+//! answers `If-None-Match` with 304; sends rate-limit headers; and can be
+//! told to fail a request once: before acting, or after acting (the write
+//! happened, the answer says it did not), or by hanging up (a timeout).
+//!
+//! Held to GitHub's own description (see `openapi`): every request must be
+//! an operation GitHub has, with parameters and body fields it accepts, and
+//! every reply is built from that operation's response schema (all required
+//! fields, GitHub's nulls included) and validated. A request or reply that
+//! does not conform is recorded, and the fake panics when it is dropped, so
+//! every test that uses it checks conformance.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -15,6 +22,8 @@ use std::thread::JoinHandle;
 
 use serde_json::{Value, json};
 
+use crate::openapi;
+
 pub(crate) const REPO: &str = "clockwork/game";
 pub(crate) const BOT: &str = "github-actions[bot]";
 
@@ -23,7 +32,8 @@ pub(crate) const BOT: &str = "github-actions[bot]";
 pub(crate) struct Item {
     pub(crate) number: u64,
     pub(crate) title: String,
-    pub(crate) user: String,
+    /// `None`: the account was deleted (GitHub sends `null`).
+    pub(crate) user: Option<String>,
     pub(crate) created_at: String,
     pub(crate) labels: Vec<String>,
     /// `Some(head sha)` for a pull request.
@@ -32,6 +42,47 @@ pub(crate) struct Item {
     pub(crate) state: &'static str,
     pub(crate) merge_commit: Option<String>,
     pub(crate) draft: bool,
+}
+
+impl Item {
+    /// An open pull request with no labels or files.
+    pub(crate) fn pull(number: u64, title: &str, user: &str, at: &str, head: &str) -> Self {
+        Item {
+            number,
+            title: title.into(),
+            user: Some(user.into()),
+            created_at: at.into(),
+            labels: Vec::new(),
+            head: Some(head.into()),
+            files: Vec::new(),
+            state: "open",
+            merge_commit: None,
+            draft: false,
+        }
+    }
+
+    /// An open issue with no labels.
+    pub(crate) fn issue(number: u64, title: &str, user: &str, at: &str) -> Self {
+        Item {
+            head: None,
+            ..Item::pull(number, title, user, at, "")
+        }
+    }
+}
+
+/// An issue comment or a review.
+#[derive(Debug, Clone)]
+pub(crate) struct Comment {
+    pub(crate) number: u64,
+    pub(crate) id: u64,
+    /// `None`: the account was deleted.
+    pub(crate) user: Option<String>,
+    pub(crate) created_at: String,
+    /// When it was last edited, if it was.
+    pub(crate) edited_at: Option<String>,
+    pub(crate) body: String,
+    /// Reviews only: APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED, PENDING.
+    pub(crate) state: &'static str,
 }
 
 /// One logged request.
@@ -43,29 +94,98 @@ pub(crate) struct Request {
     pub(crate) status: u16,
 }
 
+/// How a faulty request goes wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum When {
+    /// Answer the fault without doing anything.
+    Before,
+    /// Do what was asked, then answer the fault: the write happened.
+    After,
+    /// Do what was asked, then hang up without answering (a timeout).
+    HangUpAfter,
+    /// Hang up without doing anything.
+    HangUpBefore,
+}
+
+/// A request to fail once.
+#[derive(Debug, Clone)]
+pub(crate) struct Fault {
+    pub(crate) method: String,
+    /// The path prefix after `/repos/{REPO}`.
+    pub(crate) prefix: String,
+    pub(crate) status: u16,
+    pub(crate) body: String,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) when: When,
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct World {
     pub(crate) items: BTreeMap<u64, Item>,
-    /// Comments: (number, id, user, created_at, body).
-    pub(crate) comments: Vec<(u64, u64, String, String, String)>,
-    /// Reviews: (number, id, user, submitted_at, body).
-    pub(crate) reviews: Vec<(u64, u64, String, String, String)>,
+    pub(crate) comments: Vec<Comment>,
+    pub(crate) reviews: Vec<Comment>,
+    /// File contents on the default branch: path → (blob sha, base64).
     pub(crate) contents: BTreeMap<String, (String, String)>,
     pub(crate) statuses: Vec<(String, String)>,
+    /// Commits made through the contents API: (path, commit sha).
+    pub(crate) commits: Vec<(String, String)>,
     pub(crate) log: Vec<Request>,
-    /// Fail the next request whose method and path start match: (method, path prefix, status, body).
-    pub(crate) faults: Vec<(String, String, u16, String)>,
-    /// When comments were last edited, by id.
-    pub(crate) edited: BTreeMap<u64, String>,
+    pub(crate) faults: Vec<Fault>,
+    /// Items a page of a list (default: `fake_routes::PAGE`, to exercise paging).
+    pub(crate) page_size: Option<usize>,
+    /// Serve issue labels as bare strings (GitHub's description allows both).
+    pub(crate) labels_as_strings: bool,
+    /// Requests GitHub would refuse or replies it would never send.
+    pub(crate) violations: Vec<String>,
     next_id: u64,
 }
 
 impl World {
-    pub(crate) fn add_comment(&mut self, number: u64, user: &str, at: &str, body: &str) {
+    pub(crate) fn add_comment(&mut self, number: u64, user: &str, at: &str, body: &str) -> u64 {
+        self.add_comment_by(number, Some(user), at, body)
+    }
+
+    /// A comment by `user`, or by a deleted account (`None`).
+    pub(crate) fn add_comment_by(
+        &mut self,
+        number: u64,
+        user: Option<&str>,
+        at: &str,
+        body: &str,
+    ) -> u64 {
         self.next_id += 1;
         let id = 1000 + self.next_id;
-        self.comments
-            .push((number, id, user.into(), at.into(), body.into()));
+        self.comments.push(Comment {
+            number,
+            id,
+            user: user.map(str::to_string),
+            created_at: at.into(),
+            edited_at: None,
+            body: body.into(),
+            state: "COMMENTED",
+        });
+        id
+    }
+
+    /// A submitted review (`state` as the REST API spells it).
+    pub(crate) fn add_review(
+        &mut self,
+        number: u64,
+        user: Option<&str>,
+        at: &str,
+        body: &str,
+        state: &'static str,
+    ) {
+        self.next_id += 1;
+        self.reviews.push(Comment {
+            number,
+            id: 1000 + self.next_id,
+            user: user.map(str::to_string),
+            created_at: at.into(),
+            edited_at: None,
+            body: body.into(),
+            state,
+        });
     }
 
     /// Edits the first comment by `user` on `number`, at `at`.
@@ -73,17 +193,39 @@ impl World {
         let c = self
             .comments
             .iter_mut()
-            .find(|c| c.0 == number && c.2 == user)
+            .find(|c| c.number == number && c.user.as_deref() == Some(user))
             .unwrap();
-        c.4 = body.into();
-        let id = c.1;
-        self.edited.insert(id, at.into());
+        c.body = body.into();
+        c.edited_at = Some(at.into());
     }
 
     pub(crate) fn fail_next(&mut self, method: &str, path: &str, status: u16, message: &str) {
-        let body = json!({ "message": message }).to_string();
-        self.faults
-            .push((method.into(), format!("/repos/{REPO}{path}"), status, body));
+        self.fail(method, path, status, message, When::Before, &[]);
+    }
+
+    /// Fails the next `method` request whose path starts with `path`.
+    pub(crate) fn fail(
+        &mut self,
+        method: &str,
+        path: &str,
+        status: u16,
+        message: &str,
+        when: When,
+        headers: &[(&str, &str)],
+    ) {
+        self.faults.push(Fault {
+            method: method.into(),
+            prefix: path.into(),
+            status,
+            body:
+                json!({ "message": message, "documentation_url": "https://docs.github.com/rest" })
+                    .to_string(),
+            headers: headers
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            when,
+        });
     }
 
     pub(crate) fn merges(&self) -> Vec<&Request> {
@@ -104,8 +246,8 @@ impl World {
     pub(crate) fn bot_comments(&self, number: u64) -> Vec<String> {
         self.comments
             .iter()
-            .filter(|c| c.0 == number && c.2 == BOT)
-            .map(|c| c.4.clone())
+            .filter(|c| c.number == number && c.user.as_deref() == Some(BOT))
+            .map(|c| c.body.clone())
             .collect()
     }
 }
@@ -144,7 +286,9 @@ impl FakeGitHub {
     }
 
     pub(crate) fn world(&self) -> std::sync::MutexGuard<'_, World> {
-        self.world.lock().unwrap()
+        self.world
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
@@ -155,25 +299,38 @@ impl Drop for FakeGitHub {
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
+        let violations = std::mem::take(&mut self.world().violations);
+        if !violations.is_empty() && !std::thread::panicking() {
+            panic!(
+                "the adapter and the fake strayed from GitHub's description:\n{}",
+                violations.join("\n")
+            );
+        }
     }
 }
 
-fn serve(stream: TcpStream, world: &Mutex<World>, base: &str) {
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
+/// A parsed HTTP request.
+struct Incoming {
+    method: String,
+    target: String,
+    body: String,
+    if_none_match: Option<String>,
+}
+
+fn read_request(stream: &TcpStream) -> Option<Incoming> {
+    let mut reader = BufReader::new(stream.try_clone().ok()?);
     let mut line = String::new();
     if reader.read_line(&mut line).is_err() || line.is_empty() {
-        return;
+        return None;
     }
     let mut parts = line.split_whitespace();
-    let (method, target) = (
-        parts.next().unwrap_or("").to_string(),
-        parts.next().unwrap_or("").to_string(),
-    );
+    let method = parts.next().unwrap_or("").to_string();
+    let target = parts.next().unwrap_or("").to_string();
     let mut length = 0;
     let mut if_none_match = None;
     loop {
         let mut header = String::new();
-        reader.read_line(&mut header).unwrap();
+        reader.read_line(&mut header).ok()?;
         let header = header.trim_end();
         if header.is_empty() {
             break;
@@ -186,277 +343,140 @@ fn serve(stream: TcpStream, world: &Mutex<World>, base: &str) {
         }
     }
     let mut body = vec![0; length];
-    reader.read_exact(&mut body).unwrap();
+    reader.read_exact(&mut body).ok()?;
     let body = String::from_utf8_lossy(&body).into_owned();
-    let mut w = world.lock().unwrap();
-    let (status, reply, link) = respond(&mut w, &method, &target, &body, base);
+    Some(Incoming {
+        method,
+        target,
+        body,
+        if_none_match,
+    })
+}
+
+/// What the fake answers: status, JSON (before it is built out to
+/// GitHub's schema), the next page, extra headers.
+pub(crate) struct Answer {
+    pub(crate) status: u16,
+    pub(crate) json: Option<Value>,
+    pub(crate) next: Option<String>,
+}
+
+fn serve(stream: TcpStream, world: &Mutex<World>, base: &str) {
+    let Some(request) = read_request(&stream) else {
+        return;
+    };
+    let mut w = world
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let spec = openapi::spec();
+    let op = match spec.map(|s| s.check_request(&request.method, &request.target, &request.body)) {
+        Some(Err(e)) => {
+            w.violations.push(format!("request: {e}"));
+            None
+        }
+        Some(Ok(op)) => Some(op),
+        None => None,
+    };
+    let fault = take_fault(&mut w, &request);
+    let answer = match &fault {
+        Some(f) if matches!(f.when, When::Before | When::HangUpBefore) => None,
+        _ => Some(crate::fake_routes::respond(
+            &mut w,
+            &request.method,
+            &request.target,
+            &request.body,
+            base,
+        )),
+    };
+    let (status, text, next, headers) = match (fault, answer) {
+        (Some(f), _) if matches!(f.when, When::HangUpBefore | When::HangUpAfter) => {
+            w.log.push(log(&request, 0));
+            return; // the connection closes with no answer
+        }
+        (Some(f), _) => (f.status, f.body, None, f.headers),
+        (None, Some(a)) => {
+            let text = reply_text(&mut w, spec, op.as_ref(), &a);
+            (a.status, text, a.next, Vec::new())
+        }
+        (None, None) => unreachable!(),
+    };
+    // The ETag covers the page and its link to the next, so a first page
+    // whose items did not change but whose list grew is not "not modified".
+    let tagged = format!("{text}{}", next.as_deref().unwrap_or(""));
     let etag = format!(
         "\"{:x}\"",
-        reply.len() * 31 + reply.bytes().map(usize::from).sum::<usize>()
+        tagged.len() * 31 + tagged.bytes().map(usize::from).sum::<usize>()
     );
-    let (status, reply) =
-        if method == "GET" && status == 200 && if_none_match.as_deref() == Some(etag.as_str()) {
-            (304, String::new())
-        } else {
-            (status, reply)
-        };
-    w.log.push(Request {
-        method,
-        path: target,
-        body,
-        status,
-    });
+    let not_modified = request.method == "GET"
+        && status == 200
+        && request.if_none_match.as_deref() == Some(etag.as_str());
+    let (status, text) = if not_modified {
+        (304, String::new())
+    } else {
+        (status, text)
+    };
+    w.log.push(log(&request, status));
     drop(w);
     let mut head = format!(
         "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\nETag: {etag}\r\n",
-        reply.len()
+        text.len()
     );
-    if let Some(link) = link {
-        head.push_str(&format!("Link: <{link}>; rel=\"next\"\r\n"));
+    if !headers.iter().any(|(k, _)| k == "x-ratelimit-remaining") {
+        head.push_str("x-ratelimit-limit: 5000\r\nx-ratelimit-remaining: 4999\r\nx-ratelimit-reset: 1893456000\r\n");
+    }
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if let Some(next) = next {
+        head.push_str(&format!("Link: <{next}>; rel=\"next\"\r\n"));
     }
     let mut stream = stream;
-    let _ = stream.write_all(format!("{head}\r\n{reply}").as_bytes());
+    let _ = stream.write_all(format!("{head}\r\n{text}").as_bytes());
 }
 
-fn item_json(item: &Item, base: &str) -> Value {
-    let labels: Vec<Value> = item.labels.iter().map(|l| json!({ "name": l })).collect();
-    let mut v = json!({
-        "number": item.number, "title": item.title, "body": "", "user": { "login": item.user },
-        "created_at": item.created_at, "labels": labels, "state": item.state,
-        "html_url": format!("{base}/{REPO}/pull/{}", item.number),
-    });
-    if let Some(head) = &item.head {
-        v["head"] = json!({ "sha": head });
-        v["draft"] = json!(item.draft);
-        v["merged_at"] = if item.merge_commit.is_some() {
-            json!("2030-01-01T00:00:00Z")
-        } else {
-            Value::Null
-        };
-        v["merge_commit_sha"] = json!(item.merge_commit);
-        v["pull_request"] = json!({});
+fn log(request: &Incoming, status: u16) -> Request {
+    Request {
+        method: request.method.clone(),
+        path: request.target.clone(),
+        body: request.body.clone(),
+        status,
     }
-    v
 }
 
-/// Two items a page, with a `Link` to the next.
-fn page(list: &[Value], target: &str, base: &str) -> (u16, String, Option<String>) {
-    let query = target.split_once('?').map_or("", |(_, q)| q);
-    let n: usize = query
-        .split('&')
-        .find_map(|kv| kv.strip_prefix("page=")?.parse().ok())
-        .unwrap_or(1);
-    let chunk: Vec<Value> = list.iter().skip((n - 1) * 2).take(2).cloned().collect();
-    let next = (list.len() > n * 2).then(|| {
-        let stem = target.split("&page=").next().unwrap_or(target);
-        format!("{base}{stem}&page={}", n + 1)
-    });
-    (200, Value::Array(chunk).to_string(), next)
+fn take_fault(w: &mut World, request: &Incoming) -> Option<Fault> {
+    let i = w.faults.iter().position(|f| {
+        f.method == request.method
+            && request
+                .target
+                .starts_with(&format!("/repos/{REPO}{}", f.prefix))
+    })?;
+    Some(w.faults.remove(i))
 }
 
-fn respond(
+/// The reply's text: built out to GitHub's schema and validated when the
+/// description is installed, the fake's own JSON otherwise.
+fn reply_text(
     w: &mut World,
-    method: &str,
-    target: &str,
-    body: &str,
-    base: &str,
-) -> (u16, String, Option<String>) {
-    if let Some(i) = w
-        .faults
-        .iter()
-        .position(|(m, p, _, _)| m == method && target.starts_with(p.as_str()))
-    {
-        let (_, _, status, reply) = w.faults.remove(i);
-        return (status, reply, None);
-    }
-    let Some(rest) = target.strip_prefix(&format!("/repos/{REPO}")) else {
-        return (404, "{}".into(), None);
+    spec: Option<&openapi::Spec>,
+    op: Option<&openapi::Matched>,
+    a: &Answer,
+) -> String {
+    let fill = a.json.clone().unwrap_or(Value::Null);
+    let built = match (spec, op) {
+        (Some(spec), Some(op)) => match spec.reply(op, a.status, &fill) {
+            Ok(v) => v,
+            Err(e) => {
+                w.violations.push(format!("reply: {e}"));
+                fill
+            }
+        },
+        _ => fill,
     };
-    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
-    let segs: Vec<&str> = path.trim_start_matches('/').split('/').collect();
-    let input: Value = serde_json::from_str(body).unwrap_or(Value::Null);
-    let not_found = (404, json!({ "message": "Not Found" }).to_string(), None);
-    match (method, segs.as_slice()) {
-        ("GET", ["pulls"]) => {
-            let list: Vec<Value> = w
-                .items
-                .values()
-                .filter(|i| i.head.is_some() && i.state == "open")
-                .map(|i| item_json(i, base))
-                .collect();
-            page(&list, target, base)
-        }
-        ("GET", ["issues"]) => {
-            let state = if query.contains("state=closed") {
-                "closed"
-            } else {
-                "open"
-            };
-            let label = query
-                .split('&')
-                .find_map(|kv| kv.strip_prefix("labels="))
-                .map(str::to_string);
-            let list: Vec<Value> = w
-                .items
-                .values()
-                .filter(|i| i.state == state && label.as_ref().is_none_or(|l| i.labels.contains(l)))
-                .map(|i| item_json(i, base))
-                .collect();
-            page(&list, target, base)
-        }
-        ("GET", ["issues" | "pulls", n]) => match w.items.get(&n.parse().unwrap_or(0)) {
-            Some(item) => (200, item_json(item, base).to_string(), None),
-            None => not_found,
-        },
-        ("GET", ["issues", n, "comments"]) => {
-            let n: u64 = n.parse().unwrap_or(0);
-            let list: Vec<Value> = w
-                .comments
-                .iter()
-                .filter(|c| c.0 == n)
-                .map(|c| json!({ "id": c.1, "user": { "login": c.2 }, "created_at": c.3, "updated_at": w.edited.get(&c.1).unwrap_or(&c.3), "body": c.4 }))
-                .collect();
-            page(&list, target, base)
-        }
-        ("GET", ["pulls", n, "reviews"]) => {
-            let n: u64 = n.parse().unwrap_or(0);
-            let list: Vec<Value> = w
-                .reviews
-                .iter()
-                .filter(|r| r.0 == n)
-                .map(|r| json!({ "id": r.1, "user": { "login": r.2 }, "submitted_at": r.3, "body": r.4, "state": "COMMENTED" }))
-                .collect();
-            page(&list, target, base)
-        }
-        ("GET", ["pulls", n, "files"]) => match w.items.get(&n.parse().unwrap_or(0)) {
-            Some(item) => page(
-                &item
-                    .files
-                    .iter()
-                    .map(|f| json!({ "filename": f }))
-                    .collect::<Vec<_>>(),
-                target,
-                base,
-            ),
-            None => not_found,
-        },
-        ("POST", ["issues", n, "comments"]) => {
-            let at = "2030-01-01T00:00:00Z";
-            w.add_comment(
-                n.parse().unwrap_or(0),
-                BOT,
-                at,
-                input["body"].as_str().unwrap_or(""),
-            );
-            (201, "{}".into(), None)
-        }
-        ("PATCH", ["issues", "comments", id]) => {
-            let id: u64 = id.parse().unwrap_or(0);
-            match w.comments.iter_mut().find(|c| c.1 == id) {
-                Some(c) => {
-                    c.4 = input["body"].as_str().unwrap_or("").to_string();
-                    (200, "{}".into(), None)
-                }
-                None => not_found,
-            }
-        }
-        ("PATCH", ["issues", n]) => match w.items.get_mut(&n.parse().unwrap_or(0)) {
-            Some(item) => {
-                item.state = "closed";
-                (200, "{}".into(), None)
-            }
-            None => not_found,
-        },
-        ("POST", ["issues", n, "labels"]) => match w.items.get_mut(&n.parse().unwrap_or(0)) {
-            Some(item) => {
-                for l in input["labels"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                {
-                    if !item.labels.iter().any(|x| x == l) {
-                        item.labels.push(l.to_string());
-                    }
-                }
-                (200, "[]".into(), None)
-            }
-            None => not_found,
-        },
-        ("DELETE", ["issues", n, "labels", name]) => match w.items.get_mut(&n.parse().unwrap_or(0))
-        {
-            Some(item) if item.labels.iter().any(|l| l == name) => {
-                item.labels.retain(|l| l != name);
-                (200, "[]".into(), None)
-            }
-            _ => not_found,
-        },
-        ("POST", ["statuses", sha]) => {
-            w.statuses.push((
-                sha.to_string(),
-                input["state"].as_str().unwrap_or("").to_string(),
-            ));
-            (201, "{}".into(), None)
-        }
-        ("PUT", ["pulls", n, "merge"]) => {
-            let Some(item) = w.items.get_mut(&n.parse().unwrap_or(0)) else {
-                return not_found;
-            };
-            if item.state != "open" {
-                return (
-                    405,
-                    json!({ "message": "Pull Request is not mergeable" }).to_string(),
-                    None,
-                );
-            }
-            if input["sha"].as_str() != item.head.as_deref() {
-                return (409, json!({ "message": "Head branch was modified. Review and try the merge again." }).to_string(), None);
-            }
-            let sha = format!("{:040x}", item.number * 7919);
-            item.state = "closed";
-            item.merge_commit = Some(sha.clone());
-            (200, json!({ "sha": sha, "merged": true, "message": "Pull Request successfully merged" }).to_string(), None)
-        }
-        ("GET", ["contents", ..]) => {
-            let path = segs[1..].join("/");
-            match w.contents.get(&path) {
-                Some((sha, content)) => (
-                    200,
-                    json!({ "sha": sha, "content": content, "encoding": "base64" }).to_string(),
-                    None,
-                ),
-                None => not_found,
-            }
-        }
-        ("PUT", ["contents", ..]) => {
-            let path = segs[1..].join("/");
-            let sha = format!("{:040x}", w.contents.len() + 1);
-            let content = input["content"].as_str().unwrap_or("").to_string();
-            w.contents.insert(path, (sha.clone(), content));
-            (201, json!({ "commit": { "sha": sha } }).to_string(), None)
-        }
-        _ => not_found,
+    if built.is_null() {
+        String::new()
+    } else {
+        built.to_string()
     }
-}
-
-/// Decodes standard base64 (what the contents API receives).
-pub(crate) fn unbase64(text: &str) -> String {
-    const TABLE: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut bits = 0u32;
-    let mut count = 0;
-    let mut out = Vec::new();
-    for c in text.bytes().filter(|c| *c != b'=') {
-        let Some(v) = TABLE.iter().position(|t| *t == c) else {
-            continue;
-        };
-        bits = (bits << 6) | u32::try_from(v).unwrap();
-        count += 6;
-        if count >= 8 {
-            count -= 8;
-            out.push(u8::try_from((bits >> count) & 0xff).unwrap());
-        }
-    }
-    String::from_utf8(out).unwrap()
 }
 
 /// Standard base64, as GitHub serves file contents.
@@ -477,4 +497,24 @@ pub(crate) fn base64(text: &str) -> String {
         }
     }
     out
+}
+
+/// Decodes standard base64 (what the contents API receives).
+pub(crate) fn unbase64(text: &str) -> String {
+    const TABLE: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut bits = 0u32;
+    let mut count = 0;
+    let mut out = Vec::new();
+    for c in text.bytes().filter(|c| *c != b'=') {
+        let Some(v) = TABLE.iter().position(|t| *t == c) else {
+            continue;
+        };
+        bits = (bits << 6) | u32::try_from(v).unwrap();
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            out.push(u8::try_from((bits >> count) & 0xff).unwrap());
+        }
+    }
+    String::from_utf8(out).unwrap()
 }

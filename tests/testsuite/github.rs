@@ -1,11 +1,11 @@
 //! The GitHub adapter, through the real binary, against the fake GitHub.
 
-use crate::fake_github::{BOT, FakeGitHub, Item, REPO, base64, unbase64};
+use crate::fake_github::{BOT, FakeGitHub, Item, REPO, When, base64, unbase64};
 use crate::game_test::{GameTest, Run};
 
 /// The bundled game on `main` with branch `p1` (Dmitri gets a spring), and
 /// a fake GitHub holding it as pull request #1 by Ada, opened at midnight.
-fn setup() -> (GameTest, FakeGitHub, String) {
+pub(crate) fn setup() -> (GameTest, FakeGitHub, String) {
     let game = GameTest::bundled();
     game.commit_all("the bundled game");
     let vars = game
@@ -13,25 +13,20 @@ fn setup() -> (GameTest, FakeGitHub, String) {
         .replace("springs = 6", "springs = 7");
     let head = game.commit_on("p1", &[("state/variables.toml", &vars)], "more springs");
     let fake = FakeGitHub::start();
-    fake.world().items.insert(
+    let mut pull = Item::pull(
         1,
-        Item {
-            number: 1,
-            title: "More springs".into(),
-            user: "ada-tinkers".into(),
-            created_at: "2030-01-01T00:00:00Z".into(),
-            labels: vec!["Proposal".into()],
-            head: Some(head.clone()),
-            files: vec!["state/variables.toml".into()],
-            state: "open",
-            merge_commit: None,
-            draft: false,
-        },
+        "More springs",
+        "ada-tinkers",
+        "2030-01-01T00:00:00Z",
+        &head,
     );
+    pull.labels = vec!["Proposal".into()];
+    pull.files = vec!["state/variables.toml".into()];
+    fake.world().items.insert(1, pull);
     (game, fake, head)
 }
 
-fn github(game: &GameTest, fake: &FakeGitHub, now: &str, args: &[&str]) -> Run {
+pub(crate) fn github(game: &GameTest, fake: &FakeGitHub, now: &str, args: &[&str]) -> Run {
     let mut all = vec!["--forge", "github", "--now", now];
     all.extend_from_slice(args);
     game.run_with_env(
@@ -45,17 +40,17 @@ fn github(game: &GameTest, fake: &FakeGitHub, now: &str, args: &[&str]) -> Run {
     )
 }
 
-fn votes(fake: &FakeGitHub) {
+pub(crate) fn votes(fake: &FakeGitHub) {
     let mut w = fake.world();
     w.add_comment(1, "boris-b", "2030-01-01T01:00:00Z", "FOR");
     w.add_comment(1, "stranger", "2030-01-01T01:30:00Z", "AGAINST");
-    w.reviews.push((
+    w.add_review(
         1,
-        77,
-        "dmitri-d".into(),
-        "2030-01-01T02:00:00Z".into(),
-        "Looks right. FOR".into(),
-    ));
+        Some("dmitri-d"),
+        "2030-01-01T02:00:00Z",
+        "Looks right. FOR",
+        "COMMENTED",
+    );
 }
 
 #[test]
@@ -175,11 +170,13 @@ fn server_errors_and_secondary_rate_limits_are_retried() {
     let (game, fake, _) = setup();
     votes(&fake);
     fake.world().fail_next("GET", "/pulls?", 502, "Bad Gateway");
-    fake.world().fail_next(
+    fake.world().fail(
         "GET",
         "/issues?",
         403,
         "You have exceeded a secondary rate limit",
+        When::Before,
+        &[("retry-after", "30")],
     );
     let run = github(&game, &fake, "2030-01-01T12:00:00Z", &["resolve"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -235,7 +232,7 @@ fn a_player_cannot_forge_the_bots_status() {
     let w = fake.world();
     assert!(w.merges().is_empty());
     assert_eq!(w.bot_comments(1).len(), 1, "the bot posts its own status");
-    assert!(w.comments.iter().any(|c| c.2 == BOT));
+    assert!(w.comments.iter().any(|c| c.user.as_deref() == Some(BOT)));
 }
 
 #[test]
@@ -273,18 +270,7 @@ fn an_enacted_dov_crowns_its_author_in_the_current_game_toml() {
             .insert("state/game.toml".into(), ("abc".into(), base64(&current)));
         w.items.insert(
             2,
-            Item {
-                number: 2,
-                title: "DoV: three gadgets".into(),
-                user: "boris-b".into(),
-                created_at: "2030-01-01T00:00:00Z".into(),
-                labels: vec![],
-                head: None,
-                files: vec![],
-                state: "open",
-                merge_commit: None,
-                draft: false,
-            },
+            Item::issue(2, "DoV: three gadgets", "boris-b", "2030-01-01T00:00:00Z"),
         );
         w.add_comment(2, "ada-tinkers", "2030-01-01T01:00:00Z", "FOR");
         w.add_comment(2, "dmitri-d", "2030-01-01T02:00:00Z", "FOR");

@@ -3,15 +3,23 @@
 //! what it needs and runs the real `gitnomic` binary on it.
 
 mod check;
+mod conformance;
 mod demo;
+mod events;
 mod fake_github;
+mod fake_routes;
 mod game_test;
 mod github;
+mod github_budget;
+mod github_faults;
+mod github_replies;
 mod histories;
 mod import;
 mod local_forge;
 mod matters;
+mod openapi;
 mod plan;
 mod resolve;
+mod schema;
 mod site;
 mod state;

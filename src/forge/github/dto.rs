@@ -11,9 +11,20 @@ pub(crate) struct User {
     pub(crate) login: String,
 }
 
+/// An issue's label: GitHub's description allows a bare name or an object.
 #[derive(Debug, Deserialize)]
-pub(crate) struct Label {
-    pub(crate) name: String,
+#[serde(untagged)]
+pub(crate) enum Label {
+    Name(String),
+    Object { name: String },
+}
+
+impl Label {
+    pub(crate) fn name(self) -> String {
+        match self {
+            Label::Name(name) | Label::Object { name } => name,
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -26,7 +37,8 @@ pub(crate) struct Pull {
     pub(crate) number: u64,
     pub(crate) title: String,
     pub(crate) body: Option<String>,
-    pub(crate) user: User,
+    /// `None`: the account was deleted.
+    pub(crate) user: Option<User>,
     pub(crate) created_at: String,
     #[serde(default)]
     pub(crate) labels: Vec<Label>,
@@ -43,7 +55,8 @@ pub(crate) struct Issue {
     pub(crate) number: u64,
     pub(crate) title: String,
     pub(crate) body: Option<String>,
-    pub(crate) user: User,
+    /// `None`: the account was deleted.
+    pub(crate) user: Option<User>,
     pub(crate) created_at: String,
     #[serde(default)]
     pub(crate) labels: Vec<Label>,
@@ -54,7 +67,8 @@ pub(crate) struct Issue {
 #[derive(Debug, Deserialize)]
 pub(crate) struct IssueComment {
     pub(crate) id: u64,
-    pub(crate) user: User,
+    /// `None`: the account was deleted; such a comment counts for nothing.
+    pub(crate) user: Option<User>,
     pub(crate) created_at: String,
     pub(crate) updated_at: String,
     pub(crate) body: Option<String>,
@@ -66,8 +80,11 @@ pub(crate) struct Review {
     pub(crate) id: u64,
     pub(crate) user: Option<User>,
     pub(crate) body: Option<String>,
+    /// Absent while the review is pending.
     pub(crate) submitted_at: Option<String>,
     pub(crate) html_url: Option<String>,
+    /// APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED or PENDING.
+    pub(crate) state: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -130,7 +147,7 @@ mod tests {
         };
         let pull: Pull = serde_json::from_str(&text).unwrap();
         assert!(pull.number > 0);
-        assert!(!pull.user.login.is_empty());
+        assert!(!pull.user.unwrap().login.is_empty());
         assert_eq!(pull.head.sha.len(), 40);
         time(&pull.created_at).unwrap();
     }

@@ -1,20 +1,48 @@
 //! The HTTP side of the GitHub adapter: authentication, the API's headers,
-//! retries with backoff on 5xx and secondary rate limits, pagination by the
-//! `Link` header, and conditional GETs (`If-None-Match`) so that a page read
-//! twice in a run costs no rate limit the second time.
+//! pagination by the `Link` header, conditional GETs (`If-None-Match`) so
+//! a page read twice costs no rate limit the second time, and GitHub's
+//! rules for failures:
+//!
+//! - reads (GET, and DELETE, which is idempotent) are retried with backoff
+//!   after a 5xx or a dropped connection;
+//! - writes (POST, PUT, PATCH) are never repeated blindly: after a 5xx or a
+//!   dropped connection the write may or may not have happened, so the
+//!   caller gets [`Sent::Unknown`] and re-reads to decide;
+//! - rate limits are read from the status and headers, never the body: on a
+//!   primary limit (`x-ratelimit-remaining: 0`) nothing is sent before
+//!   `x-ratelimit-reset`; on a secondary limit `retry-after` is honoured, or
+//!   at least a minute passes; a wait that would outlast the run's budget
+//!   stops the run with [`ForgeError::RateLimited`] saying when to resume.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::time::Duration;
 
 use super::super::ForgeError;
+use crate::time::Timestamp;
 
-/// How a request went: status, body, and the next page if any.
-#[derive(Debug, Clone)]
+/// How a request went: status, body, the next page, and the rate-limit
+/// headers.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Reply {
     pub(crate) status: u16,
     pub(crate) body: String,
     pub(crate) next: Option<String>,
+    /// `x-ratelimit-remaining`.
+    pub(crate) remaining: Option<u64>,
+    /// `x-ratelimit-reset`, seconds since the epoch.
+    pub(crate) reset: Option<i64>,
+    /// `retry-after`, seconds.
+    pub(crate) retry_after: Option<u64>,
+}
+
+/// What became of a write.
+#[derive(Debug)]
+pub(crate) enum Sent {
+    /// GitHub answered (any status but a 5xx).
+    Done(Reply),
+    /// A 5xx or no answer: the write may or may not have happened.
+    Unknown(String),
 }
 
 /// Waits between retries. Injected so tests never sleep.
@@ -29,6 +57,26 @@ pub(crate) struct Client {
     cache: RefCell<HashMap<String, (String, Reply)>>,
     sleep: Sleeper,
     retries: u32,
+    /// Requests sent, and those answered 304 (which cost no rate limit).
+    sent: Cell<u64>,
+    not_modified: Cell<u64>,
+    /// The moment the run started, plus every wait since.
+    clock: Cell<i64>,
+    /// Seconds waited so far, and the most the run may wait in all.
+    waited: Cell<u64>,
+    max_wait: Cell<u64>,
+    /// Secondary limits met so far: each one without `retry-after` waits
+    /// twice as long as the one before, as GitHub asks.
+    slowdowns: Cell<u32>,
+}
+
+/// A rate limit GitHub reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Limit {
+    /// The hourly quota is spent: nothing before this moment.
+    Primary { reset: i64 },
+    /// Too much too fast: wait this long.
+    Secondary { after: u64 },
 }
 
 impl Client {
@@ -46,7 +94,44 @@ impl Client {
             cache: RefCell::new(HashMap::new()),
             sleep,
             retries: 4,
+            sent: Cell::new(0),
+            not_modified: Cell::new(0),
+            clock: Cell::new(0),
+            waited: Cell::new(0),
+            max_wait: Cell::new(300),
+            slowdowns: Cell::new(0),
         }
+    }
+
+    /// Sets the moment the run reckons from and the most it may wait.
+    pub(crate) fn set_clock(&self, now: Timestamp, max_wait: Duration) {
+        self.clock.set(now.unix());
+        self.max_wait.set(max_wait.as_secs());
+    }
+
+    /// ETags and replies kept from an earlier run (a missing or unreadable
+    /// file is an empty cache: it only saves requests).
+    pub(crate) fn load_cache(&self, path: &std::path::Path) {
+        let kept: Option<HashMap<String, (String, Reply)>> = std::fs::read_to_string(path)
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok());
+        if let Some(kept) = kept {
+            *self.cache.borrow_mut() = kept;
+        }
+    }
+
+    /// Keeps the ETags and replies for the next run.
+    pub(crate) fn save_cache(&self, path: &std::path::Path) -> std::io::Result<()> {
+        let text = serde_json::to_string(&*self.cache.borrow()).map_err(std::io::Error::other)?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::write(path, text)
+    }
+
+    /// Requests sent so far, and how many of them were answered 304.
+    pub(crate) fn counts(&self) -> (u64, u64) {
+        (self.sent.get(), self.not_modified.get())
     }
 
     /// The absolute URL of an API path (`/repos/o/r/pulls`), or `path` itself
@@ -63,10 +148,19 @@ impl Client {
     pub(crate) fn get(&self, path: &str) -> Result<Reply, ForgeError> {
         let url = self.url(path);
         let etag = self.cache.borrow().get(&url).map(|(etag, _)| etag.clone());
-        let (reply, new_etag) = self.send("GET", &url, None, etag.as_deref())?;
+        let (reply, new_etag) = self.read("GET", &url, etag.as_deref())?;
         if reply.status == 304 {
-            if let Some((_, cached)) = self.cache.borrow().get(&url) {
-                return Ok(cached.clone());
+            self.not_modified.set(self.not_modified.get() + 1);
+            let cached = self.cache.borrow().get(&url).map(|(_, r)| r.clone());
+            match cached {
+                // A full last page may have grown a next page while its own
+                // items stayed the same: read it afresh to be sure.
+                Some(cached) if cached.next.is_none() && full_page(&url, &cached.body) => {
+                    self.cache.borrow_mut().remove(&url);
+                    return self.get(path);
+                }
+                Some(cached) => return Ok(cached),
+                None => {}
             }
         }
         if let (200, Some(tag)) = (reply.status, new_etag) {
@@ -89,53 +183,121 @@ impl Client {
         Ok(items)
     }
 
-    /// A request with a JSON body (POST, PATCH, PUT, DELETE); the cache is
-    /// dropped since the state it held may have changed.
-    pub(crate) fn send_json(
+    /// A DELETE: idempotent, so retried like a read.
+    pub(crate) fn delete(&self, path: &str) -> Result<Reply, ForgeError> {
+        Ok(self.read("DELETE", &self.url(path), None)?.0)
+    }
+
+    /// A write with a JSON body (POST, PATCH, PUT): sent once, waiting out
+    /// rate limits (a limited request did nothing), never repeated after a
+    /// 5xx or a lost connection. The cache stays: every cached reply is
+    /// revalidated by its ETag before it is used, so none is served stale.
+    pub(crate) fn write(
         &self,
         method: &str,
         path: &str,
         body: &serde_json::Value,
-    ) -> Result<Reply, ForgeError> {
-        self.cache.borrow_mut().clear();
+    ) -> Result<Sent, ForgeError> {
+        let url = self.url(path);
         let text = body.to_string();
-        Ok(self.send(method, &self.url(path), Some(&text), None)?.0)
+        loop {
+            let reply = match self.send_once(method, &url, Some(&text), None) {
+                Ok((reply, _)) => reply,
+                Err(e) => return Ok(Sent::Unknown(e.to_string())),
+            };
+            if let Some(limit) = limit(&reply) {
+                self.wait_out(limit, &reply)?;
+                continue;
+            }
+            if reply.status >= 500 {
+                return Ok(Sent::Unknown(format!(
+                    "{method} {path}: HTTP {}: {}",
+                    reply.status,
+                    message(&reply.body)
+                )));
+            }
+            check_auth(&reply)?;
+            return Ok(Sent::Done(reply));
+        }
     }
 
-    /// Sends with retries; returns the reply and its ETag.
-    fn send(
+    /// Sends an idempotent request with retries; returns the reply and its ETag.
+    fn read(
         &self,
         method: &str,
         url: &str,
-        body: Option<&str>,
         etag: Option<&str>,
     ) -> Result<(Reply, Option<String>), ForgeError> {
         let mut attempt = 0;
         loop {
-            let result = self.send_once(method, url, body, etag);
-            let retry_after = match &result {
-                Ok((reply, _, retry_after)) if reply.status >= 500 => {
-                    Some(retry_after.unwrap_or(0))
-                }
-                Ok((reply, _, retry_after)) if is_rate_limited(reply) => {
-                    Some(retry_after.unwrap_or(0))
-                }
-                Err(_) => Some(0),
-                Ok(_) => None,
-            };
-            match (retry_after, attempt < self.retries) {
-                (Some(after), true) => {
-                    let backoff = 1u64 << attempt;
-                    (self.sleep)(Duration::from_secs(after.max(backoff).min(60)));
-                    attempt += 1;
-                }
-                _ => {
-                    let (reply, tag, _) = result?;
-                    check_auth(&reply)?;
-                    return Ok((reply, tag));
+            let result = self.send_once(method, url, None, etag);
+            if let Ok((reply, _)) = &result {
+                if let Some(limit) = limit(reply) {
+                    self.wait_out(limit, reply)?;
+                    continue;
                 }
             }
+            let failed = match &result {
+                Ok((reply, _)) => reply.status >= 500,
+                Err(_) => true,
+            };
+            if failed && attempt < self.retries {
+                self.pause(1 << attempt);
+                attempt += 1;
+                continue;
+            }
+            let (reply, tag) = result?;
+            check_auth(&reply)?;
+            return Ok((reply, tag));
         }
+    }
+
+    /// Waits out a rate limit, or stops if the wait would outlast the run.
+    fn wait_out(&self, limit: Limit, reply: &Reply) -> Result<(), ForgeError> {
+        let now = self.clock.get();
+        let (wait, until) = match limit {
+            Limit::Primary { reset } => {
+                let wait = u64::try_from(reset.saturating_sub(now)).unwrap_or(0) + 1;
+                (wait, reset)
+            }
+            Limit::Secondary { after } => {
+                let after = match reply.retry_after {
+                    Some(_) => after,
+                    None => after.saturating_mul(1 << self.slowdowns.get().min(10)),
+                };
+                self.slowdowns.set(self.slowdowns.get() + 1);
+                (
+                    after,
+                    now.saturating_add(i64::try_from(after).unwrap_or(i64::MAX)),
+                )
+            }
+        };
+        if self.waited.get() + wait > self.max_wait.get() {
+            let kind = match limit {
+                Limit::Primary { .. } => "the hourly request quota is spent",
+                Limit::Secondary { .. } => "GitHub asked us to slow down",
+            };
+            return Err(ForgeError::RateLimited(format!(
+                "{kind} (HTTP {}); waiting until {} would outlast this run's budget of {} s \
+                 (GITNOMIC_MAX_WAIT): stopped here; the next run after {} will continue",
+                reply.status,
+                Timestamp::from_unix(until),
+                self.max_wait.get(),
+                Timestamp::from_unix(until),
+            )));
+        }
+        self.waited.set(self.waited.get() + wait);
+        self.pause(wait);
+        Ok(())
+    }
+
+    fn pause(&self, secs: u64) {
+        self.clock.set(
+            self.clock
+                .get()
+                .saturating_add(i64::try_from(secs).unwrap_or(i64::MAX)),
+        );
+        (self.sleep)(Duration::from_secs(secs));
     }
 
     fn send_once(
@@ -144,7 +306,8 @@ impl Client {
         url: &str,
         body: Option<&str>,
         etag: Option<&str>,
-    ) -> Result<(Reply, Option<String>, Option<u64>), ForgeError> {
+    ) -> Result<(Reply, Option<String>), ForgeError> {
+        self.sent.set(self.sent.get() + 1);
         let request = ureq::http::Request::builder()
             .method(method)
             .uri(url)
@@ -176,24 +339,61 @@ impl Client {
                 .headers()
                 .get(name)
                 .and_then(|v| v.to_str().ok())
-                .map(str::to_string)
+                .map(|s| s.trim().to_string())
         };
         let next = header("link").and_then(|link| next_link(&link));
         let tag = header("etag");
+        let remaining = header("x-ratelimit-remaining").and_then(|s| s.parse().ok());
+        let reset = header("x-ratelimit-reset").and_then(|s| s.parse().ok());
         let retry_after = header("retry-after").and_then(|s| s.parse().ok());
         let status = response.status().as_u16();
         let body = response
             .body_mut()
             .read_to_string()
             .map_err(|e| ForgeError::Other(format!("{method} {url}: {e}")))?;
-        Ok((Reply { status, body, next }, tag, retry_after))
+        let reply = Reply {
+            status,
+            body,
+            next,
+            remaining,
+            reset,
+            retry_after,
+        };
+        Ok((reply, tag))
     }
 }
 
-/// GitHub's secondary rate limits answer 403 or 429 with a message saying so.
-fn is_rate_limited(reply: &Reply) -> bool {
-    reply.status == 429
-        || (reply.status == 403 && reply.body.to_ascii_lowercase().contains("rate limit"))
+/// Whether a list reply holds as many items as its `per_page` asked for
+/// (30 if it did not say).
+fn full_page(url: &str, body: &str) -> bool {
+    let per_page = url
+        .split_once('?')
+        .map_or("", |(_, q)| q)
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("per_page="))
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or(30);
+    serde_json::from_str::<Vec<serde_json::Value>>(body).is_ok_and(|items| items.len() >= per_page)
+}
+
+/// The rate limit a reply reports, judged by status and headers as GitHub
+/// documents them: a 403 or 429 with `retry-after` is a secondary limit; one
+/// with `x-ratelimit-remaining: 0` is the primary limit (until
+/// `x-ratelimit-reset`); a 429 with neither is a secondary limit (wait a
+/// minute). A 403 with neither is a refusal, not a limit.
+fn limit(reply: &Reply) -> Option<Limit> {
+    if !matches!(reply.status, 403 | 429) {
+        return None;
+    }
+    if let Some(after) = reply.retry_after {
+        return Some(Limit::Secondary { after });
+    }
+    match (reply.remaining, reply.reset) {
+        (Some(0), Some(reset)) => Some(Limit::Primary { reset }),
+        (Some(0), None) => Some(Limit::Secondary { after: 60 }),
+        _ if reply.status == 429 => Some(Limit::Secondary { after: 60 }),
+        _ => None,
+    }
 }
 
 fn check_auth(reply: &Reply) -> Result<(), ForgeError> {
@@ -202,12 +402,10 @@ fn check_auth(reply: &Reply) -> Result<(), ForgeError> {
             "401: the token is missing or invalid (set GITHUB_TOKEN): {}",
             message(&reply.body)
         ))),
-        403 if is_rate_limited(reply) => Err(ForgeError::RateLimited(message(&reply.body))),
         403 => Err(ForgeError::Unauthorized(format!(
             "403: the token may not do this (check the workflow's permissions): {}",
             message(&reply.body)
         ))),
-        429 => Err(ForgeError::RateLimited(message(&reply.body))),
         _ => Ok(()),
     }
 }
@@ -273,6 +471,100 @@ mod tests {
         assert_eq!(next_link(r#"<https://x/?page=1>; rel="prev""#), None);
     }
 
+    fn reply(status: u16, remaining: Option<u64>, retry_after: Option<u64>) -> Reply {
+        Reply {
+            status,
+            body: r#"{"message":"You have exceeded a secondary rate limit"}"#.into(),
+            remaining,
+            reset: Some(1_000),
+            retry_after,
+            ..Reply::default()
+        }
+    }
+
+    #[test]
+    fn rate_limits_are_read_from_status_and_headers_not_text() {
+        assert_eq!(
+            limit(&reply(403, Some(0), None)),
+            Some(Limit::Primary { reset: 1_000 })
+        );
+        assert_eq!(
+            limit(&reply(429, Some(0), None)),
+            Some(Limit::Primary { reset: 1_000 })
+        );
+        assert_eq!(
+            limit(&reply(403, Some(10), Some(30))),
+            Some(Limit::Secondary { after: 30 })
+        );
+        assert_eq!(
+            limit(&reply(429, Some(10), None)),
+            Some(Limit::Secondary { after: 60 })
+        );
+        // A 403 whose text says "rate limit" but whose headers do not is a refusal.
+        assert_eq!(limit(&reply(403, Some(10), None)), None);
+        assert!(matches!(
+            check_auth(&reply(403, Some(10), None)),
+            Err(ForgeError::Unauthorized(_))
+        ));
+        assert_eq!(limit(&reply(502, Some(0), None)), None);
+    }
+
+    #[test]
+    fn a_wait_longer_than_the_budget_stops_and_says_when_to_resume() {
+        let slept = std::rc::Rc::new(Cell::new(0u64));
+        let s = slept.clone();
+        let client = Client::new(
+            "http://127.0.0.1:9",
+            "t",
+            Box::new(move |d| s.set(s.get() + d.as_secs())),
+        );
+        client.set_clock(Timestamp::from_unix(1_000), Duration::from_secs(120));
+        client
+            .wait_out(Limit::Primary { reset: 1_059 }, &reply(403, Some(0), None))
+            .unwrap();
+        assert_eq!(slept.get(), 60, "never before the reset");
+        let err = client
+            .wait_out(Limit::Primary { reset: 4_600 }, &reply(403, Some(0), None))
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("1970-01-01T01:16:40Z"),
+            "says when the next run continues: {err}"
+        );
+        assert_eq!(slept.get(), 60, "and does not wait for it");
+    }
+
+    #[test]
+    fn repeated_secondary_limits_wait_longer_each_time() {
+        let slept = std::rc::Rc::new(Cell::new(0u64));
+        let s = slept.clone();
+        let client = Client::new(
+            "http://127.0.0.1:9",
+            "t",
+            Box::new(move |d| s.set(s.get() + d.as_secs())),
+        );
+        client.set_clock(Timestamp::from_unix(0), Duration::from_secs(1_000));
+        let limited = reply(429, Some(10), None);
+        for expected in [60, 180, 420] {
+            client
+                .wait_out(Limit::Secondary { after: 60 }, &limited)
+                .unwrap();
+            assert_eq!(slept.get(), expected);
+        }
+        let told = reply(429, Some(10), Some(5));
+        client
+            .wait_out(Limit::Secondary { after: 5 }, &told)
+            .unwrap();
+        assert_eq!(slept.get(), 425, "retry-after is honoured as given");
+    }
+
+    #[test]
+    fn knows_a_full_page() {
+        assert!(full_page("/x?per_page=2", "[1,2]"));
+        assert!(!full_page("/x?per_page=3", "[1,2]"));
+        assert!(!full_page("/x", "[1,2]"));
+        assert!(!full_page("/x?per_page=1", "{}"));
+    }
+
     #[test]
     fn reads_github_error_messages() {
         assert_eq!(
@@ -280,24 +572,5 @@ mod tests {
             "Head branch was modified"
         );
         assert_eq!(message("plain"), "plain");
-        let limited = Reply {
-            status: 403,
-            body: r#"{"message":"You have exceeded a secondary rate limit"}"#.into(),
-            next: None,
-        };
-        assert!(is_rate_limited(&limited));
-        assert!(matches!(
-            check_auth(&limited),
-            Err(ForgeError::RateLimited(_))
-        ));
-        let denied = Reply {
-            status: 403,
-            body: r#"{"message":"Resource not accessible by integration"}"#.into(),
-            next: None,
-        };
-        assert!(matches!(
-            check_auth(&denied),
-            Err(ForgeError::Unauthorized(_))
-        ));
     }
 }

@@ -1,0 +1,321 @@
+//! Writes to GitHub, each settled after an uncertain answer.
+//!
+//! A POST, PUT or PATCH answered with a 5xx, or not answered at all, may
+//! have happened. Repeating it blindly can merge twice (a 405 then reads as
+//! "not mergeable" and the merged pull request is left with no record) or
+//! post a second status comment. So each write here re-reads what it meant
+//! to change and decides: done already (carry on as if GitHub had said so),
+//! not done (send it once more where that is safe, else report it), or
+//! unknowable (report it; the next run re-reads and finishes).
+
+use serde_json::json;
+
+use super::codec::{base64, encode, unbase64};
+use super::dto::{Commit, ContentFile, ContentPut, MergeReply, Pull};
+use super::http::{Reply, Sent, expect_ok, message, parse};
+use super::{Forge, ForgeComment, ForgeError, GitHubForge, HeadSha};
+
+/// GitHub refuses comments of 65,536 characters or more.
+pub(crate) const MAX_COMMENT_CHARS: usize = 65_535;
+
+/// A status comment that fits: the first line (the marker) and the
+/// trailing journal line kept whole, the text between shortened with a
+/// note when the whole would be too long.
+pub(crate) fn fit_comment(body: &str) -> Result<String, ForgeError> {
+    if body.chars().count() <= MAX_COMMENT_CHARS {
+        return Ok(body.to_string());
+    }
+    let (first, rest) = body.split_once('\n').unwrap_or((body, ""));
+    let (text, journal) = match rest.rfind("<!-- gitnomic:journal") {
+        Some(at) => rest.split_at(at),
+        None => (rest, ""),
+    };
+    let note =
+        "\n\n… (shortened to fit GitHub's limit on comments; `gitnomic tally` shows it all)\n\n";
+    let fixed = first.chars().count() + 1 + note.chars().count() + journal.chars().count();
+    let room = MAX_COMMENT_CHARS.checked_sub(fixed).ok_or_else(|| {
+        ForgeError::Other(format!(
+            "the status comment's journal alone is {} characters, over GitHub's limit of {MAX_COMMENT_CHARS}",
+            journal.chars().count()
+        ))
+    })?;
+    let kept: String = text.chars().take(room).collect();
+    // Cut at a line's end so no table row or link is left half-way.
+    let kept = kept.rfind('\n').map_or(kept.as_str(), |at| &kept[..at]);
+    Ok(format!("{first}\n{kept}{note}{journal}"))
+}
+
+impl GitHubForge {
+    /// Sends a write; an uncertain outcome becomes `Err(why)` for the
+    /// caller to settle, a certain one its reply.
+    fn send(
+        &self,
+        method: &str,
+        rest: &str,
+        body: &serde_json::Value,
+    ) -> Result<Result<Reply, String>, ForgeError> {
+        Ok(match self.client.write(method, &self.path(rest), body)? {
+            Sent::Done(reply) => Ok(reply),
+            Sent::Unknown(why) => Err(why),
+        })
+    }
+
+    /// Sends a write whose repetition is harmless (it sets, not adds):
+    /// once more after an uncertain outcome, then reports.
+    fn send_settable(
+        &self,
+        method: &str,
+        rest: &str,
+        body: &serde_json::Value,
+    ) -> Result<Reply, ForgeError> {
+        match self.send(method, rest, body)? {
+            Ok(reply) => Ok(reply),
+            Err(_) => self.send(method, rest, body)?.map_err(ForgeError::Other),
+        }
+    }
+
+    /// The status comment as GitHub has it now, not as this run read it.
+    fn fresh_status(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError> {
+        self.statuses.borrow_mut().remove(&number);
+        self.status_comment(number)
+    }
+
+    pub(super) fn write_status(&self, number: u64, body: &str) -> Result<(), ForgeError> {
+        let existing = self.status_comment(number)?;
+        // What this run read is stale once it writes.
+        self.statuses.borrow_mut().remove(&number);
+        if existing.as_ref().is_some_and(|c| c.body == body) {
+            return Ok(());
+        }
+        let edit = |id: u64| {
+            let reply = self.send_settable(
+                "PATCH",
+                &format!("/issues/comments/{id}"),
+                &json!({ "body": body }),
+            )?;
+            expect_ok(&reply, "editing the status comment")
+        };
+        if let Some(c) = existing {
+            return edit(c.id);
+        }
+        let post = json!({ "body": body });
+        match self.send("POST", &format!("/issues/{number}/comments"), &post)? {
+            Ok(reply) => expect_ok(&reply, "posting the status comment"),
+            // Posted or not? Look, and never post a second one.
+            Err(why) => match self.fresh_status(number)? {
+                Some(c) if c.body == body => Ok(()),
+                Some(c) => edit(c.id),
+                None => {
+                    let reply = self
+                        .send("POST", &format!("/issues/{number}/comments"), &post)?
+                        .map_err(|again| {
+                            ForgeError::Other(format!(
+                                "posting the status comment: {why}; then {again}"
+                            ))
+                        })?;
+                    expect_ok(&reply, "posting the status comment")
+                }
+            },
+        }
+    }
+
+    pub(super) fn write_commit_status(
+        &self,
+        sha: &HeadSha,
+        ok: bool,
+        description: &str,
+    ) -> Result<(), ForgeError> {
+        let description: String = description.chars().take(140).collect();
+        let state = if ok { "success" } else { "failure" };
+        let body =
+            json!({ "state": state, "description": description, "context": "gitnomic/check" });
+        // A commit status with a context replaces the last one of that context.
+        let reply = self.send_settable("POST", &format!("/statuses/{}", sha.0), &body)?;
+        expect_ok(&reply, "setting the commit status")
+    }
+
+    pub(super) fn write_labels(
+        &self,
+        number: u64,
+        add: &[&str],
+        remove: &[&str],
+    ) -> Result<(), ForgeError> {
+        if !add.is_empty() {
+            // Adding a label the issue has changes nothing: safe to repeat.
+            let reply = self.send_settable(
+                "POST",
+                &format!("/issues/{number}/labels"),
+                &json!({ "labels": add }),
+            )?;
+            expect_ok(&reply, "adding labels")?;
+        }
+        for label in remove {
+            let reply = self
+                .client
+                .delete(&self.path(&format!("/issues/{number}/labels/{}", encode(label))))?;
+            if reply.status != 404 {
+                expect_ok(&reply, "removing a label")?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn write_close(&self, number: u64) -> Result<(), ForgeError> {
+        let reply = self.send_settable(
+            "PATCH",
+            &format!("/issues/{number}"),
+            &json!({ "state": "closed" }),
+        )?;
+        if reply.status == 404 {
+            return Err(ForgeError::NotFound(number));
+        }
+        expect_ok(&reply, "closing")
+    }
+
+    pub(super) fn write_merge(
+        &self,
+        number: u64,
+        expected: &HeadSha,
+        title: &str,
+    ) -> Result<HeadSha, ForgeError> {
+        let pull: Pull = self.get_json(&format!("/pulls/{number}"), number)?;
+        if pull.state != "open" {
+            return Err(ForgeError::NotOpen(number));
+        }
+        if pull.head.sha != expected.0 {
+            return Err(ForgeError::StaleHead {
+                number,
+                expected: expected.clone(),
+                actual: HeadSha(pull.head.sha),
+            });
+        }
+        let body = json!({ "sha": expected.0, "merge_method": "merge", "commit_title": title });
+        let reply = match self.send("PUT", &format!("/pulls/{number}/merge"), &body)? {
+            Ok(reply) => reply,
+            Err(why) => return self.settle_merge(number, expected, &why),
+        };
+        match reply.status {
+            200 => Ok(HeadSha(parse::<MergeReply>(&reply.body, "the merge")?.sha)),
+            404 => Err(ForgeError::NotFound(number)),
+            405 => Err(ForgeError::NotMergeable {
+                number,
+                reason: message(&reply.body),
+            }),
+            409 => {
+                let now: Pull = self.get_json(&format!("/pulls/{number}"), number)?;
+                Err(ForgeError::StaleHead {
+                    number,
+                    expected: expected.clone(),
+                    actual: HeadSha(now.head.sha),
+                })
+            }
+            _ => Err(ForgeError::Other(format!(
+                "merging #{number}: HTTP {}: {}",
+                reply.status,
+                message(&reply.body)
+            ))),
+        }
+    }
+
+    /// After a merge GitHub did not answer: merged at the tallied head is
+    /// a merge (as if it had answered 200); anything else is reported, and
+    /// not retried, for the next run to judge afresh.
+    fn settle_merge(
+        &self,
+        number: u64,
+        expected: &HeadSha,
+        why: &str,
+    ) -> Result<HeadSha, ForgeError> {
+        let pull: Pull = self.get_json(&format!("/pulls/{number}"), number)?;
+        match (pull.merged_at.as_ref(), pull.merge_commit_sha) {
+            (Some(_), Some(sha)) if pull.head.sha == expected.0 => Ok(HeadSha(sha)),
+            (Some(_), _) => Err(ForgeError::NotOpen(number)),
+            (None, _) => Err(ForgeError::Other(format!(
+                "merging #{number}: {why}; GitHub shows it not merged; not retried in this run"
+            ))),
+        }
+    }
+
+    /// A file on the default branch: its blob SHA and its text.
+    pub(super) fn file(&self, path: &str) -> Result<Option<(String, String)>, ForgeError> {
+        let contents = format!("/contents/{path}?ref={}", encode(&self.base));
+        let reply = self.client.get(&self.path(&contents))?;
+        if reply.status == 404 {
+            return Ok(None);
+        }
+        expect_ok(&reply, &contents)?;
+        let file: ContentFile = parse(&reply.body, &contents)?;
+        let bytes = unbase64(file.content.as_deref().unwrap_or_default()).ok_or_else(|| {
+            ForgeError::Other(format!("{path}: GitHub sent contents that are not base64"))
+        })?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| ForgeError::Other(format!("{path} is not UTF-8 text")))?;
+        Ok(Some((file.sha, text)))
+    }
+
+    pub(super) fn write_file(
+        &self,
+        path: &str,
+        text: &str,
+        title: &str,
+    ) -> Result<HeadSha, ForgeError> {
+        let put = |sha: Option<String>| {
+            let mut body = json!({ "message": title, "content": base64(text.as_bytes()), "branch": self.base });
+            if let Some(sha) = sha {
+                body["sha"] = json!(sha);
+            }
+            self.send("PUT", &format!("/contents/{path}"), &body)
+        };
+        let first = put(self.file(path)?.map(|(sha, _)| sha))?;
+        let reply = match first {
+            Ok(reply) => reply,
+            // Written or not? The file says; write again only if it is not.
+            Err(why) => match self.file(path)? {
+                Some((_, now)) if now == text => return self.last_commit(path),
+                current => put(current.map(|(sha, _)| sha))?.map_err(|again| {
+                    ForgeError::Other(format!("writing {path}: {why}; then {again}"))
+                })?,
+            },
+        };
+        expect_ok(&reply, path)?;
+        Ok(HeadSha(parse::<ContentPut>(&reply.body, path)?.commit.sha))
+    }
+
+    /// The last commit on the default branch that touched `path`.
+    fn last_commit(&self, path: &str) -> Result<HeadSha, ForgeError> {
+        let rest = format!(
+            "/commits?sha={}&path={}&per_page=1",
+            encode(&self.base),
+            encode(path)
+        );
+        let commits: Vec<Commit> = self.get_json(&rest, 0)?;
+        commits
+            .into_iter()
+            .next()
+            .map(|c| HeadSha(c.sha))
+            .ok_or_else(|| {
+                ForgeError::Other(format!("{path}: no commit on {} touches it", self.base))
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_status_keeps_its_marker_and_journal() {
+        let journal = "<!-- gitnomic:journal {\"heads\":[]} -->";
+        let rows: String = (0..20_000)
+            .map(|i| format!("| row {i} | FOR |\n"))
+            .collect();
+        let body = format!("<!-- gitnomic:status -->\n{rows}\n\n{journal}");
+        let fitted = fit_comment(&body).unwrap();
+        assert!(fitted.chars().count() <= MAX_COMMENT_CHARS);
+        assert!(fitted.starts_with("<!-- gitnomic:status -->\n| row 0 | FOR |\n"));
+        assert!(fitted.ends_with(journal), "the journal is whole at the end");
+        assert!(fitted.contains("shortened"));
+        let short = format!("<!-- gitnomic:status -->\nok\n\n{journal}");
+        assert_eq!(fit_comment(&short).unwrap(), short);
+    }
+}

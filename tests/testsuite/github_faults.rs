@@ -1,0 +1,212 @@
+//! Faults on the fake GitHub: a 502 or a dropped connection on every write
+//! a resolve run makes, before or after the write took effect, and rate
+//! limits. A write is never repeated blindly: the run re-reads and ends in
+//! the state an uninterrupted run reaches.
+
+use std::collections::BTreeMap;
+
+use crate::fake_github::{FakeGitHub, When, World, unbase64};
+use crate::game_test::{GameTest, Run};
+use crate::github::{github, setup, votes};
+
+const NOW: &str = "2030-01-01T12:00:00Z";
+
+/// What a run leaves behind that matters: matters' states and labels, the
+/// bot's comments, the files committed, and how many merges happened.
+#[derive(Debug, PartialEq, Eq)]
+struct EndState {
+    items: Vec<(u64, &'static str, Vec<String>, Option<String>)>,
+    bot_comments: Vec<String>,
+    files: BTreeMap<String, String>,
+    merges: usize,
+}
+
+/// The end state, with the fake's address (a new port each time) elided.
+fn end_state(w: &World, url: &str) -> EndState {
+    let elide = |text: &str| text.replace(url, "FAKE");
+    EndState {
+        items: w
+            .items
+            .values()
+            .map(|i| {
+                let mut labels = i.labels.clone();
+                labels.sort();
+                (i.number, i.state, labels, i.merge_commit.clone())
+            })
+            .collect(),
+        bot_comments: w.bot_comments(1).iter().map(|c| elide(c)).collect(),
+        files: w
+            .contents
+            .iter()
+            .map(|(p, (_, c))| (p.clone(), elide(&unbase64(c))))
+            .collect(),
+        merges: w
+            .items
+            .values()
+            .filter(|i| i.merge_commit.is_some())
+            .count(),
+    }
+}
+
+/// A resolve run with `fault` set up first; the run and the end state.
+fn resolve_with(fault: impl FnOnce(&mut World)) -> (Run, EndState, FakeGitHub, GameTest) {
+    let (game, fake, _) = setup();
+    votes(&fake);
+    fault(&mut fake.world());
+    let run = github(&game, &fake, NOW, &["resolve"]);
+    let state = end_state(&fake.world(), &fake.url);
+    (run, state, fake, game)
+}
+
+#[test]
+fn a_write_that_happened_but_was_not_answered_is_not_repeated() {
+    let (run, clean, _, _) = resolve_with(|_| {});
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(clean.merges, 1);
+    assert_eq!(clean.bot_comments.len(), 1);
+    let cases = [
+        ("PUT", "/pulls/1/merge"),
+        ("POST", "/issues/1/comments"),
+        ("PATCH", "/issues/comments/"),
+        ("PUT", "/contents/"),
+        ("POST", "/issues/1/labels"),
+        ("DELETE", "/issues/1/labels/"),
+    ];
+    for (method, path) in cases {
+        for when in [When::After, When::HangUpAfter] {
+            let (run, state, fake, _) =
+                resolve_with(|w| w.fail(method, path, 502, "Bad Gateway", when, &[]));
+            let what = format!("{method} {path} {when:?}");
+            assert_eq!(run.code, 0, "{what}: {}{}", run.stdout, run.stderr);
+            assert!(
+                fake.world().faults.is_empty(),
+                "{what}: the fault was never hit"
+            );
+            assert_eq!(state, clean, "{what}: {}", run.stdout);
+            if method == "PUT" && path.ends_with("merge") {
+                assert_eq!(fake.world().requests("PUT", "/pulls/1/merge"), 1, "{what}");
+            }
+            if method == "POST" && path.ends_with("comments") {
+                assert_eq!(
+                    fake.world().requests("POST", "/issues/1/comments"),
+                    1,
+                    "{what}: posted once"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_merge_that_did_not_happen_is_reported_not_retried_and_the_next_run_finishes() {
+    for when in [When::Before, When::HangUpBefore] {
+        let (run, _, fake, game) =
+            resolve_with(|w| w.fail("PUT", "/pulls/1/merge", 502, "Bad Gateway", when, &[]));
+        let w = fake.world();
+        assert_eq!(
+            w.requests("PUT", "/pulls/1/merge"),
+            1,
+            "{when:?}: not retried"
+        );
+        assert!(w.merges().is_empty(), "{when:?}");
+        assert!(w.contents.is_empty(), "{when:?}: no record: {}", run.stdout);
+        drop(w);
+        let run = github(&game, &fake, "2030-01-01T12:30:00Z", &["resolve"]);
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        let w = fake.world();
+        assert_eq!(w.merges().len(), 1, "{when:?}: {}", run.stdout);
+        assert!(w.contents.contains_key("content/matters/00001.md"));
+        assert_eq!(w.bot_comments(1).len(), 1);
+    }
+}
+
+fn unix(at: &str) -> i64 {
+    chrono::DateTime::parse_from_rfc3339(at)
+        .unwrap()
+        .timestamp()
+}
+
+#[test]
+fn a_primary_rate_limit_is_never_retried_before_its_reset() {
+    let reset = (unix(NOW) + 3600).to_string();
+    let headers = [
+        ("x-ratelimit-remaining", "0"),
+        ("x-ratelimit-reset", reset.as_str()),
+    ];
+    let (run, _, fake, _) = resolve_with(|w| {
+        w.fail(
+            "GET",
+            "/pulls?",
+            403,
+            "API rate limit exceeded",
+            When::Before,
+            &headers,
+        );
+    });
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("2030-01-01T13:00:00Z") && run.stderr.contains("next run"),
+        "says when the next run continues: {}",
+        run.stderr
+    );
+    let w = fake.world();
+    assert_eq!(
+        w.requests("GET", "/pulls?"),
+        1,
+        "not retried before the reset"
+    );
+    assert!(w.merges().is_empty() && w.contents.is_empty());
+}
+
+#[test]
+fn a_short_primary_limit_is_waited_out() {
+    let reset = (unix(NOW) + 40).to_string();
+    let headers = [
+        ("x-ratelimit-remaining", "0"),
+        ("x-ratelimit-reset", reset.as_str()),
+    ];
+    let (run, state, fake, _) = resolve_with(|w| {
+        w.fail(
+            "GET",
+            "/pulls?",
+            429,
+            "API rate limit exceeded",
+            When::Before,
+            &headers,
+        );
+    });
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(fake.world().requests("GET", "/pulls?"), 2);
+    assert_eq!(state.merges, 1);
+}
+
+#[test]
+fn a_secondary_limit_beyond_the_budget_stops_the_run() {
+    let (game, fake, _) = setup();
+    votes(&fake);
+    fake.world().fail(
+        "GET",
+        "/pulls?",
+        403,
+        "You have exceeded a secondary rate limit",
+        When::Before,
+        &[("retry-after", "600")],
+    );
+    let run = game.run_with_env(
+        &["--forge", "github", "--now", NOW, "resolve"],
+        &[
+            ("GITHUB_API_URL", fake.url.as_str()),
+            ("GITHUB_REPOSITORY", crate::fake_github::REPO),
+            ("GITHUB_TOKEN", "t0ken"),
+            ("GITNOMIC_NO_RETRY_WAIT", "1"),
+            ("GITNOMIC_MAX_WAIT", "120"),
+        ],
+    );
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("2030-01-01T12:10:00Z") && run.stderr.contains("120 s"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(fake.world().requests("GET", "/pulls?"), 1);
+}
