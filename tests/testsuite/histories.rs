@@ -463,13 +463,8 @@ fn records(root: &Path) -> BTreeMap<String, String> {
 fn assert_same_state(a: &Path, b: &Path, k: &str) {
     let tree = |root: &Path| {
         let repo = git2::Repository::open(root).unwrap();
-        let id = repo
-            .revparse_single("main")
-            .unwrap()
-            .peel_to_tree()
-            .unwrap()
-            .id();
-        id
+        let tree = repo.revparse_single("main").unwrap().peel_to_tree();
+        tree.unwrap().id()
     };
     assert_eq!(tree(a), tree(b), "main after a run {k}");
     let forge = |root: &Path| {
