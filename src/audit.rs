@@ -15,11 +15,12 @@ pub fn disagreement(record: &Record, base: &Game) -> Option<String> {
         return Some("the game at its base cannot be read".into());
     };
     let kind = record.kind;
-    // Votes cast by comment; the author's implicit FOR (no time) is the
-    // engine's to add.
+    // Votes cast by comment, and those that made it vetoed or self-killed
+    // for good; the author's implicit FOR (no time) is the engine's to add.
     let comments = record
-        .votes
+        .sticky
         .iter()
+        .chain(&record.votes)
         .filter_map(|v| v.at.map(|at| (v, at)))
         .enumerate()
         .map(|(i, (v, at))| Comment {

@@ -157,6 +157,7 @@ fn record_of(fields: &[&str], number: u64, source: &str) -> Result<Record, Strin
         tally: None,
         votes: Vec::new(),
         uncounted: Vec::new(),
+        sticky: Vec::new(),
         body: String::new(),
     })
 }

@@ -141,6 +141,10 @@ pub struct Record {
     /// Every comment that was not counted, with the reason.
     #[serde(default)]
     pub uncounted: Vec<Uncounted>,
+    /// The votes that made it Vetoed or Self-Killed for good (a VETO by the
+    /// emperor, an AGAINST by its author), even if changed later.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sticky: Vec<RecordedVote>,
     /// The matter's text (Markdown), kept out of the front matter.
     #[serde(skip)]
     pub body: String,
@@ -301,6 +305,12 @@ mod tests {
                 why: "not a player".into(),
                 link: None,
             }],
+            sticky: vec![RecordedVote {
+                player: "Wren".into(),
+                vote: "VETO".into(),
+                at: Some(Timestamp::parse("2030-01-01T03:00:00Z").unwrap()),
+                link: None,
+            }],
             body: "Change springs.\n".into(),
         }
     }
@@ -346,6 +356,7 @@ mod tests {
             comments: Some(9),
             votes: vec![],
             uncounted: vec![],
+            sticky: vec![],
             ..sample()
         }
     }

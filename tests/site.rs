@@ -126,6 +126,7 @@ fn records() -> Vec<SourceFile> {
             },
         ],
         uncounted: vec![],
+        sticky: vec![],
         body: "Amend Rule 1.2 to round up.\n".into(),
     };
     let imported = Record {

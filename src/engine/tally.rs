@@ -116,10 +116,27 @@ pub struct Tally {
     pub vetoed: bool,
     /// Self-Killed (proposals only).
     pub self_killed: bool,
+    /// The comments that made it Vetoed or Self-Killed for good, even if
+    /// their authors changed their votes since (kept so records can show,
+    /// and audits replay, what the counted votes alone do not hold).
+    pub sticky: Vec<Sticky>,
     /// The active emperor's vote is FOR.
     pub wizard_for: bool,
     /// The active emperor has a FOR or AGAINST vote.
     pub wizard_voted: bool,
+}
+
+/// A VETO or self-killing AGAINST that holds whatever comes after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sticky {
+    /// Who cast it.
+    pub by: PlayerName,
+    /// VETO or AGAINST.
+    pub vote: Vote,
+    /// When.
+    pub at: Timestamp,
+    /// The comment's tie-breaking order.
+    pub order: u64,
 }
 
 /// What a tally looks at besides the matter.
@@ -257,6 +274,7 @@ pub(crate) struct Pass {
     uncounted: Vec<Uncounted>,
     vetoed: bool,
     self_killed: bool,
+    sticky: Vec<Sticky>,
     locked: bool,
     def_counts: bool,
     mode: Mode,
@@ -299,6 +317,7 @@ impl<'a> Read<'a> {
             uncounted: Vec::new(),
             vetoed: false,
             self_killed: false,
+            sticky: Vec::new(),
             locked: false,
             def_counts,
             mode,
@@ -365,6 +384,7 @@ impl<'a> Read<'a> {
             tally.vetoed = pass.vetoed;
         }
         if pass.mode == Mode::Full {
+            tally.sticky.clone_from(&pass.sticky);
             tally.uncounted.clone_from(&pass.uncounted);
             tally.uncounted.sort_by_key(|u| (u.at, u.order));
         }
@@ -442,12 +462,21 @@ impl<'a> Read<'a> {
         // The sticky flags hold whatever the caster's status is now, if
         // they were active when casting (§4 A-4).
         let active_then = player.active_at(comment.at);
-        if is_author && active_then && cast == Vote::Against {
+        let kills = is_author && active_then && cast == Vote::Against;
+        if kills {
             pass.self_killed = true;
             pass.locked = params.self_kill == SelfKill::Locked;
         }
-        pass.vetoed |=
-            proposal && Some(i) == at.roster.emperor && active_then && cast == Vote::Veto;
+        let vetoes = proposal && Some(i) == at.roster.emperor && active_then && cast == Vote::Veto;
+        pass.vetoed |= vetoes;
+        if (kills || vetoes) && pass.mode == Mode::Full {
+            pass.sticky.push(Sticky {
+                by: player.name.clone(),
+                vote: cast,
+                at: comment.at,
+                order: comment.order,
+            });
+        }
         if !player.active_at(at.now) {
             return skip(pass, Why::IdleNow);
         }

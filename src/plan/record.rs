@@ -98,6 +98,16 @@ pub(super) fn record_of(decision: &crate::engine::MatterDecision, r: &Resolved<'
             })
             .chain(voided)
             .collect(),
+        sticky: t
+            .sticky
+            .iter()
+            .map(|s| RecordedVote {
+                player: s.by.0.clone(),
+                vote: s.vote.as_str().to_string(),
+                at: Some(s.at),
+                link: link(s.order),
+            })
+            .collect(),
         body: matter.info.body.clone(),
     }
 }

@@ -14,7 +14,7 @@ use gitnomic::engine::decide::{self, Decision, Quantities, Verdict};
 use gitnomic::engine::expr::{Env, Type, Value};
 use gitnomic::engine::limits::{self, ProposerRecord};
 use gitnomic::engine::params::{ImplicitFor, SelfKill};
-use gitnomic::engine::tally::{CountedVote, Source, Tally, Uncounted, Why};
+use gitnomic::engine::tally::{CountedVote, Source, Sticky, Tally, Uncounted, Why};
 use gitnomic::engine::{
     Comment, Matter, MatterDecision, MatterKind, NextChange, Phase, PlayerName, Run, Snapshot,
 };
@@ -417,6 +417,7 @@ struct Pass {
     uncounted: Vec<Uncounted>,
     vetoed: bool,
     self_killed: bool,
+    sticky: Vec<Sticky>,
 }
 
 fn count(ctx: &Context<'_>, matter: &Matter) -> Tally {
@@ -468,6 +469,7 @@ fn finish(
     let mut tally = Tally {
         uncounted: pass.uncounted,
         self_killed: pass.self_killed,
+        sticky: pass.sticky,
         wizard_for: w_vote == Some(Vote::For),
         wizard_voted: w_vote.is_some(),
         ..Tally::default()
@@ -553,11 +555,21 @@ fn scan(ctx: &Context<'_>, matter: &Matter, comments: &[&Comment], def_counts: b
             continue;
         }
         let active_then = player.active_at(c.at);
-        if is_author && active_then && cast == Vote::Against {
+        let kills = is_author && active_then && cast == Vote::Against;
+        if kills {
             pass.self_killed = true;
             locked = params.self_kill == SelfKill::Locked;
         }
-        pass.vetoed |= proposal && snap.is_emperor(&c.by) && active_then && cast == Vote::Veto;
+        let vetoes = proposal && snap.is_emperor(&c.by) && active_then && cast == Vote::Veto;
+        pass.vetoed |= vetoes;
+        if kills || vetoes {
+            pass.sticky.push(Sticky {
+                by: c.by.clone(),
+                vote: cast,
+                at: c.at,
+                order: c.order,
+            });
+        }
         if !player.active_at(ctx.now) {
             pass.uncounted.push(skip(Why::IdleNow));
             continue;
