@@ -87,7 +87,8 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             return Ok(ExitCode::from(EXIT_OK));
         }
         match carrier.carry(step) {
-            Ok(()) => println!("  {step}"),
+            Ok(true) => println!("  {step}"),
+            Ok(false) => println!("  {step} (already done)"),
             Err(Carried::Refused(why)) => {
                 println!("  {step}: refused: {why}");
                 carrier.unannounce(step.number, &why)?;
@@ -148,17 +149,20 @@ struct Carrier<'a> {
 }
 
 impl Carrier<'_> {
-    fn carry(&mut self, step: &Step) -> Result<(), Carried> {
+    /// Carries out one effect: `Ok(false)` when it had already been done.
+    fn carry(&mut self, step: &Step) -> Result<bool, Carried> {
         let n = step.number;
         match &step.effect {
-            Effect::Status { body } => self.status(n, body)?,
+            Effect::Status { body } => return Ok(self.status(n, body)?),
             Effect::Labels { add, remove } => self.forge.set_labels(n, add, remove)?,
             Effect::Merge { head, message } => {
-                let merged = self.merge(n, head, message)?;
+                let (merged, now) = self.merge(n, head, message)?;
                 self.merges.insert(n, merged);
+                return Ok(now);
             }
             Effect::Close => match self.forge.close(n) {
-                Ok(()) | Err(ForgeError::NotOpen(_)) => {}
+                Ok(()) => {}
+                Err(ForgeError::NotOpen(_)) => return Ok(false),
                 Err(e) => return Err(e.into()),
             },
             Effect::Dynasty { edits, message } => {
@@ -168,42 +172,45 @@ impl Carrier<'_> {
                     .ok_or_else(|| Carried::Failed(anyhow::anyhow!("{GAME_FILE} is missing")))?;
                 let edited = edit_dynasty_text(&text, edits)
                     .map_err(|why| Carried::Failed(anyhow::anyhow!(why)))?;
-                if edited != text {
-                    self.forge.commit_file(GAME_FILE, &edited, message)?;
+                if edited == text {
+                    return Ok(false);
                 }
+                self.forge.commit_file(GAME_FILE, &edited, message)?;
             }
             Effect::Record(record) => {
                 let path = record.path();
                 // A record is written once: one already there is this one,
                 // written by a run that stopped before labelling.
-                if self.forge.read_file(&path)?.is_none() {
-                    let mut record = record.as_ref().clone();
-                    record.merge_commit = self.merge_commit(n, record.head.is_some())?;
-                    let message = format!("Record #{n}: {}", record.status());
-                    self.forge.commit_file(&path, &record.render(), &message)?;
+                if self.forge.read_file(&path)?.is_some() {
+                    return Ok(false);
                 }
+                let mut record = record.as_ref().clone();
+                record.merge_commit = self.merge_commit(n, record.head.is_some())?;
+                let message = format!("Record #{n}: {}", record.status());
+                self.forge.commit_file(&path, &record.render(), &message)?;
             }
         }
-        Ok(())
+        Ok(true)
     }
 
-    /// Posts a status comment unless it already reads so.
-    fn status(&mut self, n: u64, body: &str) -> Result<(), ForgeError> {
+    /// Posts a status comment unless it already reads so (then `false`).
+    fn status(&mut self, n: u64, body: &str) -> Result<bool, ForgeError> {
         let current = self.statuses.entry(n).or_default();
-        if current.as_deref() != Some(body) {
-            self.forge.put_status(n, body)?;
-            *current = Some(body.to_string());
+        if current.as_deref() == Some(body) {
+            return Ok(false);
         }
-        Ok(())
+        self.forge.put_status(n, body)?;
+        *current = Some(body.to_string());
+        Ok(true)
     }
 
     /// Merges at `head`; a pull request already merged (by a run that
     /// stopped before recording it) counts as merged.
-    fn merge(&self, n: u64, head: &HeadSha, message: &str) -> Result<HeadSha, Carried> {
+    fn merge(&self, n: u64, head: &HeadSha, message: &str) -> Result<(HeadSha, bool), Carried> {
         match self.forge.merge(n, head, message) {
-            Ok(commit) => Ok(commit),
+            Ok(commit) => Ok((commit, true)),
             Err(ForgeError::NotOpen(_)) => match self.forge.matter(n)?.merge_commit {
-                Some(commit) => Ok(commit),
+                Some(commit) => Ok((commit, false)),
                 None => Err(Carried::Refused(format!(
                     "#{n} was closed without being merged"
                 ))),

@@ -43,7 +43,7 @@ impl Planner<'_> {
         };
         let Some((tree, game)) = adopt.filter(|_| problems.is_empty()) else {
             let text = format!("### {kind} #{n}: not merged\n\n{}", problems.join("\n"));
-            let body = Journal::default().render(&text);
+            let body = m.journal.render(&text);
             if m.status_body.as_deref() != Some(body.as_str()) {
                 self.step(n, Effect::Status { body });
             }
@@ -58,10 +58,10 @@ impl Planner<'_> {
             reasons: Vec::new(),
             illegal: false,
         };
-        let journal = Journal {
-            resolution: Some(resolution),
-            ..Journal::default()
-        };
+        // The journal as collected (the comments first seen, the heads),
+        // so a run that finishes this one renders the same status.
+        let mut journal = m.journal.clone();
+        journal.resolution = Some(resolution);
         let text =
             format!("### {kind} #{n}: merging\n\nIt checks, so it is merged without a vote.");
         self.step(
