@@ -47,6 +47,33 @@ fn two_for(game: &GameTest, number: u64, author: &str) {
     }
 }
 
+/// Proposal #1, by Ada at midnight: Dmitri's springs from 6 to 7.
+fn more_springs(game: &GameTest) {
+    let vars = game
+        .read("state/variables.toml")
+        .replace("springs = 6", "springs = 7");
+    game.commit_on(
+        "more",
+        &[("state/variables.toml", &vars)],
+        "Dmitri winds up",
+    );
+    open(
+        game,
+        "2030-01-01T00:00:00Z",
+        "ada-tinkers",
+        "proposal",
+        Some("more"),
+        "",
+    );
+}
+
+/// Three AGAINST on matter `number`, an hour in.
+fn three_against(game: &GameTest, number: u64) {
+    for login in ["ada-tinkers", "dmitri-d", "cleo-c"] {
+        vote(game, "2030-01-01T01:00:00Z", number, login, "AGAINST");
+    }
+}
+
 /// The effects a run printed under `header`, one per line.
 fn effects(run: &Run, header: &str) -> Vec<String> {
     run.stdout
@@ -262,22 +289,7 @@ fn an_enacted_dov_fails_every_other_one_never_valid_is_closed_and_none_comes_bac
 #[test]
 fn a_dirty_work_tree_is_refused_and_left_as_it_was() {
     let game = committed();
-    let vars = game
-        .read("state/variables.toml")
-        .replace("springs = 6", "springs = 7");
-    game.commit_on(
-        "more",
-        &[("state/variables.toml", &vars)],
-        "Dmitri winds up",
-    );
-    open(
-        &game,
-        "2030-01-01T00:00:00Z",
-        "ada-tinkers",
-        "proposal",
-        Some("more"),
-        "",
-    );
+    more_springs(&game);
     two_for(&game, 1, "ada-tinkers");
     let edited = game.read("rules/core/fair-play.md") + "\nAn uncommitted thought.\n";
     game.write("rules/core/fair-play.md", &edited);
@@ -401,22 +413,7 @@ fn a_pull_request_labelled_as_two_kinds_is_no_matter() {
     use gitnomic::time::Timestamp;
 
     let game = committed();
-    let vars = game
-        .read("state/variables.toml")
-        .replace("springs = 6", "springs = 7");
-    game.commit_on(
-        "more",
-        &[("state/variables.toml", &vars)],
-        "Dmitri winds up",
-    );
-    open(
-        &game,
-        "2030-01-01T00:00:00Z",
-        "ada-tinkers",
-        "proposal",
-        Some("more"),
-        "",
-    );
+    more_springs(&game);
     let at = Timestamp::parse("2030-01-01T00:01:00Z").unwrap();
     let forge = LocalForge::open(game.root(), "main", at).unwrap();
     forge.set_labels(1, &["CfJ"], &[]).unwrap();
@@ -441,27 +438,10 @@ fn a_pull_request_labelled_as_two_kinds_is_no_matter() {
 #[test]
 fn audit_replays_every_record_and_names_one_that_disagrees() {
     let game = committed();
-    let vars = game
-        .read("state/variables.toml")
-        .replace("springs = 6", "springs = 7");
-    game.commit_on(
-        "more",
-        &[("state/variables.toml", &vars)],
-        "Dmitri winds up",
-    );
-    open(
-        &game,
-        "2030-01-01T00:00:00Z",
-        "ada-tinkers",
-        "proposal",
-        Some("more"),
-        "",
-    );
+    more_springs(&game);
     open(&game, "2030-01-01T00:01:00Z", "boris-b", "cfj", None, "");
     two_for(&game, 1, "ada-tinkers");
-    vote(&game, "2030-01-01T01:00:00Z", 2, "ada-tinkers", "AGAINST");
-    vote(&game, "2030-01-01T01:00:00Z", 2, "dmitri-d", "AGAINST");
-    vote(&game, "2030-01-01T01:00:00Z", 2, "cleo-c", "AGAINST");
+    three_against(&game, 2);
     game.at("2030-01-01T13:00:00Z", &["resolve"]);
     let audit = game.run(&["audit"]);
     assert_eq!(audit.code, 0, "{}{}", audit.stdout, audit.stderr);
@@ -492,10 +472,7 @@ fn audit_replays_every_record_and_names_one_that_disagrees() {
     // A record whose votes do not give its outcome, committed as written.
     let game = committed();
     open(&game, "2030-01-01T00:00:00Z", "boris-b", "cfj", None, "");
-    vote(&game, "2030-01-01T01:00:00Z", 1, "ada-tinkers", "AGAINST");
-    vote(&game, "2030-01-01T01:00:00Z", 1, "dmitri-d", "AGAINST");
-    vote(&game, "2030-01-01T01:00:00Z", 1, "cleo-c", "AGAINST");
-    game.at("2030-01-01T13:00:00Z", &["resolve", "--dry-run"]);
+    three_against(&game, 1);
     let dry = game.at("2030-01-01T13:00:00Z", &["resolve", "--dry-run"]);
     assert!(dry.stdout.contains("CfJ #1: fail"), "{}", dry.stdout);
     game.at("2030-01-01T13:00:00Z", &["resolve"]);
