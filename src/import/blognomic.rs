@@ -39,8 +39,8 @@
 
 use std::collections::BTreeSet;
 
+use super::Draft;
 use super::lines::{self, Kind, Line};
-use super::nesting::Draft;
 use super::{
     Block, Hints, ImportError, Imported, ImportedRule, ImportedSection, evidence, glossary, preset,
     terms, titles, weigh,

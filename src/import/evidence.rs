@@ -26,7 +26,7 @@
 
 use std::collections::BTreeSet;
 
-use super::nesting::Draft;
+use super::Draft;
 use super::xref;
 
 /// Weights, in tenths of the cost of making one rule a subrule.
@@ -244,6 +244,17 @@ pub(crate) fn title_clues(drafts: &[Draft], ignored: &BTreeSet<String>) -> Vec<C
 /// How many characters a body has.
 pub(crate) fn body_len(draft: &Draft) -> usize {
     draft.body.iter().map(|b| b.text().chars().count()).sum()
+}
+
+/// A clue about rule `rule`.
+pub(crate) fn clue(rule: usize, claim: Claim, weight: i32, line: usize, why: String) -> Clue {
+    Clue {
+        rule: Some(rule),
+        claim,
+        weight,
+        line,
+        why,
+    }
 }
 
 #[cfg(test)]

@@ -32,6 +32,17 @@ use crate::source::SourceFile;
 
 pub use hints::Hints;
 
+/// A rule as found, before ids and files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Draft {
+    /// The line of its title in the dump.
+    pub(crate) line: usize,
+    /// Its title as written.
+    pub(crate) title: String,
+    /// Its body.
+    pub(crate) body: Vec<Block>,
+}
+
 /// The marker a list item had in the dump.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Marker {

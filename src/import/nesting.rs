@@ -20,19 +20,8 @@
 //! the rest of the evidence (citations, titles) and against the cost of
 //! nesting at all, so a rule with no evidence stays top-level.
 
-use super::Block;
-use super::evidence::{Claim, Clue, weight};
-
-/// A rule as found, before ids and files.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Draft {
-    /// The line of its title in the dump.
-    pub(crate) line: usize,
-    /// Its title as written.
-    pub(crate) title: String,
-    /// Its body.
-    pub(crate) body: Vec<Block>,
-}
+use super::evidence::{Claim, Clue, clue, weight};
+use super::{Block, Draft};
 
 /// The shape of a body, to tell where a run of similar subrules ends.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,16 +114,6 @@ fn announced_children(rules: &[Draft], i: usize) -> (Vec<usize>, bool) {
         .take_while(|&j| shape(&rules[j].body) == first)
         .collect();
     (run, true)
-}
-
-fn clue(rule: usize, claim: Claim, weight: i32, line: usize, why: String) -> Clue {
-    Clue {
-        rule: Some(rule),
-        claim,
-        weight,
-        line,
-        why,
-    }
 }
 
 /// What the rules of one section say about their own nesting, as clues.

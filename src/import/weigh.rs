@@ -4,8 +4,9 @@
 
 use std::collections::BTreeSet;
 
+use super::Draft;
 use super::evidence::{self, Claim, Clue, weight};
-use super::nesting::{self, Draft};
+use super::nesting;
 use super::solve::{self, Problem, SHARED_WORDS, Solution};
 use super::{Hints, ImportError, xref};
 
