@@ -15,8 +15,10 @@ use crate::game::Game;
 use crate::git::Repo;
 use crate::git::trial::GitTrial;
 use crate::load::{self, GAME_DIRS};
-use crate::plan::{self, Inputs, Plan, Prospect};
+use crate::matter::HeadSha as Sha;
+use crate::plan::{self, Inputs, Merged, Plan, Prospect, TreeId, Trial};
 use crate::ruleset::diff::typo_fix_size;
+use crate::source::SourceFile;
 use crate::time::Timestamp;
 
 /// A plan, with the matters it was made from.
@@ -57,10 +59,10 @@ pub(crate) fn plan(
         }
     }
     let unfinished = unfinished(forge, params, &judge, now)?;
-    let mut trial = GitTrial::open(root, base)?;
+    let mut trial = InMemory(GitTrial::open(root, base)?);
     let inputs = Inputs {
         base: Prospect {
-            tree: trial.base_tree()?,
+            tree: TreeId(trial.0.base_tree()?),
             game: game.clone(),
         },
         open: &open,
@@ -103,4 +105,40 @@ fn unfinished(
 fn typo_judge(repo: &Repo, old: &HeadSha, new: &HeadSha) -> Option<usize> {
     let read = |sha: &HeadSha| load::read_revision(repo, &sha.0, GAME_DIRS).ok();
     typo_fix_size(&read(old)?, &read(new)?)
+}
+
+/// The plan's trial merges, made by git in memory.
+struct InMemory(GitTrial);
+
+impl Trial for InMemory {
+    fn merge(&mut self, onto: &TreeId, head: &Sha) -> Result<Merged, String> {
+        Ok(match self.0.merge(&onto.0, head)? {
+            Ok(tree) => Merged::Clean(TreeId(tree)),
+            Err(paths) => Merged::Conflict(paths),
+        })
+    }
+
+    fn write(&mut self, onto: &TreeId, path: &str, text: &str) -> Result<TreeId, String> {
+        self.0.write(&onto.0, path, text).map(TreeId)
+    }
+
+    fn files(&mut self, tree: &TreeId) -> Result<Vec<SourceFile>, String> {
+        load::read_revision(self.0.repo(), &tree.0, GAME_DIRS).map_err(|e| e.to_string())
+    }
+
+    fn changed(&mut self, head: &Sha) -> Result<Vec<String>, String> {
+        self.0.changed(head)
+    }
+
+    fn tree_of(&mut self, commit: &Sha) -> Result<TreeId, String> {
+        self.0.tree_of(commit).map(TreeId)
+    }
+
+    fn fork_of(&mut self, head: &Sha) -> Result<TreeId, String> {
+        self.0.fork_of(head).map(TreeId)
+    }
+
+    fn before(&mut self, merge: &Sha) -> Result<TreeId, String> {
+        self.0.before(merge).map(TreeId)
+    }
 }

@@ -1,4 +1,5 @@
-//! EDGE: the plan's [`Trial`]: trees merged and written in memory.
+//! EDGE: trees merged and written in memory, for the resolver's trial
+//! merges (the plan's `Trial` is implemented over this in `cli::live`).
 //!
 //! The repository is opened a second time with an in-memory object store
 //! in front of the one on disk: every tree and blob a trial writes lands in
@@ -8,10 +9,13 @@
 use std::path::Path;
 
 use super::{GitError, Repo, read_err};
-use crate::load::{GAME_DIRS, is_game_file};
 use crate::matter::HeadSha;
-use crate::plan::{Merged, TreeId, Trial};
-use crate::source::SourceFile;
+
+/// A tree of the repository, by its id (hex).
+pub type TreeHex = String;
+
+/// How a trial merge went: the merged tree, or the paths in conflict.
+pub type TrialMerge = Result<TreeHex, Vec<String>>;
 
 /// Trial merges against the tip of one branch.
 pub struct GitTrial {
@@ -36,13 +40,13 @@ impl GitTrial {
     }
 
     /// The tree of the branch's tip, where the plan starts.
-    pub fn base_tree(&self) -> Result<TreeId, GitError> {
+    pub fn base_tree(&self) -> Result<TreeHex, GitError> {
         let commit = self
             .repo
             .inner
             .find_commit(self.base)
             .map_err(read_err("the base branch"))?;
-        Ok(TreeId(commit.tree_id().to_string()))
+        Ok(commit.tree_id().to_string())
     }
 
     fn commit(&self, sha: &HeadSha) -> Result<git2::Commit<'_>, String> {
@@ -56,10 +60,10 @@ impl GitTrial {
         })
     }
 
-    fn tree(&self, id: &TreeId) -> Result<git2::Tree<'_>, String> {
-        git2::Oid::from_str(&id.0)
+    fn tree(&self, id: &str) -> Result<git2::Tree<'_>, String> {
+        git2::Oid::from_str(id)
             .and_then(|oid| self.repo.inner.find_tree(oid))
-            .map_err(|e| format!("tree {}: {}", id.0, e.message()))
+            .map_err(|e| format!("tree {id}: {}", e.message()))
     }
 
     /// The merge base of `head` with the branch's tip.
@@ -83,8 +87,10 @@ impl GitTrial {
     }
 }
 
-impl Trial for GitTrial {
-    fn merge(&mut self, onto: &TreeId, head: &HeadSha) -> Result<Merged, String> {
+impl GitTrial {
+    /// Merges commit `head` onto tree `onto`, three-way from the merge base
+    /// of `head` and the branch's tip, as the forge would merge it.
+    pub fn merge(&self, onto: &str, head: &HeadSha) -> Result<TrialMerge, String> {
         let ancestor = self
             .fork(head)?
             .tree()
@@ -107,15 +113,16 @@ impl Trial for GitTrial {
                 .collect();
             paths.sort();
             paths.dedup();
-            return Ok(Merged::Conflict(paths));
+            return Ok(Err(paths));
         }
         let tree = index
             .write_tree_to(repo)
             .map_err(|e| e.message().to_string())?;
-        Ok(Merged::Clean(TreeId(tree.to_string())))
+        Ok(Ok(tree.to_string()))
     }
 
-    fn write(&mut self, onto: &TreeId, path: &str, text: &str) -> Result<TreeId, String> {
+    /// Tree `onto` with the file at `path` set to `text`.
+    pub fn write(&self, onto: &str, path: &str, text: &str) -> Result<TreeHex, String> {
         let repo = &self.repo.inner;
         let base = self.tree(onto)?;
         let blob = repo
@@ -126,43 +133,38 @@ impl Trial for GitTrial {
         let tree = update
             .create_updated(repo, &base)
             .map_err(|e| format!("writing {path}: {}", e.message()))?;
-        Ok(TreeId(tree.to_string()))
+        Ok(tree.to_string())
     }
 
-    fn files(&mut self, tree: &TreeId) -> Result<Vec<SourceFile>, String> {
-        self.repo
-            .files_at(&tree.0, GAME_DIRS)
-            .map_err(|e| e.to_string())?
-            .into_iter()
-            .filter(|(path, _)| is_game_file(path))
-            .map(|(path, bytes)| {
-                String::from_utf8(bytes)
-                    .map(|text| SourceFile::new(&path, text))
-                    .map_err(|_| format!("{path} is not UTF-8 text"))
-            })
-            .collect()
+    /// The repository, with the trees written in memory readable from it.
+    pub fn repo(&self) -> &Repo {
+        &self.repo
     }
 
-    fn changed(&mut self, head: &HeadSha) -> Result<Vec<String>, String> {
+    /// The paths `head` changes since it forked from the branch.
+    pub fn changed(&self, head: &HeadSha) -> Result<Vec<String>, String> {
         let fork = self.fork(head)?.id().to_string();
         self.repo
             .changed_paths(&fork, &head.0)
             .map_err(|e| e.to_string())
     }
 
-    fn tree_of(&mut self, commit: &HeadSha) -> Result<TreeId, String> {
-        Ok(TreeId(self.commit(commit)?.tree_id().to_string()))
+    /// The tree of a commit.
+    pub fn tree_of(&self, commit: &HeadSha) -> Result<TreeHex, String> {
+        Ok(self.commit(commit)?.tree_id().to_string())
     }
 
-    fn fork_of(&mut self, head: &HeadSha) -> Result<TreeId, String> {
-        Ok(TreeId(self.fork(head)?.tree_id().to_string()))
+    /// The tree where `head` forked from the branch.
+    pub fn fork_of(&self, head: &HeadSha) -> Result<TreeHex, String> {
+        Ok(self.fork(head)?.tree_id().to_string())
     }
 
-    fn before(&mut self, merge: &HeadSha) -> Result<TreeId, String> {
+    /// The tree just before merge commit `merge` (its first parent).
+    pub fn before(&self, merge: &HeadSha) -> Result<TreeHex, String> {
         let commit = self.commit(merge)?;
         let parent = commit
             .parent(0)
             .map_err(|e| format!("{merge} has no parent: {}", e.message()))?;
-        Ok(TreeId(parent.tree_id().to_string()))
+        Ok(parent.tree_id().to_string())
     }
 }
