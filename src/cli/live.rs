@@ -135,7 +135,11 @@ impl Trial for InMemory {
     }
 
     fn fork_of(&mut self, head: &Sha) -> Result<TreeId, String> {
-        self.0.fork_of(head).map(TreeId)
+        self.0.fork_of(head, None).map(TreeId)
+    }
+
+    fn fork_before(&mut self, head: &Sha, merge: &Sha) -> Result<TreeId, String> {
+        self.0.fork_of(head, Some(merge)).map(TreeId)
     }
 
     fn before(&mut self, merge: &Sha) -> Result<TreeId, String> {

@@ -67,19 +67,28 @@ impl GitTrial {
     }
 
     /// The merge base of `head` with the branch's tip.
-    fn fork(&self, head: &HeadSha) -> Result<git2::Commit<'_>, String> {
+    /// The merge base of `head` with the branch's tip, or with the branch
+    /// as it was before merge commit `merged`.
+    fn fork_from(
+        &self,
+        head: &HeadSha,
+        merged: Option<&HeadSha>,
+    ) -> Result<git2::Commit<'_>, String> {
+        let tip = match merged {
+            Some(merge) => self
+                .commit(merge)?
+                .parent_id(0)
+                .map_err(|e| format!("{merge} has no parent: {}", e.message()))?,
+            None => self.base,
+        };
         let head = self.commit(head)?;
-        let fork = self
-            .repo
-            .inner
-            .merge_base(self.base, head.id())
-            .map_err(|e| {
-                format!(
-                    "{} has no common history with the base branch: {}",
-                    head.id(),
-                    e.message()
-                )
-            })?;
+        let fork = self.repo.inner.merge_base(tip, head.id()).map_err(|e| {
+            format!(
+                "{} has no common history with the base branch: {}",
+                head.id(),
+                e.message()
+            )
+        })?;
         self.repo
             .inner
             .find_commit(fork)
@@ -92,7 +101,7 @@ impl GitTrial {
     /// of `head` and the branch's tip, as the forge would merge it.
     pub fn merge(&self, onto: &str, head: &HeadSha) -> Result<TrialMerge, String> {
         let ancestor = self
-            .fork(head)?
+            .fork_from(head, None)?
             .tree()
             .map_err(|e| e.message().to_string())?;
         let theirs = self
@@ -143,7 +152,7 @@ impl GitTrial {
 
     /// The paths `head` changes since it forked from the branch.
     pub fn changed(&self, head: &HeadSha) -> Result<Vec<String>, String> {
-        let fork = self.fork(head)?.id().to_string();
+        let fork = self.fork_from(head, None)?.id().to_string();
         self.repo
             .changed_paths(&fork, &head.0)
             .map_err(|e| e.to_string())
@@ -155,8 +164,8 @@ impl GitTrial {
     }
 
     /// The tree where `head` forked from the branch.
-    pub fn fork_of(&self, head: &HeadSha) -> Result<TreeHex, String> {
-        Ok(self.fork(head)?.tree_id().to_string())
+    pub fn fork_of(&self, head: &HeadSha, merged: Option<&HeadSha>) -> Result<TreeHex, String> {
+        Ok(self.fork_from(head, merged)?.tree_id().to_string())
     }
 
     /// The tree just before merge commit `merge` (its first parent).

@@ -67,6 +67,10 @@ pub trait Trial {
     fn tree_of(&mut self, commit: &HeadSha) -> Result<TreeId, String>;
     /// The tree where `head` forked from the default branch.
     fn fork_of(&mut self, head: &HeadSha) -> Result<TreeId, String>;
+    /// The tree where `head` forked from the default branch as it was just
+    /// before merge commit `merge` (for a pull request already merged, whose
+    /// head the default branch now contains).
+    fn fork_before(&mut self, head: &HeadSha, merge: &HeadSha) -> Result<TreeId, String>;
     /// The tree just before merge commit `merge` (its first parent).
     fn before(&mut self, merge: &HeadSha) -> Result<TreeId, String>;
 }

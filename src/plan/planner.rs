@@ -44,14 +44,24 @@ pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError
         .chain(inputs.unvoted.iter().filter(in_progress))
         .collect();
     started.sort_by_key(|m| (m.journal.resolution.as_ref().map(|r| r.at), m.info.number));
+    let mut dov_enacted = None;
     for m in started {
-        p.finish(m)?;
+        if p.finish(m)? && m.kind == Kind::Dov {
+            dov_enacted = Some(m.info.number);
+        }
     }
     let mut pending: Vec<&Collected> = inputs
         .open
         .iter()
         .filter(|m| m.journal.resolution.is_none())
         .collect();
+    if let Some(first) = dov_enacted {
+        // The enactment an earlier run began fails the other DoVs, as it
+        // would have in that run.
+        let run = p.decide(&pending, false)?;
+        let decided = p.fail_other_dovs(first, &run, &pending, &[])?;
+        pending.retain(|m| !decided.contains(&m.info.number));
+    }
     let mut run = p.decide(&pending, false)?;
     let (active, quorum) = (run.active, run.quorum);
     // What was no valid matter when it was opened never becomes one: it is
@@ -180,7 +190,11 @@ impl Planner<'_> {
             return Ok(Vec::new());
         };
         let n = m.info.number;
-        let fork = self.trial.fork_of(head).map_err(|why| repo(n, why))?;
+        let fork = match &m.info.merge_commit {
+            Some(merge) => self.trial.fork_before(head, merge),
+            None => self.trial.fork_of(head),
+        }
+        .map_err(|why| repo(n, why))?;
         let tip = self.trial.tree_of(head).map_err(|why| repo(n, why))?;
         let old = self.game_of(n, &fork)?.ruleset.clone();
         Ok(diff(&old, &self.game_of(n, &tip)?.ruleset))
@@ -214,12 +228,28 @@ impl Planner<'_> {
         let Some(first) = dov_enacted else {
             return Ok((decided, false));
         };
-        // Every other pending DoV fails, even one that was never valid.
+        let failed = self.fail_other_dovs(first, run, pending, &decided)?;
+        decided.extend(failed);
+        Ok((decided, true))
+    }
+
+    /// Every pending DoV other than `first` (enacted) and those already
+    /// `decided` fails, even one that was never valid: returns them.
+    fn fail_other_dovs(
+        &mut self,
+        first: u64,
+        run: &Run,
+        pending: &[&Collected],
+        decided: &[u64],
+    ) -> Result<Vec<u64>, PlanError> {
         let others: Vec<&Collected> = pending
             .iter()
             .copied()
-            .filter(|m| m.kind == Kind::Dov && !decided.contains(&m.info.number))
+            .filter(|m| {
+                m.kind == Kind::Dov && m.info.number != first && !decided.contains(&m.info.number)
+            })
             .collect();
+        let mut failed = Vec::new();
         for m in others {
             let Some(mut d) = run.get(m.info.number).cloned() else {
                 continue;
@@ -229,10 +259,10 @@ impl Planner<'_> {
                 "DoV #{first} was enacted, which fails every other DoV"
             )];
             d.next_change = None;
-            decided.push(m.info.number);
+            failed.push(m.info.number);
             self.carry(m, d, run)?;
         }
-        Ok((decided, true))
+        Ok(failed)
     }
 
     /// Plans an enact or fail decision. The merge is tried first, so what
@@ -301,13 +331,15 @@ impl Planner<'_> {
     /// decision in its journal, the votes read at the moment it was taken,
     /// on the game as it was then. An effect already carried out is a
     /// no-op when carried out again.
-    fn finish(&mut self, m: &Collected) -> Result<(), PlanError> {
+    /// Returns whether it was enacted.
+    fn finish(&mut self, m: &Collected) -> Result<bool, PlanError> {
         let n = m.info.number;
         let Some(resolution) = m.journal.resolution.clone() else {
-            return Ok(());
+            return Ok(false);
         };
         if engine_kind(m.kind).is_none() {
-            return self.finish_unvoted(m, &resolution);
+            self.finish_unvoted(m, &resolution)?;
+            return Ok(true);
         }
         // The votes were counted on the head the decision names; a merged
         // pull request may no longer report one.
@@ -325,7 +357,7 @@ impl Planner<'_> {
         };
         let run = decide_on(&then, &[m], resolution.at, false)?;
         let Some(mut d) = run.get(n).cloned() else {
-            return Ok(());
+            return Ok(false);
         };
         let enacted = resolution.outcome == Ended::Enacted;
         d.decision = if enacted {
@@ -346,7 +378,7 @@ impl Planner<'_> {
             self.edit_dynasty(n, &edits)?;
         }
         self.decided_line(m, &d, Outcome::Finished);
-        Ok(())
+        Ok(enacted)
     }
 
     /// The effects that resolve a decided matter, in the order that lets a
