@@ -3,8 +3,9 @@
 //! statuses and file contents; merges for real (state changes, so a second
 //! merge is refused); pages lists two items at a time with `Link` headers;
 //! answers `If-None-Match` with 304; sends rate-limit headers; and can be
-//! told to fail a request once: before acting, or after acting (the write
-//! happened, the answer says it did not), or by hanging up (a timeout).
+//! told to fail a request once (the next one to a path, or the n-th of the
+//! run): before acting, or after acting (the write happened, the answer
+//! says it did not), or by hanging up (a timeout).
 //!
 //! Held to GitHub's own description (see `openapi`): every request must be
 //! an operation GitHub has, with parameters and body fields it accepts, and
@@ -110,6 +111,9 @@ pub(crate) enum When {
 /// A request to fail once.
 #[derive(Debug, Clone)]
 pub(crate) struct Fault {
+    /// Fail only the request with this index in the log (the first is 0),
+    /// whatever its method and path.
+    pub(crate) at: Option<usize>,
     pub(crate) method: String,
     /// The path prefix after `/repos/{REPO}`.
     pub(crate) prefix: String,
@@ -214,6 +218,7 @@ impl World {
         headers: &[(&str, &str)],
     ) {
         self.faults.push(Fault {
+            at: None,
             method: method.into(),
             prefix: path.into(),
             status,
@@ -226,6 +231,22 @@ impl World {
                 .collect(),
             when,
         });
+    }
+
+    /// Fails the request with index `at` in the log (the first is 0),
+    /// whatever it asks: a sweep can fail each request of a run in turn.
+    pub(crate) fn fail_request(
+        &mut self,
+        at: usize,
+        status: u16,
+        message: &str,
+        when: When,
+        headers: &[(&str, &str)],
+    ) {
+        self.fail("", "", status, message, when, headers);
+        if let Some(fault) = self.faults.last_mut() {
+            fault.at = Some(at);
+        }
     }
 
     pub(crate) fn merges(&self) -> Vec<&Request> {
@@ -444,11 +465,15 @@ fn log(request: &Incoming, status: u16) -> Request {
 }
 
 fn take_fault(w: &mut World, request: &Incoming) -> Option<Fault> {
-    let i = w.faults.iter().position(|f| {
-        f.method == request.method
-            && request
-                .target
-                .starts_with(&format!("/repos/{REPO}{}", f.prefix))
+    let index = w.log.len();
+    let i = w.faults.iter().position(|f| match f.at {
+        Some(at) => at == index,
+        None => {
+            f.method == request.method
+                && request
+                    .target
+                    .starts_with(&format!("/repos/{REPO}{}", f.prefix))
+        }
     })?;
     Some(w.faults.remove(i))
 }

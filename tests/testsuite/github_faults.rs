@@ -210,3 +210,19 @@ fn a_secondary_limit_beyond_the_budget_stops_the_run() {
     );
     assert_eq!(fake.world().requests("GET", "/pulls?"), 1);
 }
+
+#[test]
+fn a_status_post_that_never_arrived_is_posted_once_and_then_edited() {
+    let (_, clean, _, _) = resolve_with(|_| {});
+    for when in [When::Before, When::HangUpBefore] {
+        let (run, state, fake, _) =
+            resolve_with(|w| w.fail("POST", "/issues/1/comments", 502, "Bad Gateway", when, &[]));
+        assert_eq!(run.code, 0, "{when:?}: {}{}", run.stdout, run.stderr);
+        assert_eq!(
+            fake.world().requests("POST", "/issues/1/comments"),
+            2,
+            "{when:?}: posted again once, after looking"
+        );
+        assert_eq!(state, clean, "{when:?}: one status, edited in place");
+    }
+}

@@ -13,6 +13,7 @@ mod github;
 mod github_budget;
 mod github_faults;
 mod github_replies;
+mod github_sweep;
 mod histories;
 mod import;
 mod local_forge;
