@@ -141,6 +141,13 @@ pub(crate) struct World {
     pub(crate) labels_as_strings: bool,
     /// Requests GitHub would refuse or replies it would never send.
     pub(crate) violations: Vec<String>,
+    /// A git repository whose `main` is the default branch, if the test
+    /// wants one: merges and file commits are then made there for real
+    /// (see `fake_git`), so the next run's checkout sees them.
+    pub(crate) main: Option<std::path::PathBuf>,
+    /// From this request on (its index in the log), every request fails
+    /// with 502, the first one as the fault says: GitHub is down.
+    pub(crate) outage: Option<(usize, When)>,
     next_id: u64,
 }
 
@@ -247,6 +254,12 @@ impl World {
         if let Some(fault) = self.faults.last_mut() {
             fault.at = Some(at);
         }
+    }
+
+    /// GitHub goes down at request `at`: it and every request after it
+    /// fail with 502 (`at` itself as `when` says, the rest before acting).
+    pub(crate) fn fail_from(&mut self, at: usize, when: When) {
+        self.outage = Some((at, when));
     }
 
     pub(crate) fn merges(&self) -> Vec<&Request> {
@@ -466,6 +479,10 @@ fn log(request: &Incoming, status: u16) -> Request {
 
 fn take_fault(w: &mut World, request: &Incoming) -> Option<Fault> {
     let index = w.log.len();
+    if let Some((from, when)) = w.outage.filter(|(from, _)| index >= *from) {
+        let when = if index == from { when } else { When::Before };
+        w.fail_request(index, 502, "Bad Gateway", when, &[]);
+    }
     let i = w.faults.iter().position(|f| match f.at {
         Some(at) => at == index,
         None => {

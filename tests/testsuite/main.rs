@@ -6,6 +6,7 @@ mod check;
 mod conformance;
 mod demo;
 mod events;
+mod fake_git;
 mod fake_github;
 mod fake_routes;
 mod game_test;
