@@ -165,7 +165,7 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 .items
                 .values()
                 .filter(|i| i.head.is_some() && i.state == "open")
-                .map(|i| pull_json(i))
+                .map(pull_json)
                 .collect();
             page(&list, target, base, w.page_size.unwrap_or(PAGE))
         }
@@ -195,7 +195,7 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 .comments
                 .iter()
                 .filter(|c| c.number == number(n))
-                .map(|c| comment_json(c))
+                .map(comment_json)
                 .collect();
             page(&list, target, base, w.page_size.unwrap_or(PAGE))
         }
@@ -204,7 +204,7 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 .reviews
                 .iter()
                 .filter(|r| r.number == number(n))
-                .map(|r| review_json(r))
+                .map(review_json)
                 .collect();
             page(&list, target, base, w.page_size.unwrap_or(PAGE))
         }

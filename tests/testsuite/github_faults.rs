@@ -226,3 +226,25 @@ fn a_status_post_that_never_arrived_is_posted_once_and_then_edited() {
         assert_eq!(state, clean, "{when:?}: one status, edited in place");
     }
 }
+
+/// The plan reads a pull request's changed files and merged result from
+/// git: a head the checkout never fetched must stop the run, naming the
+/// matter, and nothing may be merged on a guess (fail closed).
+#[test]
+fn a_head_that_was_never_fetched_is_refused_not_merged() {
+    let (game, fake, _) = setup();
+    votes(&fake);
+    let unknown = "0123456789abcdef0123456789abcdef01234567";
+    fake.world().items.get_mut(&1).unwrap().head = Some(unknown.into());
+    let run = github(&game, &fake, NOW, &["resolve"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("#1") && run.stderr.contains(unknown),
+        "names the matter and the head: {}",
+        run.stderr
+    );
+    let w = fake.world();
+    assert!(w.merges().is_empty(), "nothing merged");
+    assert_eq!(w.requests("PUT", "/pulls/1/merge"), 0, "no merge asked for");
+    assert!(w.contents.is_empty(), "no record");
+}
