@@ -3,8 +3,9 @@
 //! statuses and file contents; merges for real (state changes, so a second
 //! merge is refused); pages lists two items at a time with `Link` headers;
 //! answers `If-None-Match` with 304; sends rate-limit headers; and can be
-//! told to fail a request once: before acting, or after acting (the write
-//! happened, the answer says it did not), or by hanging up (a timeout).
+//! told to fail a request once (the next one to a path, or the n-th of the
+//! run): before acting, or after acting (the write happened, the answer
+//! says it did not), or by hanging up (a timeout).
 //!
 //! Held to GitHub's own description (see `openapi`): every request must be
 //! an operation GitHub has, with parameters and body fields it accepts, and
@@ -110,6 +111,9 @@ pub(crate) enum When {
 /// A request to fail once.
 #[derive(Debug, Clone)]
 pub(crate) struct Fault {
+    /// Fail only the request with this index in the log (the first is 0),
+    /// whatever its method and path.
+    pub(crate) at: Option<usize>,
     pub(crate) method: String,
     /// The path prefix after `/repos/{REPO}`.
     pub(crate) prefix: String,
@@ -137,6 +141,13 @@ pub(crate) struct World {
     pub(crate) labels_as_strings: bool,
     /// Requests GitHub would refuse or replies it would never send.
     pub(crate) violations: Vec<String>,
+    /// A git repository whose `main` is the default branch, if the test
+    /// wants one: merges and file commits are then made there for real
+    /// (see `fake_git`), so the next run's checkout sees them.
+    pub(crate) main: Option<std::path::PathBuf>,
+    /// From this request on (its index in the log), every request fails
+    /// with 502, the first one as the fault says: GitHub is down.
+    pub(crate) outage: Option<(usize, When)>,
     next_id: u64,
 }
 
@@ -214,6 +225,7 @@ impl World {
         headers: &[(&str, &str)],
     ) {
         self.faults.push(Fault {
+            at: None,
             method: method.into(),
             prefix: path.into(),
             status,
@@ -226,6 +238,28 @@ impl World {
                 .collect(),
             when,
         });
+    }
+
+    /// Fails the request with index `at` in the log (the first is 0),
+    /// whatever it asks: a sweep can fail each request of a run in turn.
+    pub(crate) fn fail_request(
+        &mut self,
+        at: usize,
+        status: u16,
+        message: &str,
+        when: When,
+        headers: &[(&str, &str)],
+    ) {
+        self.fail("", "", status, message, when, headers);
+        if let Some(fault) = self.faults.last_mut() {
+            fault.at = Some(at);
+        }
+    }
+
+    /// GitHub goes down at request `at`: it and every request after it
+    /// fail with 502 (`at` itself as `when` says, the rest before acting).
+    pub(crate) fn fail_from(&mut self, at: usize, when: When) {
+        self.outage = Some((at, when));
     }
 
     pub(crate) fn merges(&self) -> Vec<&Request> {
@@ -444,11 +478,19 @@ fn log(request: &Incoming, status: u16) -> Request {
 }
 
 fn take_fault(w: &mut World, request: &Incoming) -> Option<Fault> {
-    let i = w.faults.iter().position(|f| {
-        f.method == request.method
-            && request
-                .target
-                .starts_with(&format!("/repos/{REPO}{}", f.prefix))
+    let index = w.log.len();
+    if let Some((from, when)) = w.outage.filter(|(from, _)| index >= *from) {
+        let when = if index == from { when } else { When::Before };
+        w.fail_request(index, 502, "Bad Gateway", when, &[]);
+    }
+    let i = w.faults.iter().position(|f| match f.at {
+        Some(at) => at == index,
+        None => {
+            f.method == request.method
+                && request
+                    .target
+                    .starts_with(&format!("/repos/{REPO}{}", f.prefix))
+        }
     })?;
     Some(w.faults.remove(i))
 }

@@ -6,6 +6,10 @@ use serde_json::{Value, json};
 
 use crate::fake_github::{Answer, BOT, Comment, Item, REPO, World};
 
+/// Where GitHub's web pages are (`html_url`): not the API's address, so
+/// links written into records are the same whichever port the fake has.
+const WEB: &str = "https://github.com";
+
 /// Lists are served this many items a page unless the test says otherwise,
 /// so paging is exercised everywhere.
 pub(crate) const PAGE: usize = 2;
@@ -36,13 +40,13 @@ fn labels(item: &Item, as_strings: bool) -> Value {
         .collect()
 }
 
-fn pull_json(item: &Item, base: &str) -> Value {
+fn pull_json(item: &Item) -> Value {
     let merged = item.merge_commit.is_some();
     json!({
         "number": item.number, "title": item.title, "body": Value::Null,
         "user": user(item.user.as_deref()), "created_at": item.created_at, "updated_at": updated(item),
         "labels": labels(item, false), "state": item.state, "draft": item.draft,
-        "html_url": format!("{base}/{REPO}/pull/{}", item.number),
+        "html_url": format!("{WEB}/{REPO}/pull/{}", item.number),
         "head": { "sha": item.head, "ref": format!("branch-{}", item.number), "label": format!("player:branch-{}", item.number) },
         "base": { "sha": "0".repeat(40), "ref": "main", "label": "clockwork:main" },
         "merged": merged,
@@ -62,7 +66,7 @@ fn issue_json(item: &Item, base: &str, as_strings: bool) -> Value {
         "number": item.number, "title": item.title, "body": Value::Null,
         "user": user(item.user.as_deref()), "created_at": item.created_at, "updated_at": updated(item),
         "labels": labels(item, as_strings), "state": item.state,
-        "html_url": format!("{base}/{REPO}/{kind}/{}", item.number),
+        "html_url": format!("{WEB}/{REPO}/{kind}/{}", item.number),
     });
     if item.head.is_some() {
         v["pull_request"] = json!({ "url": format!("{base}/repos/{REPO}/pulls/{}", item.number), "merged_at": Value::Null });
@@ -70,18 +74,18 @@ fn issue_json(item: &Item, base: &str, as_strings: bool) -> Value {
     v
 }
 
-fn comment_json(c: &Comment, base: &str) -> Value {
+fn comment_json(c: &Comment) -> Value {
     json!({
         "id": c.id, "user": user(c.user.as_deref()), "created_at": c.created_at,
         "updated_at": c.edited_at.as_deref().unwrap_or(&c.created_at), "body": c.body,
-        "html_url": format!("{base}/{REPO}/issues/{}#issuecomment-{}", c.number, c.id),
+        "html_url": format!("{WEB}/{REPO}/issues/{}#issuecomment-{}", c.number, c.id),
     })
 }
 
-fn review_json(r: &Comment, base: &str) -> Value {
+fn review_json(r: &Comment) -> Value {
     let mut v = json!({
         "id": r.id, "user": user(r.user.as_deref()), "body": r.body, "state": r.state,
-        "html_url": format!("{base}/{REPO}/pull/{}#pullrequestreview-{}", r.number, r.id),
+        "html_url": format!("{WEB}/{REPO}/pull/{}#pullrequestreview-{}", r.number, r.id),
         "commit_id": "0".repeat(40),
     });
     if r.state != "PENDING" {
@@ -161,7 +165,7 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 .items
                 .values()
                 .filter(|i| i.head.is_some() && i.state == "open")
-                .map(|i| pull_json(i, base))
+                .map(pull_json)
                 .collect();
             page(&list, target, base, w.page_size.unwrap_or(PAGE))
         }
@@ -183,7 +187,7 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
             None => error(404, "Not Found"),
         },
         ("GET", ["pulls", n]) => match w.items.get(&number(n)).filter(|i| i.head.is_some()) {
-            Some(item) => ok(200, pull_json(item, base)),
+            Some(item) => ok(200, pull_json(item)),
             None => error(404, "Not Found"),
         },
         ("GET", ["issues", n, "comments"]) => {
@@ -191,7 +195,7 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 .comments
                 .iter()
                 .filter(|c| c.number == number(n))
-                .map(|c| comment_json(c, base))
+                .map(comment_json)
                 .collect();
             page(&list, target, base, w.page_size.unwrap_or(PAGE))
         }
@@ -200,7 +204,7 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 .reviews
                 .iter()
                 .filter(|r| r.number == number(n))
-                .map(|r| review_json(r, base))
+                .map(review_json)
                 .collect();
             page(&list, target, base, w.page_size.unwrap_or(PAGE))
         }
@@ -229,13 +233,13 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 input["body"].as_str().unwrap_or(""),
             );
             let c = w.comments.iter().find(|c| c.id == id).unwrap();
-            ok(201, comment_json(c, base))
+            ok(201, comment_json(c))
         }
         ("PATCH", ["issues", "comments", id]) => {
             match w.comments.iter_mut().find(|c| c.id == number(id)) {
                 Some(c) => {
                     c.body = input["body"].as_str().unwrap_or("").to_string();
-                    ok(200, comment_json(c, base))
+                    ok(200, comment_json(c))
                 }
                 None => error(404, "Not Found"),
             }
@@ -314,19 +318,27 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
 }
 
 fn merge(w: &mut World, number: u64, input: &Value) -> Answer {
-    let Some(item) = w.items.get_mut(&number) else {
+    let Some(item) = w.items.get(&number) else {
         return error(404, "Not Found");
     };
     if item.state != "open" {
         return error(405, "Pull Request is not mergeable");
     }
-    if input["sha"].as_str() != item.head.as_deref() {
+    let head = item.head.clone().unwrap_or_default();
+    if input["sha"].as_str() != Some(head.as_str()) {
         return error(
             409,
             "Head branch was modified. Review and try the merge again.",
         );
     }
-    let sha = format!("{:040x}", item.number * 7919);
+    let sha = match &w.main {
+        Some(repo) => match crate::fake_git::merge(repo, &head) {
+            Ok(sha) => sha,
+            Err(why) => return error(405, &why),
+        },
+        None => format!("{:040x}", number * 7919),
+    };
+    let item = w.items.get_mut(&number).expect("looked up above");
     item.state = "closed";
     item.merge_commit = Some(sha.clone());
     ok(
@@ -347,8 +359,14 @@ fn put_contents(w: &mut World, path: &str, input: &Value) -> Answer {
     }
     let sha = format!("{:040x}", w.log.len() + 1);
     let content = input["content"].as_str().unwrap_or("").to_string();
-    w.contents.insert(path.to_string(), (sha.clone(), content));
-    let commit = format!("{:040x}", 0xc0_0000 + w.log.len());
+    w.contents
+        .insert(path.to_string(), (sha.clone(), content.clone()));
+    let commit = match &w.main {
+        Some(repo) => {
+            crate::fake_git::commit_file(repo, path, &crate::fake_github::unbase64(&content))
+        }
+        None => format!("{:040x}", 0xc0_0000 + w.log.len()),
+    };
     w.commits.push((path.to_string(), commit.clone()));
     let status = if existing.is_some() { 200 } else { 201 };
     ok(

@@ -30,6 +30,13 @@ impl GameTest {
         GameTest { dir }
     }
 
+    /// A copy of this game, its repository included.
+    pub(crate) fn duplicate(&self) -> Self {
+        let copy = GameTest::empty();
+        copy_tree(self.root(), copy.root());
+        copy
+    }
+
     /// An empty directory, for commands that create a game.
     pub(crate) fn empty() -> Self {
         let dir = tempfile::Builder::new()

@@ -210,3 +210,41 @@ fn a_secondary_limit_beyond_the_budget_stops_the_run() {
     );
     assert_eq!(fake.world().requests("GET", "/pulls?"), 1);
 }
+
+#[test]
+fn a_status_post_that_never_arrived_is_posted_once_and_then_edited() {
+    let (_, clean, _, _) = resolve_with(|_| {});
+    for when in [When::Before, When::HangUpBefore] {
+        let (run, state, fake, _) =
+            resolve_with(|w| w.fail("POST", "/issues/1/comments", 502, "Bad Gateway", when, &[]));
+        assert_eq!(run.code, 0, "{when:?}: {}{}", run.stdout, run.stderr);
+        assert_eq!(
+            fake.world().requests("POST", "/issues/1/comments"),
+            2,
+            "{when:?}: posted again once, after looking"
+        );
+        assert_eq!(state, clean, "{when:?}: one status, edited in place");
+    }
+}
+
+/// The plan reads a pull request's changed files and merged result from
+/// git: a head the checkout never fetched must stop the run, naming the
+/// matter, and nothing may be merged on a guess (fail closed).
+#[test]
+fn a_head_that_was_never_fetched_is_refused_not_merged() {
+    let (game, fake, _) = setup();
+    votes(&fake);
+    let unknown = "0123456789abcdef0123456789abcdef01234567";
+    fake.world().items.get_mut(&1).unwrap().head = Some(unknown.into());
+    let run = github(&game, &fake, NOW, &["resolve"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("#1") && run.stderr.contains(unknown),
+        "names the matter and the head: {}",
+        run.stderr
+    );
+    let w = fake.world();
+    assert!(w.merges().is_empty(), "nothing merged");
+    assert_eq!(w.requests("PUT", "/pulls/1/merge"), 0, "no merge asked for");
+    assert!(w.contents.is_empty(), "no record");
+}

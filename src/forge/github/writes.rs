@@ -82,11 +82,23 @@ impl GitHubForge {
 
     pub(super) fn write_status(&self, number: u64, body: &str) -> Result<(), ForgeError> {
         let existing = self.status_comment(number)?;
-        // What this run read is stale once it writes.
-        self.statuses.borrow_mut().remove(&number);
         if existing.as_ref().is_some_and(|c| c.body == body) {
             return Ok(());
         }
+        let written = self.post_or_edit_status(number, existing, body);
+        // What this run read is stale once it writes, and so is what it
+        // read while settling the write (no status, before it posted one):
+        // the next status is found afresh and edited, never posted twice.
+        self.statuses.borrow_mut().remove(&number);
+        written
+    }
+
+    fn post_or_edit_status(
+        &self,
+        number: u64,
+        existing: Option<ForgeComment>,
+        body: &str,
+    ) -> Result<(), ForgeError> {
         let edit = |id: u64| {
             let reply = self.send_settable(
                 "PATCH",
