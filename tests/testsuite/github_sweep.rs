@@ -590,11 +590,9 @@ fn a_fault_anywhere_in_a_victory_is_finished_by_the_next_run() {
 /// A run stopped once DoV #1's enactment is announced leaves DoV #2
 /// open; the run that finishes #1 must fail #2 as the uninterrupted run
 /// does ("DoV #1 was enacted, which fails every other DoV", with a
-/// record). Today the plan's finishing of #1 crowns the prospect and then
-/// judges #2 on it, closing it as "posted while an Ascension Address is
-/// awaited", with no record: a plan bug, reported, not fixed here.
+/// record), not judge #2 on the crowned game and close it as "posted while
+/// an Ascension Address is awaited" with no record (which it once did).
 #[test]
-#[ignore = "plan bug: finishing an enacted DoV does not fail the other pending DoVs"]
 fn a_rival_dov_fails_even_when_the_enactment_is_finished_by_the_next_run() {
     let repo = Repo::new(&PLAY[..1]);
     let (clean, _) = clean_run(&repo, victory_and_rival);
