@@ -165,9 +165,18 @@ fn check_title_hints(
         for no in hints.titles.intersection(&found) {
             warnings.push(format!("hint: line {no} is a title without the hint"));
         }
+        let doubts = titles::in_doubt(body);
+        for no in doubts
+            .iter()
+            .filter(|no| !hints.titles.contains(no) && !hints.not_titles.contains(no))
+        {
+            warnings.push(format!(
+                "line {no}: in doubt: a short line of its own ending with a period may be a rule title written as a sentence; list it under `titles` in a hints file if it is, or under `not_titles` if not"
+            ));
+        }
         let lines: BTreeSet<usize> = body.iter().map(|l| l.no).collect();
         for no in hints.not_titles.intersection(&lines) {
-            if !found.contains(no) {
+            if !found.contains(no) && !doubts.contains(no) {
                 warnings.push(format!("hint: line {no} is not a title without the hint"));
             }
         }

@@ -43,6 +43,23 @@ fn looks_like_title(line: &Line) -> bool {
         && !text.ends_with(['.', ':', ';', ','])
 }
 
+/// The lines of one section that would look like titles but for a final
+/// period: a title written as a sentence cannot be told from a short body
+/// paragraph, so these are in doubt and named in a warning.
+pub(crate) fn in_doubt(lines: &[Line]) -> Vec<usize> {
+    lines
+        .iter()
+        .filter(|l| {
+            let bare = Line {
+                text: l.text.trim_end_matches('.').to_string(),
+                ..(*l).clone()
+            };
+            l.text.ends_with('.') && !l.text.ends_with("..") && looks_like_title(&bare)
+        })
+        .map(|l| l.no)
+        .collect()
+}
+
 /// Whether a line announces what follows it (rule 5).
 fn announces(line: &Line) -> bool {
     line.text.ends_with(':') || line.text.ends_with(":-")
