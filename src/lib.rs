@@ -41,6 +41,7 @@ pub mod plan;
 pub mod publish;
 pub mod record;
 pub mod report;
+pub mod rolls;
 pub mod ruleset;
 pub mod site;
 pub mod source;

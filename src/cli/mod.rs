@@ -19,6 +19,7 @@ mod import_history;
 mod live;
 mod play;
 mod resolve;
+mod roll;
 mod serve;
 mod tally;
 
@@ -168,6 +169,9 @@ pub enum Command {
     /// Play offline on the local forge: open matters, comment, list them.
     #[command(subcommand)]
     Play(play::Play),
+    /// The dice log: `roll verify` recomputes every logged roll.
+    #[command(subcommand)]
+    Roll(roll::Roll),
     /// Import rules kept elsewhere into a game (a BlogNomic ruleset dump).
     Import(import::Args),
     /// Build the static site: ruleset, tracker, archive and history.
@@ -184,6 +188,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Resolve(args) => resolve::run(&args, &cli.global),
         Command::Audit(args) => audit::run(&args, &cli.global),
         Command::Play(play) => play::run(&play, &cli.global),
+        Command::Roll(roll) => roll::run(&roll, &cli.global),
         Command::Demo(args) => demo::run(&args, &cli.global),
         Command::Import(args) => import::run(&args, &cli.global),
         Command::Build(args) => build::run(&args, &cli.global),

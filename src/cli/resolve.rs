@@ -172,6 +172,15 @@ impl Carrier<'_> {
                     self.forge.commit_file(GAME_FILE, &edited, message)?;
                 }
             }
+            Effect::Content {
+                path,
+                text,
+                message,
+            } => {
+                if self.forge.read_file(path)?.as_deref() != Some(text.as_str()) {
+                    self.forge.commit_file(path, text, message)?;
+                }
+            }
             Effect::Record(record) => {
                 let path = record.path();
                 // A record is written once: one already there is this one,

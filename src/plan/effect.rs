@@ -83,6 +83,16 @@ pub enum Effect {
     /// is never rewritten). The merge commit is filled in when the run
     /// carries it out, from the merge just made.
     Record(Box<Record>),
+    /// Write a file under content/ (the matter's dice log) as `text`,
+    /// committed only if it is absent or reads otherwise.
+    Content {
+        /// The file.
+        path: String,
+        /// Its whole text.
+        text: String,
+        /// The commit message.
+        message: String,
+    },
 }
 
 /// An effect on one matter.
@@ -117,6 +127,7 @@ impl fmt::Display for Step {
                 write!(f, "#{n} commit {GAME_FILE}: {}", parts.join(", "))
             }
             Effect::Record(record) => write!(f, "#{n} commit {}", record.path()),
+            Effect::Content { path, .. } => write!(f, "#{n} commit {path}"),
         }
     }
 }

@@ -22,6 +22,7 @@ pub mod effect;
 mod planner;
 pub mod prospect;
 mod record;
+mod rolled;
 mod unvoted;
 
 pub use effect::{DynastyValue, Effect, Step};

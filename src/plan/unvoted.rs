@@ -43,7 +43,7 @@ impl Planner<'_> {
         };
         let Some((tree, game)) = adopt.filter(|_| problems.is_empty()) else {
             let text = format!("### {kind} #{n}: not merged\n\n{}", problems.join("\n"));
-            let body = Journal::default().render(&text);
+            let body = self.render(n, &Journal::default(), &text);
             if m.status_body.as_deref() != Some(body.as_str()) {
                 self.step(n, Effect::Status { body });
             }
@@ -64,12 +64,8 @@ impl Planner<'_> {
         };
         let text =
             format!("### {kind} #{n}: merging\n\nIt checks, so it is merged without a vote.");
-        self.step(
-            n,
-            Effect::Status {
-                body: journal.render(&text),
-            },
-        );
+        let body = self.render(n, &journal, &text);
+        self.step(n, Effect::Status { body });
         self.step(
             n,
             Effect::Labels {
@@ -140,12 +136,8 @@ impl Planner<'_> {
             None => "It checked, so it was merged without a vote. Anyone may revert it if it broke the rules.".into(),
         };
         let text = format!("### {kind} #{n}: merged\n\n{why}");
-        self.step(
-            n,
-            Effect::Status {
-                body: journal.render(&text),
-            },
-        );
+        let body = self.render(n, journal, &text);
+        self.step(n, Effect::Status { body });
         // Last: taking `resolving` off says the matter is done.
         self.step(
             n,

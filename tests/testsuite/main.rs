@@ -5,6 +5,7 @@
 mod check;
 mod conformance;
 mod demo;
+mod dice;
 mod events;
 mod fake_github;
 mod fake_routes;
