@@ -172,6 +172,15 @@ impl Carrier<'_> {
                     self.forge.commit_file(GAME_FILE, &edited, message)?;
                 }
             }
+            Effect::State { sets, message } => {
+                use crate::gamestate::act::{VARIABLES_FILE, apply_sets};
+                let text = self.forge.read_file(VARIABLES_FILE)?.unwrap_or_default();
+                let edited =
+                    apply_sets(&text, sets).map_err(|why| Carried::Failed(anyhow::anyhow!(why)))?;
+                if edited != text {
+                    self.forge.commit_file(VARIABLES_FILE, &edited, message)?;
+                }
+            }
             Effect::Content {
                 path,
                 text,

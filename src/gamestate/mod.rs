@@ -6,6 +6,7 @@
 //! variable declarations and the clamp-or-illegal arithmetic, and [`edit`]
 //! writes changes back without disturbing anything else in a file.
 
+pub mod act;
 pub mod dice;
 pub mod edit;
 pub mod parse;

@@ -171,6 +171,17 @@ fn command(verb: Verb, rest: &str, rolls: &mut u32, line: &str) -> Result<Comman
         ));
     }
     let target = target(name)?;
+    // A number or dice is one word, and what follows it is a note; text
+    // is the whole rest of the line.
+    let first = value.split_whitespace().next().unwrap_or(value);
+    let number = first.parse::<i64>();
+    let value = match (
+        verb,
+        number.is_ok() || first.parse::<Dice>().is_ok() || verb == Verb::Add,
+    ) {
+        (_, true) => first,
+        (_, false) => value,
+    };
     let value = match (verb, value.parse::<i64>()) {
         (_, Ok(n)) => Value::Int(n),
         (Verb::Add, Err(_)) => dice_value(value, rolls).ok_or_else(|| {

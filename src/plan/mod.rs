@@ -18,6 +18,7 @@
 //! author and fails every other pending DoV; a merged Ascension Address
 //! begins the next dynasty.
 
+mod acted;
 pub mod effect;
 mod planner;
 pub mod prospect;

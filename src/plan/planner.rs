@@ -36,6 +36,8 @@ pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError
         decisions: BTreeMap::new(),
         games: BTreeMap::new(),
         dice: BTreeMap::new(),
+        logs: BTreeMap::new(),
+        hiatus: inputs.open.iter().any(|m| m.kind == Kind::Dov),
     };
     let everything: Vec<&Collected> = inputs
         .unfinished
@@ -114,6 +116,10 @@ pub(super) struct Planner<'t> {
     games: BTreeMap<TreeId, Game>,
     /// The dice section of each matter's status comment.
     pub(super) dice: BTreeMap<u64, String>,
+    /// Each matter's dice log as this run leaves it.
+    pub(super) logs: BTreeMap<u64, crate::rolls::RollLog>,
+    /// Whether a Declaration of Victory is open (dynastic actions wait).
+    pub(super) hiatus: bool,
 }
 
 impl Planner<'_> {

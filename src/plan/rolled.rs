@@ -90,6 +90,9 @@ impl Planner<'_> {
                     );
                 }
             }
+            if let Some(log) = &log {
+                self.logs.insert(n, log.clone());
+            }
             if let Some(answer) = rolls::answer(log.as_ref(), &seen) {
                 self.dice.insert(n, answer);
             }

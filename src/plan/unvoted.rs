@@ -27,6 +27,9 @@ impl Planner<'_> {
         let Some(kind) = info.kind() else {
             return Ok(());
         };
+        if kind == Kind::Action && info.head.is_none() {
+            return self.comment_actions(m);
+        }
         let Some(head) = &info.head else {
             let why = format!("an {kind} must be a pull request");
             self.line(info, kind, "merge", Outcome::NotMerged(why));
