@@ -21,6 +21,7 @@
 
 pub mod admission;
 pub mod audit;
+pub mod changelog;
 pub mod cli;
 pub mod collected;
 pub mod content;

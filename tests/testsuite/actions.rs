@@ -101,6 +101,31 @@ fn commands_are_applied_once_in_order_as_one_commit() {
     let verify = game.at("2030-01-01T02:00:00Z", &["roll", "verify"]);
     assert!(verify.stdout.contains("All 1 rolls"), "{}", verify.stdout);
 
+    // The log shows who changed what, with the roll.
+    let log = game.at(
+        "2030-01-01T02:00:00Z",
+        &["log", "Boris", "--var", "springs"],
+    );
+    assert!(
+        log.stdout
+            .contains("#1 players.Boris.springs: 3 → 5 (by @boris-b, comment 1)"),
+        "{}",
+        log.stdout
+    );
+    assert!(!log.stdout.contains("cogs"), "{}", log.stdout);
+    let all = game.at("2030-01-01T02:00:00Z", &["log", "--var", "springs"]);
+    assert!(
+        all.stdout.contains("players.Ada.springs: 4 → "),
+        "{}",
+        all.stdout
+    );
+    assert!(
+        all.stdout
+            .contains("by @ada-tinkers, comment 2, rolled DICE6 = "),
+        "{}",
+        all.stdout
+    );
+
     // A second run, and an edit of a handled comment, change nothing.
     let commits = game.main_commits();
     game.at("2030-01-01T03:00:00Z", &["resolve"]);
