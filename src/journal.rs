@@ -53,7 +53,7 @@ pub struct Resolution {
 }
 
 /// The journal kept in a status comment.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Journal {
     /// Heads seen, oldest first.
     #[serde(default)]
@@ -65,6 +65,15 @@ pub struct Journal {
     /// comment id: an edited comment counts as it was first seen.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub first_seen: BTreeMap<u64, String>,
+    /// On an action issue: every comment the resolver has handled, by id,
+    /// with its answer to each command. A comment is handled once, so a
+    /// command is never carried out twice, whatever becomes of the comment.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub acted: BTreeMap<u64, Vec<String>>,
+    /// The values a run announced it is setting and may not have committed
+    /// yet: the next run sets them again (a no-op if they were).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub acting: Vec<crate::gamestate::act::SetValue>,
 }
 
 impl Journal {

@@ -21,6 +21,7 @@
 
 pub mod admission;
 pub mod audit;
+pub mod changelog;
 pub mod cli;
 pub mod collected;
 pub mod content;
@@ -41,6 +42,7 @@ pub mod plan;
 pub mod publish;
 pub mod record;
 pub mod report;
+pub mod rolls;
 pub mod ruleset;
 pub mod site;
 pub mod source;

@@ -14,6 +14,8 @@ const PURE: &[&str] = &[
     "admission.rs",
     "content.rs",
     "record.rs",
+    "changelog.rs",
+    "rolls.rs",
     "report.rs",
     "matter.rs",
     "collected.rs",

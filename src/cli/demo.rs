@@ -58,7 +58,8 @@ const fn edit(path: &'static str, from: &'static str, to: &'static str) -> Optio
 
 /// The scripted game: five proposals (enacted on quorum after 12 h,
 /// self-killed, vetoed, passed by players deferring to the emperor,
-/// waiting on the 48-hour branch) and a Call for Judgement.
+/// waiting on the 48-hour branch), a Call for Judgement, and an action
+/// by comment with a roll.
 const SCRIPT: &[Step] = &[
     Step::Open {
         at: "2030-03-02T00:00:00Z",
@@ -183,6 +184,19 @@ const SCRIPT: &[Step] = &[
         number: 6,
         login: "cleo-c",
         body: "FOR",
+    },
+    Step::Open {
+        at: "2030-03-02T02:10:00Z",
+        login: "boris-b",
+        kind: KindArg::Action,
+        title: "Winding up",
+        edit: None,
+    },
+    Step::Comment {
+        at: "2030-03-02T02:15:00Z",
+        number: 7,
+        login: "boris-b",
+        body: "ROLL DICE6 for luck\nADD springs DICE6\nADD cogs -1",
     },
     Step::Resolve {
         at: "2030-03-02T06:00:00Z",
@@ -401,6 +415,20 @@ fn verify(dir: &Path) -> anyhow::Result<Vec<String>> {
             failures.push(format!(
                 "#{number} should be {outcome} ({kind}), is {actual}"
             ));
+        }
+    }
+    // The action by comment rolled, and every roll verifies.
+    let logs: Vec<_> = files
+        .iter()
+        .filter(|f| f.path.starts_with("content/rolls/"))
+        .collect();
+    if logs.is_empty() {
+        failures.push("#7 should have a dice log under content/rolls/".into());
+    }
+    for file in logs {
+        match crate::rolls::RollLog::parse(&file.text) {
+            Ok(log) => failures.extend(crate::rolls::verify(&log).iter().map(ToString::to_string)),
+            Err(why) => failures.push(format!("{}: {why}", file.path)),
         }
     }
     Ok(failures)

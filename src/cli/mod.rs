@@ -17,8 +17,10 @@ mod demo;
 mod import;
 mod import_history;
 mod live;
+mod log;
 mod play;
 mod resolve;
+mod roll;
 mod serve;
 mod tally;
 
@@ -168,6 +170,13 @@ pub enum Command {
     /// Play offline on the local forge: open matters, comment, list them.
     #[command(subcommand)]
     Play(play::Play),
+    /// Every change to the variables on the default branch: who, when,
+    /// old → new, the matter and the roll (optionally one player's, or one
+    /// variable's).
+    Log(log::Args),
+    /// The dice log: `roll verify` recomputes every logged roll.
+    #[command(subcommand)]
+    Roll(roll::Roll),
     /// Import rules kept elsewhere into a game (a BlogNomic ruleset dump).
     Import(import::Args),
     /// Build the static site: ruleset, tracker, archive and history.
@@ -184,6 +193,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Resolve(args) => resolve::run(&args, &cli.global),
         Command::Audit(args) => audit::run(&args, &cli.global),
         Command::Play(play) => play::run(&play, &cli.global),
+        Command::Log(args) => log::run(&args, &cli.global),
+        Command::Roll(roll) => roll::run(&roll, &cli.global),
         Command::Demo(args) => demo::run(&args, &cli.global),
         Command::Import(args) => import::run(&args, &cli.global),
         Command::Build(args) => build::run(&args, &cli.global),

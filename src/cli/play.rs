@@ -22,6 +22,11 @@ pub enum Play {
     Open(OpenArgs),
     /// Comment on a matter (a vote is a comment with a voting word).
     Comment(CommentArgs),
+    /// Edit your own comment (the forge notes when; votes and rolls stay
+    /// as the resolver first saw them).
+    Edit(EditArgs),
+    /// Delete your own comment (rolls it made stay in the dice log, marked).
+    Delete(DeleteArgs),
     /// Close your own open matter without a decision (labelled `withdrawn`,
     /// no record); an admin on the roster may close anyone's.
     Close(AuthorArgs),
@@ -39,6 +44,32 @@ pub struct AuthorArgs {
     /// The matter's number.
     pub number: u64,
     /// The forge login acting: its author, or an admin.
+    #[arg(long = "as", value_name = "LOGIN")]
+    pub author: String,
+}
+
+/// Arguments of `play edit`.
+#[derive(Debug, clap::Args)]
+pub struct EditArgs {
+    /// The matter's number.
+    pub number: u64,
+    /// The comment's id (as `play comment` printed it).
+    pub comment: u64,
+    /// The new body.
+    pub body: String,
+    /// The comment's author.
+    #[arg(long = "as", value_name = "LOGIN")]
+    pub author: String,
+}
+
+/// Arguments of `play delete`.
+#[derive(Debug, clap::Args)]
+pub struct DeleteArgs {
+    /// The matter's number.
+    pub number: u64,
+    /// The comment's id.
+    pub comment: u64,
+    /// The comment's author.
     #[arg(long = "as", value_name = "LOGIN")]
     pub author: String,
 }
@@ -126,6 +157,20 @@ pub(crate) fn run(play: &Play, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             };
             let id = forge.add_comment(a.number, &a.author, &body)?;
             println!("comment {id} on #{} by {}", a.number, a.author);
+        }
+        Play::Edit(a) => {
+            forge.edit_comment(a.number, a.comment, &a.author, Some(&a.body))?;
+            println!(
+                "comment {} on #{} edited by {}",
+                a.comment, a.number, a.author
+            );
+        }
+        Play::Delete(a) => {
+            forge.edit_comment(a.number, a.comment, &a.author, None)?;
+            println!(
+                "comment {} on #{} deleted by {}",
+                a.comment, a.number, a.author
+            );
         }
         Play::Close(a) => {
             let admin = is_admin(global, &a.author)?;

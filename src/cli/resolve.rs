@@ -177,6 +177,24 @@ impl Carrier<'_> {
                 }
                 self.forge.commit_file(GAME_FILE, &edited, message)?;
             }
+            Effect::State { sets, message } => {
+                use crate::gamestate::act::{VARIABLES_FILE, apply_sets};
+                let text = self.forge.read_file(VARIABLES_FILE)?.unwrap_or_default();
+                let edited =
+                    apply_sets(&text, sets).map_err(|why| Carried::Failed(anyhow::anyhow!(why)))?;
+                if edited != text {
+                    self.forge.commit_file(VARIABLES_FILE, &edited, message)?;
+                }
+            }
+            Effect::Content {
+                path,
+                text,
+                message,
+            } => {
+                if self.forge.read_file(path)?.as_deref() != Some(text.as_str()) {
+                    self.forge.commit_file(path, text, message)?;
+                }
+            }
             Effect::Record(record) => {
                 let path = record.path();
                 // A record is written once: one already there is this one,

@@ -8,7 +8,6 @@
 //! never votes. The words are returned in reading order; which of them a
 //! player may use, and that the last one counts, is the tally's business.
 
-use pulldown_cmark::{Event, Tag, TagEnd};
 use serde::Serialize;
 
 use super::params::Params;
@@ -110,7 +109,7 @@ impl Lexicon {
 
     /// Reads `body` as Markdown, always.
     fn read_markdown(&self, body: &str) -> Ballot {
-        let (plain, hidden) = split_text(body);
+        let (plain, hidden) = markdown::split_visible(body, markdown::Breaks::Spaces);
         let words = self.scan(&plain);
         let hidden = words.is_empty() && !self.scan(&hidden).is_empty();
         Ballot { words, hidden }
@@ -134,34 +133,6 @@ fn is_plain(body: &str) -> bool {
             let rest = line.trim_start_matches(' ');
             line.len() - rest.len() < 4 && !rest.starts_with(|c: char| c.is_ascii_digit())
         })
-}
-
-/// Splits a Markdown body into the text that may hold votes and the text
-/// that may not (quotes, code, HTML). Block and inline boundaries become
-/// spaces so words from different places never join.
-fn split_text(body: &str) -> (String, String) {
-    let (mut plain, mut hidden) = (String::new(), String::new());
-    let (mut quotes, mut code) = (0usize, false);
-    for event in markdown::parser(body) {
-        match event {
-            // Consecutive text events are one run of text: no space between.
-            Event::Text(t) if quotes == 0 && !code => {
-                plain.push_str(&t);
-                continue;
-            }
-            Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => {
-                hidden.push_str(&t);
-                hidden.push(' ');
-            }
-            Event::Start(Tag::BlockQuote(_)) => quotes += 1,
-            Event::End(TagEnd::BlockQuote(_)) => quotes = quotes.saturating_sub(1),
-            Event::Start(Tag::CodeBlock(_)) => code = true,
-            Event::End(TagEnd::CodeBlock) => code = false,
-            _ => {}
-        }
-        plain.push(' ');
-    }
-    (plain, hidden)
 }
 
 fn is_word_char(c: char) -> bool {

@@ -6,8 +6,11 @@
 //! variable declarations and the clamp-or-illegal arithmetic, and [`edit`]
 //! writes changes back without disturbing anything else in a file.
 
+pub mod act;
+pub mod dice;
 pub mod edit;
 pub mod parse;
+pub mod said;
 pub mod schema;
 
 use std::collections::BTreeMap;
@@ -135,6 +138,9 @@ pub struct Item {
 pub struct GameState {
     /// The game's name.
     pub name: String,
+    /// The game's public dice seed (`[game] seed`): one of the inputs every
+    /// roll is drawn from (see [`dice`]). A game without one cannot roll.
+    pub seed: Option<String>,
     /// The player and emperor terms.
     pub terms: Terms,
     /// The current dynasty.

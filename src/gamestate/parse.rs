@@ -36,6 +36,7 @@ struct GameFile {
 #[serde(deny_unknown_fields)]
 struct GameSection {
     name: String,
+    seed: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -181,6 +182,7 @@ pub fn parse(
     });
     let mut state = GameState {
         name: game.game.name,
+        seed: game.game.seed.filter(|s| !s.trim().is_empty()),
         terms: game.terms.into_inner(),
         dynasty,
         globals: BTreeMap::new(),

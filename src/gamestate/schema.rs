@@ -80,6 +80,9 @@ pub struct VarDecl {
     pub rule: Option<String>,
     /// A line for the tracker.
     pub description: Option<String>,
+    /// Who may change it by an action in a comment (see
+    /// [`super::act`]): `own`, `any` or `admin`.
+    pub by: Option<super::act::Who>,
 }
 
 fn clamp() -> BoundPolicy {

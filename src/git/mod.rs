@@ -45,6 +45,21 @@ pub struct CommitTrees {
     pub trees: BTreeMap<String, String>,
 }
 
+/// One version of a file in a branch's history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileVersion {
+    /// The commit that made it.
+    pub commit: String,
+    /// Committer time, seconds since the Unix epoch.
+    pub time: i64,
+    /// The commit's whole message.
+    pub message: String,
+    /// The commit's author.
+    pub author: String,
+    /// The file's text (`None` if the commit removed it).
+    pub text: Option<String>,
+}
+
 /// A git repository on disk.
 pub struct Repo {
     inner: git2::Repository,
@@ -419,6 +434,36 @@ impl Repo {
                 summary: String::from_utf8_lossy(commit.summary_bytes().unwrap_or_default())
                     .into_owned(),
                 trees,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The versions of file `path` along the first-parent history of
+    /// `rev`, oldest first: each commit where its text changed (or where
+    /// it appeared), with the commit's time and whole message.
+    pub fn file_history(&self, rev: &str, path: &str) -> Result<Vec<FileVersion>, GitError> {
+        let mut out: Vec<FileVersion> = Vec::new();
+        for c in self.first_parent_history(rev, &[])? {
+            let oid = git2::Oid::from_str(&c.id).map_err(read_err("a commit"))?;
+            let commit = self.inner.find_commit(oid).map_err(read_err("a commit"))?;
+            let tree = commit.tree().map_err(read_err("a commit's tree"))?;
+            let text = match tree.get_path(Path::new(path)) {
+                Ok(entry) => {
+                    let blob = self.inner.find_blob(entry.id()).map_err(read_err(path))?;
+                    Some(String::from_utf8_lossy(blob.content()).into_owned())
+                }
+                Err(_) => None,
+            };
+            if out.last().map(|v| &v.text) == Some(&text) || (out.is_empty() && text.is_none()) {
+                continue;
+            }
+            out.push(FileVersion {
+                commit: c.id,
+                time: c.time,
+                message: commit.message().unwrap_or_default().to_string(),
+                author: commit.author().name().unwrap_or_default().to_string(),
+                text,
             });
         }
         Ok(out)

@@ -83,6 +83,24 @@ pub enum Effect {
     /// is never rewritten). The merge commit is filled in when the run
     /// carries it out, from the merge just made.
     Record(Box<Record>),
+    /// Set values in state/variables.toml, in one commit (see
+    /// [`crate::gamestate::act::apply_sets`]: a value already set is left).
+    State {
+        /// The values.
+        sets: Vec<crate::gamestate::act::SetValue>,
+        /// The commit message.
+        message: String,
+    },
+    /// Write a file under content/ (the matter's dice log) as `text`,
+    /// committed only if it is absent or reads otherwise.
+    Content {
+        /// The file.
+        path: String,
+        /// Its whole text.
+        text: String,
+        /// The commit message.
+        message: String,
+    },
 }
 
 /// An effect on one matter.
@@ -117,6 +135,19 @@ impl fmt::Display for Step {
                 write!(f, "#{n} commit {GAME_FILE}: {}", parts.join(", "))
             }
             Effect::Record(record) => write!(f, "#{n} commit {}", record.path()),
+            Effect::Content { path, .. } => write!(f, "#{n} commit {path}"),
+            Effect::State { sets, .. } => {
+                let parts: Vec<String> = sets
+                    .iter()
+                    .map(crate::gamestate::act::SetValue::describe)
+                    .collect();
+                write!(
+                    f,
+                    "#{n} commit {}: {}",
+                    crate::gamestate::act::VARIABLES_FILE,
+                    parts.join(", ")
+                )
+            }
         }
     }
 }

@@ -18,10 +18,12 @@
 //! author and fails every other pending DoV; a merged Ascension Address
 //! begins the next dynasty.
 
+mod acted;
 pub mod effect;
 mod planner;
 pub mod prospect;
 mod record;
+mod rolled;
 mod unvoted;
 
 pub use effect::{DynastyValue, Effect, Step};

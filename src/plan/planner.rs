@@ -35,7 +35,17 @@ pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError
         lines: Vec::new(),
         decisions: BTreeMap::new(),
         games: BTreeMap::new(),
+        dice: BTreeMap::new(),
+        logs: BTreeMap::new(),
+        hiatus: inputs.open.iter().any(|m| m.kind == Kind::Dov),
     };
+    let everything: Vec<&Collected> = inputs
+        .unfinished
+        .iter()
+        .chain(inputs.open)
+        .chain(inputs.unvoted)
+        .collect();
+    p.log_rolls(&everything)?;
     let in_progress = |m: &&Collected| m.journal.resolution.is_some();
     let mut started: Vec<&Collected> = inputs
         .unfinished
@@ -114,9 +124,23 @@ pub(super) struct Planner<'t> {
     decisions: BTreeMap<u64, MatterDecision>,
     /// Games read from trees, checked once each.
     games: BTreeMap<TreeId, Game>,
+    /// The dice section of each matter's status comment.
+    pub(super) dice: BTreeMap<u64, String>,
+    /// Each matter's dice log as this run leaves it.
+    pub(super) logs: BTreeMap<u64, crate::rolls::RollLog>,
+    /// Whether a Declaration of Victory is open (dynastic actions wait).
+    pub(super) hiatus: bool,
 }
 
 impl Planner<'_> {
+    /// A status comment's body: `text`, the matter's dice, the journal.
+    pub(super) fn render(&self, n: u64, journal: &crate::journal::Journal, text: &str) -> String {
+        match self.dice.get(&n) {
+            Some(dice) => journal.render(&format!("{}\n\n{dice}", text.trim_end())),
+            None => journal.render(text),
+        }
+    }
+
     pub(super) fn step(&mut self, number: u64, effect: Effect) {
         self.steps.push(Step { number, effect });
     }
@@ -400,13 +424,11 @@ impl Planner<'_> {
         let at = resolution.at;
         let mut journal = m.journal.clone();
         journal.resolution = Some(resolution);
-        let status = |progress: &Progress| journal.render(&status_text(d, m, &changes, progress));
-        self.step(
-            n,
-            Effect::Status {
-                body: status(&Progress::Carrying(d.decision)),
-            },
-        );
+        let status = |this: &Self, progress: &Progress| {
+            this.render(n, &journal, &status_text(d, m, &changes, progress))
+        };
+        let body = status(self, &Progress::Carrying(d.decision));
+        self.step(n, Effect::Status { body });
         self.step(
             n,
             Effect::Labels {
@@ -455,12 +477,8 @@ impl Planner<'_> {
         } else {
             Progress::Failed
         };
-        self.step(
-            n,
-            Effect::Status {
-                body: status(&done),
-            },
-        );
+        let body = status(self, &done);
+        self.step(n, Effect::Status { body });
         let (add, other) = if enacted {
             (ENACTED, FAILED)
         } else {
@@ -497,7 +515,7 @@ impl Planner<'_> {
         self.step(
             n,
             Effect::Status {
-                body: m.journal.render(&text),
+                body: self.render(n, &m.journal, &text),
             },
         );
         self.step(
@@ -515,9 +533,8 @@ impl Planner<'_> {
     /// Plans a pending matter's status comment.
     fn pending(&mut self, m: &Collected, d: &MatterDecision) -> Result<(), PlanError> {
         let changes = self.changes(m)?;
-        let body = m
-            .journal
-            .render(&status_text(d, m, &changes, &Progress::Pending));
+        let text = status_text(d, m, &changes, &Progress::Pending);
+        let body = self.render(m.info.number, &m.journal, &text);
         if m.status_body.as_deref() != Some(body.as_str()) {
             self.step(m.info.number, Effect::Status { body });
         }

@@ -27,6 +27,9 @@ impl Planner<'_> {
         let Some(kind) = info.kind() else {
             return Ok(());
         };
+        if kind == Kind::Action && info.head.is_none() {
+            return self.comment_actions(m);
+        }
         let Some(head) = &info.head else {
             let why = format!("an {kind} must be a pull request");
             self.line(info, kind, "merge", Outcome::NotMerged(why));
@@ -43,7 +46,7 @@ impl Planner<'_> {
         };
         let Some((tree, game)) = adopt.filter(|_| problems.is_empty()) else {
             let text = format!("### {kind} #{n}: not merged\n\n{}", problems.join("\n"));
-            let body = m.journal.render(&text);
+            let body = self.render(n, &m.journal, &text);
             if m.status_body.as_deref() != Some(body.as_str()) {
                 self.step(n, Effect::Status { body });
             }
@@ -64,12 +67,8 @@ impl Planner<'_> {
         journal.resolution = Some(resolution);
         let text =
             format!("### {kind} #{n}: merging\n\nIt checks, so it is merged without a vote.");
-        self.step(
-            n,
-            Effect::Status {
-                body: journal.render(&text),
-            },
-        );
+        let body = self.render(n, &journal, &text);
+        self.step(n, Effect::Status { body });
         self.step(
             n,
             Effect::Labels {
@@ -140,12 +139,8 @@ impl Planner<'_> {
             None => "It checked, so it was merged without a vote. Anyone may revert it if it broke the rules.".into(),
         };
         let text = format!("### {kind} #{n}: merged\n\n{why}");
-        self.step(
-            n,
-            Effect::Status {
-                body: journal.render(&text),
-            },
-        );
+        let body = self.render(n, journal, &text);
+        self.step(n, Effect::Status { body });
         // Last: taking `resolving` off says the matter is done.
         self.step(
             n,

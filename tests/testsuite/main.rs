@@ -2,9 +2,11 @@
 //! Each test copies the bundled game to a temporary directory, changes
 //! what it needs and runs the real `gitnomic` binary on it.
 
+mod actions;
 mod check;
 mod conformance;
 mod demo;
+mod dice;
 mod events;
 mod fake_git;
 mod fake_github;

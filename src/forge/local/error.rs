@@ -48,6 +48,16 @@ pub enum LocalError {
         /// The time asked for.
         at: Timestamp,
     },
+    /// Editing or deleting someone else's comment.
+    #[error("comment {id} is {author}'s: only they may edit or delete it, not {login}")]
+    NotYourComment {
+        /// The comment.
+        id: u64,
+        /// Who wrote it.
+        author: String,
+        /// Who asked.
+        login: String,
+    },
     /// A comment with nothing in it.
     #[error("the comment is empty")]
     EmptyComment,

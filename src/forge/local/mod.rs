@@ -257,6 +257,46 @@ impl LocalForge {
         Ok(id)
     }
 
+    /// Edits comment `id` on matter `number`, as its author: the forge
+    /// notes when. `None` as the body deletes it. Players may do both on
+    /// any forge; what was counted or rolled stays as first seen.
+    pub fn edit_comment(
+        &self,
+        number: u64,
+        id: u64,
+        author: &str,
+        body: Option<&str>,
+    ) -> Result<(), LocalError> {
+        let author = login(author)?;
+        if body.is_some_and(|b| b.trim().is_empty()) {
+            return Err(LocalError::EmptyComment);
+        }
+        let mut thread = self.load_thread(number)?;
+        let at = thread
+            .comments
+            .iter()
+            .position(|c| c.id == id)
+            .ok_or(ForgeError::NotFound(id))?;
+        if !thread.comments[at].author.eq_ignore_ascii_case(author) {
+            return Err(LocalError::NotYourComment {
+                id,
+                author: thread.comments[at].author.clone(),
+                login: author.to_string(),
+            });
+        }
+        match body {
+            Some(body) => {
+                thread.comments[at].body = body.to_string();
+                thread.comments[at].edited = Some(self.now);
+            }
+            None => {
+                thread.comments.remove(at);
+            }
+        }
+        self.save_thread(number, &thread)?;
+        Ok(())
+    }
+
     /// Closes matter `number` without a decision, at the request of
     /// `login`: its author, or anyone if `admin` (an admin on the roster).
     /// It is labelled `withdrawn`, and no record is written: the resolver

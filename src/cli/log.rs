@@ -1,0 +1,60 @@
+//! `gitnomic log [PLAYER] [--var NAME]`: every change to the variables on
+//! the default branch, oldest first (see [`crate::changelog`]).
+
+use std::process::ExitCode;
+
+use super::{EXIT_OK, GlobalArgs};
+use crate::changelog::{self, Version};
+use crate::gamestate::act::VARIABLES_FILE;
+use crate::git::Repo;
+use crate::time::Timestamp;
+
+/// Arguments of `gitnomic log`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Only this player's values (by name, as on the roster).
+    pub player: Option<String>,
+    /// Only this variable (`springs`, `round`).
+    #[arg(long = "var", value_name = "NAME")]
+    pub var: Option<String>,
+}
+
+/// Runs `gitnomic log`.
+pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    let repo = Repo::open(&global.root)?;
+    let history = repo.file_history(&global.base, VARIABLES_FILE)?;
+    let versions: Vec<Version<'_>> = history
+        .iter()
+        .map(|v| Version {
+            commit: &v.commit,
+            at: Timestamp::from_unix(v.time),
+            message: &v.message,
+            author: &v.author,
+            text: v.text.as_deref().unwrap_or_default(),
+        })
+        .collect();
+    let wanted = |c: &changelog::Change| {
+        let parts: Vec<&str> = c.path.split('.').collect();
+        let player_ok = args
+            .player
+            .as_deref()
+            .is_none_or(|p| parts.get(1) == Some(&p) && parts[0] == "players");
+        let var_ok = args.var.as_deref().is_none_or(|v| parts.last() == Some(&v));
+        player_ok && var_ok
+    };
+    let found: Vec<changelog::Change> = changelog::changes(&versions)
+        .into_iter()
+        .filter(wanted)
+        .collect();
+    for c in &found {
+        let matter = c.matter.map(|n| format!(" #{n}")).unwrap_or_default();
+        println!(
+            "{} {}{matter} {}: {} → {} ({})",
+            c.at, c.commit, c.path, c.from, c.to, c.by
+        );
+    }
+    if found.is_empty() {
+        println!("No changes.");
+    }
+    Ok(ExitCode::from(EXIT_OK))
+}

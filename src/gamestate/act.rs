@@ -1,0 +1,371 @@
+//! Actions by comment: `SET` and `ADD` commands (see [`super::said`])
+//! checked against the schema and applied to the gamestate. Pure.
+//!
+//! A command names a variable: a bare name is the commenter's own player
+//! variable, or else a global; `Boris.springs` is another player's. Each
+//! variable's `by` in state/schema.toml says who may change it: `own` (the
+//! default for player variables: only that player), `any` (any active
+//! player; the default for globals) or `admin`. Values are checked as any
+//! value in state/ is (type, enum values, roster), and whole numbers go
+//! through the declared bound policy: a value past a bound is clamped or
+//! the command is illegal and changes nothing. Idle players neither act
+//! nor are acted on.
+
+use serde::{Deserialize, Serialize};
+
+use super::said::{Command, Target, Value, Verb};
+use super::schema::{VarDecl, VarType};
+use super::{GameState, Player};
+use crate::time::Timestamp;
+
+/// The file that holds the variables.
+pub const VARIABLES_FILE: &str = "state/variables.toml";
+
+/// Who may change a variable by action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Who {
+    /// The player whose variable it is (for globals: any player).
+    #[default]
+    Own,
+    /// Any active player.
+    Any,
+    /// Admins only.
+    Admin,
+}
+
+/// One value set by an action: where, from what, to what. Setting it is
+/// the same whether done once or twice, which is what lets a run killed
+/// after committing be finished by the next (see [`apply_sets`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SetValue {
+    /// The table: `["globals"]` or `["players", "Boris"]`.
+    pub table: Vec<String>,
+    /// The variable.
+    pub key: String,
+    /// The value before (its default if the file does not hold it).
+    pub from: toml::Value,
+    /// The value after.
+    pub to: toml::Value,
+}
+
+impl SetValue {
+    /// `players.Boris.springs: 3 → 7`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}.{}: {} → {}",
+            self.table.join("."),
+            self.key,
+            self.from,
+            self.to
+        )
+    }
+}
+
+/// Carries out `command` by `actor` on `state`, with `rolled` the total
+/// of its dice (if it has any). On success `state` holds the new value.
+pub fn apply(
+    state: &mut GameState,
+    actor: &Player,
+    command: &Command,
+    rolled: Option<i64>,
+    at: Timestamp,
+) -> Result<SetValue, String> {
+    let (table, key, decl) = resolve(state, actor, &command.target)?;
+    if let [_, player] = table.as_slice() {
+        if state.player(player).is_some_and(|p| p.is_idle_at(at)) {
+            return Err(format!(
+                "{player} is idle, and idle {} are not acted on",
+                state.terms.players
+            ));
+        }
+    }
+    let current = match table.as_slice() {
+        [g] if g == "globals" => state.globals.get(&key).cloned(),
+        [_, player] => state.values.get(player).and_then(|v| v.get(&key).cloned()),
+        _ => None,
+    }
+    .unwrap_or_else(|| decl.default_value());
+    let given = match (&command.value, rolled) {
+        (Value::Int(n), _) => toml::Value::Integer(*n),
+        (Value::Dice { negative, .. }, Some(total)) => {
+            toml::Value::Integer(if *negative { -total } else { total })
+        }
+        (Value::Dice { .. }, None) => return Err("its dice could not be rolled".into()),
+        (Value::Bool(b), _) => toml::Value::Boolean(*b),
+        (Value::Text(t), _) => toml::Value::String(t.clone()),
+    };
+    let to = match (decl.ty, command.verb, &given, &current) {
+        (VarType::Int, verb, toml::Value::Integer(n), toml::Value::Integer(now)) => {
+            let delta = match verb {
+                Verb::Add => *n,
+                Verb::Set => n.saturating_sub(*now),
+            };
+            toml::Value::Integer(
+                decl.apply(*now, delta)
+                    .map_err(|e| format!("illegal: {e}"))?,
+            )
+        }
+        (_, Verb::Add, _, _) => {
+            return Err(format!(
+                "`{key}` is a {}: only whole numbers can be added to",
+                decl.ty
+            ));
+        }
+        (_, Verb::Set, value, _) => {
+            let is_player = |name: &str| state.player(name).is_some();
+            if let Some(problem) = decl.check(value, &is_player) {
+                return Err(format!("`{key}` cannot be {value}: {problem}"));
+            }
+            value.clone()
+        }
+    };
+    match table.as_slice() {
+        [g] if g == "globals" => {
+            state.globals.insert(key.clone(), to.clone());
+        }
+        [_, player] => {
+            state
+                .values
+                .entry(player.clone())
+                .or_default()
+                .insert(key.clone(), to.clone());
+        }
+        _ => {}
+    }
+    Ok(SetValue {
+        table,
+        key,
+        from: current,
+        to,
+    })
+}
+
+/// The table, key and declaration a command names, if `actor` may change it.
+fn resolve(
+    state: &GameState,
+    actor: &Player,
+    target: &Target,
+) -> Result<(Vec<String>, String, VarDecl), String> {
+    let schema = &state.schema;
+    let (row, name) = match target {
+        Target::Bare(name) if schema.players.contains_key(name) => {
+            (Some(actor.name.clone()), name.clone())
+        }
+        Target::Bare(name) | Target::Global(name) => (None, name.clone()),
+        Target::Row { player, name } => (Some(player.clone()), name.clone()),
+    };
+    let Some(player) = row else {
+        let decl = schema
+            .globals
+            .get(&name)
+            .ok_or_else(|| unknown(state, &name))?;
+        if decl.by == Some(Who::Admin) && !actor.admin {
+            return Err(format!("only an admin may change `globals.{name}`"));
+        }
+        return Ok((vec!["globals".into()], name, decl.clone()));
+    };
+    let decl = schema
+        .players
+        .get(&name)
+        .ok_or_else(|| unknown(state, &name))?;
+    let target = state
+        .player(&player)
+        .ok_or_else(|| format!("`{player}` is not a {} on the roster", state.terms.player))?;
+    let allowed = match decl.by.unwrap_or_default() {
+        Who::Own => target.name == actor.name,
+        Who::Any => true,
+        Who::Admin => actor.admin,
+    };
+    if !allowed {
+        return Err(format!(
+            "{} may change only their own `{name}`, not {}'s",
+            actor.name, target.name
+        ));
+    }
+    Ok((
+        vec!["players".into(), target.name.clone()],
+        name,
+        decl.clone(),
+    ))
+}
+
+fn unknown(state: &GameState, name: &str) -> String {
+    let list = |m: &std::collections::BTreeMap<String, VarDecl>| {
+        m.keys().map(String::as_str).collect::<Vec<_>>().join(", ")
+    };
+    format!(
+        "there is no variable `{name}` (players have: {}; globals: {})",
+        list(&state.schema.players),
+        list(&state.schema.globals)
+    )
+}
+
+/// `text` (state/variables.toml) with `sets` made, everything else kept
+/// byte for byte. A value that already reads as its `to` is left alone; a
+/// value that is neither `from` nor `to` (nor absent) was changed by
+/// something else since, and is an error rather than overwritten.
+pub fn apply_sets(text: &str, sets: &[SetValue]) -> Result<String, String> {
+    let parsed: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+    let mut doc = super::edit::StateDoc::parse(VARIABLES_FILE, text).map_err(|e| e.to_string())?;
+    for set in sets {
+        let mut at: Option<&toml::Value> = None;
+        let mut table = Some(&parsed);
+        for name in &set.table {
+            table = table
+                .and_then(|t| t.get(name))
+                .and_then(toml::Value::as_table);
+        }
+        if let Some(t) = table {
+            at = t.get(&set.key);
+        }
+        match at {
+            Some(v) if *v == set.to => continue,
+            Some(v) if *v != set.from => {
+                return Err(format!(
+                    "{VARIABLES_FILE}: {}.{} is now {v}, neither {} nor {}",
+                    set.table.join("."),
+                    set.key,
+                    set.from,
+                    set.to
+                ));
+            }
+            _ => {}
+        }
+        let value = toml_value(&set.to)?;
+        let tables: Vec<&str> = set.table.iter().map(String::as_str).collect();
+        doc.set(&tables, &set.key, value)
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(doc.render())
+}
+
+fn toml_value(value: &toml::Value) -> Result<toml_edit::Value, String> {
+    Ok(match value {
+        toml::Value::Integer(n) => (*n).into(),
+        toml::Value::Boolean(b) => (*b).into(),
+        toml::Value::String(s) => s.as_str().into(),
+        other => return Err(format!("{other} cannot be set by an action")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gamestate::said::{self, Said};
+    use crate::source::SourceFile;
+
+    fn state() -> GameState {
+        let files = [
+            SourceFile::new("state/game.toml", include_str!("../../state/game.toml")),
+            SourceFile::new("state/roster.toml", include_str!("../../state/roster.toml")),
+            SourceFile::new("state/schema.toml", include_str!("../../state/schema.toml")),
+            SourceFile::new(
+                "state/variables.toml",
+                include_str!("../../state/variables.toml"),
+            ),
+        ];
+        crate::gamestate::parse(&files, &|_| true).0.unwrap()
+    }
+
+    fn run(
+        state: &mut GameState,
+        who: &str,
+        line: &str,
+        rolled: Option<i64>,
+    ) -> Result<String, String> {
+        let actor = state.player(who).unwrap().clone();
+        let Said::Command(cmd) = &said::read(line)[0] else {
+            panic!("{line}")
+        };
+        apply(
+            state,
+            &actor,
+            cmd,
+            rolled,
+            Timestamp::from_unix(1_900_000_000),
+        )
+        .map(|s| s.describe())
+    }
+
+    #[test]
+    fn commands_follow_the_schema() {
+        let mut s = state();
+        assert_eq!(
+            run(&mut s, "Boris", "SET springs 4", None).unwrap(),
+            "players.Boris.springs: 3 → 4"
+        );
+        assert_eq!(
+            run(&mut s, "Boris", "ADD springs 2", None).unwrap(),
+            "players.Boris.springs: 4 → 6"
+        );
+        assert_eq!(
+            run(&mut s, "Boris", "ADD springs DICE6", Some(9)).unwrap(),
+            "players.Boris.springs: 6 → 10",
+            "the cap clamps"
+        );
+        assert_eq!(
+            run(&mut s, "Boris", "ADD cogs -9", None).unwrap_err(),
+            "illegal: -4 is below the minimum of 0"
+        );
+        assert_eq!(
+            run(&mut s, "Ada", "SET globals.round 2", None).unwrap(),
+            "globals.round: 1 → 2"
+        );
+        assert_eq!(
+            run(&mut s, "Ada", "SET round 3", None).unwrap(),
+            "globals.round: 2 → 3"
+        );
+        assert!(
+            run(&mut s, "Ada", "SET Boris.springs 1", None)
+                .unwrap_err()
+                .contains("only their own `springs`, not Boris's")
+        );
+        assert!(
+            run(&mut s, "Ada", "SET gears 1", None)
+                .unwrap_err()
+                .contains("there is no variable `gears`")
+        );
+        assert!(
+            run(&mut s, "Ada", "SET springs lots", None)
+                .unwrap_err()
+                .contains("expected a whole number")
+        );
+        assert!(
+            run(&mut s, "Ada", "SET Zed.springs 1", None)
+                .unwrap_err()
+                .contains("not a Tinkerer on the roster")
+        );
+    }
+
+    #[test]
+    fn sets_are_idempotent_and_refuse_a_moved_value() {
+        let text = "[globals]\nround = 1 # now\n\n[players.Ada]\nsprings = 4\n";
+        let sets = vec![
+            SetValue {
+                table: vec!["globals".into()],
+                key: "round".into(),
+                from: toml::Value::Integer(1),
+                to: toml::Value::Integer(2),
+            },
+            SetValue {
+                table: vec!["players".into(), "Cleo".into()],
+                key: "springs".into(),
+                from: toml::Value::Integer(3),
+                to: toml::Value::Integer(5),
+            },
+        ];
+        let once = apply_sets(text, &sets).unwrap();
+        assert!(
+            once.contains("round = 2 # now") && once.contains("[players.Cleo]\nsprings = 5"),
+            "{once}"
+        );
+        assert_eq!(apply_sets(&once, &sets).unwrap(), once, "twice is once");
+        let moved = once.replace("round = 2", "round = 7");
+        assert!(
+            apply_sets(&moved, &sets)
+                .unwrap_err()
+                .contains("globals.round is now 7")
+        );
+    }
+}

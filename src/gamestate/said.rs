@@ -1,0 +1,332 @@
+//! What a comment says to the resolver besides votes: dice rolls and
+//! action commands, one per line. Pure.
+//!
+//! A line that begins with `ROLL`, `SET` or `ADD` (capitals, as voting
+//! words are) is an instruction; any other line is talk. As with votes,
+//! the body is read as Markdown and lines in quotes or code are set aside
+//! ([`crate::markdown::split_visible`]), so quoting someone's roll or
+//! command repeats nothing.
+//!
+//! - `ROLL DICE6`, `ROLL 2d6+1 for the ambush`: a roll; the text after the
+//!   dice is a note.
+//! - `SET springs 3`, `SET globals.round 2`, `SET Boris.springs 4`,
+//!   `SET players.Boris.springs 4`, `SET motto "Tick tock"`: set a value.
+//! - `ADD cogs -2`, `ADD springs DICE6`, `ADD springs -d4`: add to a
+//!   whole number, perhaps a roll.
+//!
+//! Every roll (a `ROLL` line or dice in a command) is numbered in reading
+//! order from 0: its place among the comment's rolls is one of the inputs
+//! it is drawn from.
+
+use super::dice::Dice;
+use crate::markdown::{Breaks, split_visible};
+
+/// One instruction in a comment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Said {
+    /// A roll.
+    Roll(Roll),
+    /// An action command.
+    Command(Command),
+    /// A line that starts like an instruction but is not one.
+    Bad {
+        /// The line as written.
+        line: String,
+        /// Why it is not an instruction.
+        why: String,
+    },
+}
+
+/// A roll asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Roll {
+    /// The dice.
+    pub dice: Dice,
+    /// Its place among the comment's rolls, from 0.
+    pub index: u32,
+    /// Free text after the dice (`for the ambush`).
+    pub note: String,
+}
+
+/// What a command does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verb {
+    /// Set the value.
+    Set,
+    /// Add to a whole number.
+    Add,
+}
+
+/// Which variable a command names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A bare name: the commenter's own variable, or else a global.
+    Bare(String),
+    /// `globals.NAME`.
+    Global(String),
+    /// `PLAYER.NAME` or `players.PLAYER.NAME`: a player's variable.
+    Row {
+        /// The player's name.
+        player: String,
+        /// The variable.
+        name: String,
+    },
+}
+
+/// The value of a command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    /// A whole number.
+    Int(i64),
+    /// A roll's total, negated if `negative`.
+    Dice {
+        /// The roll.
+        roll: Roll,
+        /// `-DICE6`: subtract the roll.
+        negative: bool,
+    },
+    /// `true` or `false`.
+    Bool(bool),
+    /// Text (quotes, if any, removed).
+    Text(String),
+}
+
+/// An action command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Command {
+    /// SET or ADD.
+    pub verb: Verb,
+    /// The variable.
+    pub target: Target,
+    /// The value.
+    pub value: Value,
+    /// The line as written.
+    pub line: String,
+}
+
+/// The rolls and commands of `body`, in reading order.
+pub fn read(body: &str) -> Vec<Said> {
+    let (plain, _) = split_visible(body, Breaks::Lines);
+    let mut rolls = 0u32;
+    let mut out = Vec::new();
+    for line in plain.lines().map(str::trim) {
+        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        let said = match word {
+            "ROLL" => roll(rest, &mut rolls).map(Said::Roll),
+            "SET" => command(Verb::Set, rest, &mut rolls, line).map(Said::Command),
+            "ADD" => command(Verb::Add, rest, &mut rolls, line).map(Said::Command),
+            _ => continue,
+        };
+        out.push(said.unwrap_or_else(|why| Said::Bad {
+            line: line.to_string(),
+            why,
+        }));
+    }
+    out
+}
+
+/// The rolls of `body`: `ROLL` lines and dice in commands, in order.
+pub fn rolls(body: &str) -> Vec<Roll> {
+    read(body)
+        .into_iter()
+        .filter_map(|said| match said {
+            Said::Roll(roll)
+            | Said::Command(Command {
+                value: Value::Dice { roll, .. },
+                ..
+            }) => Some(roll),
+            _ => None,
+        })
+        .collect()
+}
+
+fn roll(rest: &str, rolls: &mut u32) -> Result<Roll, String> {
+    let (dice, note) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    if dice.is_empty() {
+        return Err("ROLL needs dice, such as `ROLL DICE6`".into());
+    }
+    let dice: Dice = dice
+        .parse()
+        .map_err(|e: super::dice::DiceError| e.to_string())?;
+    let index = *rolls;
+    *rolls += 1;
+    Ok(Roll {
+        dice,
+        index,
+        note: note.trim().to_string(),
+    })
+}
+
+fn command(verb: Verb, rest: &str, rolls: &mut u32, line: &str) -> Result<Command, String> {
+    let word = match verb {
+        Verb::Set => "SET",
+        Verb::Add => "ADD",
+    };
+    let (name, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let value = value.trim();
+    if name.is_empty() || value.is_empty() {
+        return Err(format!(
+            "{word} needs a variable and a value, such as `{word} springs 3`"
+        ));
+    }
+    let target = target(name)?;
+    // A number or dice is one word, and what follows it is a note; text
+    // is the whole rest of the line.
+    let first = value.split_whitespace().next().unwrap_or(value);
+    let number = first.parse::<i64>();
+    let value = match (
+        verb,
+        number.is_ok() || first.parse::<Dice>().is_ok() || verb == Verb::Add,
+    ) {
+        (_, true) => first,
+        (_, false) => value,
+    };
+    let value = match (verb, value.parse::<i64>()) {
+        (_, Ok(n)) => Value::Int(n),
+        (Verb::Add, Err(_)) => dice_value(value, rolls).ok_or_else(|| {
+            format!("ADD needs a whole number or dice, such as `ADD {name} 2` or `ADD {name} DICE6`, not `{value}`")
+        })?,
+        (Verb::Set, Err(_)) => match value {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            _ => dice_value(value, rolls).unwrap_or_else(|| Value::Text(unquote(value))),
+        },
+    };
+    Ok(Command {
+        verb,
+        target,
+        value,
+        line: line.to_string(),
+    })
+}
+
+/// Dice standing for a number (`DICE6`, `-d4`), counted as the next roll.
+fn dice_value(value: &str, rolls: &mut u32) -> Option<Value> {
+    let (negative, text) = match value.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, value),
+    };
+    let dice: Dice = text.parse().ok()?;
+    let index = *rolls;
+    *rolls += 1;
+    Some(Value::Dice {
+        roll: Roll {
+            dice,
+            index,
+            note: String::new(),
+        },
+        negative,
+    })
+}
+
+fn target(name: &str) -> Result<Target, String> {
+    let parts: Vec<&str> = name.split('.').collect();
+    let ok = |s: &&str| !s.is_empty();
+    if !parts.iter().all(ok) {
+        return Err(format!("`{name}` is not a variable name"));
+    }
+    Ok(match parts.as_slice() {
+        [one] => Target::Bare((*one).to_string()),
+        ["globals", var] => Target::Global((*var).to_string()),
+        ["players", player, var] | [player, var] => Target::Row {
+            player: (*player).to_string(),
+            name: (*var).to_string(),
+        },
+        _ => {
+            return Err(format!(
+                "`{name}` is not a variable: write `springs`, `globals.round` or `Boris.springs`"
+            ));
+        }
+    })
+}
+
+/// Text without its quotes: straight, or curly as Markdown's smart
+/// punctuation makes them.
+fn unquote(value: &str) -> String {
+    [('"', '"'), ('“', '”')]
+        .iter()
+        .find_map(|(open, close)| value.strip_prefix(*open)?.strip_suffix(*close))
+        .unwrap_or(value)
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(text: &str) -> Dice {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn rolls_with_notes_in_order() {
+        let said = rolls("I try my luck.\nROLL DICE20 for the ambush\n\nROLL 2d6+1");
+        assert_eq!(
+            said,
+            [
+                Roll {
+                    dice: d("DICE20"),
+                    index: 0,
+                    note: "for the ambush".into()
+                },
+                Roll {
+                    dice: d("2DICE6+1"),
+                    index: 1,
+                    note: String::new()
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn quoted_and_coded_rolls_are_not_rolls() {
+        let body = "> ROLL DICE6\n\n`ROLL DICE6`\n\n```\nROLL DICE6\nADD springs 3\n```\n\nroll DICE6, Roll d6";
+        assert_eq!(read(body), []);
+        assert_eq!(rolls("> quoted\n\nROLL D8").len(), 1);
+    }
+
+    #[test]
+    fn commands_name_their_variable_and_value() {
+        let said = read(
+            "SET springs 3\nADD cogs -2\nSET globals.round 2\nADD springs DICE6\nSET Boris.springs 4\nSET players.Boris.motto \"Tick tock\"\nADD springs -d4",
+        );
+        let cmd = |i: usize| match &said[i] {
+            Said::Command(c) => c.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(cmd(0).target, Target::Bare("springs".into()));
+        assert_eq!(cmd(0).value, Value::Int(3));
+        assert_eq!((cmd(1).verb, cmd(1).value), (Verb::Add, Value::Int(-2)));
+        assert_eq!(cmd(2).target, Target::Global("round".into()));
+        assert!(
+            matches!(cmd(3).value, Value::Dice { ref roll, negative: false } if roll.index == 0)
+        );
+        assert_eq!(
+            cmd(4).target,
+            Target::Row {
+                player: "Boris".into(),
+                name: "springs".into()
+            }
+        );
+        assert_eq!(cmd(5).value, Value::Text("Tick tock".into()));
+        assert!(
+            matches!(cmd(6).value, Value::Dice { ref roll, negative: true } if roll.index == 1)
+        );
+    }
+
+    #[test]
+    fn bad_lines_say_why() {
+        let why = |body: &str| match &read(body)[0] {
+            Said::Bad { why, .. } => why.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(why("ROLL"), "ROLL needs dice, such as `ROLL DICE6`");
+        assert!(why("ROLL lots").contains("`lots` is not dice"));
+        assert!(why("ROLL 0d6").contains("1 to 100 dice"));
+        assert!(why("SET springs").contains("SET needs a variable and a value"));
+        assert!(why("ADD springs many").contains("ADD needs a whole number or dice"));
+        assert!(why("ADD a.b.c.d 1").contains("is not a variable"));
+        assert!(why("SET .x 1").contains("is not a variable name"));
+    }
+}

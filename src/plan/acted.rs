@@ -1,0 +1,195 @@
+//! Actions by comment: on an action matter that is an issue, the `SET`
+//! and `ADD` commands of comments the resolver has not yet handled are
+//! carried out in comment order, as one commit to state/variables.toml,
+//! and each is answered in the status comment (see
+//! [`crate::gamestate::act`]).
+//!
+//! The run follows the same announce-then-act protocol as everything
+//! else: the status first records which comments were handled and which
+//! values are being set (`acting` in the journal), then the commit, then
+//! the status without `acting`. A run killed after the announcement is
+//! finished by the next, which sets the same values again — a no-op for
+//! those already set — and never reads a handled comment twice.
+
+use super::PlanError;
+use super::effect::Effect;
+use super::planner::{Planner, no_state, repo};
+use crate::collected::Collected;
+use crate::game::Game;
+use crate::gamestate::act::{self, SetValue, VARIABLES_FILE};
+use crate::gamestate::said::{self, Command, Said, Value};
+use crate::gamestate::{GameState, Phase};
+use crate::matter::ForgeComment;
+use crate::plan::Outcome;
+
+/// How the status comment of an action issue begins.
+const HOW: &str = "Comment with commands, one per line: `SET springs 3`, `ADD cogs -2`, `SET globals.round 2`, `ADD springs DICE6` (a roll). The resolver carries them out in comment order, each once, checked against state/schema.toml.";
+
+impl Planner<'_> {
+    /// Carries out the new commands on action issue `m`.
+    pub(super) fn comment_actions(&mut self, m: &Collected) -> Result<(), PlanError> {
+        let n = m.info.number;
+        let mut journal = m.journal.clone();
+        let replay = std::mem::take(&mut journal.acting);
+        let mut state = self.prospect.game.state.clone().ok_or_else(no_state)?;
+        for set in &replay {
+            put(&mut state, set);
+        }
+        let mut sets = replay.clone();
+        let mut lines: Vec<String> = replay
+            .iter()
+            .map(|s| format!("{} (finishing an earlier run)", s.describe()))
+            .collect();
+        let blocked = self.blocked(&state);
+        for c in m.comments.values() {
+            if journal.acted.contains_key(&c.id) {
+                continue;
+            }
+            let mut answers = Vec::new();
+            for said in said::read(&c.body) {
+                let answer = match said {
+                    Said::Command(cmd) => {
+                        match self.act(&mut state, m, c, &cmd, blocked.as_deref()) {
+                            Ok((set, rolled)) => {
+                                lines.push(format!(
+                                    "{} by @{}, comment {}{rolled}",
+                                    set.describe(),
+                                    c.author,
+                                    c.id
+                                ));
+                                sets.push(set.clone());
+                                format!("`{}`{rolled}: {}", cmd.line, set.describe())
+                            }
+                            Err(why) => format!("`{}`: not done: {why}", cmd.line),
+                        }
+                    }
+                    Said::Bad { line, why } if !line.starts_with("ROLL") => {
+                        format!("`{line}`: not a command: {why}")
+                    }
+                    _ => continue,
+                };
+                answers.push(format!("comment {} by @{}: {answer}", c.id, c.author));
+            }
+            journal.acted.insert(c.id, answers);
+        }
+        let done: Vec<&String> = journal.acted.values().flatten().collect();
+        let mut text = format!("### Action #{n}: open for actions\n\n{HOW}");
+        if !done.is_empty() {
+            let list: Vec<String> = done.iter().map(|a| format!("- {a}")).collect();
+            text.push_str(&format!("\n\n#### Done\n\n{}", list.join("\n")));
+        }
+        if !sets.is_empty() {
+            self.set_prospect(n, &sets)?;
+            journal.acting.clone_from(&sets);
+            let body = self.render(n, &journal, &text);
+            self.step(n, Effect::Status { body });
+            let message = format!(
+                "Action #{n}: {} by comment\n\n{}",
+                m.info.title,
+                lines.join("\n")
+            );
+            self.step(n, Effect::State { sets, message });
+            journal.acting.clear();
+        }
+        let body = self.render(n, &journal, &text);
+        if m.status_body.as_deref() != Some(body.as_str()) {
+            self.step(n, Effect::Status { body });
+        }
+        self.line(&m.info, m.kind, "merge", Outcome::Pending);
+        Ok(())
+    }
+
+    /// Why no action may be taken now, if none may.
+    fn blocked(&self, state: &GameState) -> Option<String> {
+        match state.dynasty.phase {
+            Phase::AwaitingAscension => Some(format!(
+                "the game awaits the new {}'s Ascension Address, and takes no actions until then",
+                state.terms.emperor
+            )),
+            Phase::Hiatus => Some("the game is in hiatus: actions wait".into()),
+            Phase::Playing if self.hiatus => Some(
+                "a Declaration of Victory is pending, so the game is in hiatus: actions wait"
+                    .into(),
+            ),
+            Phase::Playing => None,
+        }
+    }
+
+    /// One command of comment `c`: the value set, and what was rolled.
+    fn act(
+        &self,
+        state: &mut GameState,
+        m: &Collected,
+        c: &ForgeComment,
+        cmd: &Command,
+        blocked: Option<&str>,
+    ) -> Result<(SetValue, String), String> {
+        if let Some(why) = blocked {
+            return Err(why.to_string());
+        }
+        let actor = state
+            .player_by_login(&c.author.0)
+            .cloned()
+            .ok_or_else(|| format!("@{} is not a {}", c.author, state.terms.player))?;
+        if actor.is_idle_at(c.created) {
+            return Err(format!("{} was idle", actor.name));
+        }
+        if m.voided.iter().any(|v| v.id == c.id) {
+            return Err("the comment predates a push that voided it".into());
+        }
+        let (rolled, note) = match &cmd.value {
+            Value::Dice { roll, .. } => {
+                let logged = self
+                    .logs
+                    .get(&m.info.number)
+                    .and_then(|log| log.get(c.id, roll.index))
+                    .ok_or("its dice could not be rolled (does state/game.toml have a seed?)")?;
+                (
+                    Some(logged.total),
+                    format!(", rolled {} = {}", logged.dice, logged.total),
+                )
+            }
+            _ => (None, String::new()),
+        };
+        let set = act::apply(state, &actor, cmd, rolled, c.created)?;
+        Ok((set, note))
+    }
+
+    /// Makes `sets` on the prospect, as the run will on the default branch.
+    fn set_prospect(&mut self, n: u64, sets: &[SetValue]) -> Result<(), PlanError> {
+        let files = self
+            .trial
+            .files(&self.prospect.tree)
+            .map_err(|why| repo(n, why))?;
+        let text = files
+            .iter()
+            .find(|f| f.path == VARIABLES_FILE)
+            .map(|f| f.text.clone())
+            .unwrap_or_default();
+        let edited = act::apply_sets(&text, sets).map_err(|why| repo(n, why))?;
+        let tree = self
+            .trial
+            .write(&self.prospect.tree, VARIABLES_FILE, &edited)
+            .map_err(|why| repo(n, why))?;
+        let game = Game::check(&self.trial.files(&tree).map_err(|why| repo(n, why))?);
+        self.prospect.adopt(tree, game);
+        Ok(())
+    }
+}
+
+/// Puts a value set by an earlier run into `state`.
+fn put(state: &mut GameState, set: &SetValue) {
+    match set.table.as_slice() {
+        [g] if g == "globals" => {
+            state.globals.insert(set.key.clone(), set.to.clone());
+        }
+        [_, player] => {
+            state
+                .values
+                .entry(player.clone())
+                .or_default()
+                .insert(set.key.clone(), set.to.clone());
+        }
+        _ => {}
+    }
+}

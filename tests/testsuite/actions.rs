@@ -1,0 +1,208 @@
+//! Actions by comment on the local forge: commands on an action issue are
+//! carried out once each, in comment order, as one commit to
+//! state/variables.toml, checked against the schema and answered.
+
+use crate::game_test::GameTest;
+
+/// The bundled game on `main` with action issue #1 opened by Boris.
+fn game_with_action() -> GameTest {
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    let run = game.at(
+        "2030-01-01T00:00:00Z",
+        &[
+            "play", "open", "--as", "boris-b", "--kind", "action", "--title", "Winding",
+        ],
+    );
+    assert!(run.stdout.contains("opened Action #1"), "{}", run.stdout);
+    game
+}
+
+fn comment(game: &GameTest, at: &str, login: &str, body: &str) {
+    game.at(at, &["play", "comment", "1", body, "--as", login]);
+}
+
+/// The bot's status comment on #1 (the forge's file holds every comment).
+fn status(game: &GameTest) -> String {
+    let all = game.forge_comments(1);
+    all.split("<!-- gitnomic:status -->")
+        .nth(1)
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn variables(game: &GameTest) -> String {
+    game.read_at("main", "state/variables.toml").unwrap()
+}
+
+#[test]
+fn commands_are_applied_once_in_order_as_one_commit() {
+    let game = game_with_action();
+    comment(
+        &game,
+        "2030-01-01T01:00:00Z",
+        "boris-b",
+        "SET springs 5\nADD cogs -2\n\n> ADD cogs 100",
+    );
+    comment(
+        &game,
+        "2030-01-01T01:10:00Z",
+        "ada-tinkers",
+        "SET globals.round 2\nADD springs DICE6 to wind up",
+    );
+    comment(
+        &game,
+        "2030-01-01T01:20:00Z",
+        "dmitri-d",
+        "ADD cogs -5\nSET Boris.springs 0\nSET gears 1",
+    );
+    let before = game.main_commits();
+    let run = game.at("2030-01-01T02:00:00Z", &["resolve"]);
+    assert!(
+        run.stdout.contains("#1 commit state/variables.toml"),
+        "{}",
+        run.stdout
+    );
+    let vars = variables(&game);
+    assert!(
+        vars.contains("[players.Boris]\nsprings = 5\ncogs = 3"),
+        "{vars}"
+    );
+    assert!(vars.contains("[globals]\nround = 2"), "{vars}");
+    assert!(
+        vars.contains("[players.Dmitri]\nsprings = 6\ncogs = 1"),
+        "refused: {vars}"
+    );
+    // A dice log for the roll, and one commit for every change.
+    assert_eq!(
+        game.main_commits(),
+        before + 2,
+        "the dice log and one state commit"
+    );
+    let log = game.read_at("main", "content/rolls/00001.toml").unwrap();
+    assert!(log.contains("dice = \"DICE6\""), "{log}");
+    let status = status(&game);
+    assert!(
+        status.contains("`SET springs 5`: players.Boris.springs: 3 → 5"),
+        "{status}"
+    );
+    assert!(
+        status.contains("`ADD cogs -5`: not done: illegal: -4 is below the minimum of 0"),
+        "{status}"
+    );
+    assert!(
+        status.contains("Dmitri may change only their own `springs`, not Boris&#39;s")
+            || status.contains("Dmitri may change only their own `springs`, not Boris's"),
+        "{status}"
+    );
+    assert!(status.contains("there is no variable `gears`"), "{status}");
+    assert!(status.contains("rolled DICE6 = "), "{status}");
+    assert!(!status.contains("ADD cogs 100"), "quoted: {status}");
+    let verify = game.at("2030-01-01T02:00:00Z", &["roll", "verify"]);
+    assert!(verify.stdout.contains("All 1 rolls"), "{}", verify.stdout);
+
+    // The log shows who changed what, with the roll.
+    let log = game.at(
+        "2030-01-01T02:00:00Z",
+        &["log", "Boris", "--var", "springs"],
+    );
+    assert!(
+        log.stdout
+            .contains("#1 players.Boris.springs: 3 → 5 (by @boris-b, comment 1)"),
+        "{}",
+        log.stdout
+    );
+    assert!(!log.stdout.contains("cogs"), "{}", log.stdout);
+    let all = game.at("2030-01-01T02:00:00Z", &["log", "--var", "springs"]);
+    assert!(
+        all.stdout.contains("players.Ada.springs: 4 → "),
+        "{}",
+        all.stdout
+    );
+    assert!(
+        all.stdout
+            .contains("by @ada-tinkers, comment 2, rolled DICE6 = "),
+        "{}",
+        all.stdout
+    );
+
+    // A second run, and an edit of a handled comment, change nothing.
+    let commits = game.main_commits();
+    game.at("2030-01-01T03:00:00Z", &["resolve"]);
+    assert_eq!(game.main_commits(), commits);
+    assert_eq!(variables(&game), vars);
+}
+
+#[test]
+fn a_run_killed_after_announcing_is_finished_once() {
+    let game = game_with_action();
+    comment(
+        &game,
+        "2030-01-01T01:00:00Z",
+        "boris-b",
+        "ADD springs 2\nADD cogs 1",
+    );
+    let plan = game.at("2030-01-01T02:00:00Z", &["resolve", "--dry-run"]);
+    assert!(plan.stdout.contains("#1 commit state/variables.toml: players.Boris.springs: 3 → 5, players.Boris.cogs: 5 → 6"), "{}", plan.stdout);
+    // Killed after the announcement, before the commit.
+    game.at("2030-01-01T02:00:00Z", &["resolve", "--halt-after", "1"]);
+    assert!(variables(&game).contains("[players.Boris]\nsprings = 3\ncogs = 5"));
+    game.at("2030-01-01T02:05:00Z", &["resolve"]);
+    let vars = variables(&game);
+    assert!(
+        vars.contains("[players.Boris]\nsprings = 5\ncogs = 6"),
+        "{vars}"
+    );
+    // Killed after the commit, before the final status: nothing twice.
+    comment(&game, "2030-01-01T03:00:00Z", "boris-b", "ADD springs 1");
+    game.at("2030-01-01T04:00:00Z", &["resolve", "--halt-after", "2"]);
+    game.at("2030-01-01T04:05:00Z", &["resolve"]);
+    game.at("2030-01-01T04:10:00Z", &["resolve"]);
+    let vars = variables(&game);
+    assert!(
+        vars.contains("[players.Boris]\nsprings = 6\ncogs = 6"),
+        "{vars}"
+    );
+    assert!(
+        !game.forge_comments(1).contains("acting"),
+        "the journal is settled"
+    );
+}
+
+#[test]
+fn idle_players_and_a_hiatus_stop_actions() {
+    let game = GameTest::bundled();
+    game.replace(
+        "state/roster.toml",
+        "login = \"dmitri-d\"\n",
+        "login = \"dmitri-d\"\nidle = [{ from = 2029-01-01T00:00:00Z }]\n",
+    );
+    game.commit_all("Dmitri idles");
+    game.at(
+        "2030-01-01T00:00:00Z",
+        &[
+            "play", "open", "--as", "boris-b", "--kind", "action", "--title", "Winding",
+        ],
+    );
+    comment(&game, "2030-01-01T01:00:00Z", "dmitri-d", "ADD springs 1");
+    game.at("2030-01-01T01:10:00Z", &["resolve"]);
+    game.at(
+        "2030-01-01T01:30:00Z",
+        &[
+            "play",
+            "open",
+            "--as",
+            "ada-tinkers",
+            "--kind",
+            "dov",
+            "--title",
+            "I win",
+        ],
+    );
+    comment(&game, "2030-01-01T02:00:00Z", "boris-b", "ADD springs 1");
+    game.at("2030-01-01T03:00:00Z", &["resolve"]);
+    let status = status(&game);
+    assert!(status.contains("not done: Dmitri was idle"), "{status}");
+    assert!(status.contains("the game is in hiatus"), "{status}");
+    assert!(variables(&game).contains("[players.Boris]\nsprings = 3"));
+}

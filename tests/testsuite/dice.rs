@@ -1,0 +1,160 @@
+//! Dice on the local forge: rolls in comments are logged under
+//! content/rolls/ at first sight, answered in the status comment, and
+//! `gitnomic roll verify` recomputes them.
+
+use crate::game_test::GameTest;
+
+/// The bundled game on `main`, with proposal #1 (an issue) by Ada.
+fn game_with_matter() -> GameTest {
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    game.at(
+        "2030-01-01T00:00:00Z",
+        &[
+            "play",
+            "open",
+            "--as",
+            "ada-tinkers",
+            "--kind",
+            "proposal",
+            "--title",
+            "Luck",
+        ],
+    );
+    game
+}
+
+fn comment(game: &GameTest, at: &str, login: &str, body: &str) -> u64 {
+    let run = game.at(at, &["play", "comment", "1", body, "--as", login]);
+    run.stdout
+        .split_whitespace()
+        .nth(1)
+        .and_then(|id| id.parse().ok())
+        .expect("a comment id")
+}
+
+#[test]
+fn rolls_are_logged_answered_and_verified() {
+    let game = game_with_matter();
+    let id = comment(
+        &game,
+        "2030-01-01T01:00:00Z",
+        "boris-b",
+        "FOR\n\nROLL 2DICE6+1 for the ambush\n\n> ROLL DICE100\n\nROLL lots",
+    );
+    let run = game.at("2030-01-01T02:00:00Z", &["resolve"]);
+    assert!(
+        run.stdout.contains("#1 commit content/rolls/00001.toml"),
+        "{}",
+        run.stdout
+    );
+    let log = game
+        .read_at("main", "content/rolls/00001.toml")
+        .expect("a dice log on main");
+    assert!(log.contains(&format!("comment = {id}")), "{log}");
+    assert!(log.contains("dice = \"2DICE6+1\""), "{log}");
+    assert!(!log.contains("DICE100"), "a quoted roll is no roll: {log}");
+    let status = game.forge_comments(1);
+    assert!(status.contains("#### Dice"), "{status}");
+    assert!(
+        status.contains("rolled 2DICE6+1 for the ambush"),
+        "{status}"
+    );
+    assert!(status.contains("`ROLL lots` is not a roll"), "{status}");
+
+    let verify = game.at("2030-01-01T02:00:00Z", &["roll", "verify"]);
+    assert!(
+        verify.stdout.contains("All 1 rolls in 1 logs verify."),
+        "{}",
+        verify.stdout
+    );
+
+    let commits = game.main_commits();
+    let run = game.at("2030-01-01T03:00:00Z", &["resolve"]);
+    assert!(!run.stdout.contains("content/rolls"), "{}", run.stdout);
+    assert_eq!(game.main_commits(), commits, "a roll is logged once");
+
+    // Re-rolling by editing shows: the first roll stands, marked.
+    let edited = game.at(
+        "2030-01-01T04:00:00Z",
+        &[
+            "play",
+            "edit",
+            "1",
+            &id.to_string(),
+            "FOR\n\nROLL 2DICE6+5",
+            "--as",
+            "boris-b",
+        ],
+    );
+    assert!(edited.stdout.contains("edited"), "{}", edited.stdout);
+    game.at("2030-01-01T05:00:00Z", &["resolve"]);
+    let after = game.read_at("main", "content/rolls/00001.toml").unwrap();
+    assert!(after.contains("afterwards = \"edited\""), "{after}");
+    assert!(after.contains("dice = \"2DICE6+1\""), "{after}");
+    assert!(
+        !after.contains("2DICE6+5"),
+        "no second roll at the same place: {after}"
+    );
+    assert!(game.forge_comments(1).contains("was edited since"));
+}
+
+#[test]
+fn a_deleted_roll_stays_and_a_changed_result_fails_verify() {
+    let game = game_with_matter();
+    let id = comment(&game, "2030-01-01T01:00:00Z", "boris-b", "ROLL D20");
+    game.at("2030-01-01T02:00:00Z", &["resolve"]);
+    game.at(
+        "2030-01-01T03:00:00Z",
+        &["play", "delete", "1", &id.to_string(), "--as", "boris-b"],
+    );
+    game.at("2030-01-01T04:00:00Z", &["resolve"]);
+    let log = game.read_at("main", "content/rolls/00001.toml").unwrap();
+    assert!(log.contains("afterwards = \"deleted\""), "{log}");
+
+    // Tamper with the logged total in the work tree: verify names it.
+    let total = log
+        .lines()
+        .find_map(|l| l.strip_prefix("total = "))
+        .and_then(|t| t.parse::<i64>().ok())
+        .expect("a total");
+    let forged = log.replace(
+        &format!("total = {total}"),
+        &format!("total = {}", total % 20 + 1),
+    );
+    std::fs::create_dir_all(game.path("content/rolls")).unwrap();
+    game.write("content/rolls/00001.toml", &forged);
+    let run = game.run(&["roll", "verify", "--work-tree"]);
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains(&format!(
+            "content/rolls/00001.toml: #1 comment {id} roll 0: logged"
+        )),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_game_without_a_seed_says_so() {
+    let game = GameTest::bundled();
+    game.replace("state/game.toml", "seed = ", "# seed = ");
+    game.commit_all("no seed");
+    game.at(
+        "2030-01-01T00:00:00Z",
+        &[
+            "play",
+            "open",
+            "--as",
+            "ada-tinkers",
+            "--kind",
+            "proposal",
+            "--title",
+            "Luck",
+        ],
+    );
+    comment(&game, "2030-01-01T01:00:00Z", "boris-b", "ROLL D6");
+    game.at("2030-01-01T02:00:00Z", &["resolve"]);
+    assert!(game.read_at("main", "content/rolls/00001.toml").is_none());
+    assert!(game.forge_comments(1).contains("This game has no `seed`"));
+}
