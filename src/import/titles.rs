@@ -44,19 +44,30 @@ fn looks_like_title(line: &Line) -> bool {
 }
 
 /// The lines of one section that would look like titles but for a final
-/// period: a title written as a sentence cannot be told from a short body
-/// paragraph, so these are in doubt and named in a warning.
+/// period, standing between two paragraphs of body (a blank line before,
+/// body text before that and after): a title written as a sentence cannot
+/// be told from a short body paragraph, so these are in doubt and named in
+/// a warning. The first paragraph under a title is its body, not a doubt.
 pub(crate) fn in_doubt(lines: &[Line]) -> Vec<usize> {
-    lines
-        .iter()
-        .filter(|l| {
-            let bare = Line {
-                text: l.text.trim_end_matches('.').to_string(),
-                ..(*l).clone()
-            };
-            l.text.ends_with('.') && !l.text.ends_with("..") && looks_like_title(&bare)
+    let titles = find(lines);
+    let sentence_title = |l: &Line| {
+        let bare = Line {
+            text: l.text.trim_end_matches('.').to_string(),
+            ..l.clone()
+        };
+        l.text.ends_with('.') && !l.text.ends_with("..") && looks_like_title(&bare)
+    };
+    (1..lines.len().saturating_sub(1))
+        .filter(|&i| {
+            let (before, line, after) = (&lines[i - 1], &lines[i], &lines[i + 1]);
+            sentence_title(line)
+                && before.no + 1 < line.no
+                && before.kind == Kind::Text
+                && !titles.contains(&(i - 1))
+                && !titles.contains(&(i + 1))
+                && after.kind == Kind::Text
         })
-        .map(|l| l.no)
+        .map(|i| lines[i].no)
         .collect()
 }
 
