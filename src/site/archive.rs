@@ -167,13 +167,14 @@ fn home(
             "players",
             cx.game.state.as_ref().map_or(0, |s| s.players.len()),
         ),
-        ("pending", cx.input.pending.len()),
+        ("pending", cx.input.pending.matters.len()),
         ("records", cx.game.records.len()),
         ("revisions", cx.input.timeline.revisions.len()),
     ]);
     context.insert("counts", &counts);
     context.insert("pages", &entries);
     context.insert("recent", &recent);
+    context.insert("pending", &super::pending::linked(cx));
     site.insert(path.into(), theme.render("index.html", path, &context)?);
     Ok(())
 }

@@ -96,7 +96,7 @@ pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(),
 
     let path = "pending/index.html";
     let mut context = cx.page(path, "Pending matters", "pending")?;
-    context.insert("matters", cx.input.pending);
+    context.insert("pending", &super::pending::linked(cx));
     site.insert(path.into(), theme.render("pending.html", path, &context)?);
     Ok(())
 }

@@ -22,7 +22,7 @@ fn the_bundled_game_builds_with_every_link_resolving() {
         "no permalink"
     );
     assert!(page(&game, "tracker/index.html").contains("<table class=\"roster sortable\">"));
-    assert!(page(&game, "pending/index.html").contains("no pending matters known to this build"));
+    assert!(page(&game, "pending/index.html").contains("This build asked no forge"));
     // Nothing changed: a second build rewrites nothing.
     let again = game.run(&["build"]);
     assert_eq!(again.code, 0, "{}", again.stderr);
