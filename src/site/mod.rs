@@ -10,7 +10,6 @@
 
 mod archive;
 mod context;
-mod diff;
 pub mod links;
 pub mod pending;
 mod revisions;
@@ -196,12 +195,13 @@ pub fn render(input: &SiteInput, progress: &(dyn Fn(&str) + Sync)) -> Result<Sit
         "rendering the archive: {} resolved matters",
         input.game.records.len()
     ));
-    archive::render(&theme, &cx, &mut site, progress)?;
+    let history = revisions::History::new(&cx);
+    archive::render(&theme, &cx, &history, &mut site, progress)?;
     progress(&format!(
         "rendering the history: {} ruleset revisions",
         input.timeline.revisions.len()
     ));
-    revisions::render(&theme, &cx, &mut site)?;
+    revisions::render(&theme, &cx, &history, &mut site)?;
     progress("rendering statistics, the feed and the search index");
     stats::render(&theme, &cx, &mut site)?;
     theme.add_static(&mut site);

@@ -45,11 +45,13 @@ fn the_history_gives_revisions_diffs_rule_histories_and_charts() {
     assert!(run.stderr.contains("2 ruleset revisions"), "{}", run.stderr);
     let revision = page(&game, "rulesets/2.html");
     assert!(
-        revision.contains("<a href=\"#springs\">2.1 Springs</a>: amended"),
+        revision.contains("<a href=\"../rules/springs.html\">2.1 Springs</a>: amended"),
         "{revision}"
     );
     assert!(
-        revision.contains("<span class=\"add\">+ A new first line.</span>"),
+        revision.contains(
+            "<div class=\"add\"><span class=\"sr\">added: </span><ins>A new first line.</ins></div>"
+        ),
         "{revision}"
     );
     let history = page(&game, "rules/springs.html");
