@@ -330,6 +330,10 @@ fn snapshots_of_key_pages() {
     ] {
         insta::assert_snapshot!(name, main_of(&site, path));
     }
+    let ruleset = main_of(&site, "ruleset/index.html");
+    let contents = &ruleset[ruleset.find("<nav class=\"toc\"").expect("contents")..];
+    let contents = &contents[..contents.find("</nav>").expect("end of contents") + 6];
+    insta::assert_snapshot!("contents", contents);
     insta::assert_snapshot!("feed", site["feed.xml"]);
 }
 
@@ -361,6 +365,17 @@ fn cross_references_permalinks_and_escaping() {
     assert!(ruleset.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     assert!(!ruleset.contains("<script>alert"));
     assert!(ruleset.contains("<dl class=\"glossary\">"));
+    // The glossary once, in its rule; the contents list subrules, numbered once.
+    assert_eq!(ruleset.matches(">Spring</dt>").count(), 1, "{ruleset}");
+    assert!(ruleset.contains("<span class=\"num\">1.3.1</span> Ties</a>"));
+    assert!(!ruleset.contains("<ol>"), "no list numbers besides ours");
+    // A rule page has its title as h1 and lists its subrules.
+    let quorum = main_of(&site, "rules/quorum.html");
+    assert!(quorum.contains("<h1 id=\"quorum-h\">"), "{quorum}");
+    assert!(
+        quorum.contains("href=\"../rules/quorum-ties.html\""),
+        "{quorum}"
+    );
     let pending = main_of(&site, "pending/index.html");
     assert!(pending.contains("This build asked no forge"), "{pending}");
 }

@@ -299,6 +299,26 @@ fn rule_pages(
             let mut context = cx.page(&path, &title, "ruleset")?;
             context.insert("rule", &rule);
             context.insert("id", id);
+            let brief = |r: &crate::ruleset::Rule| {
+                BTreeMap::from([
+                    ("id", r.id.to_string()),
+                    ("number", r.number.to_string()),
+                    ("title", r.title.clone()),
+                ])
+            };
+            let subrules: Vec<_> = current
+                .rules
+                .iter()
+                .filter(|r| r.parent.as_ref().is_some_and(|p| p.as_str() == *id))
+                .map(brief)
+                .collect();
+            let parent = current
+                .get(id)
+                .and_then(|r| r.parent.as_ref())
+                .and_then(|p| current.get(p.as_str()))
+                .map(brief);
+            context.insert("subrules", &subrules);
+            context.insert("parent", &parent);
             context.insert("last_seen", &last_seen.get(id));
             let mut changes = history.get(id).cloned().unwrap_or_default();
             changes.reverse();
