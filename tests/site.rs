@@ -334,6 +334,12 @@ fn snapshots_of_key_pages() {
     let contents = &ruleset[ruleset.find("<nav class=\"toc\"").expect("contents")..];
     let contents = &contents[..contents.find("</nav>").expect("end of contents") + 6];
     insta::assert_snapshot!("contents", contents);
+    let tracker = &site["tracker/index.html"];
+    let chart = &tracker[tracker.find("<svg").expect("a chart")..];
+    insta::assert_snapshot!(
+        "chart",
+        &chart[..chart.find("</svg>").expect("its end") + 6]
+    );
     insta::assert_snapshot!("feed", site["feed.xml"]);
 }
 

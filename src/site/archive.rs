@@ -477,6 +477,8 @@ fn dynasties(
             let mut view = serde_json::to_value(Tally::of(list.iter().map(|&i| &records[i])))
                 .unwrap_or_default();
             view["number"] = (*number).into();
+            let current = cx.game.state.as_ref().map(|s| s.dynasty.number);
+            view["current"] = (current == Some(*number)).into();
             view
         })
         .collect();

@@ -66,14 +66,17 @@ fn per_month(cx: &Context) -> Chart {
         }
     }
     let every = bars.len().div_ceil(8).max(1);
-    let labels = Labels {
-        id: "_stats-months",
-        title: "Resolved matters per month",
-        description: "How many matters were resolved in each month of the game.",
-    };
+    let labels = Labels::new(
+        "_stats-months",
+        "Resolved matters per month",
+        "How many matters were resolved in each month of the game.",
+    );
     Chart {
         svg: svg::bar_chart(labels, &bars, every),
-        caption: format!("Resolved matters per month, {} months.", bars.len()),
+        caption: format!(
+            "Resolved matters per month, over {}.",
+            crate::report::plural(bars.len() as i64, "month", "months")
+        ),
     }
 }
 
@@ -91,13 +94,21 @@ fn rate_per_dynasty(cx: &Context) -> Chart {
         .collect();
     let every = bars.len().div_ceil(10).max(1);
     let labels = Labels {
-        id: "_stats-dynasties",
-        title: "Enactment rate per dynasty (%)",
-        description: "The share of each dynasty's resolved matters that were enacted.",
+        unit: "%",
+        integers: false,
+        y_max: Some(100.0),
+        ..Labels::new(
+            "_stats-dynasties",
+            "Enactment rate per dynasty (%)",
+            "The share of each dynasty's resolved matters that were enacted.",
+        )
     };
     Chart {
         svg: svg::bar_chart(labels, &bars, every),
-        caption: format!("Enactment rate per dynasty, {} dynasties.", bars.len()),
+        caption: format!(
+            "Enactment rate per dynasty, over {}.",
+            crate::report::plural(bars.len() as i64, "dynasty", "dynasties")
+        ),
     }
 }
 

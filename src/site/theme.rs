@@ -60,6 +60,31 @@ pub(crate) struct Theme {
     statics: BTreeMap<String, String>,
 }
 
+/// `15786` → `15,786`: counts as people read them.
+pub(crate) fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The `thousands` filter of the templates: numbers get separators, and
+/// anything else is left as it is.
+fn thousands_filter(
+    value: &tera::Value,
+    _: &std::collections::HashMap<String, tera::Value>,
+) -> tera::Result<tera::Value> {
+    Ok(match value.as_u64() {
+        Some(n) => tera::Value::String(thousands(n)),
+        None => value.clone(),
+    })
+}
+
 impl Theme {
     /// The built-in theme with `overrides` laid over it in order.
     pub(crate) fn load(overrides: &[ThemeFile]) -> Result<Theme, SiteError> {
@@ -80,6 +105,7 @@ impl Theme {
         }
         let mut tera = tera::Tera::default();
         tera.set_escape_fn(escape);
+        tera.register_filter("thousands", thousands_filter);
         tera.add_raw_templates(templates.iter().map(|(n, t)| (n.as_str(), t.as_str())))
             .map_err(|e| SiteError::Template {
                 name: failing_template(&e),
