@@ -22,31 +22,94 @@ pub struct ThemeFile {
 
 /// The built-in templates, by name.
 const TEMPLATES: &[(&str, &str)] = &[
-    ("base.html", include_str!("../../themes/default/templates/base.html")),
-    ("macros.html", include_str!("../../themes/default/templates/macros.html")),
-    ("masthead.html", include_str!("../../themes/default/templates/masthead.html")),
-    ("index.html", include_str!("../../themes/default/templates/index.html")),
-    ("page.html", include_str!("../../themes/default/templates/page.html")),
-    ("ruleset.html", include_str!("../../themes/default/templates/ruleset.html")),
-    ("rule.html", include_str!("../../themes/default/templates/rule.html")),
-    ("tracker.html", include_str!("../../themes/default/templates/tracker.html")),
-    ("pending.html", include_str!("../../themes/default/templates/pending.html")),
-    ("archive.html", include_str!("../../themes/default/templates/archive.html")),
-    ("matter.html", include_str!("../../themes/default/templates/matter.html")),
-    ("players.html", include_str!("../../themes/default/templates/players.html")),
-    ("player.html", include_str!("../../themes/default/templates/player.html")),
-    ("dynasties.html", include_str!("../../themes/default/templates/dynasties.html")),
-    ("dynasty.html", include_str!("../../themes/default/templates/dynasty.html")),
-    ("stats.html", include_str!("../../themes/default/templates/stats.html")),
-    ("rulesets.html", include_str!("../../themes/default/templates/rulesets.html")),
-    ("revision.html", include_str!("../../themes/default/templates/revision.html")),
-    ("feed.xml", include_str!("../../themes/default/templates/feed.xml")),
+    (
+        "base.html",
+        include_str!("../../themes/default/templates/base.html"),
+    ),
+    (
+        "macros.html",
+        include_str!("../../themes/default/templates/macros.html"),
+    ),
+    (
+        "masthead.html",
+        include_str!("../../themes/default/templates/masthead.html"),
+    ),
+    (
+        "index.html",
+        include_str!("../../themes/default/templates/index.html"),
+    ),
+    (
+        "page.html",
+        include_str!("../../themes/default/templates/page.html"),
+    ),
+    (
+        "ruleset.html",
+        include_str!("../../themes/default/templates/ruleset.html"),
+    ),
+    (
+        "rule.html",
+        include_str!("../../themes/default/templates/rule.html"),
+    ),
+    (
+        "tracker.html",
+        include_str!("../../themes/default/templates/tracker.html"),
+    ),
+    (
+        "pending.html",
+        include_str!("../../themes/default/templates/pending.html"),
+    ),
+    (
+        "archive.html",
+        include_str!("../../themes/default/templates/archive.html"),
+    ),
+    (
+        "matter.html",
+        include_str!("../../themes/default/templates/matter.html"),
+    ),
+    (
+        "players.html",
+        include_str!("../../themes/default/templates/players.html"),
+    ),
+    (
+        "player.html",
+        include_str!("../../themes/default/templates/player.html"),
+    ),
+    (
+        "dynasties.html",
+        include_str!("../../themes/default/templates/dynasties.html"),
+    ),
+    (
+        "dynasty.html",
+        include_str!("../../themes/default/templates/dynasty.html"),
+    ),
+    (
+        "stats.html",
+        include_str!("../../themes/default/templates/stats.html"),
+    ),
+    (
+        "rulesets.html",
+        include_str!("../../themes/default/templates/rulesets.html"),
+    ),
+    (
+        "revision.html",
+        include_str!("../../themes/default/templates/revision.html"),
+    ),
+    (
+        "feed.xml",
+        include_str!("../../themes/default/templates/feed.xml"),
+    ),
 ];
 
 /// The built-in static files, by path in the site.
 const STATIC: &[(&str, &str)] = &[
-    ("style.css", include_str!("../../themes/default/static/style.css")),
-    ("site.js", include_str!("../../themes/default/static/site.js")),
+    (
+        "style.css",
+        include_str!("../../themes/default/static/style.css"),
+    ),
+    (
+        "site.js",
+        include_str!("../../themes/default/static/site.js"),
+    ),
 ];
 
 /// The names a theme may override (`templates/…`, `static/…`), for
