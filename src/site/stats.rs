@@ -164,30 +164,36 @@ fn feed(theme: &Theme, cx: &Context) -> Result<String, SiteError> {
     theme.render("feed.xml", "feed.xml", &context)
 }
 
-/// `[{"t": title, "u": address from the root, "k": kind}]` for the
-/// search box: rules, pages, players and matters.
+/// `[{"t": title, "u": address from the root, "k": kind, "a": more
+/// text to match}]` for the search box: rules, players and matters (a
+/// matter's number and author match too).
 fn search_index(cx: &Context) -> String {
     #[derive(Serialize)]
     struct Entry {
         t: String,
         u: String,
         k: String,
+        #[serde(skip_serializing_if = "String::is_empty")]
+        a: String,
     }
     let game = cx.game;
     let rules = game.ruleset.rules.iter().map(|r| Entry {
         t: format!("{} {}", r.number, r.title),
         u: format!("ruleset/#{}", r.id),
         k: "rule".into(),
+        a: String::new(),
     });
     let players = cx.slugs.keys().map(|name| Entry {
         t: name.clone(),
         u: cx.player_url(name),
         k: "player".into(),
+        a: String::new(),
     });
     let matters = game.records.iter().map(|r| Entry {
         t: r.title.clone(),
         u: matter_url(r),
         k: format!("{} {}", r.status(), super::context::date(r.resolved)),
+        a: format!("#{} {}", r.number, r.author),
     });
     let all: Vec<Entry> = rules.chain(players).chain(matters).collect();
     serde_json::to_string(&all).unwrap_or_else(|_| "[]".into())
