@@ -200,7 +200,7 @@ fn time_axis(svg: &mut String, t0: f64, t1: f64, x: &dyn Fn(f64) -> f64) {
         };
         let _ = write!(
             svg,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"{anchor}\">{label}</text>",
+            "<text class=\"t{i}\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"{anchor}\">{label}</text>",
             x(t),
             baseline + 22.0
         );
