@@ -5,10 +5,11 @@
 use std::fmt::Write;
 
 use crate::collected::Collected;
-use crate::engine::report::describe_next;
+use crate::engine::ballot::Vote;
 use crate::engine::tally::Source;
-use crate::engine::{Decision, MatterDecision};
+use crate::engine::{Decision, MatterDecision, MatterKind, Run};
 use crate::ruleset::diff::RuleChange;
+use crate::time::Timestamp;
 
 /// What the run is doing about the matter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,11 +63,7 @@ pub fn status_text(
             let shown = if v.vote == v.cast {
                 v.vote.as_str().to_string()
             } else {
-                format!(
-                    "{} (follows the emperor: {})",
-                    v.cast.as_str(),
-                    v.vote.as_str()
-                )
+                format!("{} (counts as {})", v.cast.as_str(), v.vote.as_str())
             };
             let from = match v.source {
                 Source::Implicit => "the author's own proposal".to_string(),
@@ -98,11 +95,11 @@ pub fn status_text(
     if !uncounted.is_empty() {
         let _ = writeln!(out, "\nNot counted:\n{}", uncounted.join("\n"));
     }
-    if !decision.reasons.is_empty() {
-        let _ = writeln!(out, "\nBecause: {}.", decision.reasons.join("; "));
+    if let Progress::Pending = progress {
+        let _ = writeln!(out, "\n**{}.**", capitalised(&standing(decision).next));
     }
-    if let (Progress::Pending, Some(next)) = (progress, &decision.next_change) {
-        let _ = writeln!(out, "\nNext: {}.", describe_next(next));
+    if !decision.reasons.is_empty() {
+        let _ = writeln!(out, "\nBy the rules: {}.", decision.reasons.join("; "));
     }
     out
 }
@@ -111,5 +108,309 @@ fn link(matter: &Collected, order: u64, text: &str) -> String {
     match matter.comments.get(&order).and_then(|c| c.link.as_deref()) {
         Some(url) => format!("[{text}]({url})"),
         None => text.to_string(),
+    }
+}
+
+/// `1 vote`, `2 votes`: a count with its noun.
+pub fn plural(n: i64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A moment as people read it: `00:40 UTC on 4 Mar 2030`.
+pub fn when(t: Timestamp) -> String {
+    t.to_datetime().format("%H:%M UTC on %-d %b %Y").to_string()
+}
+
+/// How a matter stands, in words: the one wording the status comment,
+/// `play list` and the site's pending page share, so they cannot say
+/// different things about the same tally.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Standing {
+    /// `pending`, `would be enacted now` or `would fail now`.
+    pub headline: &'static str,
+    /// A CSS-friendly word for the headline: open, enacts or fails.
+    pub class: &'static str,
+    /// What happens next, as a sentence without its full stop: "needs 1
+    /// more FOR; enacts at 00:40 UTC on 4 Mar 2030 if nothing changes".
+    pub next: String,
+}
+
+/// The matter's [`Standing`].
+pub fn standing(d: &MatterDecision) -> Standing {
+    let t = &d.tally;
+    let vetoer = t
+        .votes
+        .iter()
+        .find(|(_, v)| v.cast == Vote::Veto)
+        .map(|(name, _)| name.0.clone());
+    let (headline, class) = match d.decision {
+        Decision::Enact => ("would be enacted now", "enacts"),
+        Decision::Fail => ("would fail now", "fails"),
+        Decision::Wait => ("pending", "open"),
+    };
+    let next = match d.decision {
+        Decision::Enact => "enacts when the resolver next runs".to_string(),
+        Decision::Fail => match vetoer {
+            Some(who) if t.vetoed => format!("vetoed by {who}; fails when the resolver next runs"),
+            _ if t.self_killed => {
+                "self-killed by its author; fails when the resolver next runs".to_string()
+            }
+            _ => "fails when the resolver next runs".to_string(),
+        },
+        Decision::Wait => waiting(d),
+    };
+    Standing {
+        headline,
+        class,
+        next,
+    }
+}
+
+/// What a waiting matter needs, or why it waits.
+fn waiting(d: &MatterDecision) -> String {
+    let mut parts = Vec::new();
+    if let Some(n) = &d.next_change {
+        if let Some(k) = n.more_for {
+            parts.push(format!("needs {k} more FOR"));
+        }
+        if let Some(k) = n.more_against {
+            parts.push(format!("{k} more AGAINST would fail it"));
+        }
+        if let (Some(at), Some(becomes)) = (n.at, n.becomes) {
+            let verb = match becomes {
+                Decision::Enact => "enacts",
+                Decision::Fail => "fails",
+                Decision::Wait => "waits again",
+            };
+            parts.push(format!("{verb} at {} if nothing changes", when(at)));
+        }
+    }
+    if parts.is_empty() {
+        // The engine's own words when they are about the queue or the
+        // calendar; its condition arithmetic is for "why", not "next".
+        parts.extend(
+            d.reasons
+                .iter()
+                .filter(|r| !r.starts_with("not enactable:") && !r.starts_with("not failing:"))
+                .cloned(),
+        );
+    }
+    if parts.is_empty() {
+        "waits for more votes".to_string()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// One player's line in a matter's tally.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BallotRow {
+    /// The player.
+    pub player: String,
+    /// Their vote as cast, `None` for no vote yet.
+    pub cast: Option<Vote>,
+    /// What it counts as, when that differs from what was cast (a
+    /// DEFERENTIAL following the emperor).
+    pub counts_as: Option<Vote>,
+    /// The author's implicit FOR rather than a comment.
+    pub implicit: bool,
+    /// When the vote was cast, if by a comment.
+    pub at: Option<Timestamp>,
+}
+
+impl BallotRow {
+    /// `FOR`, `—`, `DEFERENTIAL (counts as FOR)`, `FOR (the author's own)`.
+    pub fn shown(&self) -> String {
+        let Some(cast) = self.cast else {
+            return "—".to_string();
+        };
+        let mut out = cast.as_str().to_string();
+        match self.counts_as {
+            Some(v) => {
+                let _ = write!(out, " (counts as {})", v.as_str());
+            }
+            None if cast == Vote::Deferential => out.push_str(" (counts as no vote)"),
+            None => {}
+        }
+        if self.implicit {
+            out.push_str(" (the author's own)");
+        }
+        out
+    }
+}
+
+/// One row per player in `active` (roster order) with their vote or none,
+/// then anyone else whose vote counted.
+pub fn ballot(d: &MatterDecision, active: &[String]) -> Vec<BallotRow> {
+    let row = |player: &str| {
+        let counted = d.tally.votes.iter().find(|(name, _)| name.0 == player);
+        BallotRow {
+            player: player.to_string(),
+            cast: counted.map(|(_, v)| v.cast),
+            counts_as: counted
+                .filter(|(_, v)| v.vote != v.cast)
+                .map(|(_, v)| v.vote),
+            implicit: counted.is_some_and(|(_, v)| v.source == Source::Implicit),
+            at: counted.and_then(|(_, v)| match v.source {
+                Source::Comment { at, .. } => Some(at),
+                Source::Implicit => None,
+            }),
+        }
+    };
+    let mut rows: Vec<BallotRow> = active.iter().map(|p| row(p)).collect();
+    for name in d.tally.votes.keys() {
+        if !active.contains(&name.0) {
+            rows.push(row(&name.0));
+        }
+    }
+    rows
+}
+
+/// The open matters of a run as `play list` prints them: one paragraph
+/// each, with every active player's vote and what happens next.
+pub fn run_text(run: &Run, active: &[String], title: &dyn Fn(u64) -> Option<String>) -> String {
+    let mut out = format!(
+        "As of {}: {}, quorum {}.\n",
+        when(run.now),
+        plural(run.active, "active player", "active players"),
+        run.quorum
+    );
+    for d in &run.decisions {
+        let s = standing(d);
+        let name = title(d.id).map(|t| format!(" “{t}”")).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "\n{} #{}{name}: {} ({} FOR, {} AGAINST; quorum {})\n  {}.",
+            kind_name(d.kind),
+            d.id,
+            s.headline,
+            d.tally.for_votes,
+            d.tally.against_votes,
+            run.quorum,
+            capitalised(&s.next)
+        );
+        for row in ballot(d, active) {
+            let at = row
+                .at
+                .map(|t| format!(", at {}", when(t)))
+                .unwrap_or_default();
+            let _ = writeln!(out, "  {}: {}{at}", row.player, row.shown());
+        }
+        for u in &d.tally.uncounted {
+            let _ = writeln!(out, "  not counted: {} at {}: {}", u.by, when(u.at), u.why);
+        }
+    }
+    out
+}
+
+/// Proposal, CfJ, DoV.
+pub fn kind_name(kind: MatterKind) -> &'static str {
+    match kind {
+        MatterKind::Proposal => "Proposal",
+        MatterKind::Cfj => "CfJ",
+        MatterKind::Dov => "DoV",
+    }
+}
+
+/// The sentence with its first letter in capitals.
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The names of the players active at `t`, in roster order.
+pub fn active_players(state: &crate::gamestate::GameState, t: Timestamp) -> Vec<String> {
+    state
+        .players
+        .iter()
+        .filter(|p| !p.is_idle_at(t) && p.joined.is_none_or(|j| j <= t))
+        .map(|p| p.name.clone())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::tally::{CountedVote, Tally};
+    use crate::engine::{NextChange, PlayerName};
+
+    fn at(text: &str) -> Timestamp {
+        Timestamp::parse(text).unwrap()
+    }
+
+    fn waiting(next: Option<NextChange>, reasons: &[&str]) -> MatterDecision {
+        MatterDecision {
+            id: 7,
+            kind: MatterKind::Proposal,
+            opened: at("2030-03-01T00:00:00Z"),
+            decision: Decision::Wait,
+            tally: Tally::default(),
+            reasons: reasons.iter().map(ToString::to_string).collect(),
+            next_change: next,
+        }
+    }
+
+    #[test]
+    fn the_next_step_reads_as_a_sentence() {
+        let next = NextChange {
+            at: Some(at("2030-03-04T00:40:00Z")),
+            becomes: Some(Decision::Enact),
+            more_for: Some(1),
+            more_against: None,
+        };
+        assert_eq!(
+            standing(&waiting(Some(next), &["not failing: 5 − 1 ≥ 3"])).next,
+            "needs 1 more FOR; enacts at 00:40 UTC on 4 Mar 2030 if nothing changes"
+        );
+        // The engine's arithmetic is not a next step; its queue is.
+        assert_eq!(
+            standing(&waiting(None, &["not enactable: 1 FOR < 3"])).next,
+            "waits for more votes"
+        );
+        assert_eq!(
+            standing(&waiting(None, &["waits for the older proposal #3"])).next,
+            "waits for the older proposal #3"
+        );
+        assert_eq!(plural(1, "vote", "votes"), "1 vote");
+        assert_eq!(plural(2, "vote", "votes"), "2 votes");
+    }
+
+    #[test]
+    fn every_active_player_has_a_row_and_def_shows_what_it_counts_as() {
+        let mut d = waiting(None, &[]);
+        d.decision = Decision::Fail;
+        d.tally.vetoed = true;
+        d.tally.votes.insert(
+            PlayerName("Ada".into()),
+            CountedVote {
+                vote: Vote::Veto,
+                cast: Vote::Veto,
+                source: Source::Comment {
+                    order: 1,
+                    at: at("2030-03-01T01:00:00Z"),
+                },
+            },
+        );
+        d.tally.votes.insert(
+            PlayerName("Cleo".into()),
+            CountedVote {
+                vote: Vote::Against,
+                cast: Vote::Deferential,
+                source: Source::Comment {
+                    order: 2,
+                    at: at("2030-03-01T02:00:00Z"),
+                },
+            },
+        );
+        let rows = ballot(&d, &["Ada".into(), "Boris".into(), "Cleo".into()]);
+        let shown: Vec<String> = rows.iter().map(BallotRow::shown).collect();
+        assert_eq!(shown, ["VETO", "—", "DEFERENTIAL (counts as AGAINST)"]);
+        assert_eq!(
+            standing(&d).next,
+            "vetoed by Ada; fails when the resolver next runs"
+        );
     }
 }

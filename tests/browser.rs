@@ -3,6 +3,10 @@
 //! archive (tests/browser/driver.html does the clicking), and a screenshot
 //! of the ruleset is saved. Both the bundled game and, when the shared
 //! data is here, the bundled game with BlogNomic's imported history.
+//! Then the demo game's key pages, at a phone's 390 px and a desktop's
+//! 1280 px, in the light and the dark scheme: nothing scrolls sideways and
+//! axe-core (from npm, pinned; `.ci/run` installs it under target/axe)
+//! finds no serious or critical violation (tests/browser/layout.html).
 //!
 //! Needs Chromium (Debian's `chromium`; `.ci/run` installs it), so it is
 //! not part of the default `cargo test`:
@@ -53,7 +57,14 @@ struct Server {
 
 impl Server {
     fn start(root: &Path) -> Server {
+        Server::start_at(root, &[])
+    }
+
+    /// Serves with extra global options first (`--now` for a game whose
+    /// matters are timed).
+    fn start_at(root: &Path, global: &[&str]) -> Server {
         let mut child = gitnomic(root)
+            .args(global)
             .args(["serve", "--port", "0", "--check-links"])
             .stdout(Stdio::piped())
             .spawn()
@@ -150,4 +161,111 @@ fn the_site_works_in_a_browser() {
         .unwrap();
     assert!(import.success());
     drive(dir.path(), "history");
+}
+
+/// The moment the demo game's site is built at: its matters are in 2030.
+const DEMO_NOW: &str = "2030-03-02T13:00:00Z";
+
+/// The pages a player uses, found in the built site at `public`.
+fn key_pages(public: &Path) -> Vec<String> {
+    let first = |dir: &str, pick: &dyn Fn(&str) -> bool| -> Option<String> {
+        let mut names: Vec<String> = std::fs::read_dir(public.join(dir))
+            .ok()?
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".html") && n != "index.html")
+            .filter(|n| {
+                pick(&std::fs::read_to_string(public.join(dir).join(n)).unwrap_or_default())
+            })
+            .collect();
+        names.sort();
+        names.pop().map(|n| format!("{dir}/{n}"))
+    };
+    let mut pages: Vec<String> = [
+        "index.html",
+        "ruleset/",
+        "tracker/",
+        "pending/",
+        "archive/",
+        "rulesets/",
+        "players/",
+        "dynasties/",
+        "stats/",
+    ]
+    .map(String::from)
+    .into();
+    pages.extend(first("rules", &|_| true));
+    pages.extend(first("matters", &|html| html.contains("What it changed")));
+    pages.extend(first("rulesets", &|_| true));
+    pages.extend(first("players", &|_| true));
+    pages
+}
+
+#[test]
+#[ignore = "needs chromium: cargo test --test browser -- --ignored"]
+fn key_pages_fit_a_phone_and_a_desktop_and_pass_axe_in_both_schemes() {
+    let axe =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("target/axe/node_modules/axe-core/axe.min.js");
+    if !axe.exists() {
+        assert!(
+            std::env::var_os("GITNOMIC_REQUIRE_AXE").is_none(),
+            "{} is missing: .ci/run installs it",
+            axe.display()
+        );
+        println!(
+            "skipped: {} not found (.ci/run installs axe-core)",
+            axe.display()
+        );
+        return;
+    }
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let game = dir.path().join("game");
+    let demo = Command::new(env!("CARGO_BIN_EXE_gitnomic"))
+        .args(["--root", env!("CARGO_MANIFEST_DIR"), "demo"])
+        .arg(&game)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(demo.success(), "the demo game is made");
+    let server = Server::start_at(&game, &["--now", DEMO_NOW]);
+    let test_dir = game.join("public/__test");
+    std::fs::create_dir_all(&test_dir).unwrap();
+    std::fs::write(
+        test_dir.join("layout.html"),
+        include_str!("browser/layout.html"),
+    )
+    .unwrap();
+    std::fs::copy(&axe, test_dir.join("axe.min.js")).unwrap();
+    let pages = key_pages(&game.join("public"));
+    assert!(
+        pages.iter().any(|p| p.starts_with("matters/")),
+        "an enacted matter with its diff is among {pages:?}"
+    );
+    for (scheme, blink) in [("light", 1), ("dark", 0)] {
+        for width in [390, 1280] {
+            let dom = run_chromium(&[
+                &format!("--blink-settings=preferredColorScheme={blink}"),
+                "--window-size=1400,900",
+                "--virtual-time-budget=120000",
+                "--dump-dom",
+                &format!(
+                    "{}__test/layout.html?width={width}&pages={}",
+                    server.url,
+                    pages.join(",")
+                ),
+            ]);
+            let result = dom
+                .split("<pre id=\"result\">")
+                .nth(1)
+                .and_then(|rest| rest.split("</pre>").next())
+                .unwrap_or_else(|| panic!("no result in the page:\n{dom}"));
+            println!("{result}");
+            assert!(
+                result.contains(&format!("scheme {scheme} width {width}")),
+                "the page saw another scheme or width: {result}"
+            );
+            assert!(result.starts_with("PASS"), "{scheme}, {width} px: {result}");
+            assert_eq!(result.matches("\nok ").count(), pages.len(), "{result}");
+        }
+    }
 }

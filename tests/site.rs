@@ -4,10 +4,16 @@
 
 use std::sync::Arc;
 
+use gitnomic::collected::Collected;
 use gitnomic::engine::MatterKind;
+use gitnomic::engine::ballot::Vote;
+use gitnomic::engine::tally::{CountedVote, Source};
+use gitnomic::engine::{Decision, MatterDecision, NextChange, PlayerName, Run, Tally};
 use gitnomic::game::Game;
+use gitnomic::journal::Journal;
+use gitnomic::matter::{Kind, Login, MatterInfo};
 use gitnomic::record::{FinalTally, Outcome, Record, RecordedVote};
-use gitnomic::site::{self, PendingView, PendingVote, Revision, Sample, Site, SiteInput, Timeline};
+use gitnomic::site::{self, Pending, Revision, Sample, Site, SiteInput, Timeline};
 use gitnomic::source::SourceFile;
 use gitnomic::time::Timestamp;
 
@@ -178,7 +184,7 @@ fn sample(time: &str, round: i64, ada: i64) -> Sample {
     }
 }
 
-fn render(pending: &[PendingView]) -> Site {
+fn render(pending: &Pending) -> Site {
     let mut files = game_files(true);
     files.extend(records());
     let game = Game::check(&files);
@@ -224,25 +230,87 @@ fn main_of(site: &Site, path: &str) -> String {
     html[start..end].to_string()
 }
 
-fn pending() -> Vec<PendingView> {
-    vec![PendingView {
-        number: 4,
-        kind: "proposal".into(),
-        title: "More springs".into(),
-        author: "Boris".into(),
-        opened: "2030-01-05 10:00 UTC".into(),
-        votes: vec![PendingVote {
-            player: "Boris".into(),
-            vote: "FOR".into(),
-        }],
-        for_: 1,
-        against: 0,
-        quorum: 1,
-        decision: "would be enacted".into(),
-        decision_class: "enacts".into(),
-        reasons: vec!["1 FOR ≥ quorum 1".into()],
-        next_change: Some("enactable from 2030-01-05 22:00 UTC".into()),
-    }]
+/// Proposal #4 as the plan leaves it: Boris's implicit FOR, Ada's
+/// DEFERENTIAL following her own FOR elsewhere, Cleo yet to vote, one
+/// more FOR needed, enacted by time at 00:40 on 6 Jan if nothing changes.
+fn pending() -> Pending {
+    let mut tally = Tally {
+        for_votes: 2,
+        against_votes: 0,
+        votes_cast: 2,
+        ..Tally::default()
+    };
+    tally.votes.insert(
+        PlayerName("Boris".into()),
+        CountedVote {
+            vote: Vote::For,
+            cast: Vote::For,
+            source: Source::Implicit,
+        },
+    );
+    tally.votes.insert(
+        PlayerName("Ada".into()),
+        CountedVote {
+            vote: Vote::For,
+            cast: Vote::Deferential,
+            source: Source::Comment {
+                order: 1,
+                at: at("2030-01-05T11:00:00Z"),
+            },
+        },
+    );
+    let decision = MatterDecision {
+        id: 4,
+        kind: MatterKind::Proposal,
+        opened: at("2030-01-05T10:00:00Z"),
+        decision: Decision::Wait,
+        tally,
+        reasons: vec!["not enactable: 2 FOR ≥ quorum 3".into()],
+        next_change: Some(NextChange {
+            at: Some(at("2030-01-06T00:40:00Z")),
+            becomes: Some(Decision::Enact),
+            more_for: Some(1),
+            more_against: None,
+        }),
+    };
+    let run = Run {
+        now: at("2030-01-05T12:00:00Z"),
+        active: 3,
+        quorum: 3,
+        decisions: vec![decision],
+    };
+    let matter = Collected {
+        info: MatterInfo {
+            number: 4,
+            title: "More springs".into(),
+            body: String::new(),
+            author: Login("boris".into()),
+            opened: at("2030-01-05T10:00:00Z"),
+            labels: vec![],
+            head: None,
+            merge_commit: None,
+            draft: false,
+            link: Some("https://forge.invalid/pr/4".into()),
+        },
+        kind: Kind::Proposal,
+        journal: Journal::default(),
+        status_body: None,
+        comments: Default::default(),
+        voided: vec![],
+    };
+    let active = ["Ada".to_string(), "Boris".into(), "Cleo".into()];
+    site::pending::views(
+        &run,
+        &|n| (n == 4).then(|| matter.clone()),
+        &|login| {
+            if login == "boris" {
+                "Boris".into()
+            } else {
+                login.into()
+            }
+        },
+        &active,
+    )
 }
 
 #[test]
@@ -259,9 +327,20 @@ fn snapshots_of_key_pages() {
         ("revision", "rulesets/2.html"),
         ("player", "players/ada.html"),
         ("dynasties", "dynasties/index.html"),
+        ("home", "index.html"),
     ] {
         insta::assert_snapshot!(name, main_of(&site, path));
     }
+    let ruleset = main_of(&site, "ruleset/index.html");
+    let contents = &ruleset[ruleset.find("<nav class=\"toc\"").expect("contents")..];
+    let contents = &contents[..contents.find("</nav>").expect("end of contents") + 6];
+    insta::assert_snapshot!("contents", contents);
+    let tracker = &site["tracker/index.html"];
+    let chart = &tracker[tracker.find("<svg").expect("a chart")..];
+    insta::assert_snapshot!(
+        "chart",
+        &chart[..chart.find("</svg>").expect("its end") + 6]
+    );
     insta::assert_snapshot!("feed", site["feed.xml"]);
 }
 
@@ -280,7 +359,7 @@ fn every_internal_link_and_anchor_resolves() {
 
 #[test]
 fn cross_references_permalinks_and_escaping() {
-    let site = render(&[]);
+    let site = render(&Pending::default());
     let ruleset = &site["ruleset/index.html"];
     // Rule 1.2 is "Voting" after a rule was inserted before it: the link
     // goes by number as the text now reads, to the id.
@@ -293,6 +372,17 @@ fn cross_references_permalinks_and_escaping() {
     assert!(ruleset.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     assert!(!ruleset.contains("<script>alert"));
     assert!(ruleset.contains("<dl class=\"glossary\">"));
+    // The glossary once, in its rule; the contents list subrules, numbered once.
+    assert_eq!(ruleset.matches(">Spring</dt>").count(), 1, "{ruleset}");
+    assert!(ruleset.contains("<span class=\"num\">1.3.1</span> Ties</a>"));
+    assert!(!ruleset.contains("<ol>"), "no list numbers besides ours");
+    // A rule page has its title as h1 and lists its subrules.
+    let quorum = main_of(&site, "rules/quorum.html");
+    assert!(quorum.contains("<h1 id=\"quorum-h\">"), "{quorum}");
+    assert!(
+        quorum.contains("href=\"../rules/quorum-ties.html\""),
+        "{quorum}"
+    );
     let pending = main_of(&site, "pending/index.html");
-    assert!(pending.contains("There are no pending matters known to this build."));
+    assert!(pending.contains("This build asked no forge"), "{pending}");
 }

@@ -119,15 +119,11 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
 
 /// Live tallies of the open matters, when the game has a forge: GitHub with
 /// `--forge github`, or the local forge if the repository has one.
-fn pending(
-    game: &Game,
-    global: &GlobalArgs,
-    say: &dyn Fn(&str),
-) -> anyhow::Result<Vec<site::PendingView>> {
+fn pending(game: &Game, global: &GlobalArgs, say: &dyn Fn(&str)) -> anyhow::Result<site::Pending> {
     let local = global.root.join(".git").join("gitnomic-forge").is_dir();
     if global.forge == super::ForgeKind::Local && !local {
         say("no forge: the pending page lists no matters");
-        return Ok(Vec::new());
+        return Ok(site::Pending::default());
     }
     let now = global.now();
     let forge = super::open_forge(global, now)?;
@@ -140,8 +136,17 @@ fn pending(
     let author = |login: &str| {
         crate::collected::player_name(state, &crate::forge::Login(login.to_string())).0
     };
-    let views = site::pending::views(&run, &|n| planned.matters.get(&n).cloned(), &author);
-    say(&format!("tallied {} pending matters at {now}", views.len()));
+    let active = crate::report::active_players(state, now);
+    let views = site::pending::views(
+        &run,
+        &|n| planned.matters.get(&n).cloned(),
+        &author,
+        &active,
+    );
+    say(&format!(
+        "tallied {} pending matters at {now}",
+        views.matters.len()
+    ));
     Ok(views)
 }
 

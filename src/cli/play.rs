@@ -9,7 +9,6 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::{EXIT_OK, GlobalArgs};
-use crate::engine;
 use crate::forge::Kind;
 use crate::forge::local::{LocalForge, NewMatter};
 use crate::game::Game;
@@ -212,19 +211,18 @@ fn list(
     };
     let game = Game::check(&load::read(&origin, GAME_DIRS)?);
     let planned = super::live::plan(forge, &game, &global.root, &global.base, now)?;
-    for m in planned.matters.values() {
-        println!(
-            "#{} {} by {}: {}",
-            m.info.number, m.kind, m.info.author, m.info.title
-        );
-    }
     for line in planned.plan.lines.iter().filter(|l| l.decision == "merge") {
         println!("#{} {}: {}", line.number, line.kind, line.outcome);
     }
+    let active = game
+        .state
+        .as_ref()
+        .map(|s| crate::report::active_players(s, now))
+        .unwrap_or_default();
+    let title = |n: u64| planned.matters.get(&n).map(|m| m.info.title.clone());
     print!(
-        "
-{}",
-        engine::report::text(&planned.plan.tallies())
+        "\n{}",
+        crate::report::run_text(&planned.plan.tallies(), &active, &title)
     );
     Ok(())
 }

@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use super::textdiff::{self, Line};
 use super::{Rule, RuleNumber, Ruleset};
 use crate::source::{SourceFile, split_front_matter};
 
@@ -72,57 +73,164 @@ impl fmt::Display for RuleChange {
     }
 }
 
+/// How one rule changed between two rulesets: the one rule diff that the
+/// resolver's summary ([`RuleChange`], via [`RuleDiff::change`]) and the
+/// site's revision and matter pages (its lines) are made from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleDiff {
+    /// The rule's stable id.
+    pub id: String,
+    /// Its number in the new ruleset (the old one if repealed).
+    pub number: RuleNumber,
+    /// Its title in the new ruleset (the old one if repealed).
+    pub title: String,
+    /// Added, repealed or changed.
+    pub what: What,
+    /// For an amendment: its text, glossary and parameters, line by line
+    /// with the words that changed marked.
+    pub lines: Vec<Line>,
+}
+
+/// What happened to a rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum What {
+    /// A new rule.
+    Added,
+    /// A rule that is gone.
+    Repealed,
+    /// Changed in place: at least one of these holds.
+    Changed {
+        /// Its old title, if renamed.
+        renamed_from: Option<String>,
+        /// Its old number, if renumbered.
+        renumbered_from: Option<RuleNumber>,
+        /// Its text, glossary or parameters changed.
+        amended: bool,
+    },
+}
+
+impl RuleDiff {
+    /// The change as the resolver names it.
+    pub fn change(&self) -> RuleChange {
+        let (number, title) = (self.number.clone(), self.title.clone());
+        match &self.what {
+            What::Added => RuleChange::Added { number, title },
+            What::Repealed => RuleChange::Repealed { number, title },
+            What::Changed {
+                renamed_from,
+                renumbered_from: Some(from),
+                amended: false,
+            } if renamed_from.is_none() => RuleChange::Renumbered {
+                from: from.clone(),
+                to: number,
+                title,
+            },
+            What::Changed { renamed_from, .. } => RuleChange::Amended {
+                number,
+                title,
+                renamed_from: renamed_from.clone(),
+            },
+        }
+    }
+
+    /// The change in words: `amended; renumbered from 2.3`.
+    pub fn describe(&self) -> String {
+        match &self.what {
+            What::Added => "added".into(),
+            What::Repealed => "repealed".into(),
+            What::Changed {
+                renamed_from,
+                renumbered_from,
+                amended,
+            } => {
+                let mut parts = Vec::new();
+                if *amended {
+                    parts.push("amended".to_string());
+                }
+                if let Some(old) = renamed_from {
+                    parts.push(format!("renamed from “{old}”"));
+                }
+                if let Some(old) = renumbered_from {
+                    parts.push(format!("renumbered from {old}"));
+                }
+                parts.join("; ")
+            }
+        }
+    }
+}
+
 /// The rule-level changes from `old` to `new`, in the order of the new
 /// ruleset, then repeals in the order of the old. Compare rendered
 /// rulesets so a renamed term shows as the amendments it makes.
 pub fn diff(old: &Ruleset, new: &Ruleset) -> Vec<RuleChange> {
+    rule_diffs(old, new).iter().map(RuleDiff::change).collect()
+}
+
+/// Every rule that differs from `old` to `new`, with its line diff: the
+/// new ruleset's rules in document order, then the repealed ones in their
+/// old order.
+pub fn rule_diffs(old: &Ruleset, new: &Ruleset) -> Vec<RuleDiff> {
     let before: BTreeMap<&str, &Rule> = old.rules.iter().map(|r| (r.id.as_str(), r)).collect();
-    let params_of = |ruleset: &Ruleset, rule: &Rule| -> Vec<(String, toml::Value)> {
-        ruleset
-            .params
-            .iter()
-            .filter(|(_, p)| p.rule == rule.id)
-            .map(|(k, p)| (k.clone(), p.value.clone()))
-            .collect()
-    };
     let mut changes = Vec::new();
     for rule in &new.rules {
         let Some(was) = before.get(rule.id.as_str()) else {
-            changes.push(RuleChange::Added {
+            changes.push(RuleDiff {
+                id: rule.id.to_string(),
                 number: rule.number.clone(),
                 title: rule.title.clone(),
+                what: What::Added,
+                lines: Vec::new(),
             });
             continue;
         };
-        let amended = was.title != rule.title
-            || was.body != rule.body
-            || was.terms != rule.terms
-            || params_of(old, was) != params_of(new, rule);
-        if amended {
-            let renamed_from = (was.title != rule.title).then(|| was.title.clone());
-            changes.push(RuleChange::Amended {
+        let (text_was, text_now) = (full_text(old, was), full_text(new, rule));
+        let amended = text_was != text_now;
+        let renamed_from = (was.title != rule.title).then(|| was.title.clone());
+        let renumbered_from = (was.number != rule.number).then(|| was.number.clone());
+        if amended || renamed_from.is_some() || renumbered_from.is_some() {
+            changes.push(RuleDiff {
+                id: rule.id.to_string(),
                 number: rule.number.clone(),
                 title: rule.title.clone(),
-                renamed_from,
-            });
-        } else if was.number != rule.number {
-            let (from, to) = (was.number.clone(), rule.number.clone());
-            changes.push(RuleChange::Renumbered {
-                from,
-                to,
-                title: rule.title.clone(),
+                lines: if amended {
+                    textdiff::lines(&text_was, &text_now)
+                } else {
+                    Vec::new()
+                },
+                what: What::Changed {
+                    renamed_from,
+                    renumbered_from,
+                    amended,
+                },
             });
         }
     }
     for rule in &old.rules {
         if new.get(rule.id.as_str()).is_none() {
-            changes.push(RuleChange::Repealed {
+            changes.push(RuleDiff {
+                id: rule.id.to_string(),
                 number: rule.number.clone(),
                 title: rule.title.clone(),
+                what: What::Repealed,
+                lines: Vec::new(),
             });
         }
     }
     changes
+}
+
+/// What an amendment can change of a rule, as lines: its text, then its
+/// glossary entries, then its parameters (`enact_quorum_hours = 12`), so a
+/// change of parameters alone shows too.
+fn full_text(ruleset: &Ruleset, rule: &Rule) -> String {
+    let mut text = rule.body.trim_end().to_string();
+    for t in &rule.terms {
+        text.push_str(&format!("\n{}: {}", t.term, t.definition.trim()));
+    }
+    for (name, p) in ruleset.params.iter().filter(|(_, p)| p.rule == rule.id) {
+        text.push_str(&format!("\n{name} = {}", p.value));
+    }
+    text
 }
 
 /// How many characters a change from `old` to `new` files alters, if it is
@@ -235,6 +343,54 @@ mod tests {
             ["renumbers 1.3 Gamma to 1.2", "renumbers 1.2 Beta to 1.3"]
         );
         assert!(changes(&old, &old).is_empty());
+    }
+
+    #[test]
+    fn one_rule_diff_describes_and_shows_every_change() {
+        let old = [
+            rule("a", "A", 10, "one"),
+            rule("b", "B", 20, "two"),
+            rule("c", "C", 30, "x"),
+        ];
+        let new = [
+            rule("n", "New", 5, "hi"),
+            rule("a", "A", 10, "one"),
+            rule("b", "Bee", 20, "two\nthree"),
+        ];
+        let (old, new) = (Ruleset::parse(&old).0, Ruleset::parse(&new).0);
+        let found: Vec<(String, String)> = rule_diffs(&old, &new)
+            .into_iter()
+            .map(|c| (c.id.clone(), c.describe()))
+            .collect();
+        let expected = [
+            ("n", "added"),
+            ("a", "renumbered from 1.1"),
+            ("b", "amended; renamed from “B”; renumbered from 1.2"),
+            ("c", "repealed"),
+        ];
+        assert_eq!(found, expected.map(|(a, b)| (a.to_string(), b.to_string())));
+    }
+
+    #[test]
+    fn a_change_of_parameters_alone_is_an_amendment_with_lines() {
+        let with = |hours: u32| {
+            let text = format!(
+                "+++\nid = \"q\"\ntitle = \"Quorum\"\n\n[params]\nenact_quorum_hours = {hours}\n+++\nWait.\n"
+            );
+            Ruleset::parse(&[SourceFile::new("rules/core/q.md", text)]).0
+        };
+        let diffs = rule_diffs(&with(12), &with(24));
+        assert_eq!(diffs.len(), 1);
+        assert_eq!(diffs[0].change().to_string(), "amends 1.1 Quorum");
+        let lines: Vec<String> = diffs[0].lines.iter().map(Line::text).collect();
+        assert_eq!(
+            lines,
+            [
+                "Wait.",
+                "enact_quorum_hours = 12",
+                "enact_quorum_hours = 24"
+            ]
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod diff;
 pub mod numbering;
 pub mod parse;
 pub mod template;
+pub mod textdiff;
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -112,6 +112,7 @@ pub(crate) fn newest_first(records: &[Record]) -> Vec<usize> {
 pub(crate) fn render(
     theme: &Theme,
     cx: &Context,
+    history: &super::revisions::History,
     site: &mut Site,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<(), SiteError> {
@@ -120,7 +121,7 @@ pub(crate) fn render(
     home(theme, cx, &rows, &newest, site)?;
     listings(theme, cx, &rows, &newest, site)?;
     progress("  the pages of the matters");
-    site.extend(matters(theme, cx)?);
+    site.extend(matters(theme, cx, history)?);
     progress("  the players' pages");
     site.extend(players(theme, cx, &rows, &newest)?);
     progress("  the dynasties' pages");
@@ -167,13 +168,14 @@ fn home(
             "players",
             cx.game.state.as_ref().map_or(0, |s| s.players.len()),
         ),
-        ("pending", cx.input.pending.len()),
+        ("pending", cx.input.pending.matters.len()),
         ("records", cx.game.records.len()),
         ("revisions", cx.input.timeline.revisions.len()),
     ]);
     context.insert("counts", &counts);
     context.insert("pages", &entries);
     context.insert("recent", &recent);
+    context.insert("pending", &super::pending::linked(cx));
     site.insert(path.into(), theme.render("index.html", path, &context)?);
     Ok(())
 }
@@ -377,7 +379,11 @@ fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -
 }
 
 /// One page per record, rendered in parallel.
-fn matters(theme: &Theme, cx: &Context) -> Result<Vec<(String, String)>, SiteError> {
+fn matters(
+    theme: &Theme,
+    cx: &Context,
+    history: &super::revisions::History,
+) -> Result<Vec<(String, String)>, SiteError> {
     let targets = Targets::new(&cx.game.ruleset);
     cx.game
         .records
@@ -386,6 +392,7 @@ fn matters(theme: &Theme, cx: &Context) -> Result<Vec<(String, String)>, SiteErr
             let path = matter_url(r);
             let mut context = cx.page(&path, &r.title, "archive")?;
             context.insert("m", &matter_view(cx, r, &targets, &path));
+            context.insert("change", &history.of_matter(&path));
             Ok((path.clone(), theme.render("matter.html", &path, &context)?))
         })
         .collect()
@@ -470,6 +477,8 @@ fn dynasties(
             let mut view = serde_json::to_value(Tally::of(list.iter().map(|&i| &records[i])))
                 .unwrap_or_default();
             view["number"] = (*number).into();
+            let current = cx.game.state.as_ref().map(|s| s.dynasty.number);
+            view["current"] = (current == Some(*number)).into();
             view
         })
         .collect();

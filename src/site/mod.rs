@@ -10,7 +10,6 @@
 
 mod archive;
 mod context;
-mod diff;
 pub mod links;
 pub mod pending;
 mod revisions;
@@ -42,7 +41,7 @@ pub struct SiteInput<'a> {
     /// The game's history, oldest first; empty when there is none.
     pub timeline: &'a Timeline,
     /// The matters still open, as the tally engine sees them.
-    pub pending: &'a [PendingView],
+    pub pending: &'a Pending,
     /// Template and static overrides, lowest priority first (the theme's,
     /// then the game's own); each replaces a built-in file of the same name.
     pub overrides: &'a [ThemeFile],
@@ -53,22 +52,42 @@ pub struct SiteInput<'a> {
     pub base_url: Option<String>,
 }
 
-/// A matter still open, with its live tally, as a view. The caller (the
-/// tally engine, once wired) fills it in; the site only shows it.
+/// What the build knows of the matters still open: the live tallies,
+/// when they were taken, and from which forge.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Pending {
+    /// The moment the tallies are as of (`12:00 UTC on 2 Mar 2030`);
+    /// `None` when no forge was asked.
+    pub as_of: Option<String>,
+    /// The same moment, machine-readable, for `<time datetime>`.
+    pub as_of_iso: Option<String>,
+    /// The open matters, oldest first.
+    pub matters: Vec<PendingView>,
+}
+
+/// A matter still open, with its live tally, as a view: what a player
+/// checks several times a day. The wording comes from
+/// [`crate::report::standing`], as in the status comment and `play list`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PendingView {
     /// The pull request or issue number.
     pub number: u64,
-    /// proposal, cfj or dov.
+    /// Proposal, CfJ or DoV.
     pub kind: String,
     /// Its title.
     pub title: String,
     /// The author's player name.
     pub author: String,
-    /// When it was opened, as text.
+    /// The author's page from the site's root, filled in when rendered.
+    pub author_url: Option<String>,
+    /// The pull request on the forge, if it has an address.
+    pub link: Option<String>,
+    /// When it was opened, for people.
     pub opened: String,
-    /// Counted votes, in order.
+    /// One row per active player (then anyone else counted).
     pub votes: Vec<PendingVote>,
+    /// `3 votes`.
+    pub votes_label: String,
     /// FOR votes counted.
     #[serde(rename = "for")]
     pub for_: u32,
@@ -76,23 +95,31 @@ pub struct PendingView {
     pub against: u32,
     /// The quorum now.
     pub quorum: u32,
-    /// What would happen if it were resolved now (`would be enacted`…).
+    /// FOR as a share of the quorum, 0 to 100, for the bar.
+    pub for_percent: u32,
+    /// `pending`, `would be enacted now` or `would fail now`.
     pub decision: String,
     /// A CSS class for the decision: enacts, fails or open.
     pub decision_class: String,
-    /// Why, in game terms.
+    /// What happens next, as a sentence.
+    pub next: String,
+    /// Why, in the rules' own terms.
     pub reasons: Vec<String>,
-    /// What the matter needs and by when (`enactable from 14:00 UTC`).
-    pub next_change: Option<String>,
 }
 
-/// One counted vote of a pending matter.
+/// One player's line in a pending matter's tally.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PendingVote {
     /// The player.
     pub player: String,
-    /// FOR, AGAINST, DEFERENTIAL or VETO.
+    /// Their page from the site's root, filled in when rendered.
+    pub url: Option<String>,
+    /// `FOR`, `—`, `DEFERENTIAL (counts as FOR)`.
     pub vote: String,
+    /// A CSS class: for, against, other or none.
+    pub class: String,
+    /// When it was cast, for people, if by a comment.
+    pub at: Option<String>,
 }
 
 /// The game's history as read from git, oldest first.
@@ -168,12 +195,13 @@ pub fn render(input: &SiteInput, progress: &(dyn Fn(&str) + Sync)) -> Result<Sit
         "rendering the archive: {} resolved matters",
         input.game.records.len()
     ));
-    archive::render(&theme, &cx, &mut site, progress)?;
+    let history = revisions::History::new(&cx);
+    archive::render(&theme, &cx, &history, &mut site, progress)?;
     progress(&format!(
         "rendering the history: {} ruleset revisions",
         input.timeline.revisions.len()
     ));
-    revisions::render(&theme, &cx, &mut site)?;
+    revisions::render(&theme, &cx, &history, &mut site)?;
     progress("rendering statistics, the feed and the search index");
     stats::render(&theme, &cx, &mut site)?;
     theme.add_static(&mut site);

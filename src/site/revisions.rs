@@ -8,12 +8,13 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::context::{Context, date, matter_url};
-use super::diff::{self, ChangeKind, Line, RuleChange};
 use super::rules::{Links, rule_view, section_views};
 use super::theme::Theme;
 use super::xref::Targets;
 use super::{Revision, Site, SiteError};
 use crate::record::Record;
+use crate::ruleset::diff::{RuleDiff, rule_diffs};
+use crate::ruleset::textdiff::Line;
 
 /// A revision as a row of the index and the head of its page.
 #[derive(Serialize)]
@@ -26,12 +27,99 @@ struct RevisionView {
     changes: String,
 }
 
+/// One rule's change as the revision and matter pages show it.
 #[derive(Serialize)]
-struct DiffEntry<'a> {
+pub(crate) struct DiffEntry<'a> {
     id: &'a str,
-    label: &'a str,
+    label: String,
     what: String,
     lines: &'a [Line],
+}
+
+/// What an enacted matter changed in the rules, for its page.
+#[derive(Serialize)]
+pub(crate) struct MatterChange<'a> {
+    /// The ruleset revision it made.
+    revision: usize,
+    /// Its rule changes.
+    diff: Vec<DiffEntry<'a>>,
+}
+
+fn entries(changes: &[RuleDiff]) -> Vec<DiffEntry<'_>> {
+    changes
+        .iter()
+        .map(|c| DiffEntry {
+            id: &c.id,
+            label: format!("{} {}", c.number, c.title),
+            what: c.describe(),
+            lines: &c.lines,
+        })
+        .collect()
+}
+
+/// The revisions with their rule diffs, made once and shared by the
+/// history pages and the pages of the matters that made them.
+pub(crate) struct History {
+    views: Vec<RevisionView>,
+    diffs: Vec<Vec<RuleDiff>>,
+    /// Revision index by the address of the matter that made it.
+    by_matter: BTreeMap<String, usize>,
+}
+
+impl History {
+    /// Diffs every revision against the one before.
+    pub(crate) fn new(cx: &Context) -> Self {
+        let revisions = &cx.input.timeline.revisions;
+        let empty = crate::ruleset::Ruleset::default();
+        let diffs: Vec<Vec<RuleDiff>> = revisions
+            .par_iter()
+            .enumerate()
+            .map(|(i, rev)| {
+                let before = if i == 0 {
+                    &empty
+                } else {
+                    &*revisions[i - 1].ruleset
+                };
+                rule_diffs(before, &rev.ruleset)
+            })
+            .collect();
+        let matters = Matters::new(&cx.game.records);
+        let views: Vec<RevisionView> = revisions
+            .iter()
+            .zip(&diffs)
+            .map(|(rev, changes)| RevisionView {
+                number: rev.number,
+                date: date(rev.time),
+                summary: rev.summary.clone(),
+                matter_url: matters.of(rev).map(matter_url),
+                commit: rev.commit.chars().take(10).collect(),
+                changes: match changes.len() {
+                    1 => "1 rule".into(),
+                    n => format!("{n} rules"),
+                },
+            })
+            .collect();
+        let mut by_matter = BTreeMap::new();
+        for (i, view) in views.iter().enumerate() {
+            if let Some(url) = &view.matter_url {
+                by_matter.entry(url.clone()).or_insert(i);
+            }
+        }
+        History {
+            views,
+            diffs,
+            by_matter,
+        }
+    }
+
+    /// What the matter at `url` changed in the rules, if it made a revision.
+    pub(crate) fn of_matter(&self, url: &str) -> Option<MatterChange<'_>> {
+        let i = *self.by_matter.get(url)?;
+        Some(MatterChange {
+            revision: self.views[i].number,
+            diff: entries(&self.diffs[i]),
+        })
+    }
 }
 
 /// One change in a rule's history.
@@ -88,37 +176,14 @@ fn pr_number(summary: &str) -> Option<u64> {
 }
 
 /// Renders `rulesets/`, `rulesets/<n>/` and `rules/<id>/`.
-pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(), SiteError> {
+pub(crate) fn render(
+    theme: &Theme,
+    cx: &Context,
+    history: &History,
+    site: &mut Site,
+) -> Result<(), SiteError> {
     let revisions = &cx.input.timeline.revisions;
-    let empty = crate::ruleset::Ruleset::default();
-    let diffs: Vec<Vec<RuleChange>> = revisions
-        .par_iter()
-        .enumerate()
-        .map(|(i, rev)| {
-            let before = if i == 0 {
-                &empty
-            } else {
-                &*revisions[i - 1].ruleset
-            };
-            diff::diff(before, &rev.ruleset)
-        })
-        .collect();
-    let matters = Matters::new(&cx.game.records);
-    let views: Vec<RevisionView> = revisions
-        .iter()
-        .zip(&diffs)
-        .map(|(rev, changes)| RevisionView {
-            number: rev.number,
-            date: date(rev.time),
-            summary: rev.summary.clone(),
-            matter_url: matters.of(rev).map(matter_url),
-            commit: rev.commit.chars().take(10).collect(),
-            changes: match changes.len() {
-                1 => "1 rule".into(),
-                n => format!("{n} rules"),
-            },
-        })
-        .collect();
+    let (views, diffs) = (&history.views, &history.diffs);
     let path = "rulesets/index.html";
     let mut context = cx.page(path, "Ruleset history", "rulesets")?;
     let newest: Vec<&RevisionView> = views.iter().rev().collect();
@@ -129,14 +194,14 @@ pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(),
         .map(|i| revision_page(theme, cx, (&revisions[i], &views[i]), &diffs[i]))
         .collect::<Result<_, _>>()?;
     site.extend(pages);
-    rule_pages(theme, cx, &views, &diffs, site)
+    rule_pages(theme, cx, views, diffs, site)
 }
 
 fn revision_page(
     theme: &Theme,
     cx: &Context,
     (rev, view): (&Revision, &RevisionView),
-    changes: &[RuleChange],
+    changes: &[RuleDiff],
 ) -> Result<(String, String), SiteError> {
     let path = format!("rulesets/{}.html", rev.number);
     let title = format!("Ruleset {}", rev.number);
@@ -146,27 +211,11 @@ fn revision_page(
         root: "../",
         cache: &cx.html,
     };
-    let (present, removed): (Vec<&RuleChange>, Vec<&RuleChange>) =
-        changes.iter().partition(|c| c.kind != ChangeKind::Repealed);
-    let entries: Vec<DiffEntry> = present
-        .iter()
-        .map(|c| DiffEntry {
-            id: &c.id,
-            label: &c.label,
-            what: c.kind.describe(),
-            lines: &c.lines,
-        })
-        .collect();
-    let removed: Vec<BTreeMap<&str, &str>> = removed
-        .iter()
-        .map(|c| BTreeMap::from([("id", c.id.as_str()), ("label", c.label.as_str())]))
-        .collect();
     context.insert("rev", view);
     context.insert("prev", &rev.number.checked_sub(1).filter(|n| *n > 0));
     let last = cx.input.timeline.revisions.len();
     context.insert("next", &(rev.number < last).then_some(rev.number + 1));
-    context.insert("diff", &entries);
-    context.insert("removed", &removed);
+    context.insert("diff", &entries(changes));
     context.insert("sections", &section_views(&rev.ruleset, links));
     Ok((
         path.clone(),
@@ -188,7 +237,7 @@ struct Histories<'a> {
 fn histories<'a>(
     cx: &'a Context,
     views: &[RevisionView],
-    diffs: &'a [Vec<RuleChange>],
+    diffs: &'a [Vec<RuleDiff>],
 ) -> Histories<'a> {
     let mut out = Histories::default();
     for ((view, changes), rev) in views.iter().zip(diffs).zip(&cx.input.timeline.revisions) {
@@ -203,7 +252,7 @@ fn histories<'a>(
                 .push(HistoryEntry {
                     revision: view.number,
                     date: view.date.clone(),
-                    what: change.kind.describe(),
+                    what: change.describe(),
                     summary: view.summary.clone(),
                     matter_url: view.matter_url.clone(),
                 });
@@ -217,7 +266,7 @@ fn rule_pages(
     theme: &Theme,
     cx: &Context,
     views: &[RevisionView],
-    diffs: &[Vec<RuleChange>],
+    diffs: &[Vec<RuleDiff>],
     site: &mut Site,
 ) -> Result<(), SiteError> {
     let Histories {
@@ -250,6 +299,26 @@ fn rule_pages(
             let mut context = cx.page(&path, &title, "ruleset")?;
             context.insert("rule", &rule);
             context.insert("id", id);
+            let brief = |r: &crate::ruleset::Rule| {
+                BTreeMap::from([
+                    ("id", r.id.to_string()),
+                    ("number", r.number.to_string()),
+                    ("title", r.title.clone()),
+                ])
+            };
+            let subrules: Vec<_> = current
+                .rules
+                .iter()
+                .filter(|r| r.parent.as_ref().is_some_and(|p| p.as_str() == *id))
+                .map(brief)
+                .collect();
+            let parent = current
+                .get(id)
+                .and_then(|r| r.parent.as_ref())
+                .and_then(|p| current.get(p.as_str()))
+                .map(brief);
+            context.insert("subrules", &subrules);
+            context.insert("parent", &parent);
             context.insert("last_seen", &last_seen.get(id));
             let mut changes = history.get(id).cloned().unwrap_or_default();
             changes.reverse();

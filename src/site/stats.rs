@@ -66,14 +66,17 @@ fn per_month(cx: &Context) -> Chart {
         }
     }
     let every = bars.len().div_ceil(8).max(1);
-    let labels = Labels {
-        id: "_stats-months",
-        title: "Resolved matters per month",
-        description: "How many matters were resolved in each month of the game.",
-    };
+    let labels = Labels::new(
+        "_stats-months",
+        "Resolved matters per month",
+        "How many matters were resolved in each month of the game.",
+    );
     Chart {
         svg: svg::bar_chart(labels, &bars, every),
-        caption: format!("Resolved matters per month, {} months.", bars.len()),
+        caption: format!(
+            "Resolved matters per month, over {}.",
+            crate::report::plural(bars.len() as i64, "month", "months")
+        ),
     }
 }
 
@@ -91,13 +94,21 @@ fn rate_per_dynasty(cx: &Context) -> Chart {
         .collect();
     let every = bars.len().div_ceil(10).max(1);
     let labels = Labels {
-        id: "_stats-dynasties",
-        title: "Enactment rate per dynasty (%)",
-        description: "The share of each dynasty's resolved matters that were enacted.",
+        unit: "%",
+        integers: false,
+        y_max: Some(100.0),
+        ..Labels::new(
+            "_stats-dynasties",
+            "Enactment rate per dynasty (%)",
+            "The share of each dynasty's resolved matters that were enacted.",
+        )
     };
     Chart {
         svg: svg::bar_chart(labels, &bars, every),
-        caption: format!("Enactment rate per dynasty, {} dynasties.", bars.len()),
+        caption: format!(
+            "Enactment rate per dynasty, over {}.",
+            crate::report::plural(bars.len() as i64, "dynasty", "dynasties")
+        ),
     }
 }
 
@@ -153,30 +164,36 @@ fn feed(theme: &Theme, cx: &Context) -> Result<String, SiteError> {
     theme.render("feed.xml", "feed.xml", &context)
 }
 
-/// `[{"t": title, "u": address from the root, "k": kind}]` for the
-/// search box: rules, pages, players and matters.
+/// `[{"t": title, "u": address from the root, "k": kind, "a": more
+/// text to match}]` for the search box: rules, players and matters (a
+/// matter's number and author match too).
 fn search_index(cx: &Context) -> String {
     #[derive(Serialize)]
     struct Entry {
         t: String,
         u: String,
         k: String,
+        #[serde(skip_serializing_if = "String::is_empty")]
+        a: String,
     }
     let game = cx.game;
     let rules = game.ruleset.rules.iter().map(|r| Entry {
         t: format!("{} {}", r.number, r.title),
         u: format!("ruleset/#{}", r.id),
         k: "rule".into(),
+        a: String::new(),
     });
     let players = cx.slugs.keys().map(|name| Entry {
         t: name.clone(),
         u: cx.player_url(name),
         k: "player".into(),
+        a: String::new(),
     });
     let matters = game.records.iter().map(|r| Entry {
         t: r.title.clone(),
         u: matter_url(r),
         k: format!("{} {}", r.status(), super::context::date(r.resolved)),
+        a: format!("#{} {}", r.number, r.author),
     });
     let all: Vec<Entry> = rules.chain(players).chain(matters).collect();
     serde_json::to_string(&all).unwrap_or_else(|_| "[]".into())

@@ -12,9 +12,10 @@ const WIDTH: f64 = 640.0;
 const PLOT_HEIGHT: f64 = 200.0;
 const LEFT: f64 = 48.0;
 const RIGHT: f64 = 12.0;
-const TOP: f64 = 12.0;
-const AXIS: f64 = 28.0;
-const LEGEND_ROW: f64 = 18.0;
+/// Room above the plot for the chart's visible title.
+const TOP: f64 = 34.0;
+const AXIS: f64 = 34.0;
+const LEGEND_ROW: f64 = 26.0;
 
 /// One line of a chart: a name and points (time, value), in time order.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,15 +26,39 @@ pub struct Series {
     pub points: Vec<(Timestamp, f64)>,
 }
 
-/// What a chart is about, for people and screen readers.
+/// What a chart is about, for people and screen readers, and how its
+/// axes run.
 #[derive(Debug, Clone, Copy)]
 pub struct Labels<'a> {
     /// A document-unique id for the SVG's title element.
     pub id: &'a str,
-    /// The title.
+    /// The title, shown above the plot.
     pub title: &'a str,
     /// A one-sentence description of what the chart shows.
     pub description: &'a str,
+    /// The values' unit, after each value tick (`%`), or empty.
+    pub unit: &'a str,
+    /// The values are whole numbers: no tick between them.
+    pub integers: bool,
+    /// A fixed top of the value axis (100 for a rate), else from the data.
+    pub y_max: Option<f64>,
+    /// The time axis, shared by the charts of a page; else from the data.
+    pub x_range: Option<(Timestamp, Timestamp)>,
+}
+
+impl<'a> Labels<'a> {
+    /// Labels for whole-number values with axes from the data.
+    pub fn new(id: &'a str, title: &'a str, description: &'a str) -> Self {
+        Labels {
+            id,
+            title,
+            description,
+            unit: "",
+            integers: true,
+            y_max: None,
+            x_range: None,
+        }
+    }
 }
 
 /// A step chart (each value holds until the next) of `series` over time.
@@ -41,22 +66,25 @@ pub fn step_chart(labels: Labels, series: &[Series]) -> String {
     let times = series
         .iter()
         .flat_map(|s| s.points.iter().map(|p| p.0.unix()));
-    let (t0, t1) = bounds(times.map(|t| t as f64)).unwrap_or((0.0, 1.0));
-    let (t0, t1) = if t1 > t0 {
-        (t0, t1)
-    } else {
-        (t0 - 86_400.0, t1 + 86_400.0)
-    };
+    let data = bounds(times.map(|t| t as f64)).unwrap_or((0.0, 1.0));
+    #[allow(clippy::cast_precision_loss)] // seconds since 1970 fit an f64
+    let (t0, t1) = labels
+        .x_range
+        .map_or(data, |(a, b)| (a.unix() as f64, b.unix() as f64));
+    // A history of one moment ends there: a day before it, nothing after.
+    let t0 = if t1 > t0 { t0 } else { t1 - 86_400.0 };
+    // A little room after the last change, so it is not on the edge.
+    let t1 = t1 + (t1 - t0) * 0.03;
     let values = series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
     let (v0, v1) = bounds(values.chain([0.0])).unwrap_or((0.0, 1.0));
-    let ticks = nice_ticks(v0, v1);
+    let ticks = nice_ticks(v0, labels.y_max.unwrap_or(v1), labels.integers);
     let (lo, hi) = (ticks[0], ticks[ticks.len() - 1]);
     let legend_rows = legend_rows(series.iter().map(|s| s.name.as_str()));
     let height = TOP + PLOT_HEIGHT + AXIS + LEGEND_ROW * legend_rows.len() as f64;
     let x = |t: f64| LEFT + (t - t0) / (t1 - t0) * (WIDTH - LEFT - RIGHT);
     let y = |v: f64| TOP + PLOT_HEIGHT - (v - lo) / (hi - lo) * PLOT_HEIGHT;
     let mut svg = open(labels, height);
-    y_axis(&mut svg, &ticks, &y);
+    y_axis(&mut svg, &ticks, labels.unit, &y);
     time_axis(&mut svg, t0, t1, &x);
     for (i, s) in series.iter().enumerate() {
         let Some(&(first_t, first_v)) = s.points.first() else {
@@ -79,13 +107,13 @@ pub fn step_chart(labels: Labels, series: &[Series]) -> String {
 /// A bar chart of labelled values; every `label_every`-th label is shown.
 pub fn bar_chart(labels: Labels, bars: &[(String, f64)], label_every: usize) -> String {
     let (_, v1) = bounds(bars.iter().map(|b| b.1).chain([0.0])).unwrap_or((0.0, 1.0));
-    let ticks = nice_ticks(0.0, v1);
+    let ticks = nice_ticks(0.0, labels.y_max.unwrap_or(v1), labels.integers);
     let hi = ticks[ticks.len() - 1];
     let height = TOP + PLOT_HEIGHT + AXIS;
     let band = (WIDTH - LEFT - RIGHT) / bars.len().max(1) as f64;
     let y = |v: f64| TOP + PLOT_HEIGHT - v / hi * PLOT_HEIGHT;
     let mut svg = open(labels, height);
-    y_axis(&mut svg, &ticks, &y);
+    y_axis(&mut svg, &ticks, labels.unit, &y);
     for (i, (label, value)) in bars.iter().enumerate() {
         let left = LEFT + band * i as f64;
         let _ = write!(
@@ -96,14 +124,17 @@ pub fn bar_chart(labels: Labels, bars: &[(String, f64)], label_every: usize) -> 
             (band * 0.8).max(0.5),
             (TOP + PLOT_HEIGHT - y(*value)).max(0.0)
         );
-        escape_into(&mut svg, &format!("{label}: {}", trim_number(*value)));
+        escape_into(
+            &mut svg,
+            &format!("{label}: {}{}", trim_number(*value), labels.unit),
+        );
         svg.push_str("</title></rect>");
         if label_every > 0 && i % label_every == 0 {
             let _ = write!(
                 svg,
                 "<text x=\"{:.1}\" y=\"{:.1}\">",
                 left,
-                TOP + PLOT_HEIGHT + 18.0
+                TOP + PLOT_HEIGHT + 22.0
             );
             escape_into(&mut svg, label);
             svg.push_str("</text>");
@@ -121,11 +152,13 @@ fn open(labels: Labels, height: f64) -> String {
     escape_into(&mut svg, labels.title);
     let _ = write!(svg, "</title><desc id=\"{}-d\">", labels.id);
     escape_into(&mut svg, labels.description);
-    svg.push_str("</desc>");
+    svg.push_str("</desc><text class=\"title\" x=\"0\" y=\"16\">");
+    escape_into(&mut svg, labels.title);
+    svg.push_str("</text>");
     svg
 }
 
-fn y_axis(svg: &mut String, ticks: &[f64], y: &dyn Fn(f64) -> f64) {
+fn y_axis(svg: &mut String, ticks: &[f64], unit: &str, y: &dyn Fn(f64) -> f64) {
     for &tick in ticks {
         let at = y(tick);
         let _ = write!(
@@ -134,7 +167,7 @@ fn y_axis(svg: &mut String, ticks: &[f64], y: &dyn Fn(f64) -> f64) {
             WIDTH - RIGHT,
             LEFT - 6.0,
             at + 4.0,
-            trim_number(tick)
+            format_args!("{}{unit}", trim_number(tick))
         );
     }
 }
@@ -167,9 +200,9 @@ fn time_axis(svg: &mut String, t0: f64, t1: f64, x: &dyn Fn(f64) -> f64) {
         };
         let _ = write!(
             svg,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"{anchor}\">{label}</text>",
+            "<text class=\"t{i}\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"{anchor}\">{label}</text>",
             x(t),
-            baseline + 18.0
+            baseline + 22.0
         );
     }
 }
@@ -192,8 +225,9 @@ fn legend_rows<'n>(names: impl Iterator<Item = &'n str>) -> Vec<Vec<(usize, &'n 
     rows
 }
 
+/// Room for a legend entry: wide enough for the larger text on phones.
 fn legend_width(name: &str) -> f64 {
-    24.0 + 7.0 * name.chars().count() as f64
+    28.0 + 11.0 * name.chars().count() as f64
 }
 
 fn legend(svg: &mut String, rows: &[Vec<(usize, &str)>], top: f64) {
@@ -222,9 +256,9 @@ fn bounds(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
     })
 }
 
-/// Round tick values (steps of 1, 2 or 5 times a power of ten) covering
-/// `lo..=hi`, at least two of them.
-fn nice_ticks(lo: f64, hi: f64) -> Vec<f64> {
+/// Round tick values (steps of 1, 2 or 5 times a power of ten, at least
+/// 1 for whole numbers) covering `lo..=hi`, at least two of them.
+fn nice_ticks(lo: f64, hi: f64, integers: bool) -> Vec<f64> {
     let span = if hi > lo { hi - lo } else { 1.0 };
     let raw = span / 4.0;
     let magnitude = 10f64.powf(raw.log10().floor());
@@ -233,6 +267,7 @@ fn nice_ticks(lo: f64, hi: f64) -> Vec<f64> {
         .map(|m| m * magnitude)
         .find(|s| *s >= raw)
         .unwrap_or(10.0 * magnitude);
+    let step = if integers { step.max(1.0) } else { step };
     let start = (lo / step).floor() * step;
     let mut ticks = vec![start];
     while ticks[ticks.len() - 1] < hi || ticks.len() < 2 {
@@ -257,10 +292,12 @@ mod tests {
 
     #[test]
     fn ticks_are_round_and_cover_the_range() {
-        assert_eq!(nice_ticks(0.0, 10.0), [0.0, 5.0, 10.0]);
-        assert_eq!(nice_ticks(0.0, 7.0), [0.0, 2.0, 4.0, 6.0, 8.0]);
-        assert_eq!(nice_ticks(-3.0, 0.0), [-3.0, -2.0, -1.0, 0.0]);
-        assert_eq!(nice_ticks(0.0, 0.0), [0.0, 0.5]);
+        assert_eq!(nice_ticks(0.0, 10.0, true), [0.0, 5.0, 10.0]);
+        assert_eq!(nice_ticks(0.0, 7.0, true), [0.0, 2.0, 4.0, 6.0, 8.0]);
+        assert_eq!(nice_ticks(-3.0, 0.0, true), [-3.0, -2.0, -1.0, 0.0]);
+        assert_eq!(nice_ticks(0.0, 0.0, false), [0.0, 0.5]);
+        assert_eq!(nice_ticks(0.0, 0.0, true), [0.0, 1.0], "no half a spring");
+        assert_eq!(nice_ticks(0.0, 100.0, false), [0.0, 50.0, 100.0]);
         assert_eq!(trim_number(2.50), "2.5");
     }
 
@@ -276,31 +313,41 @@ mod tests {
                 points: vec![(at(0), 5.0)],
             },
         ];
-        let labels = Labels {
-            id: "c1",
-            title: "springs",
-            description: "springs per player",
-        };
+        let labels = Labels::new("c1", "springs", "springs per player");
         let svg = step_chart(labels, &series);
         assert!(svg.starts_with("<svg"), "{svg}");
         assert!(svg.contains("aria-labelledby=\"c1 c1-d\""));
         // Ada starts at the left edge at 0 (the bottom), steps up to 10 (the top).
         assert!(
-            svg.contains("<path class=\"line s0\" d=\"M48.0 212.0 H628.0 V12.0 H628.0\"><title>Ada &lt;3</title>"),
+            svg.contains("<path class=\"line s0\" d=\"M48.0 234.0 H611.1 V34.0 H628.0\"><title>Ada &lt;3</title>"),
             "{svg}"
         );
-        assert!(svg.contains("<path class=\"line s1\" d=\"M48.0 112.0 H628.0\">"));
+        assert!(svg.contains("<path class=\"line s1\" d=\"M48.0 134.0 H628.0\">"));
         assert_eq!(svg.matches("<path").count(), 2);
+        assert!(svg.contains("<text class=\"title\" x=\"0\" y=\"16\">springs</text>"));
+    }
+
+    #[test]
+    fn a_value_that_never_changed_ends_where_its_history_does() {
+        let series = [Series {
+            name: "round".into(),
+            points: vec![(at(0), 1.0)],
+        }];
+        let svg = step_chart(Labels::new("c", "round", "the round"), &series);
+        // The axis runs from a day before to just after the one moment,
+        // with whole-number ticks only.
+        let last_label = Timestamp::from_unix(at(0).unix() + 2_592)
+            .to_datetime()
+            .format("%m-%d %H:%M")
+            .to_string();
+        assert!(svg.contains(&format!(">{last_label}</text>")), "{svg}");
+        assert!(!svg.contains(">0.5</text>"), "{svg}");
     }
 
     #[test]
     fn a_bar_chart_has_one_bar_per_value() {
         let bars = [("2030-01".to_string(), 4.0), ("2030-02".to_string(), 0.0)];
-        let labels = Labels {
-            id: "b",
-            title: "t",
-            description: "d",
-        };
+        let labels = Labels::new("b", "t", "d");
         let svg = bar_chart(labels, &bars, 1);
         assert_eq!(svg.matches("<rect class=\"bar\"").count(), 2);
         assert!(svg.contains("<title>2030-01: 4</title>"), "{svg}");

@@ -1,6 +1,9 @@
-//! Templates and static files: built into the binary, overridable by a
-//! theme (`themes/<name>/`) and then by the game itself. Pure: the files
-//! of the overrides are read at the edge and handed in as [`ThemeFile`]s.
+//! Templates and static files: the default theme is the files in
+//! `themes/default/` (one copy, built into the binary from there), so a
+//! game's repository can carry and change the very files it looks like.
+//! Overridable by a theme (`themes/<name>/`) and then by the game itself.
+//! Pure: the files of the overrides are read at the edge and handed in as
+//! [`ThemeFile`]s.
 
 use std::collections::BTreeMap;
 use std::error::Error as _;
@@ -19,31 +22,94 @@ pub struct ThemeFile {
 
 /// The built-in templates, by name.
 const TEMPLATES: &[(&str, &str)] = &[
-    ("base.html", include_str!("templates/base.html")),
-    ("macros.html", include_str!("templates/macros.html")),
-    ("masthead.html", include_str!("templates/masthead.html")),
-    ("index.html", include_str!("templates/index.html")),
-    ("page.html", include_str!("templates/page.html")),
-    ("ruleset.html", include_str!("templates/ruleset.html")),
-    ("rule.html", include_str!("templates/rule.html")),
-    ("tracker.html", include_str!("templates/tracker.html")),
-    ("pending.html", include_str!("templates/pending.html")),
-    ("archive.html", include_str!("templates/archive.html")),
-    ("matter.html", include_str!("templates/matter.html")),
-    ("players.html", include_str!("templates/players.html")),
-    ("player.html", include_str!("templates/player.html")),
-    ("dynasties.html", include_str!("templates/dynasties.html")),
-    ("dynasty.html", include_str!("templates/dynasty.html")),
-    ("stats.html", include_str!("templates/stats.html")),
-    ("rulesets.html", include_str!("templates/rulesets.html")),
-    ("revision.html", include_str!("templates/revision.html")),
-    ("feed.xml", include_str!("templates/feed.xml")),
+    (
+        "base.html",
+        include_str!("../../themes/default/templates/base.html"),
+    ),
+    (
+        "macros.html",
+        include_str!("../../themes/default/templates/macros.html"),
+    ),
+    (
+        "masthead.html",
+        include_str!("../../themes/default/templates/masthead.html"),
+    ),
+    (
+        "index.html",
+        include_str!("../../themes/default/templates/index.html"),
+    ),
+    (
+        "page.html",
+        include_str!("../../themes/default/templates/page.html"),
+    ),
+    (
+        "ruleset.html",
+        include_str!("../../themes/default/templates/ruleset.html"),
+    ),
+    (
+        "rule.html",
+        include_str!("../../themes/default/templates/rule.html"),
+    ),
+    (
+        "tracker.html",
+        include_str!("../../themes/default/templates/tracker.html"),
+    ),
+    (
+        "pending.html",
+        include_str!("../../themes/default/templates/pending.html"),
+    ),
+    (
+        "archive.html",
+        include_str!("../../themes/default/templates/archive.html"),
+    ),
+    (
+        "matter.html",
+        include_str!("../../themes/default/templates/matter.html"),
+    ),
+    (
+        "players.html",
+        include_str!("../../themes/default/templates/players.html"),
+    ),
+    (
+        "player.html",
+        include_str!("../../themes/default/templates/player.html"),
+    ),
+    (
+        "dynasties.html",
+        include_str!("../../themes/default/templates/dynasties.html"),
+    ),
+    (
+        "dynasty.html",
+        include_str!("../../themes/default/templates/dynasty.html"),
+    ),
+    (
+        "stats.html",
+        include_str!("../../themes/default/templates/stats.html"),
+    ),
+    (
+        "rulesets.html",
+        include_str!("../../themes/default/templates/rulesets.html"),
+    ),
+    (
+        "revision.html",
+        include_str!("../../themes/default/templates/revision.html"),
+    ),
+    (
+        "feed.xml",
+        include_str!("../../themes/default/templates/feed.xml"),
+    ),
 ];
 
 /// The built-in static files, by path in the site.
 const STATIC: &[(&str, &str)] = &[
-    ("style.css", include_str!("static/style.css")),
-    ("site.js", include_str!("static/site.js")),
+    (
+        "style.css",
+        include_str!("../../themes/default/static/style.css"),
+    ),
+    (
+        "site.js",
+        include_str!("../../themes/default/static/site.js"),
+    ),
 ];
 
 /// The names a theme may override (`templates/…`, `static/…`), for
@@ -58,6 +124,31 @@ pub fn builtin_names() -> Vec<String> {
 pub(crate) struct Theme {
     tera: tera::Tera,
     statics: BTreeMap<String, String>,
+}
+
+/// `15786` → `15,786`: counts as people read them.
+pub(crate) fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The `thousands` filter of the templates: numbers get separators, and
+/// anything else is left as it is.
+fn thousands_filter(
+    value: &tera::Value,
+    _: &std::collections::HashMap<String, tera::Value>,
+) -> tera::Result<tera::Value> {
+    Ok(match value.as_u64() {
+        Some(n) => tera::Value::String(thousands(n)),
+        None => value.clone(),
+    })
 }
 
 impl Theme {
@@ -80,6 +171,7 @@ impl Theme {
         }
         let mut tera = tera::Tera::default();
         tera.set_escape_fn(escape);
+        tera.register_filter("thousands", thousands_filter);
         tera.add_raw_templates(templates.iter().map(|(n, t)| (n.as_str(), t.as_str())))
             .map_err(|e| SiteError::Template {
                 name: failing_template(&e),

@@ -26,6 +26,8 @@ struct RosterRow {
     anchor: String,
     status: &'static str,
     admin: bool,
+    /// The current emperor.
+    emperor: bool,
     joined: String,
     idle: String,
     values: Vec<String>,
@@ -96,7 +98,7 @@ pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(),
 
     let path = "pending/index.html";
     let mut context = cx.page(path, "Pending matters", "pending")?;
-    context.insert("matters", cx.input.pending);
+    context.insert("pending", &super::pending::linked(cx));
     site.insert(path.into(), theme.render("pending.html", path, &context)?);
     Ok(())
 }
@@ -121,6 +123,7 @@ fn row(cx: &Context, state: &GameState, player: &Player) -> RosterRow {
             "active"
         },
         admin: player.admin,
+        emperor: state.dynasty.emperor.as_deref() == Some(player.name.as_str()),
         joined: player.joined.map(date).unwrap_or_default(),
         idle: idle.join("; "),
         values: state
@@ -215,13 +218,19 @@ fn charts(samples: &[Sample]) -> Vec<Chart> {
             }
         }
     }
+    // One time axis for every chart of the page, from the first change to
+    // the last, so their moments line up.
+    let range = samples
+        .first()
+        .zip(samples.last())
+        .map(|(a, b)| (a.time, b.time));
     let mut out = Vec::new();
     for (name, points) in globals {
         let series = [Series {
             name: name.to_string(),
             points,
         }];
-        out.push(chart(out.len(), name, "the global", &series));
+        out.push(chart(out.len(), name, "the global", &series, range));
     }
     for (var, lines) in players {
         let series: Vec<Series> = lines
@@ -231,7 +240,7 @@ fn charts(samples: &[Sample]) -> Vec<Chart> {
                 points,
             })
             .collect();
-        out.push(chart(out.len(), var, "each player's", &series));
+        out.push(chart(out.len(), var, "each player's", &series, range));
     }
     out
 }
@@ -245,13 +254,18 @@ fn push(line: &mut Line, time: Timestamp, value: i64) {
     }
 }
 
-fn chart(index: usize, name: &str, whose: &str, series: &[Series]) -> Chart {
+fn chart(
+    index: usize,
+    name: &str,
+    whose: &str,
+    series: &[Series],
+    range: Option<(Timestamp, Timestamp)>,
+) -> Chart {
     let description = format!("{whose} {name} at every change to the gamestate");
     let id = format!("_chart-{index}");
     let labels = Labels {
-        id: &id,
-        title: name,
-        description: &description,
+        x_range: range,
+        ..Labels::new(&id, name, &description)
     };
     Chart {
         svg: svg::step_chart(labels, series),

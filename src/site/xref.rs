@@ -14,10 +14,14 @@ use regex::Regex;
 
 use crate::ruleset::Ruleset;
 
-/// "Rule 2.5" (a number with at least two parts), or "rule [entitled]
-/// “Title”" with curly or straight quotes.
+/// "Rule 2.5" (a number with at least two parts), "rule [entitled]
+/// “Title”", or a bare quoted “Title” (“Changes to Pending Proposals”
+/// says…), with curly or straight quotes. A bare quotation links only
+/// when it is exactly one rule's title.
 static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)\brule\s+(?:(\d+(?:\.\d+)+)\b|(?:entitled\s+)?[“"]([^”"\n]{1,120})[”"])"#)
+    Regex::new(
+        r#"(?i)\brule\s+(?:(\d+(?:\.\d+)+)\b|(?:entitled\s+)?[“"]([^”"\n]{1,120})[”"])|[“"]([^”"\n]{1,120})[”"]"#,
+    )
         .unwrap_or_else(|e| unreachable!("the reference pattern is valid: {e}"))
 });
 
@@ -131,7 +135,7 @@ fn link_references(text: &str, targets: &Targets, prefix: &str) -> Option<String
     for found in REFERENCE.captures_iter(text) {
         let whole = found.get(0)?;
         let number = found.get(1).map(|m| m.as_str());
-        let title = found.get(2).map(|m| m.as_str());
+        let title = found.get(2).or_else(|| found.get(3)).map(|m| m.as_str());
         let Some(id) = targets.resolve(number, title) else {
             continue;
         };
@@ -193,6 +197,16 @@ mod tests {
             html,
             "<p>See <a class=\"xref\" href=\"#invasion\">Rule 2.5</a> and the \
              <a class=\"xref\" href=\"#invasion\">rule entitled “Invasion”</a>; rule 9.9 is gone.</p>\n"
+        );
+        let bare = to_html(
+            "“Invasion” says so, as the Appendix entry \"Invasion\" does; “Raids” and “Tea” do not.",
+            &targets(),
+            "",
+        );
+        assert_eq!(
+            bare,
+            "<p><a class=\"xref\" href=\"#invasion\">“Invasion”</a> says so, as the Appendix entry \
+             <a class=\"xref\" href=\"#invasion\">“Invasion”</a> does; “Raids” and “Tea” do not.</p>\n"
         );
     }
 

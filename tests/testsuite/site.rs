@@ -22,7 +22,7 @@ fn the_bundled_game_builds_with_every_link_resolving() {
         "no permalink"
     );
     assert!(page(&game, "tracker/index.html").contains("<table class=\"roster sortable\">"));
-    assert!(page(&game, "pending/index.html").contains("no pending matters known to this build"));
+    assert!(page(&game, "pending/index.html").contains("This build asked no forge"));
     // Nothing changed: a second build rewrites nothing.
     let again = game.run(&["build"]);
     assert_eq!(again.code, 0, "{}", again.stderr);
@@ -45,11 +45,13 @@ fn the_history_gives_revisions_diffs_rule_histories_and_charts() {
     assert!(run.stderr.contains("2 ruleset revisions"), "{}", run.stderr);
     let revision = page(&game, "rulesets/2.html");
     assert!(
-        revision.contains("<a href=\"#springs\">2.1 Springs</a>: amended"),
+        revision.contains("<a href=\"../rules/springs.html\">2.1 Springs</a>: amended"),
         "{revision}"
     );
     assert!(
-        revision.contains("<span class=\"add\">+ A new first line.</span>"),
+        revision.contains(
+            "<div class=\"add\"><span class=\"sr\">added: </span><ins>A new first line.</ins></div>"
+        ),
         "{revision}"
     );
     let history = page(&game, "rules/springs.html");

@@ -60,7 +60,7 @@ function addFilter(table) {
   if (!body || body.rows.length < 20) return;
   const label = document.createElement("label");
   label.className = "filter";
-  label.textContent = "Filter rows ";
+  label.textContent = "Filter the rows on this page ";
   const input = document.createElement("input");
   input.type = "search";
   label.append(input);
@@ -73,35 +73,58 @@ function addFilter(table) {
   });
 }
 
+/** How many results show before "more". */
+const SHOWN = 12;
+
 function addSearch() {
   const form = document.querySelector("form.search");
-  if (!form || !window.fetch) return;
+  // A page opened as a file cannot fetch the index: no box that cannot work.
+  if (!form || !window.fetch || location.protocol === "file:") return;
   form.hidden = false;
   const input = form.querySelector("input");
   const results = form.querySelector(".results");
   let index = null;
   const load = () => {
     if (index) return Promise.resolve(index);
-    return fetch(form.dataset.index).then((r) => r.json()).then((data) => (index = data));
+    return fetch(form.dataset.index)
+      .then((r) => { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then((data) => (index = data));
+  };
+  const broken = () => { form.hidden = true; };
+  const entry = (e) => {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = form.dataset.root + e.u;
+    link.textContent = e.t;
+    const kind = document.createElement("small");
+    kind.textContent = " " + e.k + (e.a ? " · " + e.a : "");
+    item.append(link, kind);
+    return item;
+  };
+  const show = (found, all) => {
+    results.replaceChildren(...found.slice(0, all ? found.length : SHOWN).map(entry));
+    if (!all && found.length > SHOWN) {
+      const item = document.createElement("li");
+      const more = document.createElement("button");
+      more.type = "button";
+      more.className = "more";
+      more.textContent = `more (${found.length - SHOWN})`;
+      more.addEventListener("click", () => show(found, true));
+      item.append(more);
+      results.append(item);
+    }
   };
   form.addEventListener("submit", (e) => e.preventDefault());
-  input.addEventListener("focus", () => { load().catch(() => {}); }, { once: true });
+  input.addEventListener("focus", () => { load().catch(broken); }, { once: true });
   input.addEventListener("input", () => {
     const needle = input.value.trim().toLowerCase();
     load().then((entries) => {
-      results.replaceChildren();
-      if (needle.length < 2) return;
-      for (const entry of entries.filter((e) => e.t.toLowerCase().includes(needle)).slice(0, 12)) {
-        const item = document.createElement("li");
-        const link = document.createElement("a");
-        link.href = form.dataset.root + entry.u;
-        link.textContent = entry.t;
-        const kind = document.createElement("small");
-        kind.textContent = " " + entry.k;
-        item.append(link, kind);
-        results.append(item);
-      }
-    }).catch(() => {});
+      if (needle.length < 2) { results.replaceChildren(); return; }
+      const hits = entries.filter((e) => (e.t + " " + e.k + " " + (e.a || "")).toLowerCase().includes(needle));
+      // Rules and players first, then matters newest first.
+      const matters = hits.filter((e) => e.a).reverse();
+      show(hits.filter((e) => !e.a).concat(matters), false);
+    }).catch(broken);
   });
 }
 
