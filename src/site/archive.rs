@@ -9,13 +9,12 @@ use serde::Serialize;
 
 use super::context::{Context, date, datetime, matter_url, percent};
 use super::theme::Theme;
-use super::tracker::row_anchor;
 use super::xref::{self, Targets};
 use super::{Site, SiteError};
 use crate::record::Record;
 
 /// Rows per page of the archive's long lists.
-const PER_PAGE: usize = 500;
+pub(crate) const PER_PAGE: usize = 500;
 
 /// A resolved matter as a row of a table.
 #[derive(Debug, Clone, Serialize)]
@@ -32,15 +31,15 @@ pub(crate) struct MatterRow {
 }
 
 #[derive(Serialize)]
-struct PageLink {
-    label: String,
-    url: String,
-    current: bool,
+pub(crate) struct PageLink {
+    pub(crate) label: String,
+    pub(crate) url: String,
+    pub(crate) current: bool,
 }
 
 #[derive(Serialize)]
-struct Pager {
-    pages: Vec<PageLink>,
+pub(crate) struct Pager {
+    pub(crate) pages: Vec<PageLink>,
 }
 
 #[derive(Serialize)]
@@ -63,7 +62,7 @@ pub(crate) struct Tally {
 }
 
 impl Tally {
-    fn of<'r>(records: impl Iterator<Item = &'r Record>) -> Tally {
+    pub(crate) fn of<'r>(records: impl Iterator<Item = &'r Record>) -> Tally {
         let mut t = Tally::default();
         let (mut first, mut last) = (None, None);
         for r in records {
@@ -123,7 +122,7 @@ pub(crate) fn render(
     progress("  the pages of the matters");
     site.extend(matters(theme, cx, history)?);
     progress("  the players' pages");
-    site.extend(players(theme, cx, &rows, &newest)?);
+    site.extend(super::players::render(theme, cx, &rows, &newest)?);
     progress("  the dynasties' pages");
     site.extend(dynasties(theme, cx, &rows)?);
     Ok(())
@@ -396,65 +395,6 @@ fn matters(
             Ok((path.clone(), theme.render("matter.html", &path, &context)?))
         })
         .collect()
-}
-
-/// `players/` and one page per player.
-fn players(
-    theme: &Theme,
-    cx: &Context,
-    rows: &[MatterRow],
-    newest: &[usize],
-) -> Result<Vec<(String, String)>, SiteError> {
-    let records = &cx.game.records;
-    let mut by_author: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for &i in newest {
-        by_author
-            .entry(records[i].author.as_str())
-            .or_default()
-            .push(i);
-    }
-    let state = cx.game.state.as_ref();
-    let views: Vec<serde_json::Value> = cx
-        .slugs
-        .keys()
-        .map(|name| {
-            let mine = by_author.get(name.as_str()).map_or(&[][..], Vec::as_slice);
-            let on_roster = state.and_then(|s| s.player(name));
-            let mut view = serde_json::to_value(Tally::of(mine.iter().map(|&i| &records[i])))
-                .unwrap_or_default();
-            view["name"] = name.as_str().into();
-            view["url"] = cx.player_url(name).into();
-            view["anchor"] = row_anchor(cx, name).into();
-            view["on_roster"] = on_roster.is_some().into();
-            view["admin"] = on_roster.is_some_and(|p| p.admin).into();
-            let idle = on_roster.is_some_and(|p| p.idle.iter().any(|i| i.until.is_none()));
-            view["status"] = if idle { "idle" } else { "active" }.into();
-            view
-        })
-        .collect();
-    let mut out = Vec::with_capacity(views.len() + 1);
-    let path = "players/index.html";
-    let mut context = cx.page(path, "Players", "players")?;
-    context.insert("players", &views);
-    out.push((
-        path.to_string(),
-        theme.render("players.html", path, &context)?,
-    ));
-    let pages: Vec<(String, String)> = views
-        .par_iter()
-        .map(|view| {
-            let name = view["name"].as_str().unwrap_or_default();
-            let path = cx.player_url(name);
-            let mine = by_author.get(name).map_or(&[][..], Vec::as_slice);
-            let list: Vec<&MatterRow> = mine.iter().map(|&i| &rows[i]).collect();
-            let mut context = cx.page(&path, name, "players")?;
-            context.insert("p", view);
-            context.insert("rows", &list);
-            Ok((path.clone(), theme.render("player.html", &path, &context)?))
-        })
-        .collect::<Result<_, SiteError>>()?;
-    out.extend(pages);
-    Ok(out)
 }
 
 /// `dynasties/` and one page per dynasty with its matters.

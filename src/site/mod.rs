@@ -12,6 +12,7 @@ mod archive;
 mod context;
 pub mod links;
 pub mod pending;
+mod players;
 mod revisions;
 mod rules;
 mod stats;
