@@ -47,8 +47,8 @@ fn two_for(game: &GameTest, number: u64, author: &str) {
     }
 }
 
-/// Proposal #1, by Ada at midnight: Dmitri's springs from 6 to 7.
-fn more_springs(game: &GameTest) {
+/// A proposal opened by `login` at `at`: Dmitri's springs from 6 to 7.
+fn more_springs(game: &GameTest, at: &str, login: &str) {
     let vars = game
         .read("state/variables.toml")
         .replace("springs = 6", "springs = 7");
@@ -57,14 +57,7 @@ fn more_springs(game: &GameTest) {
         &[("state/variables.toml", &vars)],
         "Dmitri winds up",
     );
-    open(
-        game,
-        "2030-01-01T00:00:00Z",
-        "ada-tinkers",
-        "proposal",
-        Some("more"),
-        "",
-    );
+    open(game, at, login, "proposal", Some("more"), "");
 }
 
 /// Three AGAINST on matter `number`, an hour in.
@@ -155,14 +148,6 @@ fn what_cannot_be_carried_out_is_closed_and_the_queue_moves_on_as_the_dry_run_sa
     let game = committed();
     let workflow = "name: x\non: push\njobs: {}\n";
     game.commit_on("wf", &[(".github/workflows/x.yml", workflow)], "a workflow");
-    let vars = game
-        .read("state/variables.toml")
-        .replace("springs = 6", "springs = 7");
-    game.commit_on(
-        "more",
-        &[("state/variables.toml", &vars)],
-        "Dmitri winds up",
-    );
     open(
         &game,
         "2030-01-01T00:00:00Z",
@@ -171,14 +156,7 @@ fn what_cannot_be_carried_out_is_closed_and_the_queue_moves_on_as_the_dry_run_sa
         Some("wf"),
         "",
     );
-    open(
-        &game,
-        "2030-01-01T00:01:00Z",
-        "boris-b",
-        "proposal",
-        Some("more"),
-        "",
-    );
+    more_springs(&game, "2030-01-01T00:01:00Z", "boris-b");
     two_for(&game, 1, "ada-tinkers");
     two_for(&game, 2, "boris-b");
     let dry = game.at("2030-01-01T13:00:00Z", &["resolve", "--dry-run"]);
@@ -289,7 +267,7 @@ fn an_enacted_dov_fails_every_other_one_never_valid_is_closed_and_none_comes_bac
 #[test]
 fn a_dirty_work_tree_is_refused_and_left_as_it_was() {
     let game = committed();
-    more_springs(&game);
+    more_springs(&game, "2030-01-01T00:00:00Z", "ada-tinkers");
     two_for(&game, 1, "ada-tinkers");
     let edited = game.read("rules/core/fair-play.md") + "\nAn uncommitted thought.\n";
     game.write("rules/core/fair-play.md", &edited);
@@ -322,14 +300,6 @@ fn rule_changes_are_named_from_where_a_proposal_forked() {
         &[("rules/dynastic/springs.md", &rule)],
         "four springs",
     );
-    let vars = game
-        .read("state/variables.toml")
-        .replace("springs = 6", "springs = 7");
-    game.commit_on(
-        "more",
-        &[("state/variables.toml", &vars)],
-        "Dmitri winds up",
-    );
     open(
         &game,
         "2030-01-01T00:00:00Z",
@@ -338,14 +308,7 @@ fn rule_changes_are_named_from_where_a_proposal_forked() {
         Some("four"),
         "",
     );
-    open(
-        &game,
-        "2030-01-01T00:01:00Z",
-        "boris-b",
-        "proposal",
-        Some("more"),
-        "",
-    );
+    more_springs(&game, "2030-01-01T00:01:00Z", "boris-b");
     two_for(&game, 1, "ada-tinkers");
     let run = game.at("2030-01-01T13:00:00Z", &["resolve"]);
     assert!(
@@ -413,7 +376,7 @@ fn a_pull_request_labelled_as_two_kinds_is_no_matter() {
     use gitnomic::time::Timestamp;
 
     let game = committed();
-    more_springs(&game);
+    more_springs(&game, "2030-01-01T00:00:00Z", "ada-tinkers");
     let at = Timestamp::parse("2030-01-01T00:01:00Z").unwrap();
     let forge = LocalForge::open(game.root(), "main", at).unwrap();
     forge.set_labels(1, &["CfJ"], &[]).unwrap();
@@ -438,7 +401,7 @@ fn a_pull_request_labelled_as_two_kinds_is_no_matter() {
 #[test]
 fn audit_replays_every_record_and_names_one_that_disagrees() {
     let game = committed();
-    more_springs(&game);
+    more_springs(&game, "2030-01-01T00:00:00Z", "ada-tinkers");
     open(&game, "2030-01-01T00:01:00Z", "boris-b", "cfj", None, "");
     two_for(&game, 1, "ada-tinkers");
     three_against(&game, 2);
