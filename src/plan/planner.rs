@@ -74,16 +74,7 @@ pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError
     }
     let mut run = p.decide(&pending, false)?;
     let (active, quorum) = (run.active, run.quorum);
-    // What was no valid matter when it was opened never becomes one: it is
-    // closed, and later decisions in the run must not see it at all.
-    for d in &run.decisions {
-        let invalid = d.reasons.iter().find(|r| r.starts_with(NOT_VALID));
-        let matter = pending.iter().find(|m| m.info.number == d.id);
-        if let (Decision::Wait, Some(why), Some(m)) = (d.decision, invalid, matter) {
-            p.not_a_matter(m, d, why);
-        }
-    }
-    pending.retain(|m| !p.lines.iter().any(|l| l.number == m.info.number));
+    p.close_invalid(&run, &mut pending);
     run = p.decide(&pending, false)?;
     loop {
         let (decided, changed) = p.carry_run(&run, &pending)?;
@@ -95,8 +86,14 @@ pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError
     }
     let mut unvoted: Vec<&Collected> = inputs.unvoted.iter().filter(|m| !in_progress(m)).collect();
     unvoted.sort_by_key(|m| m.info.number);
+    let mut not_merged = Vec::new();
     for m in unvoted {
-        p.unvoted(m)?;
+        if !p.unvoted(m)? {
+            not_merged.push(m);
+        }
+    }
+    for m in not_merged {
+        p.not_merged(m)?;
     }
     let last = p.decide(&pending, true)?;
     for m in pending {
@@ -255,6 +252,20 @@ impl Planner<'_> {
         let failed = self.fail_other_dovs(first, run, pending, &decided)?;
         decided.extend(failed);
         Ok((decided, true))
+    }
+
+    /// What was no valid matter when it was opened never becomes one: it is
+    /// closed, and taken out of `pending` so later decisions of the run do
+    /// not see it at all.
+    fn close_invalid(&mut self, run: &Run, pending: &mut Vec<&Collected>) {
+        for d in &run.decisions {
+            let invalid = d.reasons.iter().find(|r| r.starts_with(NOT_VALID));
+            let matter = pending.iter().find(|m| m.info.number == d.id);
+            if let (Decision::Wait, Some(why), Some(m)) = (d.decision, invalid, matter) {
+                self.not_a_matter(m, d, why);
+            }
+        }
+        pending.retain(|m| !self.lines.iter().any(|l| l.number == m.info.number));
     }
 
     /// Every pending DoV other than `first` (enacted) and those already

@@ -19,21 +19,24 @@ use crate::time::Timestamp;
 type Begin = (Vec<(&'static str, DynastyValue)>, i64);
 
 impl Planner<'_> {
-    /// Merges an action or Ascension Address that checks; says why not
-    /// otherwise (it stays open for its author to fix).
-    pub(super) fn unvoted(&mut self, m: &Collected) -> Result<(), PlanError> {
+    /// Merges an action or Ascension Address that checks. Returns `false`
+    /// for one that does not: what it lacks is said once the run has done
+    /// everything else (see [`Self::not_merged`]), so its status describes
+    /// the game as the run leaves it.
+    pub(super) fn unvoted(&mut self, m: &Collected) -> Result<bool, PlanError> {
         let info = &m.info;
         let n = info.number;
         let Some(kind) = info.kind() else {
-            return Ok(());
+            return Ok(true);
         };
         if kind == Kind::Action && info.head.is_none() {
-            return self.comment_actions(m);
+            self.comment_actions(m)?;
+            return Ok(true);
         }
         let Some(head) = &info.head else {
             let why = format!("an {kind} must be a pull request");
             self.line(info, kind, "merge", Outcome::NotMerged(why));
-            return Ok(());
+            return Ok(true);
         };
         let mut problems = self.unvoted_problems(info, kind, head)?;
         let adopt = match self.attempt(info, kind)? {
@@ -45,13 +48,7 @@ impl Planner<'_> {
             None => None,
         };
         let Some((tree, game)) = adopt.filter(|_| problems.is_empty()) else {
-            let text = format!("### {kind} #{n}: not merged\n\n{}", problems.join("\n"));
-            let body = self.render(n, &m.journal, &text);
-            if m.status_body.as_deref() != Some(body.as_str()) {
-                self.step(n, Effect::Status { body });
-            }
-            self.line(info, kind, "merge", Outcome::NotMerged(problems.join("; ")));
-            return Ok(());
+            return Ok(false);
         };
         let begin = (kind == Kind::Ascension).then(|| begin_after(&self.prospect.game, self.now));
         let resolution = Resolution {
@@ -87,6 +84,30 @@ impl Planner<'_> {
         self.prospect.adopt(tree, game);
         self.merged_steps(n, kind, &journal, begin)?;
         self.line(info, kind, "merge", Outcome::Merged);
+        Ok(true)
+    }
+
+    /// Says why an action or Ascension Address is not merged, judged
+    /// against the game as the run leaves it.
+    pub(super) fn not_merged(&mut self, m: &Collected) -> Result<(), PlanError> {
+        let info = &m.info;
+        let n = info.number;
+        let (Some(kind), Some(head)) = (info.kind(), &info.head) else {
+            return Ok(());
+        };
+        let mut problems = self.unvoted_problems(info, kind, head)?;
+        if let Some(Attempt::NotAMatter(why) | Attempt::Refused(why)) = self.attempt(info, kind)? {
+            problems.push(why);
+        }
+        if problems.is_empty() {
+            problems.push("it checks now that this run is done; the next run merges it".into());
+        }
+        let text = format!("### {kind} #{n}: not merged\n\n{}", problems.join("\n"));
+        let body = self.render(n, &m.journal, &text);
+        if m.status_body.as_deref() != Some(body.as_str()) {
+            self.step(n, Effect::Status { body });
+        }
+        self.line(info, kind, "merge", Outcome::NotMerged(problems.join("; ")));
         Ok(())
     }
 
