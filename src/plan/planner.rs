@@ -74,8 +74,9 @@ pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError
     }
     let mut run = p.decide(&pending, false)?;
     let (active, quorum) = (run.active, run.quorum);
-    p.close_invalid(&run, &mut pending);
-    run = p.decide(&pending, false)?;
+    if p.close_invalid(&run, &mut pending) {
+        run = p.decide(&pending, false)?;
+    }
     loop {
         let (decided, changed) = p.carry_run(&run, &pending)?;
         pending.retain(|m| !decided.contains(&m.info.number));
@@ -257,7 +258,8 @@ impl Planner<'_> {
     /// What was no valid matter when it was opened never becomes one: it is
     /// closed, and taken out of `pending` so later decisions of the run do
     /// not see it at all.
-    fn close_invalid(&mut self, run: &Run, pending: &mut Vec<&Collected>) {
+    /// Returns whether it closed any (the run must then be decided again).
+    fn close_invalid(&mut self, run: &Run, pending: &mut Vec<&Collected>) -> bool {
         for d in &run.decisions {
             let invalid = d.reasons.iter().find(|r| r.starts_with(NOT_VALID));
             let matter = pending.iter().find(|m| m.info.number == d.id);
@@ -265,7 +267,9 @@ impl Planner<'_> {
                 self.not_a_matter(m, d, why);
             }
         }
+        let before = pending.len();
         pending.retain(|m| !self.lines.iter().any(|l| l.number == m.info.number));
+        pending.len() < before
     }
 
     /// Every pending DoV other than `first` (enacted) and those already
