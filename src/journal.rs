@@ -99,6 +99,15 @@ impl Journal {
     }
 }
 
+/// The part of a status comment written for people: the body without its
+/// marker and journal, as the forge shows it rendered.
+pub fn text_of(body: &str) -> &str {
+    let body = body.strip_prefix(MARKER).unwrap_or(body);
+    body.find(JOURNAL_OPEN)
+        .map_or(body, |end| &body[..end])
+        .trim()
+}
+
 /// Whether a comment body is a status comment.
 pub fn is_status(body: &str) -> bool {
     body.starts_with(MARKER)
@@ -107,6 +116,13 @@ pub fn is_status(body: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_text_of_a_status_comment_leaves_out_marker_and_journal() {
+        let body = Journal::default().render("### Proposal #1: Pending\n\n**1 FOR**");
+        assert_eq!(text_of(&body), "### Proposal #1: Pending\n\n**1 FOR**");
+        assert_eq!(text_of("plain words"), "plain words");
+    }
 
     #[test]
     fn a_journal_round_trips_through_its_comment() {

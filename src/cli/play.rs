@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::{EXIT_OK, GlobalArgs};
-use crate::forge::Kind;
 use crate::forge::local::{LocalForge, NewMatter};
+use crate::forge::{Forge as _, Kind};
 use crate::game::Game;
 use crate::load::{self, GAME_DIRS, Origin};
 
@@ -35,6 +35,16 @@ pub enum Play {
     Push(AuthorArgs),
     /// List the open matters with their live tallies.
     List,
+    /// Show one matter's thread: its description, every comment, and the
+    /// resolver's status comment as the forge would show it.
+    Show(ShowArgs),
+}
+
+/// Arguments of `play show`.
+#[derive(Debug, clap::Args)]
+pub struct ShowArgs {
+    /// The matter's number.
+    pub number: u64,
 }
 
 /// Arguments of `play close` and `play push`.
@@ -182,6 +192,7 @@ pub(crate) fn run(play: &Play, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             println!("#{}: {} pushed {head} at {now}", a.number, a.author);
         }
         Play::List => list(&forge, global, now)?,
+        Play::Show(a) => print!("{}", thread_text(&forge, a.number)?),
     }
     Ok(ExitCode::from(EXIT_OK))
 }
@@ -225,4 +236,60 @@ fn list(
         crate::report::run_text(&planned.plan.tallies(), &active, &title)
     );
     Ok(())
+}
+
+/// A matter's thread as a player reads it on the forge: its header and
+/// description, then every comment oldest first, the status comment shown
+/// as text (its journal is for the resolver).
+fn thread_text(forge: &LocalForge, number: u64) -> anyhow::Result<String> {
+    use std::fmt::Write as _;
+    let info = forge
+        .matter(number)
+        .with_context(|| format!("no matter #{number} on the local forge"))?;
+    let kind = info
+        .kind()
+        .map_or("Not a matter".to_string(), |k| k.to_string());
+    let open = forge.open_matters()?.iter().any(|m| m.number == number);
+    let state = match (&info.merge_commit, open) {
+        (Some(sha), _) => format!("merged as {}", short(&sha.0)),
+        (None, true) => "open".to_string(),
+        (None, false) => "closed".to_string(),
+    };
+    let mut out = format!("{kind} #{number} “{}” by @{}\n", info.title, info.author);
+    let _ = writeln!(out, "Opened {}; {state}.", crate::report::when(info.opened));
+    if let Some(head) = &info.head {
+        let _ = writeln!(out, "Head: {}", short(&head.0));
+    }
+    if !info.labels.is_empty() {
+        let _ = writeln!(out, "Labels: {}", info.labels.join(", "));
+    }
+    if !info.body.trim().is_empty() {
+        let _ = writeln!(out, "\n{}", info.body.trim_end());
+    }
+    for c in forge.comments(number)? {
+        let edited = c
+            .edited
+            .map(|t| format!(", edited {}", crate::report::when(t)))
+            .unwrap_or_default();
+        let (who, body) = if forge.is_status(&c) {
+            (
+                "the resolver's status".to_string(),
+                crate::journal::text_of(&c.body),
+            )
+        } else {
+            (format!("comment {}", c.id), c.body.trim_end())
+        };
+        let _ = writeln!(
+            out,
+            "\n--- {who}, by @{} at {}{edited}\n{body}",
+            c.author,
+            crate::report::when(c.created)
+        );
+    }
+    Ok(out)
+}
+
+/// The first 8 characters of a commit id, as people quote them.
+fn short(sha: &str) -> &str {
+    sha.get(..8).unwrap_or(sha)
 }

@@ -424,3 +424,37 @@ fn a_force_pushed_typo_fix_is_judged_against_the_old_head() {
         game.forge_comments(1)
     );
 }
+
+#[test]
+fn show_prints_the_thread_with_the_status_as_text() {
+    let game = committed();
+    branch(&game, "p1");
+    game.at(
+        "2030-01-01T00:00:00Z",
+        &open_args("ada-tinkers", "One", Some("p1")),
+    );
+    game.at(
+        "2030-01-01T01:00:00Z",
+        &["play", "comment", "1", "FOR, gladly", "--as", "boris-b"],
+    );
+    game.at("2030-01-01T02:00:00Z", &["resolve"]);
+    let run = game.at("2030-01-01T03:00:00Z", &["play", "show", "1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = &run.stdout;
+    assert!(
+        out.starts_with("Proposal #1 “One” by @ada-tinkers"),
+        "{out}"
+    );
+    assert!(out.contains("; open."), "{out}");
+    assert!(
+        out.contains("by @boris-b at 01:00 UTC on 1 Jan 2030\nFOR, gladly"),
+        "{out}"
+    );
+    assert!(out.contains("the resolver's status"), "{out}");
+    assert!(out.contains("### Proposal #1: Pending"), "{out}");
+    assert!(
+        !out.contains("gitnomic:journal"),
+        "the journal is for the resolver: {out}"
+    );
+    refused(&game, "2030-01-01T03:00:00Z", &["play", "show", "9"], "#9");
+}
