@@ -13,6 +13,7 @@
 //!   rendered to memory), [`source`], [`time`], [`error`], [`markdown`],
 //!   [`import`] (rulesets kept elsewhere, read into our format);
 //! - edges: [`load`] (reading a game from a directory or a git revision),
+//!   [`bundle`] (the ready game built into the binary),
 //!   [`git`], [`forge`] (GitHub and the local forge), [`timeline`] (the
 //!   game's git history for the site), [`publish`] (writing rendered files),
 //!   [`logging`] and [`cli`].
@@ -21,6 +22,7 @@
 
 pub mod admission;
 pub mod audit;
+pub mod bundle;
 pub mod changelog;
 pub mod cli;
 pub mod collected;
