@@ -11,7 +11,8 @@
 //!   [`record`] (resolved matters), [`report`] (status comments), [`history`]
 //!   (imported history), [`content`] (pages), [`site`] (the static site,
 //!   rendered to memory), [`source`], [`time`], [`error`], [`markdown`],
-//!   [`import`] (rulesets kept elsewhere, read into our format);
+//!   [`import`] (rulesets kept elsewhere, read into our format), [`setup`]
+//!   (a new game's files, what a forge repository needs);
 //! - edges: [`load`] (reading a game from a directory or a git revision),
 //!   [`bundle`] (the ready game built into the binary),
 //!   [`git`], [`forge`] (GitHub and the local forge), [`timeline`] (the
@@ -46,6 +47,7 @@ pub mod record;
 pub mod report;
 pub mod rolls;
 pub mod ruleset;
+pub mod setup;
 pub mod site;
 pub mod source;
 pub mod time;

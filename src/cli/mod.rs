@@ -18,6 +18,7 @@ mod import;
 mod import_history;
 mod live;
 mod log;
+mod new;
 mod play;
 mod resolve;
 mod roll;
@@ -167,6 +168,9 @@ pub enum Command {
     /// Make a fresh game from the bundled one and play a scripted game on
     /// the local forge, offline.
     Demo(demo::Args),
+    /// Make a fresh game from the bundled one: a git repository with a
+    /// first commit, ready to push (exit 2 if DIR is not empty).
+    New(new::Args),
     /// Play offline on the local forge: open matters, comment, list them.
     #[command(subcommand)]
     Play(play::Play),
@@ -196,6 +200,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Log(args) => log::run(&args, &cli.global),
         Command::Roll(roll) => roll::run(&roll, &cli.global),
         Command::Demo(args) => demo::run(&args, &cli.global),
+        Command::New(args) => new::run(&args, &cli.global),
         Command::Import(args) => import::run(&args, &cli.global),
         Command::Build(args) => build::run(&args, &cli.global),
         Command::Serve(args) => serve::run(&args, &cli.global),

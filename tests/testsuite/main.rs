@@ -21,6 +21,7 @@ mod histories;
 mod import;
 mod local_forge;
 mod matters;
+mod new_game;
 mod openapi;
 mod plan;
 mod resolve;
