@@ -133,6 +133,9 @@ fn open_github(
         base: global.base.clone(),
         bot: var("GITNOMIC_BOT_LOGIN").unwrap_or_else(|| "github-actions[bot]".into()),
     };
+    if settings.repo.split('/').filter(|p| !p.is_empty()).count() != 2 {
+        anyhow::bail!("GITHUB_REPOSITORY={}: expected owner/name", settings.repo);
+    }
     let wait = var("GITNOMIC_NO_RETRY_WAIT").is_none();
     let sleep = Box::new(move |d| {
         if wait {

@@ -65,7 +65,14 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         .map(|f| (f.path, f.bytes, f.executable))
         .collect();
     let files = new_game::files(&bundle, &spec)?;
-    let staging = Staging::beside(dir)?;
+    // `new .` in an empty directory: stage beside the directory it names.
+    let place = if dir.exists() {
+        dir.canonicalize()
+            .with_context(|| format!("resolving {}", dir.display()))?
+    } else {
+        dir.clone()
+    };
+    let staging = Staging::beside(&place)?;
     write_all(&staging.0, &files)?;
     let game = checked(&staging.0)?;
     let (name, email) = configured_identity()
@@ -82,7 +89,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         &format!("A new game of {}", state.name),
         &stamp,
     )?;
-    staging.into_place(dir)?;
+    staging.into_place(&place)?;
     report(dir, &game, &branch, args.players.is_empty());
     Ok(ExitCode::from(EXIT_OK))
 }
@@ -185,25 +192,35 @@ impl Staging {
         Ok(Staging(staging))
     }
 
-    /// Renames the staging directory to `dir` (an empty `dir` is replaced).
+    /// Renames the staging directory to `dir`; into an existing (empty)
+    /// `dir`, which may be the current directory, its entries are renamed
+    /// one by one, so the directory itself stays.
     fn into_place(self, dir: &Path) -> anyhow::Result<()> {
+        let moving = |from: &Path, to: &Path| {
+            std::fs::rename(from, to)
+                .with_context(|| format!("moving the new game into {}", to.display()))
+        };
         if dir.exists() {
-            std::fs::remove_dir(dir).with_context(|| {
-                format!(
-                    "{} is no longer empty: left the new game alone",
-                    dir.display()
-                )
-            })?;
+            if std::fs::read_dir(dir)?.next().is_some() {
+                bail!("{} is no longer empty: left it alone", dir.display());
+            }
+            for entry in std::fs::read_dir(&self.0)? {
+                let entry = entry?;
+                moving(&entry.path(), &dir.join(entry.file_name()))?;
+            }
+        } else {
+            moving(&self.0, dir)?;
         }
-        std::fs::rename(&self.0, dir)
-            .with_context(|| format!("moving the new game into {}", dir.display()))?;
-        std::mem::forget(self);
         Ok(())
     }
 }
 
 impl Drop for Staging {
+    /// Removes what is left of the staging directory: all of it after a
+    /// failure, nothing (it was renamed) or an empty directory after success.
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        if self.0.exists() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
     }
 }

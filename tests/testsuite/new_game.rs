@@ -121,10 +121,16 @@ fn a_new_game_checks_at_once_and_plays_on_the_local_forge() {
 
 #[test]
 fn a_new_game_on_another_branch_names_it_in_its_workflows() {
+    // `new .` from inside an empty directory: the directory itself stays.
     let game = GameTest::empty();
-    let root = game.root().to_str().unwrap();
-    let run = gitnomic_in(game.root(), &["new", root, "--branch", "trunk"]);
+    let run = gitnomic_in(game.root(), &["new", ".", "--branch", "trunk"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let staged = format!(".{}.", game.root().file_name().unwrap().to_string_lossy());
+    let parent = game.root().parent().unwrap();
+    assert!(
+        entries(parent).iter().all(|e| !e.starts_with(&staged)),
+        "the staging directory is gone"
+    );
     assert!(
         run.stdout
             .contains("The players are the bundled game's examples"),
