@@ -4,6 +4,7 @@
 //! and carry the results out.
 
 pub mod doctor;
+pub mod labels;
 pub mod new_game;
 
 /// What makes a new game impossible, in words the admin can act on.
