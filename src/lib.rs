@@ -11,8 +11,10 @@
 //!   [`record`] (resolved matters), [`report`] (status comments), [`history`]
 //!   (imported history), [`content`] (pages), [`site`] (the static site,
 //!   rendered to memory), [`source`], [`time`], [`error`], [`markdown`],
-//!   [`import`] (rulesets kept elsewhere, read into our format);
+//!   [`import`] (rulesets kept elsewhere, read into our format), [`setup`]
+//!   (a new game's files, what a forge repository needs);
 //! - edges: [`load`] (reading a game from a directory or a git revision),
+//!   [`bundle`] (the ready game built into the binary),
 //!   [`git`], [`forge`] (GitHub and the local forge), [`timeline`] (the
 //!   game's git history for the site), [`publish`] (writing rendered files),
 //!   [`logging`] and [`cli`].
@@ -21,6 +23,7 @@
 
 pub mod admission;
 pub mod audit;
+pub mod bundle;
 pub mod changelog;
 pub mod cli;
 pub mod collected;
@@ -44,6 +47,7 @@ pub mod record;
 pub mod report;
 pub mod rolls;
 pub mod ruleset;
+pub mod setup;
 pub mod site;
 pub mod source;
 pub mod time;

@@ -28,6 +28,7 @@ const PURE: &[&str] = &[
     "time.rs",
     "error.rs",
     "markdown.rs",
+    "setup",
 ];
 
 /// What the pure core may not mention.

@@ -183,7 +183,9 @@ fn the_binary_is_built_once_per_change_of_its_sources_and_reused() {
             "{name}: the cache is looked up before building"
         );
         assert!(
-            text.contains("hashFiles('Cargo.lock', 'Cargo.toml', 'src/**', 'themes/**')"),
+            text.contains(
+                "hashFiles('Cargo.lock', 'Cargo.toml', 'build.rs', 'src/**', 'themes/**')"
+            ),
             "{name}: keyed on the tool's sources"
         );
         assert!(

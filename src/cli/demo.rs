@@ -220,11 +220,10 @@ const EXPECTED: &[(u64, &str, &str)] = &[
 /// Runs `gitnomic demo`.
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let dir = &args.dir;
-    create_game(&global.root, dir)?;
+    create_game(dir)?;
     println!(
-        "A new game repository in {}, from the bundled game in {}.\n",
-        dir.display(),
-        global.root.display()
+        "A new game repository in {}, from the game bundled in gitnomic.\n",
+        dir.display()
     );
     let repo = Repo::open(dir)?;
     let mut opened = 0;
@@ -336,8 +335,9 @@ fn at_time(global: &GlobalArgs, dir: &Path, at: &str) -> anyhow::Result<GlobalAr
     })
 }
 
-/// Copies the bundled game into `dir` and makes it a repository.
-fn create_game(source: &Path, dir: &Path) -> anyhow::Result<()> {
+/// Writes the game bundled in the binary into `dir` and makes it a
+/// repository (`--root` plays no part: the script fits the bundled game).
+fn create_game(dir: &Path) -> anyhow::Result<()> {
     if dir.join(".git").join("gitnomic-forge").is_dir() && dir.join("rules").is_dir() {
         std::fs::remove_dir_all(dir)
             .with_context(|| format!("replacing the earlier demo in {}", dir.display()))?;
@@ -347,13 +347,7 @@ fn create_game(source: &Path, dir: &Path) -> anyhow::Result<()> {
             dir.display()
         );
     }
-    let files = load::read(&Origin::Dir(source.to_path_buf()), GAME_DIRS).with_context(|| {
-        format!(
-            "the bundled game is read from --root ({})",
-            source.display()
-        )
-    })?;
-    for file in &files {
+    for file in &crate::bundle::game_files() {
         let path = dir.join(&file.path);
         std::fs::create_dir_all(path.parent().unwrap_or(dir))?;
         std::fs::write(&path, &file.text).with_context(|| format!("writing {}", path.display()))?;

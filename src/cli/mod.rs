@@ -14,10 +14,12 @@ mod audit;
 mod build;
 mod check;
 mod demo;
+mod doctor;
 mod import;
 mod import_history;
 mod live;
 mod log;
+mod new;
 mod play;
 mod resolve;
 mod roll;
@@ -104,49 +106,57 @@ pub enum ForgeKind {
 /// most a run waits out rate limits, in seconds (300 by default);
 /// `GITNOMIC_HTTP_CACHE` names a file that keeps ETags between runs.
 fn open_forge(global: &GlobalArgs, now: Timestamp) -> anyhow::Result<Box<dyn crate::forge::Forge>> {
-    use crate::forge::github::{GitHubForge, Settings};
     match global.forge {
         ForgeKind::Local => Ok(Box::new(crate::forge::local::LocalForge::open(
             &global.root,
             &global.base,
             now,
         )?)),
-        ForgeKind::Github => {
-            let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-            let settings = Settings {
-                api: var("GITHUB_API_URL").unwrap_or_else(|| "https://api.github.com".into()),
-                repo: var("GITHUB_REPOSITORY")
-                    .ok_or_else(|| anyhow::anyhow!("GITHUB_REPOSITORY (owner/name) is not set"))?,
-                token: var("GITHUB_TOKEN").ok_or_else(|| {
-                    anyhow::anyhow!("GITHUB_TOKEN is not set: the GitHub forge needs a token")
-                })?,
-                base: global.base.clone(),
-                bot: var("GITNOMIC_BOT_LOGIN").unwrap_or_else(|| "github-actions[bot]".into()),
-            };
-            let wait = var("GITNOMIC_NO_RETRY_WAIT").is_none();
-            let sleep = Box::new(move |d| {
-                if wait {
-                    std::thread::sleep(d);
-                }
-            });
-            // How long a run may wait out rate limits before it stops and
-            // leaves the rest to the next run.
-            let max_wait = var("GITNOMIC_MAX_WAIT")
-                .map(|v| {
-                    v.parse::<u64>().map_err(|_| {
-                        anyhow::anyhow!("GITNOMIC_MAX_WAIT={v}: expected a number of seconds")
-                    })
-                })
-                .transpose()?
-                .unwrap_or(300);
-            let mut forge = GitHubForge::new(&settings, sleep)
-                .with_clock(now, std::time::Duration::from_secs(max_wait));
-            if let Some(path) = var("GITNOMIC_HTTP_CACHE") {
-                forge = forge.with_cache_file(PathBuf::from(path));
-            }
-            Ok(Box::new(forge))
-        }
+        ForgeKind::Github => Ok(Box::new(open_github(global, now)?)),
     }
+}
+
+/// The GitHub forge, configured from the environment as [`open_forge`] says.
+fn open_github(
+    global: &GlobalArgs,
+    now: Timestamp,
+) -> anyhow::Result<crate::forge::github::GitHubForge> {
+    use crate::forge::github::{GitHubForge, Settings};
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let settings = Settings {
+        api: var("GITHUB_API_URL").unwrap_or_else(|| "https://api.github.com".into()),
+        repo: var("GITHUB_REPOSITORY")
+            .ok_or_else(|| anyhow::anyhow!("GITHUB_REPOSITORY (owner/name) is not set"))?,
+        token: var("GITHUB_TOKEN").ok_or_else(|| {
+            anyhow::anyhow!("GITHUB_TOKEN is not set: the GitHub forge needs a token")
+        })?,
+        base: global.base.clone(),
+        bot: var("GITNOMIC_BOT_LOGIN").unwrap_or_else(|| "github-actions[bot]".into()),
+    };
+    if settings.repo.split('/').filter(|p| !p.is_empty()).count() != 2 {
+        anyhow::bail!("GITHUB_REPOSITORY={}: expected owner/name", settings.repo);
+    }
+    let wait = var("GITNOMIC_NO_RETRY_WAIT").is_none();
+    let sleep = Box::new(move |d| {
+        if wait {
+            std::thread::sleep(d);
+        }
+    });
+    // How long a run may wait out rate limits before it stops and
+    // leaves the rest to the next run.
+    let max_wait = var("GITNOMIC_MAX_WAIT")
+        .map(|v| {
+            v.parse::<u64>()
+                .map_err(|_| anyhow::anyhow!("GITNOMIC_MAX_WAIT={v}: expected a number of seconds"))
+        })
+        .transpose()?
+        .unwrap_or(300);
+    let mut forge = GitHubForge::new(&settings, sleep)
+        .with_clock(now, std::time::Duration::from_secs(max_wait));
+    if let Some(path) = var("GITNOMIC_HTTP_CACHE") {
+        forge = forge.with_cache_file(PathBuf::from(path));
+    }
+    Ok(forge)
 }
 
 /// The subcommands.
@@ -167,6 +177,14 @@ pub enum Command {
     /// Make a fresh game from the bundled one and play a scripted game on
     /// the local forge, offline.
     Demo(demo::Args),
+    /// Make a fresh game from the bundled one: a git repository with a
+    /// first commit, ready to push (exit 2 if DIR is not empty).
+    New(new::Args),
+    /// Check a game's repository on GitHub (`--forge github`): Actions,
+    /// Issues, merge commits, labels (creating the missing ones), Pages,
+    /// workflow permissions, the roster's logins (exit 0 all well, 1
+    /// something to do, 2 error).
+    Doctor(doctor::Args),
     /// Play offline on the local forge: open matters, comment, list them.
     #[command(subcommand)]
     Play(play::Play),
@@ -196,6 +214,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Log(args) => log::run(&args, &cli.global),
         Command::Roll(roll) => roll::run(&roll, &cli.global),
         Command::Demo(args) => demo::run(&args, &cli.global),
+        Command::New(args) => new::run(&args, &cli.global),
+        Command::Doctor(args) => doctor::run(&args, &cli.global),
         Command::Import(args) => import::run(&args, &cli.global),
         Command::Build(args) => build::run(&args, &cli.global),
         Command::Serve(args) => serve::run(&args, &cli.global),

@@ -99,6 +99,15 @@ fn read_err(what: impl Into<String>) -> impl FnOnce(git2::Error) -> GitError {
     move |source| GitError::Read { what, source }
 }
 
+/// The name and email git is configured to commit as (`user.name`,
+/// `user.email` of the user's git configuration), if both are set.
+pub fn configured_identity() -> Option<(String, String)> {
+    let config = git2::Config::open_default().ok()?.snapshot().ok()?;
+    let name = config.get_string("user.name").ok()?;
+    let email = config.get_string("user.email").ok()?;
+    Some((name, email))
+}
+
 impl Repo {
     /// Opens the repository at `path` (its work tree or its `.git`).
     pub fn open(path: &Path) -> Result<Self, GitError> {

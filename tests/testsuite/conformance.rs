@@ -240,3 +240,73 @@ fn real_recorded_replies_fit_the_description() {
         assert!(built.is_ok(), "{file}: {}", built.unwrap_err());
     }
 }
+
+/// What `gitnomic doctor` sends is what GitHub accepts, and a label with
+/// a field GitHub does not know is refused.
+#[test]
+fn the_checker_accepts_the_doctors_requests() {
+    let Some(spec) = spec() else { return };
+    let ok = [
+        ("GET", R.to_string(), "", "repos/get"),
+        (
+            "GET",
+            format!("{R}/actions/permissions"),
+            "",
+            "actions/get-github-actions-permissions-repository",
+        ),
+        (
+            "GET",
+            format!("{R}/actions/permissions/workflow"),
+            "",
+            "actions/get-github-actions-default-workflow-permissions-repository",
+        ),
+        (
+            "GET",
+            format!("{R}/actions/workflows?per_page=100"),
+            "",
+            "actions/list-repo-workflows",
+        ),
+        ("GET", format!("{R}/pages"), "", "repos/get-pages"),
+        (
+            "GET",
+            format!("{R}/labels?per_page=100"),
+            "",
+            "issues/list-labels-for-repo",
+        ),
+        (
+            "POST",
+            format!("{R}/labels"),
+            r#"{"name":"Ascension Address","color":"5319e7","description":"d"}"#,
+            "issues/create-label",
+        ),
+        (
+            "GET",
+            "/users/ada-tinkers".to_string(),
+            "",
+            "users/get-by-username",
+        ),
+    ];
+    for (method, target, body, id) in ok {
+        let matched = spec
+            .check_request(method, &target, body)
+            .unwrap_or_else(|e| panic!("{method} {target} should pass: {e}"));
+        assert_eq!(matched.id, id, "{method} {target}");
+    }
+    let err = spec
+        .check_request(
+            "POST",
+            &format!("{R}/labels"),
+            r#"{"name":"x","colour":"fff"}"#,
+        )
+        .unwrap_err();
+    assert!(err.contains("no such field"), "{err}");
+    // Pages answers 404 when there is no site; Actions' settings never do.
+    let pages = spec
+        .check_request("GET", &format!("{R}/pages"), "")
+        .unwrap();
+    assert!(spec.response_schema(&pages, 404).is_ok());
+    let actions = spec
+        .check_request("GET", &format!("{R}/actions/permissions"), "")
+        .unwrap();
+    assert!(spec.response_schema(&actions, 404).is_err());
+}

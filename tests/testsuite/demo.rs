@@ -1,17 +1,19 @@
-//! `gitnomic demo`: the scripted offline game ends as scripted.
+//! `gitnomic demo`: the scripted offline game ends as scripted, played
+//! by the binary alone from any directory.
 
 use std::process::Command;
 
 #[test]
 fn the_demo_plays_its_script_to_the_end() {
-    let dir = tempfile::Builder::new()
-        .prefix("demo-")
-        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
-        .unwrap();
+    // Outside the repository (the system's temporary directory, not target/).
+    let dir = tempfile::Builder::new().prefix("demo-").tempdir().unwrap();
     let game = dir.path().join("game");
+    // The binary alone: run from a directory outside the repository,
+    // with no --root, it plays the game built into it.
     let run = |target: &std::path::Path| {
         Command::new(env!("CARGO_BIN_EXE_gitnomic"))
-            .args(["--root", env!("CARGO_MANIFEST_DIR"), "demo"])
+            .current_dir(dir.path())
+            .arg("demo")
             .arg(target)
             .output()
             .unwrap()

@@ -148,6 +148,9 @@ pub(crate) struct World {
     /// From this request on (its index in the log), every request fails
     /// with 502, the first one as the fault says: GitHub is down.
     pub(crate) outage: Option<(usize, When)>,
+    /// The repository's settings, labels and the accounts GitHub knows
+    /// (see `fake_settings`).
+    pub(crate) settings: crate::fake_settings::Settings,
     next_id: u64,
 }
 

@@ -109,7 +109,7 @@ fn query_value<'q>(query: &'q str, name: &str) -> Option<&'q str> {
 
 /// A page of `list`, with a `Link` to the next: `size` items, or fewer if
 /// `per_page` asks for fewer.
-fn page(list: &[Value], target: &str, base: &str, size: usize) -> Answer {
+pub(crate) fn page(list: &[Value], target: &str, base: &str, size: usize) -> Answer {
     let query = target.split_once('?').map_or("", |(_, q)| q);
     let per_page = query_value(query, "per_page")
         .and_then(|p| p.parse().ok())
@@ -135,7 +135,7 @@ fn page(list: &[Value], target: &str, base: &str, size: usize) -> Answer {
     }
 }
 
-fn ok(status: u16, json: Value) -> Answer {
+pub(crate) fn ok(status: u16, json: Value) -> Answer {
     Answer {
         status,
         json: Some(json),
@@ -143,7 +143,7 @@ fn ok(status: u16, json: Value) -> Answer {
     }
 }
 
-fn error(status: u16, message: &str) -> Answer {
+pub(crate) fn error(status: u16, message: &str) -> Answer {
     ok(
         status,
         json!({ "message": message, "documentation_url": "https://docs.github.com/rest" }),
@@ -152,6 +152,9 @@ fn error(status: u16, message: &str) -> Answer {
 
 /// Does what the request asks to the world and says what to answer.
 pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, base: &str) -> Answer {
+    if let Some(answer) = crate::fake_settings::respond(w, method, target, body, base) {
+        return answer;
+    }
     let Some(rest) = target.strip_prefix(&format!("/repos/{REPO}")) else {
         return error(404, "Not Found");
     };

@@ -13,6 +13,7 @@
 //! that GitHub may or may not have carried out are settled by re-reading
 //! (see `writes`), never by sending them again blindly.
 
+mod admin;
 mod codec;
 mod dto;
 pub(crate) mod http;

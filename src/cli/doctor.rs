@@ -1,0 +1,114 @@
+//! `gitnomic doctor --forge github`: checks a game's repository on GitHub
+//! the way its admin needs before the first proposal, creating the labels
+//! the game uses that are missing, and prints one line per finding, each
+//! saying what to click or run. Exit 0 when all is well, 1 when something
+//! must be done.
+
+use std::process::ExitCode;
+
+use anyhow::bail;
+
+use super::{EXIT_OK, EXIT_PROBLEMS, ForgeKind, GlobalArgs, open_github};
+use crate::forge::Forge as _;
+use crate::forge::github::GitHubForge;
+use crate::setup::doctor::{self, LabelOutcome, Level, Observations, Seen};
+
+/// Arguments of `gitnomic doctor`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Report missing labels without creating them.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// Runs `gitnomic doctor`.
+pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    if global.forge != ForgeKind::Github {
+        bail!(
+            "doctor checks a repository on GitHub: run `gitnomic doctor --forge github` with \
+             GITHUB_TOKEN and GITHUB_REPOSITORY (owner/name) set"
+        );
+    }
+    let forge = open_github(global, global.now())?;
+    let observations = observe(&forge, global, args.dry_run)?;
+    let findings = doctor::findings(&observations);
+    for finding in &findings {
+        println!("{finding}");
+    }
+    let todo = findings.iter().filter(|f| f.level == Level::Todo).count();
+    if todo == 0 {
+        println!("\nAll is well: the game can be played here.");
+        Ok(ExitCode::from(EXIT_OK))
+    } else {
+        println!(
+            "\n{todo} thing{} to do (TODO above); run doctor again when done.",
+            if todo == 1 { "" } else { "s" }
+        );
+        Ok(ExitCode::from(EXIT_PROBLEMS))
+    }
+}
+
+/// Reads every setting the findings judge, and creates missing labels
+/// unless `dry_run`.
+fn observe(
+    forge: &GitHubForge,
+    global: &GlobalArgs,
+    dry_run: bool,
+) -> anyhow::Result<Observations> {
+    let repo = forge.repository_facts()?;
+    let wanted_workflows = crate::bundle::FILES
+        .iter()
+        .filter(|f| f.path.starts_with(".github/workflows/"))
+        .map(|f| f.path.to_string())
+        .collect();
+    let labels = match forge.label_names()? {
+        Seen::Got(names) => Seen::Got(settle_labels(forge, &names, dry_run)?),
+        Seen::Refused { status, message } => Seen::Refused { status, message },
+    };
+    let roster = match forge.read_file("state/roster.toml")? {
+        Some(text) => doctor::roster_logins(&text),
+        None => Err(format!(
+            "state/roster.toml is not on `{}`: push the game there (`gitnomic new` makes one)",
+            global.base
+        )),
+    };
+    let mut accounts = Vec::new();
+    for (_, login) in roster.as_deref().unwrap_or_default() {
+        accounts.push((login.clone(), forge.account(login)?));
+    }
+    Ok(Observations {
+        base: global.base.clone(),
+        repo,
+        actions: forge.actions_facts()?,
+        workflows: forge.workflow_facts()?,
+        wanted_workflows,
+        workflow_permissions: forge.workflow_permissions()?,
+        pages: forge.pages_build_type()?,
+        labels,
+        roster,
+        accounts,
+    })
+}
+
+/// Each label the game uses: present, created now, or still missing.
+fn settle_labels(
+    forge: &GitHubForge,
+    existing: &[String],
+    dry_run: bool,
+) -> anyhow::Result<Vec<LabelOutcome>> {
+    let missing = doctor::missing_labels(existing);
+    let mut out = Vec::new();
+    for label in doctor::labels() {
+        if !missing.contains(&label) {
+            out.push(LabelOutcome::Present(label.name));
+        } else if dry_run {
+            out.push(LabelOutcome::Missing(label, None));
+        } else {
+            out.push(match forge.create_label(&label)? {
+                Ok(()) => LabelOutcome::Created(label),
+                Err(why) => LabelOutcome::Missing(label, Some(why)),
+            });
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,226 @@
+//! `gitnomic new DIR`: a fresh game made from the bundled one, as a git
+//! repository with a first commit, ready to push to a forge. Written into
+//! a directory beside DIR and renamed into place only once it is whole and
+//! passes `check`, so a failure never leaves half a game.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context as _, bail};
+
+use super::{EXIT_OK, GlobalArgs};
+use crate::game::Game;
+use crate::git::{Repo, Stamp, configured_identity};
+use crate::load::{self, GAME_DIRS, Origin};
+use crate::setup::new_game::{self, NewGame, OutFile};
+
+/// Arguments of `gitnomic new`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The directory to create (it may exist if it is empty).
+    pub dir: PathBuf,
+    /// A player's GitHub login, or NAME=LOGIN; repeat for each player. The
+    /// first is the admin and the emperor of the first dynasty. Without
+    /// any, the bundled game's example roster is kept.
+    #[arg(long = "player", value_name = "LOGIN")]
+    pub players: Vec<String>,
+    /// The game's name (the bundled game's, "Clockwork", if not given).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// The default branch, where enacted proposals are merged (--base, by
+    /// default `main`).
+    #[arg(long, value_name = "NAME")]
+    pub branch: Option<String>,
+}
+
+/// Runs `gitnomic new`.
+pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    let dir = &args.dir;
+    if dir.exists() {
+        let empty = std::fs::read_dir(dir)
+            .with_context(|| format!("{} exists and cannot be read", dir.display()))?
+            .next()
+            .is_none();
+        if !empty {
+            bail!(
+                "{} already exists and is not empty: give `gitnomic new` a new or empty directory",
+                dir.display()
+            );
+        }
+    }
+    let players = args
+        .players
+        .iter()
+        .map(|p| new_game::parse_player(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let branch = args.branch.clone().unwrap_or_else(|| global.base.clone());
+    let spec = NewGame {
+        name: args.name.clone(),
+        players,
+        branch: branch.clone(),
+        now: global.now(),
+    };
+    let bundle: Vec<(&str, &[u8], bool)> = crate::bundle::FILES
+        .iter()
+        .map(|f| (f.path, f.bytes, f.executable))
+        .collect();
+    let files = new_game::files(&bundle, &spec)?;
+    // `new .` in an empty directory: stage beside the directory it names.
+    let place = if dir.exists() {
+        dir.canonicalize()
+            .with_context(|| format!("resolving {}", dir.display()))?
+    } else {
+        dir.clone()
+    };
+    let staging = Staging::beside(&place)?;
+    write_all(&staging.0, &files)?;
+    let game = checked(&staging.0)?;
+    let (name, email) = configured_identity()
+        .unwrap_or_else(|| ("gitnomic new".into(), "gitnomic@localhost".into()));
+    let stamp = Stamp {
+        name: &name,
+        email: &email,
+        at: spec.now,
+    };
+    let state = game.state.as_ref().context("the new game has no state")?;
+    Repo::init_with_work_tree(
+        &staging.0,
+        &branch,
+        &format!("A new game of {}", state.name),
+        &stamp,
+    )?;
+    staging.into_place(&place)?;
+    report(dir, &game, &branch, args.players.is_empty());
+    Ok(ExitCode::from(EXIT_OK))
+}
+
+/// Writes every file under `root`, scripts runnable.
+fn write_all(root: &Path, files: &[OutFile]) -> anyhow::Result<()> {
+    for file in files {
+        let path = root.join(&file.path);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        std::fs::write(&path, &file.bytes)
+            .with_context(|| format!("writing {}", path.display()))?;
+        #[cfg(unix)]
+        if file.executable {
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+                .with_context(|| format!("making {} runnable", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The written game, checked as `gitnomic check` would: a new game that
+/// would not check is never put in place.
+fn checked(root: &Path) -> anyhow::Result<Game> {
+    let files = load::read(&Origin::Dir(root.to_path_buf()), GAME_DIRS)?;
+    let game = Game::check(&files);
+    if !game.problems.is_empty() {
+        let problems: Vec<String> = game.problems.iter().map(ToString::to_string).collect();
+        bail!(
+            "the new game would not pass `gitnomic check`:\n{}",
+            problems.join("\n")
+        );
+    }
+    Ok(game)
+}
+
+/// Says what was made and what the admin does next.
+fn report(dir: &Path, game: &Game, branch: &str, bundled_roster: bool) {
+    let Some(state) = &game.state else { return };
+    let players: Vec<String> = state
+        .players
+        .iter()
+        .map(|p| format!("{} ({})", p.name, p.login))
+        .collect();
+    println!(
+        "A new game of {} in {}: a git repository with one commit on `{branch}`.",
+        state.name,
+        dir.display()
+    );
+    if bundled_roster {
+        println!(
+            "The players are the bundled game's examples: {}.\n\
+             Put your own in state/roster.toml (or run `gitnomic new DIR --player LOGIN ...`).",
+            players.join(", ")
+        );
+    } else {
+        println!(
+            "The players: {}; {} is the admin and the {}.",
+            players.join(", "),
+            state.players.first().map_or("", |p| p.name.as_str()),
+            state.terms.emperor
+        );
+    }
+    println!(
+        "\nNext:\n  \
+         1. Create an empty repository on GitHub and push this one to it:\n     \
+         git -C {dir} remote add origin https://github.com/OWNER/NAME.git\n     \
+         git -C {dir} push -u origin {branch}\n  \
+         2. Check its settings, creating the labels the game uses:\n     \
+         GITHUB_TOKEN=... GITHUB_REPOSITORY=OWNER/NAME gitnomic doctor --forge github",
+        dir = dir.display()
+    );
+}
+
+/// A directory beside the target, removed unless it is put in place.
+struct Staging(PathBuf);
+
+impl Staging {
+    /// A fresh directory in `dir`'s parent, so the final rename stays on
+    /// one filesystem.
+    fn beside(dir: &Path) -> anyhow::Result<Staging> {
+        let name = dir
+            .file_name()
+            .with_context(|| format!("{} names no directory", dir.display()))?;
+        let parent = match dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        std::fs::create_dir_all(&parent)
+            .with_context(|| format!("creating {}", parent.display()))?;
+        let staging = parent.join(format!(
+            ".{}.gitnomic-new-{}",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        std::fs::create_dir(&staging).with_context(|| format!("creating {}", staging.display()))?;
+        Ok(Staging(staging))
+    }
+
+    /// Renames the staging directory to `dir`; into an existing (empty)
+    /// `dir`, which may be the current directory, its entries are renamed
+    /// one by one, so the directory itself stays.
+    fn into_place(self, dir: &Path) -> anyhow::Result<()> {
+        let moving = |from: &Path, to: &Path| {
+            std::fs::rename(from, to)
+                .with_context(|| format!("moving the new game into {}", to.display()))
+        };
+        if dir.exists() {
+            if std::fs::read_dir(dir)?.next().is_some() {
+                bail!("{} is no longer empty: left it alone", dir.display());
+            }
+            for entry in std::fs::read_dir(&self.0)? {
+                let entry = entry?;
+                moving(&entry.path(), &dir.join(entry.file_name()))?;
+            }
+        } else {
+            moving(&self.0, dir)?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staging {
+    /// Removes what is left of the staging directory: all of it after a
+    /// failure, nothing (it was renamed) or an empty directory after success.
+    fn drop(&mut self) {
+        if self.0.exists() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}

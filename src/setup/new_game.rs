@@ -1,0 +1,462 @@
+//! What `gitnomic new` writes: the bundled game's files, made a new game's
+//! (its players, its default branch, its own seed and start), with a short
+//! README for the players and a `.gitignore`. Pure: the bundle is handed
+//! in and the files come out; writing them and the first commit are the
+//! command's.
+
+use toml_edit::{DocumentMut, Item};
+
+use super::SetupError;
+use crate::time::Timestamp;
+
+/// A player of a new game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewPlayer {
+    /// The name the rules and the gamestate use.
+    pub name: String,
+    /// The forge account that votes as the player.
+    pub login: String,
+}
+
+/// What a group asks of its new game.
+#[derive(Debug, Clone)]
+pub struct NewGame {
+    /// The game's name, or the bundled game's.
+    pub name: Option<String>,
+    /// The players, or the bundled roster when empty. The first is the
+    /// admin and the emperor of the first dynasty.
+    pub players: Vec<NewPlayer>,
+    /// The default branch, where enacted proposals are merged.
+    pub branch: String,
+    /// When the game begins (its first dynasty starts then).
+    pub now: Timestamp,
+}
+
+/// A file of the new game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutFile {
+    /// Path in the repository, with `/` separators.
+    pub path: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// Whether it is a script to run.
+    pub executable: bool,
+}
+
+/// The players' README, with `{name}` for the game's name.
+const README: &str = "# {name}
+
+{name} is a nomic: a game whose rules are changed by its players' votes,
+played in this repository. The rules are Markdown in `rules/`, the
+gamestate is TOML in `state/` (the players are in `state/roster.toml`),
+and the workflows in `.github/workflows/` count the votes and merge or
+close pull requests. Nobody counts by hand. They run gitnomic, built from
+`Cargo.toml`, `Cargo.lock`, `build.rs` and `src/` (once per change of
+those files; proposals may not change them).
+
+## Playing
+
+- **Read** the site the workflows publish to GitHub Pages, or
+  `content/pages/how-to-play.md` and `content/pages/how-to-vote.md`.
+- **Propose**: open a pull request that changes `rules/`, `state/` or
+  `content/pages/`, labelled `Proposal` (or titled `Proposal: ...`).
+- **Vote**: comment `FOR`, `AGAINST`, `DEFERENTIAL` or `VETO` on it, or put
+  the word in a review. Your last vote counts.
+- **Act**: open an issue labelled `Action` and comment commands such as
+  `ADD springs DICE6`, or a pull request that only edits `state/`.
+- Calls for Judgement and Declarations of Victory are issues or pull
+  requests labelled `CfJ` and `DoV`.
+
+The status comment on every matter says how it stands and what happens
+next.
+
+## For the admin
+
+Once, after pushing this repository to GitHub, with a token of yours
+that may read the repository's settings:
+
+```sh
+GITHUB_TOKEN=... GITHUB_REPOSITORY=owner/name gitnomic doctor --forge github
+```
+
+It checks that Actions and Issues are on, merge commits are allowed, the
+labels exist (it creates the missing ones), Pages is published by
+Actions, workflows get a read-only token by default and every login in
+`state/roster.toml` exists, and says what to click for anything that is
+not. `gitnomic check` validates the game's files; `gitnomic serve` shows
+the site locally.
+";
+
+/// What a new game ignores.
+const GITIGNORE: &str = "/target\n/public\n";
+
+/// A player given on the command line: `LOGIN` (the name is the login) or
+/// `NAME=LOGIN`.
+pub fn parse_player(arg: &str) -> Result<NewPlayer, SetupError> {
+    let (name, login) = arg.split_once('=').unwrap_or((arg, arg));
+    let (name, login) = (name.trim(), login.trim());
+    if !valid_login(login) {
+        return Err(SetupError::BadLogin(login.to_string()));
+    }
+    let name_ok = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '-' || c == '_');
+    if !name_ok {
+        return Err(SetupError::BadName(name.to_string()));
+    }
+    Ok(NewPlayer {
+        name: name.to_string(),
+        login: login.to_string(),
+    })
+}
+
+/// Whether `login` can be a GitHub account: 1 to 39 letters, digits and
+/// single hyphens, neither first nor last.
+pub fn valid_login(login: &str) -> bool {
+    (1..=39).contains(&login.len())
+        && login.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        && !login.starts_with('-')
+        && !login.ends_with('-')
+        && !login.contains("--")
+}
+
+/// Whether `branch` is a branch name the workflows can name unquoted.
+pub fn valid_branch(branch: &str) -> bool {
+    !branch.is_empty()
+        && branch
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
+        && !branch.starts_with(['-', '/', '.'])
+        && !branch.ends_with(['/', '.'])
+        && !branch.ends_with(".lock")
+        && !branch.contains("..")
+        && !branch.contains("//")
+}
+
+/// The new game's files, from the bundle's `(path, bytes, executable)`.
+pub fn files(bundle: &[(&str, &[u8], bool)], game: &NewGame) -> Result<Vec<OutFile>, SetupError> {
+    if !valid_branch(&game.branch) {
+        return Err(SetupError::BadBranch(game.branch.clone()));
+    }
+    let mut logins = std::collections::BTreeSet::new();
+    let mut names = std::collections::BTreeSet::new();
+    for p in &game.players {
+        if !logins.insert(p.login.to_ascii_lowercase()) || !names.insert(p.name.clone()) {
+            return Err(SetupError::Twice(p.login.clone()));
+        }
+    }
+    let mut out = Vec::new();
+    let mut name = None;
+    for (path, bytes, executable) in bundle {
+        let text =
+            || std::str::from_utf8(bytes).map_err(|_| SetupError::NotText((*path).to_string()));
+        let bytes = match *path {
+            "state/game.toml" => {
+                let (text, game_name) = game_toml(text()?, game)?;
+                name = Some(game_name);
+                text.into_bytes()
+            }
+            "state/roster.toml" if !game.players.is_empty() => roster(text()?, game).into_bytes(),
+            "state/variables.toml" if !game.players.is_empty() => {
+                without_tables(text()?, path, |key, _| key == "players")?.into_bytes()
+            }
+            "state/collections.toml" if !game.players.is_empty() => {
+                without_tables(text()?, path, |_, item| item.is_array_of_tables())?.into_bytes()
+            }
+            p if p.starts_with(".github/workflows/") && game.branch != "main" => text()?
+                .replace("branches: [main]", &format!("branches: [{}]", game.branch))
+                .into_bytes(),
+            _ => bytes.to_vec(),
+        };
+        out.push(OutFile {
+            path: (*path).to_string(),
+            bytes,
+            executable: *executable,
+        });
+    }
+    let name = name.ok_or_else(|| SetupError::Missing("state/game.toml".into()))?;
+    out.push(OutFile {
+        path: "README.md".into(),
+        bytes: README.replace("{name}", &name).into_bytes(),
+        executable: false,
+    });
+    out.push(OutFile {
+        path: ".gitignore".into(),
+        bytes: GITIGNORE.as_bytes().to_vec(),
+        executable: false,
+    });
+    Ok(out)
+}
+
+/// state/game.toml for the new game: its name, a seed of its own, the
+/// first dynasty starting now under the first player. Also its name.
+fn game_toml(text: &str, game: &NewGame) -> Result<(String, String), SetupError> {
+    let bad = |e: toml_edit::TomlError| SetupError::Toml("state/game.toml".into(), e.to_string());
+    let mut doc: DocumentMut = text.parse().map_err(bad)?;
+    if let Some(name) = &game.name {
+        set(&mut doc, "game", "name", name.as_str().into());
+    }
+    let name = doc["game"]["name"]
+        .as_str()
+        .ok_or_else(|| SetupError::Missing("state/game.toml: [game] name".into()))?
+        .to_string();
+    let day = game.now.to_string();
+    let day = day.get(..10).unwrap_or(&day);
+    let slug: String = name
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { '-' })
+        .collect();
+    set(&mut doc, "game", "seed", format!("{slug}-{day}").into());
+    set(&mut doc, "dynasty", "started", datetime(game.now).into());
+    if let Some(first) = game.players.first() {
+        set(&mut doc, "dynasty", "emperor", first.name.as_str().into());
+    }
+    Ok((doc.to_string(), name))
+}
+
+/// Sets `[table] key`, keeping the comment beside the old value.
+fn set(doc: &mut DocumentMut, table: &str, key: &str, new: toml_edit::Value) {
+    let item = &mut doc[table][key];
+    match item.as_value_mut() {
+        Some(old) => {
+            let decor = old.decor().clone();
+            *old = new;
+            *old.decor_mut() = decor;
+        }
+        None => *item = Item::Value(new),
+    }
+}
+
+fn datetime(at: Timestamp) -> toml_edit::Datetime {
+    at.to_string()
+        .parse()
+        .expect("a timestamp prints as a TOML datetime")
+}
+
+/// state/roster.toml listing the new players: the header comments kept,
+/// the first player the admin, everyone joined now.
+fn roster(text: &str, game: &NewGame) -> String {
+    let header: String = text
+        .lines()
+        .take_while(|l| l.starts_with('#') || l.trim().is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut out = header.trim_end().to_string();
+    out.push('\n');
+    for (i, p) in game.players.iter().enumerate() {
+        out.push_str(&format!(
+            "\n[[players]]\nname = \"{}\"\nlogin = \"{}\"\n{}joined = {}\n",
+            p.name,
+            p.login,
+            if i == 0 { "admin = true\n" } else { "" },
+            game.now
+        ));
+    }
+    out
+}
+
+/// A TOML file without the top-level tables `drop` picks (the bundled
+/// players' values and the collections' items, which belong to the bundled
+/// roster), its header comment kept.
+fn without_tables(
+    text: &str,
+    path: &str,
+    drop: impl Fn(&str, &Item) -> bool,
+) -> Result<String, SetupError> {
+    let mut doc: DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| SetupError::Toml(path.into(), e.to_string()))?;
+    let header: String = text
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let dropped: Vec<String> = doc
+        .iter()
+        .filter(|(k, item)| drop(k, item))
+        .map(|(k, _)| k.to_string())
+        .collect();
+    for key in dropped {
+        doc.remove(&key);
+    }
+    let body = doc.to_string();
+    Ok(if body.starts_with(&header) {
+        body
+    } else {
+        format!("{header}{body}")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn logins_are_checked_as_github_does() {
+        for good in ["ada", "boris-b", "a1", &"x".repeat(39)] {
+            assert!(valid_login(good), "{good}");
+        }
+        for bad in [
+            "",
+            "-ada",
+            "ada-",
+            "a--b",
+            "ada b",
+            "ada_b",
+            "ädä",
+            &"x".repeat(40),
+        ] {
+            assert!(!valid_login(bad), "{bad}");
+        }
+        assert_eq!(
+            parse_player("Ada=ada-tinkers").unwrap(),
+            NewPlayer {
+                name: "Ada".into(),
+                login: "ada-tinkers".into()
+            }
+        );
+        assert!(matches!(
+            parse_player("Ada.B=ada"),
+            Err(SetupError::BadName(_))
+        ));
+        assert!(matches!(
+            parse_player("ada b"),
+            Err(SetupError::BadLogin(_))
+        ));
+    }
+
+    #[test]
+    fn branches_the_workflows_can_name() {
+        assert!(valid_branch("main") && valid_branch("game/trunk"));
+        for bad in ["", "a b", "-x", "x.lock", "a..b", "x/", "a,b", "[x]"] {
+            assert!(!valid_branch(bad), "{bad}");
+        }
+    }
+
+    const GAME: &str = "# header\n[game]\nname = \"Clockwork\"\nseed = \"old\"\n\n[dynasty]\nnumber = 1\nemperor = \"Wren\" # a name\nstarted = 2026-11-01T00:00:00Z\n";
+
+    fn bundle() -> Vec<(&'static str, &'static [u8], bool)> {
+        vec![
+            ("state/game.toml", GAME.as_bytes(), false),
+            (
+                "state/roster.toml",
+                b"# The players.\n\n[[players]]\nname = \"Wren\"\nlogin = \"wren-w\"\n",
+                false,
+            ),
+            (
+                "state/variables.toml",
+                b"# Values.\n\n[globals]\nround = 1\n\n[players.Wren]\nsprings = 3\n",
+                false,
+            ),
+            (
+                "state/collections.toml",
+                b"# Items.\n\n[[gadgets]]\nid = \"x\"\nowner = \"Wren\"\n",
+                false,
+            ),
+            (
+                ".github/workflows/check.yml",
+                b"on:\n  push:\n    branches: [main]\n",
+                false,
+            ),
+            ("scripts/fetch-pulls", b"#!/bin/sh\n", true),
+        ]
+    }
+
+    fn text(files: &[OutFile], path: &str) -> String {
+        let file = files.iter().find(|f| f.path == path).unwrap();
+        String::from_utf8(file.bytes.clone()).unwrap()
+    }
+
+    #[test]
+    fn a_new_game_has_its_players_branch_seed_and_start() {
+        let game = NewGame {
+            name: Some("Gears".into()),
+            players: vec![
+                parse_player("Ann=ann").unwrap(),
+                parse_player("bob").unwrap(),
+            ],
+            branch: "trunk".into(),
+            now: Timestamp::parse("2031-02-03T04:05:06Z").unwrap(),
+        };
+        let files = files(&bundle(), &game).unwrap();
+        let roster = text(&files, "state/roster.toml");
+        assert!(roster.starts_with("# The players.\n"), "{roster}");
+        assert!(
+            roster.contains(
+                "name = \"Ann\"\nlogin = \"ann\"\nadmin = true\njoined = 2031-02-03T04:05:06Z"
+            ) && roster.contains("name = \"bob\"\nlogin = \"bob\"\njoined")
+                && !roster.contains("Wren"),
+            "{roster}"
+        );
+        let g = text(&files, "state/game.toml");
+        assert!(
+            g.contains("name = \"Gears\"") && g.contains("seed = \"gears-2031-02-03\""),
+            "{g}"
+        );
+        assert!(
+            g.contains("emperor = \"Ann\" # a name")
+                && g.contains("started = 2031-02-03T04:05:06Z"),
+            "{g}"
+        );
+        assert!(g.starts_with("# header\n"), "{g}");
+        let vars = text(&files, "state/variables.toml");
+        assert!(
+            vars.starts_with("# Values.") && vars.contains("round = 1") && !vars.contains("Wren"),
+            "{vars}"
+        );
+        let items = text(&files, "state/collections.toml");
+        assert!(
+            items.starts_with("# Items.") && !items.contains("gadgets"),
+            "{items}"
+        );
+        assert!(text(&files, ".github/workflows/check.yml").contains("branches: [trunk]"));
+        assert!(text(&files, "README.md").starts_with("# Gears\n"));
+        assert_eq!(text(&files, ".gitignore"), GITIGNORE);
+        assert!(
+            files
+                .iter()
+                .any(|f| f.path == "scripts/fetch-pulls" && f.executable)
+        );
+    }
+
+    #[test]
+    fn without_players_the_bundled_roster_stays() {
+        let game = NewGame {
+            name: None,
+            players: Vec::new(),
+            branch: "main".into(),
+            now: Timestamp::parse("2031-02-03T04:05:06Z").unwrap(),
+        };
+        let files = files(&bundle(), &game).unwrap();
+        assert!(text(&files, "state/roster.toml").contains("wren-w"));
+        assert!(text(&files, "state/game.toml").contains("emperor = \"Wren\" # a name"));
+        assert!(text(&files, "README.md").starts_with("# Clockwork\n"));
+        assert!(text(&files, ".github/workflows/check.yml").contains("branches: [main]"));
+    }
+
+    #[test]
+    fn refuses_what_cannot_make_a_game() {
+        let now = Timestamp::parse("2031-02-03T04:05:06Z").unwrap();
+        let twice = NewGame {
+            name: None,
+            players: vec![parse_player("ann").unwrap(), parse_player("Ann").unwrap()],
+            branch: "main".into(),
+            now,
+        };
+        assert!(matches!(
+            files(&bundle(), &twice),
+            Err(SetupError::Twice(_))
+        ));
+        let branch = NewGame {
+            players: Vec::new(),
+            branch: "no way".into(),
+            ..twice
+        };
+        assert!(matches!(
+            files(&bundle(), &branch),
+            Err(SetupError::BadBranch(_))
+        ));
+    }
+}
