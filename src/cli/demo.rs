@@ -352,6 +352,9 @@ fn create_game(dir: &Path) -> anyhow::Result<()> {
         std::fs::create_dir_all(path.parent().unwrap_or(dir))?;
         std::fs::write(&path, &file.text).with_context(|| format!("writing {}", path.display()))?;
     }
+    // The site is built into public/: ignored, as in a new game, so a
+    // player's `git add -A` never commits it.
+    std::fs::write(dir.join(".gitignore"), crate::setup::new_game::GITIGNORE)?;
     let stamp = Stamp {
         name: "gitnomic demo",
         email: "demo@localhost",

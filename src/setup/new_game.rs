@@ -87,8 +87,8 @@ not. `gitnomic check` validates the game's files; `gitnomic serve` shows
 the site locally.
 ";
 
-/// What a new game ignores.
-const GITIGNORE: &str = "/target\n/public\n";
+/// What a new game ignores: the tool's build and the site built locally.
+pub const GITIGNORE: &str = "/target\n/public\n";
 
 /// A player given on the command line: `LOGIN` (the name is the login) or
 /// `NAME=LOGIN`.

@@ -53,6 +53,13 @@ fn the_demo_plays_its_script_to_the_end() {
         "{pending}"
     );
     assert!(game.join("public/ruleset/index.html").is_file());
+    // ... and ignored, so the demo leaves a clean work tree behind.
+    let status = Command::new("git")
+        .args(["status", "--porcelain"])
+        .current_dir(&game)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&status.stdout), "", "git status");
     // A second demo into the same directory replaces the first.
     assert!(run(&game).status.success());
     // An unrelated directory is never overwritten.
