@@ -13,6 +13,7 @@ mod fake_github;
 mod fake_routes;
 mod game_test;
 mod github;
+mod github_actions;
 mod github_budget;
 mod github_faults;
 mod github_replies;
