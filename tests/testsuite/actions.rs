@@ -126,6 +126,29 @@ fn commands_are_applied_once_in_order_as_one_commit() {
         all.stdout
     );
 
+    // The site's tracker and Boris's page show the log, from git history.
+    let build = game.run(&["build", "--check-links"]);
+    assert_eq!(build.code, 0, "{}{}", build.stdout, build.stderr);
+    let tracker = game.read("public/tracker/index.html");
+    assert!(
+        tracker.contains(
+            "<code>players.Boris.springs</code></th><td>3</td><td>5</td><td>#1, comment 1</td>"
+        ),
+        "{tracker}"
+    );
+    assert!(
+        tracker.contains("<code>players.Ada.springs</code></th><td>4</td>")
+            && tracker.contains(", comment 2, rolled DICE6 = "),
+        "{tracker}"
+    );
+    let boris = game.read("public/players/boris.html");
+    assert!(
+        boris.contains("<code>players.Boris.cogs</code></th><td>5</td><td>3</td>"),
+        "{boris}"
+    );
+    assert!(!boris.contains("<code>globals.round</code>"), "{boris}");
+    std::fs::remove_dir_all(game.path("public")).unwrap();
+
     // A second run, and an edit of a handled comment, change nothing.
     let commits = game.main_commits();
     game.at("2030-01-01T03:00:00Z", &["resolve"]);
