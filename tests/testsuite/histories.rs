@@ -504,30 +504,45 @@ impl Play {
     }
 }
 
-/// Each comment is named by the changes of at most one commit on main:
-/// its commands were carried out once.
+/// Each comment is named by the changes of at most one commit of each
+/// state file on main (the variables and the collections are committed
+/// one file at a time, with the same message): its commands were carried
+/// out once.
 fn acted_once(root: &Path, story: &str) {
     let repo = git2::Repository::open(root).unwrap();
     let mut walk = repo.revwalk().unwrap();
     walk.push(repo.revparse_single("main").unwrap().id())
         .unwrap();
-    let mut seen: BTreeMap<String, git2::Oid> = BTreeMap::new();
+    let mut seen: BTreeMap<(String, &str), git2::Oid> = BTreeMap::new();
     for id in walk {
         let id = id.unwrap();
         let commit = repo.find_commit(id).unwrap();
+        let Ok(parent) = commit.parent(0) else {
+            continue;
+        };
+        let (now, before) = (commit.tree().unwrap(), parent.tree().unwrap());
+        let files: Vec<&str> = ["state/variables.toml", "state/collections.toml"]
+            .into_iter()
+            .filter(|f| {
+                let at = |t: &git2::Tree<'_>| t.get_path(Path::new(f)).ok().map(|e| e.id());
+                at(&now) != at(&before)
+            })
+            .collect();
         let message = commit.message().unwrap_or_default();
-        for line in message.lines().filter(|l| l.contains(" → ")) {
+        for line in message.lines().filter(|l| l.contains(" by @")) {
             let Some((_, by)) = line.rsplit_once(" by @") else {
                 continue;
             };
             let Some(comment) = by.split(", ").find_map(|p| p.strip_prefix("comment ")) else {
                 continue;
             };
-            let first = seen.entry(comment.to_string()).or_insert(id);
-            assert_eq!(
-                *first, id,
-                "comment {comment} was acted on in two commits:\n{story}"
-            );
+            for file in &files {
+                let first = seen.entry((comment.to_string(), file)).or_insert(id);
+                assert_eq!(
+                    *first, id,
+                    "comment {comment} was acted on in two commits of {file}:\n{story}"
+                );
+            }
         }
     }
 }
