@@ -13,14 +13,17 @@ use crate::github_sweep::{AT, Repo, clean_run, fresh, sweep};
 
 const NOW: &str = "2030-01-01T12:00:00Z";
 
-/// Issue #1, an action by Boris, with three players' commands and rolls;
-/// the fake serves main's state/variables.toml.
+/// Issue #1, an action by Boris, with three players' commands and rolls
+/// (on variables and on the gadgets collection); the fake serves main's
+/// state/variables.toml and state/collections.toml.
 fn acting(w: &mut World, repo: &Repo) {
-    let vars = repo.game.read("state/variables.toml");
-    w.contents.insert(
-        "state/variables.toml".into(),
-        ("7a125".into(), base64(&vars)),
-    );
+    for (path, sha) in [
+        ("state/variables.toml", "7a125"),
+        ("state/collections.toml", "c0113c7"),
+    ] {
+        let text = repo.game.read(path);
+        w.contents.insert(path.into(), (sha.into(), base64(&text)));
+    }
     let mut issue = Item::issue(1, "Winding", "boris-b", AT);
     issue.labels = vec!["Action".into()];
     w.items.insert(1, issue);
@@ -28,7 +31,7 @@ fn acting(w: &mut World, repo: &Repo) {
         1,
         "boris-b",
         "2030-01-01T01:00:00Z",
-        "SET springs 5\nADD cogs -2\nROLL DICE20 for luck\n\n> ADD cogs 100",
+        "SET springs 5\nADD cogs -2\nROLL DICE20 for luck\nADD gadgets.pocket-orrery.cogs 1\n\n> ADD cogs 100",
     );
     w.add_comment(
         1,
@@ -40,7 +43,7 @@ fn acting(w: &mut World, repo: &Repo) {
         1,
         "dmitri-d",
         "2030-01-01T01:20:00Z",
-        "ADD cogs -5\nSET Boris.springs 0",
+        "ADD cogs -5\nSET Boris.springs 0\nADD gadgets spare name=\"Cog Press\" cogs=2",
     );
 }
 
@@ -76,10 +79,23 @@ fn commands_and_rolls_by_comment_survive_a_fault_at_any_request() {
         log.contains("dice = \"DICE20\"") && log.contains("dice = \"DICE6\""),
         "{log}"
     );
+    let items = &clean.end.files["state/collections.toml"];
+    assert!(
+        items.contains(
+            "id = \"pocket-orrery\"\nname = \"Pocket Orrery\"\nowner = \"Boris\"\ncogs = 5"
+        ) && items.ends_with(
+            "[[gadgets]]\nid = \"spare\"\ncogs = 2\nname = \"Cog Press\"\nowner = \"Dmitri\"\n"
+        ),
+        "{items}"
+    );
     assert_eq!(
         clean.end.commits,
-        ["content/rolls/00001.toml", "state/variables.toml"],
-        "the rolls, then one commit for every change"
+        [
+            "content/rolls/00001.toml",
+            "state/variables.toml",
+            "state/collections.toml"
+        ],
+        "the rolls, then one commit for every change of each file"
     );
     let status = &clean.end.bot_comments[&1];
     assert_eq!(status.len(), 1, "one status comment");
