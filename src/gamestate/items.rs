@@ -253,29 +253,9 @@ fn set_field(
         (Value::Dice { .. }, None) => return Err("its dice could not be rolled".into()),
         (other, _) => to_toml(other).ok_or("a field's value is a number, true, false or text")?,
     };
-    let to = match (verb, &given, &current) {
-        (Verb::Add, toml::Value::Integer(n), toml::Value::Integer(now)) => {
-            toml::Value::Integer(fd.apply(*now, *n).map_err(|e| format!("illegal: {e}"))?)
-        }
-        (Verb::Add, _, _) => {
-            return Err(format!(
-                "`{field}` is a {}: only whole numbers can be added to",
-                fd.ty
-            ));
-        }
-        (_, toml::Value::Integer(n), toml::Value::Integer(now)) if fd.ty == VarType::Int => {
-            toml::Value::Integer(
-                fd.apply(*now, n.saturating_sub(*now))
-                    .map_err(|e| format!("illegal: {e}"))?,
-            )
-        }
-        _ => {
-            if let Some(problem) = fd.check(&given, &|n| is_player.contains_key(n)) {
-                return Err(format!("`{field}` cannot be {given}: {problem}"));
-            }
-            given
-        }
-    };
+    let to = new_value(&fd, field, verb, given, &current, &|n| {
+        is_player.contains_key(n)
+    })?;
     let mut after = item.fields.clone();
     after.insert(field.to_string(), to.clone());
     // Handing an item to another player is the owner's to do, not theirs.
@@ -288,6 +268,38 @@ fn set_field(
         key: field.into(),
         from: current,
         to,
+    })
+}
+
+/// The value a field takes when `verb` brings `given` to `current`.
+fn new_value(
+    fd: &super::schema::VarDecl,
+    field: &str,
+    verb: Verb,
+    given: toml::Value,
+    current: &toml::Value,
+    is_player: &dyn Fn(&str) -> bool,
+) -> Result<toml::Value, String> {
+    let illegal = |e: super::schema::Illegal| format!("illegal: {e}");
+    Ok(match (verb, &given, current) {
+        (Verb::Add, toml::Value::Integer(n), toml::Value::Integer(now)) => {
+            toml::Value::Integer(fd.apply(*now, *n).map_err(illegal)?)
+        }
+        (Verb::Add, _, _) => {
+            return Err(format!(
+                "`{field}` is a {}: only whole numbers can be added to",
+                fd.ty
+            ));
+        }
+        (_, toml::Value::Integer(n), toml::Value::Integer(now)) if fd.ty == VarType::Int => {
+            toml::Value::Integer(fd.apply(*now, n.saturating_sub(*now)).map_err(illegal)?)
+        }
+        _ => {
+            if let Some(problem) = fd.check(&given, is_player) {
+                return Err(format!("`{field}` cannot be {given}: {problem}"));
+            }
+            given
+        }
     })
 }
 
@@ -380,24 +392,7 @@ fn change_item(text: &str, set: &SetValue, absent_ok: bool) -> Result<String, St
         .iter()
         .position(|t| t.get("id").and_then(toml_edit::Item::as_str) == Some(id.as_str()));
     match (set.table.len(), at, set.to.as_table()) {
-        (2, Some(at), Some(t)) if t.is_empty() => {
-            // The first item's prefix holds the file's opening comment:
-            // it stays, on the next item or at the end of the file.
-            let prefix = array
-                .get(at)
-                .and_then(|t| t.decor().prefix())
-                .and_then(|p| p.as_str())
-                .map(str::to_string);
-            array.remove(at);
-            match (at, prefix, array.get_mut(0)) {
-                (0, Some(prefix), Some(next)) => next.decor_mut().set_prefix(prefix),
-                (0, Some(prefix), None) => {
-                    let tail = doc.trailing().as_str().unwrap_or_default().to_string();
-                    doc.set_trailing(format!("{prefix}{tail}"));
-                }
-                _ => {}
-            }
-        }
+        (2, Some(at), Some(t)) if t.is_empty() => remove_at(&mut doc, name, at),
         (2, None, Some(t)) => array.push(edit_table(id, t)?),
         (3, Some(at), _) => {
             if let Some(table) = array.get_mut(at) {
@@ -407,6 +402,31 @@ fn change_item(text: &str, set: &SetValue, absent_ok: bool) -> Result<String, St
         _ => return Err(format!("{COLLECTIONS_FILE}: cannot change {name}.{id}")),
     }
     Ok(doc.to_string())
+}
+
+/// Removes item `at` of `name`. The first item's prefix holds the file's
+/// opening comment: it stays, on the next item or at the end of the file.
+fn remove_at(doc: &mut toml_edit::DocumentMut, name: &str, at: usize) {
+    let Some(array) = doc
+        .get_mut(name)
+        .and_then(toml_edit::Item::as_array_of_tables_mut)
+    else {
+        return;
+    };
+    let prefix = array
+        .get(at)
+        .and_then(|t| t.decor().prefix())
+        .and_then(|p| p.as_str())
+        .map(str::to_string);
+    array.remove(at);
+    match (at, prefix, array.get_mut(0)) {
+        (0, Some(prefix), Some(next)) => next.decor_mut().set_prefix(prefix),
+        (0, Some(prefix), None) => {
+            let tail = doc.trailing().as_str().unwrap_or_default().to_string();
+            doc.set_trailing(format!("{prefix}{tail}"));
+        }
+        _ => {}
+    }
 }
 
 /// A new item's table, its id first.

@@ -19,6 +19,7 @@ mod github_faults;
 mod github_replies;
 mod github_sweep;
 mod histories;
+mod histories_checks;
 mod import;
 mod local_forge;
 mod matters;
