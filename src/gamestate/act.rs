@@ -91,7 +91,7 @@ pub fn apply(
     at: Timestamp,
 ) -> Result<SetValue, String> {
     if super::items::is_collection_command(state, command) {
-        return super::items::apply(state, actor, command, rolled);
+        return super::items::apply(state, actor, command, rolled, at);
     }
     let (table, key, decl) = resolve(state, actor, &command.target)?;
     if let [_, player] = table.as_slice() {

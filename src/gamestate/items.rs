@@ -20,6 +20,7 @@ use super::act::{SetValue, Who};
 use super::said::{Command, Target, Value, Verb};
 use super::schema::{CollectionDecl, VarType};
 use super::{GameState, Item, Player};
+use crate::time::Timestamp;
 
 /// The file that holds the collections.
 pub const COLLECTIONS_FILE: &str = "state/collections.toml";
@@ -54,7 +55,16 @@ pub fn apply(
     actor: &Player,
     command: &Command,
     rolled: Option<i64>,
+    at: Timestamp,
 ) -> Result<SetValue, String> {
+    // Idle players are not acted on: nor are their items.
+    let idle: Vec<String> = state
+        .players
+        .iter()
+        .filter(|p| p.is_idle_at(at))
+        .map(|p| p.name.clone())
+        .collect();
+    let actor = &Acting { actor, idle: &idle };
     match (&command.target, command.verb, &command.value) {
         (Target::Bare(name), Verb::Add, Value::Item { id, fields }) => {
             add(state, actor, name, id, fields)
@@ -92,19 +102,23 @@ fn decl<'s>(state: &'s GameState, name: &str) -> Result<&'s CollectionDecl, Stri
     })
 }
 
-/// Whether `actor` may act on an item with `fields` of collection `name`.
+/// Who acts, and who is idle at the moment they act.
+struct Acting<'a> {
+    actor: &'a Player,
+    idle: &'a [String],
+}
+
+/// Whether the actor may act on an item with `fields` of collection
+/// `name`: the collection's `by` allows it, and no player it names is idle.
 fn may(
-    actor: &Player,
+    acting: &Acting<'_>,
     name: &str,
     decl: &CollectionDecl,
     fields: &BTreeMap<String, toml::Value>,
 ) -> Result<(), String> {
-    let owners: Vec<&str> = decl
-        .fields
-        .iter()
-        .filter(|(_, d)| d.ty == VarType::Player)
-        .filter_map(|(f, _)| fields.get(f).and_then(toml::Value::as_str))
-        .collect();
+    let actor = acting.actor;
+    let owners = owners(decl, fields);
+    not_idle(acting, &owners)?;
     let allowed = match decl.by.unwrap_or_default() {
         Who::Any => true,
         Who::Admin => actor.admin,
@@ -120,6 +134,25 @@ fn may(
             "{} may act only on their own items of `{name}`",
             actor.name
         )),
+    }
+}
+
+/// The players an item's player fields name.
+fn owners<'f>(decl: &CollectionDecl, fields: &'f BTreeMap<String, toml::Value>) -> Vec<&'f str> {
+    decl.fields
+        .iter()
+        .filter(|(_, d)| d.ty == VarType::Player)
+        .filter_map(|(f, _)| fields.get(f).and_then(toml::Value::as_str))
+        .collect()
+}
+
+/// An error if one of `owners` is idle.
+fn not_idle(acting: &Acting<'_>, owners: &[&str]) -> Result<(), String> {
+    match owners.iter().find(|o| acting.idle.iter().any(|i| i == *o)) {
+        Some(idle) => Err(format!(
+            "{idle} is idle, and idle players' items are not acted on"
+        )),
+        None => Ok(()),
     }
 }
 
@@ -142,7 +175,7 @@ fn as_table(item: &Item) -> toml::Value {
 
 fn add(
     state: &mut GameState,
-    actor: &Player,
+    acting: &Acting<'_>,
     name: &str,
     id: &str,
     given: &[(String, Value)],
@@ -178,12 +211,12 @@ fn add(
             continue;
         }
         let value = match (fd.ty, &fd.default) {
-            (VarType::Player, None) => toml::Value::String(actor.name.clone()),
+            (VarType::Player, None) => toml::Value::String(acting.actor.name.clone()),
             _ => fd.default_value(),
         };
         fields.insert(field.clone(), value);
     }
-    may(actor, name, &decl, &fields)?;
+    may(acting, name, &decl, &fields)?;
     let item = Item {
         id: id.to_string(),
         fields,
@@ -202,7 +235,12 @@ fn add(
     })
 }
 
-fn remove(state: &mut GameState, actor: &Player, name: &str, id: &str) -> Result<SetValue, String> {
+fn remove(
+    state: &mut GameState,
+    actor: &Acting<'_>,
+    name: &str,
+    id: &str,
+) -> Result<SetValue, String> {
     let decl = decl(state, name)?.clone();
     let items = state.collections.entry(name.to_string()).or_default();
     let at = items
@@ -221,7 +259,7 @@ fn remove(state: &mut GameState, actor: &Player, name: &str, id: &str) -> Result
 
 fn set_field(
     state: &mut GameState,
-    actor: &Player,
+    actor: &Acting<'_>,
     (name, id, field): (&str, &str, &str),
     verb: Verb,
     value: &Value,
@@ -259,8 +297,9 @@ fn set_field(
     let mut after = item.fields.clone();
     after.insert(field.to_string(), to.clone());
     // Handing an item to another player is the owner's to do, not theirs.
-    if fd.ty != VarType::Player {
-        may(actor, name, &decl, &after)?;
+    match fd.ty {
+        VarType::Player => not_idle(actor, &owners(&decl, &after))?,
+        _ => may(actor, name, &decl, &after)?,
     }
     item.fields = after;
     Ok(SetValue {
@@ -473,7 +512,13 @@ mod tests {
             panic!("{line}")
         };
         assert!(is_collection_command(state, cmd), "{line}");
-        apply(state, &actor, cmd, None)
+        apply(
+            state,
+            &actor,
+            cmd,
+            None,
+            crate::time::Timestamp::from_unix(1_900_000_000),
+        )
     }
 
     #[test]
@@ -539,6 +584,14 @@ mod tests {
         assert!(err(&mut s, "Boris", "SET gadgets 1").contains("is a collection"));
         assert!(
             err(&mut s, "Boris", "SET gadgets.pocket-orrery.owner Zed").contains("not a player")
+        );
+        s.players[3].idle = vec![crate::gamestate::IdlePeriod {
+            from: Timestamp::from_unix(0),
+            until: None,
+        }];
+        assert!(
+            err(&mut s, "Boris", "SET gadgets.pocket-orrery.owner Dmitri")
+                .contains("Dmitri is idle")
         );
         let moved = apply_sets(
             "[[gadgets]]\nid = \"a\"\ncogs = 9\n",
