@@ -1,10 +1,15 @@
-//! The log of the gamestate: every change to a variable on the default
-//! branch, with when, which commit and matter, old → new, and (for actions
-//! by comment) who and which roll. Pure: it is derived from the versions of
-//! state/variables.toml in the branch's history, so it covers proposals,
+//! The log of the gamestate: every change to a variable or a collection's
+//! item on the default branch, with when, which commit and matter, old →
+//! new, and (for actions by comment) who and which roll. Pure: it is
+//! derived from the versions of state/variables.toml and
+//! state/collections.toml in the branch's history, so it covers proposals,
 //! Ascension Addresses and actions alike and can never disagree with the
 //! state itself; the resolver's commit message for an action by comment
 //! names the commenter, the comment and the roll of each change.
+//!
+//! A collection's item is logged field by field as
+//! `collections.NAME.ID.FIELD`, so adding an item shows each of its fields
+//! going from `-` to its value.
 
 use std::collections::BTreeMap;
 
@@ -43,14 +48,82 @@ pub struct Change {
     /// Who and how, as the commit says (`by @boris-b, comment 4, rolled
     /// DICE6 = 4`), or the commit's author.
     pub by: String,
+    /// Who: the commenter's login (`boris-b`) for an action by comment,
+    /// else the commit's author.
+    pub who: String,
+    /// The comment the change was asked for in, if it was.
+    pub comment: Option<u64>,
+    /// The roll that fed the value (`DICE6 = 4`), if one did.
+    pub roll: Option<String>,
 }
 
-/// Every change between consecutive versions, oldest first.
+/// Every change between consecutive versions of state/variables.toml,
+/// oldest first.
 pub fn changes(versions: &[Version<'_>]) -> Vec<Change> {
+    changes_in(versions, "")
+}
+
+/// Every change between consecutive versions of state/collections.toml,
+/// oldest first.
+pub fn collection_changes(versions: &[Version<'_>]) -> Vec<Change> {
+    changes_in(versions, "collections.")
+}
+
+/// Two logs as one, by time (a tie keeps `a`'s first).
+pub fn merge(a: Vec<Change>, b: Vec<Change>) -> Vec<Change> {
+    let mut all: Vec<(usize, Change)> = a
+        .into_iter()
+        .map(|c| (0, c))
+        .chain(b.into_iter().map(|c| (1, c)))
+        .collect();
+    all.sort_by_key(|(side, c)| (c.at, *side));
+    all.into_iter().map(|(_, c)| c).collect()
+}
+
+/// The line of a commit message that tells of `key`: the key's own, or
+/// for a whole item (`collections.gadgets: added key-2 …`) the
+/// collection's line that names the item.
+fn told<'m>(message: &'m str, key: &str) -> Option<&'m str> {
+    message.lines().find_map(|l| {
+        if let Some(rest) = l.strip_prefix(&format!("{key}: ")) {
+            return Some(rest);
+        }
+        let (path, rest) = l.split_once(": ")?;
+        let id = key.strip_prefix(&format!("{path}."))?.split('.').next()?;
+        [format!("added {id} "), format!("removed {id} ")]
+            .iter()
+            .any(|w| rest.starts_with(w.as_str()) || rest == w.trim_end())
+            .then_some(rest)
+    })
+}
+
+/// Who, which comment and which roll, from `by @boris-b, comment 4,
+/// rolled DICE6 = 4`.
+fn who_of(by: &str) -> (Option<String>, Option<u64>, Option<String>) {
+    let mut parts = by.split(", ");
+    let who = parts
+        .next()
+        .and_then(|w| w.strip_prefix('@'))
+        .map(str::to_string);
+    let (mut comment, mut roll) = (None, None);
+    for part in parts {
+        if let Some(n) = part.strip_prefix("comment ") {
+            comment = n.parse().ok();
+        } else if let Some(r) = part.strip_prefix("rolled ") {
+            roll = Some(r.to_string());
+        }
+    }
+    (who, comment, roll)
+}
+
+fn changes_in(versions: &[Version<'_>], prefix: &str) -> Vec<Change> {
     let mut out = Vec::new();
     let mut before = BTreeMap::new();
     for v in versions {
-        let after = flatten(v.text);
+        let after: BTreeMap<String, String> = flatten(v.text)
+            .into_iter()
+            .map(|(k, v)| (format!("{prefix}{k}"), v))
+            .collect();
         let matter = matter_of(v.message);
         let keys: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
         for key in keys {
@@ -59,16 +132,18 @@ pub fn changes(versions: &[Version<'_>]) -> Vec<Change> {
                 continue;
             }
             let show = |x: Option<&String>| x.cloned().unwrap_or_else(|| "-".into());
-            let by = v
-                .message
-                .lines()
-                .find_map(|l| l.strip_prefix(&format!("{key}: ")))
-                .and_then(|l| l.split_once(" by "))
-                .map_or_else(
-                    || format!("commit by {}", v.author),
-                    |(_, by)| format!("by {by}"),
-                );
+            let said = told(v.message, key)
+                .and_then(|l| l.rsplit_once(" by "))
+                .map(|(_, by)| by);
+            let by = said.map_or_else(
+                || format!("commit by {}", v.author),
+                |by| format!("by {by}"),
+            );
+            let (who, comment, roll) = said.map(who_of).unwrap_or_default();
             out.push(Change {
+                who: who.unwrap_or_else(|| v.author.to_string()),
+                comment,
+                roll,
                 at: v.at,
                 commit: v.commit.chars().take(8).collect(),
                 matter,
@@ -96,9 +171,24 @@ fn flatten(text: &str) -> BTreeMap<String, String> {
             } else {
                 format!("{prefix}.{k}")
             };
-            match v {
-                toml::Value::Table(t) => walk(&path, t, out),
-                v => {
+            let items: Option<Vec<(&str, &toml::Table)>> = v.as_array().and_then(|a| {
+                a.iter()
+                    .map(|i| {
+                        let t = i.as_table()?;
+                        Some((t.get("id")?.as_str()?, t))
+                    })
+                    .collect()
+            });
+            match (v, items) {
+                (toml::Value::Array(a), Some(items)) if !a.is_empty() => {
+                    for (id, item) in items {
+                        let mut fields = item.clone();
+                        fields.remove("id");
+                        walk(&format!("{path}.{id}"), &fields, out);
+                    }
+                }
+                (toml::Value::Table(t), _) => walk(&path, t, out),
+                (v, _) => {
                     out.insert(path, v.to_string());
                 }
             }
@@ -178,6 +268,58 @@ mod tests {
         assert_eq!(
             found[0].from, "-",
             "the first version is the start of the log"
+        );
+        assert_eq!(
+            (
+                found[2].who.as_str(),
+                found[2].comment,
+                found[2].roll.as_deref()
+            ),
+            ("boris-b", Some(9), Some("DICE6 = 4"))
+        );
+        assert_eq!(
+            (found[3].who.as_str(), found[3].comment),
+            ("gitnomic", None)
+        );
+    }
+
+    #[test]
+    fn items_are_logged_field_by_field() {
+        let t = Timestamp::from_unix(1_900_000_000);
+        let v = |message: &'static str, text: &'static str| Version {
+            commit: "aaaaaaaaaa",
+            at: t,
+            message,
+            author: "Ada",
+            text,
+        };
+        let versions = [
+            v("init", "[[gadgets]]\nid = \"orrery\"\ncogs = 4\n"),
+            v(
+                "Action #3: Build by comment\n\ncollections.gadgets: added key {{ cogs = 4, id = \"key\" }} by @ada-tinkers, comment 7\ncollections.gadgets: removed orrery by @boris-b, comment 8\n",
+                "[[gadgets]]\nid = \"key\"\ncogs = 4\n",
+            ),
+        ];
+        let found: Vec<(String, String, String, String)> = collection_changes(&versions)[1..]
+            .iter()
+            .map(|c| (c.path.clone(), c.from.clone(), c.to.clone(), c.who.clone()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "collections.gadgets.key.cogs".into(),
+                    "-".into(),
+                    "4".into(),
+                    "ada-tinkers".into()
+                ),
+                (
+                    "collections.gadgets.orrery.cogs".into(),
+                    "4".into(),
+                    "-".into(),
+                    "boris-b".into()
+                ),
+            ]
         );
     }
 }

@@ -11,7 +11,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::changelog::{self, Change, Version};
 use crate::game::Game;
+use crate::gamestate::act::VARIABLES_FILE;
+use crate::gamestate::items::COLLECTIONS_FILE;
 use crate::git::{GitError, Repo};
 use crate::load::is_game_file;
 use crate::site::{Revision, Sample, Timeline};
@@ -59,6 +62,7 @@ pub fn read(repo: &Path, rev: &str) -> Result<(Timeline, TimelineStats), Timelin
         ..TimelineStats::default()
     };
     let mut last: Option<(Option<&String>, Option<&String>)> = None;
+    let mut log = StateLog::default();
     for commit in &commits {
         let Some(rules) = commit.trees.get("rules") else {
             continue;
@@ -90,12 +94,79 @@ pub fn read(repo: &Path, rev: &str) -> Result<(Timeline, TimelineStats), Timelin
                 ruleset: Arc::new(game.ruleset.clone()),
             });
         }
+        if state_changed {
+            log.note(&repo, commit, time, &files)?;
+        }
         if state_changed && let Some(sample) = sample(&game, time) {
             timeline.samples.push(sample);
         }
     }
+    timeline.changes = log.changes();
     stats.blobs = reader.blobs.len();
     Ok((timeline, stats))
+}
+
+/// The versions of state/variables.toml and state/collections.toml, for
+/// the gamestate log: (commit, time, message, author, text) each.
+#[derive(Default)]
+struct StateLog {
+    variables: Vec<(String, Timestamp, String, String, String)>,
+    collections: Vec<(String, Timestamp, String, String, String)>,
+}
+
+impl StateLog {
+    /// Keeps the versions of commit `commit` that differ from the last.
+    fn note(
+        &mut self,
+        repo: &Repo,
+        commit: &crate::git::CommitTrees,
+        time: Timestamp,
+        files: &[SourceFile],
+    ) -> Result<(), TimelineError> {
+        let text = |path: &str| {
+            files
+                .iter()
+                .find(|f| f.path == path)
+                .map_or_else(String::new, |f| f.text.clone())
+        };
+        let mut message = None;
+        for (path, list) in [
+            (VARIABLES_FILE, &mut self.variables),
+            (COLLECTIONS_FILE, &mut self.collections),
+        ] {
+            let now = text(path);
+            if list.last().map_or(now.is_empty(), |v| v.4 == now) {
+                continue;
+            }
+            if message.is_none() {
+                message = Some(repo.message_of(&commit.id)?);
+            }
+            let (msg, author) = message.clone().unwrap_or_default();
+            list.push((commit.id.clone(), time, msg, author, now));
+        }
+        Ok(())
+    }
+
+    /// Every change, oldest first.
+    fn changes(&self) -> Vec<Change> {
+        changelog::merge(
+            changelog::changes(&versions(&self.variables)),
+            changelog::collection_changes(&versions(&self.collections)),
+        )
+    }
+}
+
+/// Noted versions as the changelog reads them.
+fn versions(list: &[(String, Timestamp, String, String, String)]) -> Vec<Version<'_>> {
+    list.iter()
+        .map(|(commit, at, message, author, text)| Version {
+            commit,
+            at: *at,
+            message,
+            author,
+            text,
+        })
+        .collect()
 }
 
 /// Reads trees, remembering every blob by id.

@@ -184,7 +184,52 @@ fn sample(time: &str, round: i64, ada: i64) -> Sample {
     }
 }
 
+/// The gamestate log of the fixture: the game set up, Ada's springs
+/// raised by an action with a roll, the round moved by proposal #3.
+fn changes() -> Vec<gitnomic::changelog::Change> {
+    let v = |commit: &'static str, at: &'static str, message: &'static str, text: &'static str| {
+        (commit, at, message, text)
+    };
+    let versions = [
+        v(
+            "c0ffee01",
+            "2030-01-01T00:00:00Z",
+            "Start the game",
+            "[globals]\nround = 1\n[players.Ada]\nsprings = 3\n",
+        ),
+        v(
+            "c0ffee02",
+            "2030-01-02T09:00:00Z",
+            "Action #2: Winding by comment\n\nplayers.Ada.springs: 3 → 5 by @ada, comment 41, rolled DICE6 = 2\n",
+            "[globals]\nround = 1\n[players.Ada]\nsprings = 5\n",
+        ),
+        v(
+            "c0ffee03",
+            "2030-01-04T10:00:00Z",
+            "Enact Proposal #3: Round up the quorum",
+            "[globals]\nround = 2\n[players.Ada]\nsprings = 5\n",
+        ),
+    ];
+    let versions: Vec<gitnomic::changelog::Version<'_>> = versions
+        .iter()
+        .map(
+            |(commit, time, message, text)| gitnomic::changelog::Version {
+                commit,
+                at: at(time),
+                message,
+                author: "gitnomic",
+                text,
+            },
+        )
+        .collect();
+    gitnomic::changelog::changes(&versions)
+}
+
 fn render(pending: &Pending) -> Site {
+    render_with(pending, changes())
+}
+
+fn render_with(pending: &Pending, changes: Vec<gitnomic::changelog::Change>) -> Site {
     let mut files = game_files(true);
     files.extend(records());
     let game = Game::check(&files);
@@ -210,6 +255,7 @@ fn render(pending: &Pending) -> Site {
             sample("2030-01-01T00:00:00Z", 1, 3),
             sample("2030-01-04T10:00:00Z", 2, 5),
         ],
+        changes,
     };
     let input = SiteInput {
         game: &game,
@@ -385,4 +431,65 @@ fn cross_references_permalinks_and_escaping() {
     );
     let pending = main_of(&site, "pending/index.html");
     assert!(pending.contains("This build asked no forge"), "{pending}");
+}
+
+/// The gamestate log on the tracker and the player pages: who, when,
+/// old → new, the matter and the roll; newest first, in pages.
+#[test]
+fn the_gamestate_log_is_on_the_tracker_and_player_pages_in_pages() {
+    let site = render(&Pending::default());
+    let tracker = main_of(&site, "tracker/index.html");
+    let log = &tracker[tracker.find("id=\"_log-h\"").expect("a log section")..];
+    let round = log.find("globals.round").expect("the proposal's change");
+    let springs = log
+        .find("players.Ada.springs")
+        .expect("the action's change");
+    assert!(round < springs, "newest first: {log}");
+    assert!(
+        log.contains("<td><a href=\"../players/ada.html\">Ada</a></td><th scope=\"row\"><code>players.Ada.springs</code></th><td>3</td><td>5</td><td>#2, comment 41, rolled DICE6 = 2</td>"),
+        "who, old → new, matter, comment, roll: {log}"
+    );
+    assert!(
+        log.contains("<td>gitnomic</td><th scope=\"row\"><code>globals.round</code></th><td>1</td><td>2</td><td><a href=\"../matters/3.html\">#3</a></td>"),
+        "a proposal's change links its record: {log}"
+    );
+    let ada = main_of(&site, "players/ada.html");
+    assert!(ada.contains("players.Ada.springs"), "{ada}");
+    assert!(!ada.contains("globals.round</code>"), "only hers: {ada}");
+
+    // 250 changes: three pages on the tracker, the later ones of their own.
+    let text = |n: i64| format!("[players.Ada]\nsprings = {}\n", n % 10);
+    let texts: Vec<String> = (0..=250).map(text).collect();
+    let messages: Vec<String> = (0..=250)
+        .map(|n| format!("Action #9: Winding by comment\n\nplayers.Ada.springs: {} → {} by @ada, comment {}\n", (n + 9) % 10, n % 10, 1000 + n))
+        .collect();
+    let versions: Vec<gitnomic::changelog::Version<'_>> = (0..=250)
+        .map(|n| gitnomic::changelog::Version {
+            commit: "c0ffee",
+            at: Timestamp::from_unix(1_900_000_000 + n as i64 * 60),
+            message: &messages[n],
+            author: "gitnomic",
+            text: &texts[n],
+        })
+        .collect();
+    let site = render_with(&Pending::default(), gitnomic::changelog::changes(&versions));
+    let tracker = main_of(&site, "tracker/index.html");
+    assert_eq!(
+        tracker.matches("<td>#9, comment").count(),
+        100,
+        "a page of 100"
+    );
+    assert!(
+        tracker.contains("href=\"../tracker/log/page-3.html\""),
+        "{tracker}"
+    );
+    assert!(tracker.contains("comment 1250</td>"), "the newest first");
+    let last = main_of(&site, "tracker/log/page-3.html");
+    assert_eq!(last.matches("<td>#9, comment").count(), 51, "{last}");
+    assert!(last.contains("comment 1000</td>"), "the oldest last");
+    let ada_last = main_of(&site, "players/ada/log/page-3.html");
+    assert!(ada_last.contains("comment 1000</td>"), "{ada_last}");
+    let report = site::links::check(&site);
+    let broken: Vec<String> = report.broken.iter().map(ToString::to_string).collect();
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }

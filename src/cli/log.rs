@@ -1,11 +1,12 @@
-//! `gitnomic log [PLAYER] [--var NAME]`: every change to the variables on
-//! the default branch, oldest first (see [`crate::changelog`]).
+//! `gitnomic log [PLAYER] [--var NAME]`: every change to the variables and
+//! collections on the default branch, oldest first (see [`crate::changelog`]).
 
 use std::process::ExitCode;
 
 use super::{EXIT_OK, GlobalArgs};
 use crate::changelog::{self, Version};
 use crate::gamestate::act::VARIABLES_FILE;
+use crate::gamestate::items::COLLECTIONS_FILE;
 use crate::git::Repo;
 use crate::time::Timestamp;
 
@@ -22,17 +23,10 @@ pub struct Args {
 /// Runs `gitnomic log`.
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let repo = Repo::open(&global.root)?;
-    let history = repo.file_history(&global.base, VARIABLES_FILE)?;
-    let versions: Vec<Version<'_>> = history
-        .iter()
-        .map(|v| Version {
-            commit: &v.commit,
-            at: Timestamp::from_unix(v.time),
-            message: &v.message,
-            author: &v.author,
-            text: v.text.as_deref().unwrap_or_default(),
-        })
-        .collect();
+    let variables = repo.file_history(&global.base, VARIABLES_FILE)?;
+    let collections = repo.file_history(&global.base, COLLECTIONS_FILE)?;
+    let vars = versions(&variables);
+    let items = versions(&collections);
     let wanted = |c: &changelog::Change| {
         let parts: Vec<&str> = c.path.split('.').collect();
         let player_ok = args
@@ -42,10 +36,11 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         let var_ok = args.var.as_deref().is_none_or(|v| parts.last() == Some(&v));
         player_ok && var_ok
     };
-    let found: Vec<changelog::Change> = changelog::changes(&versions)
-        .into_iter()
-        .filter(wanted)
-        .collect();
+    let all = changelog::merge(
+        changelog::changes(&vars),
+        changelog::collection_changes(&items),
+    );
+    let found: Vec<changelog::Change> = all.into_iter().filter(wanted).collect();
     for c in &found {
         let matter = c.matter.map(|n| format!(" #{n}")).unwrap_or_default();
         println!(
@@ -57,4 +52,18 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         println!("No changes.");
     }
     Ok(ExitCode::from(EXIT_OK))
+}
+
+/// The versions of a file as the changelog reads them.
+fn versions(history: &[crate::git::FileVersion]) -> Vec<Version<'_>> {
+    history
+        .iter()
+        .map(|v| Version {
+            commit: &v.commit,
+            at: Timestamp::from_unix(v.time),
+            message: &v.message,
+            author: &v.author,
+            text: v.text.as_deref().unwrap_or_default(),
+        })
+        .collect()
 }

@@ -178,12 +178,14 @@ impl Carrier<'_> {
                 self.forge.commit_file(GAME_FILE, &edited, message)?;
             }
             Effect::State { sets, message } => {
-                use crate::gamestate::act::{VARIABLES_FILE, apply_sets};
-                let text = self.forge.read_file(VARIABLES_FILE)?.unwrap_or_default();
-                let edited =
-                    apply_sets(&text, sets).map_err(|why| Carried::Failed(anyhow::anyhow!(why)))?;
-                if edited != text {
-                    self.forge.commit_file(VARIABLES_FILE, &edited, message)?;
+                use crate::gamestate::act::{apply_to, files_of};
+                for path in files_of(sets) {
+                    let text = self.forge.read_file(path)?.unwrap_or_default();
+                    let edited = apply_to(path, &text, sets)
+                        .map_err(|why| Carried::Failed(anyhow::anyhow!(why)))?;
+                    if edited != text {
+                        self.forge.commit_file(path, &edited, message)?;
+                    }
                 }
             }
             Effect::Content {

@@ -50,8 +50,27 @@ pub struct SetValue {
 }
 
 impl SetValue {
-    /// `players.Boris.springs: 3 → 7`.
+    /// The set that undoes this one.
+    pub fn inverse(&self) -> SetValue {
+        SetValue {
+            table: self.table.clone(),
+            key: self.key.clone(),
+            from: self.to.clone(),
+            to: self.from.clone(),
+        }
+    }
+
+    /// `players.Boris.springs: 3 → 7`; for a whole item,
+    /// `collections.gadgets: added key-2 (…)` or `removed key-2`.
     pub fn describe(&self) -> String {
+        let whole = super::items::is_collection_set(self) && self.table.len() == 2;
+        let empty = |v: &toml::Value| v.as_table().is_some_and(toml::Table::is_empty);
+        if whole && empty(&self.from) {
+            return format!("{}: added {} {}", self.table.join("."), self.key, self.to);
+        }
+        if whole && empty(&self.to) {
+            return format!("{}: removed {}", self.table.join("."), self.key);
+        }
         format!(
             "{}.{}: {} → {}",
             self.table.join("."),
@@ -71,6 +90,9 @@ pub fn apply(
     rolled: Option<i64>,
     at: Timestamp,
 ) -> Result<SetValue, String> {
+    if super::items::is_collection_command(state, command) {
+        return super::items::apply(state, actor, command, rolled, at);
+    }
     let (table, key, decl) = resolve(state, actor, &command.target)?;
     if let [_, player] = table.as_slice() {
         if state.player(player).is_some_and(|p| p.is_idle_at(at)) {
@@ -94,12 +116,17 @@ pub fn apply(
         (Value::Dice { .. }, None) => return Err("its dice could not be rolled".into()),
         (Value::Bool(b), _) => toml::Value::Boolean(*b),
         (Value::Text(t), _) => toml::Value::String(t.clone()),
+        (Value::Item { .. }, _) => {
+            return Err(format!(
+                "`{key}` is not a collection: ADD to it a whole number or dice, such as `ADD {key} 2` or `ADD {key} DICE6`"
+            ));
+        }
     };
     let to = match (decl.ty, command.verb, &given, &current) {
         (VarType::Int, verb, toml::Value::Integer(n), toml::Value::Integer(now)) => {
             let delta = match verb {
                 Verb::Add => *n,
-                Verb::Set => n.saturating_sub(*now),
+                Verb::Set | Verb::Remove => n.saturating_sub(*now),
             };
             toml::Value::Integer(
                 decl.apply(*now, delta)
@@ -112,7 +139,7 @@ pub fn apply(
                 decl.ty
             ));
         }
-        (_, Verb::Set, value, _) => {
+        (_, Verb::Set | Verb::Remove, value, _) => {
             let is_player = |name: &str| state.player(name).is_some();
             if let Some(problem) = decl.check(value, &is_player) {
                 return Err(format!("`{key}` cannot be {value}: {problem}"));
@@ -154,6 +181,7 @@ fn resolve(
         }
         Target::Bare(name) | Target::Global(name) => (None, name.clone()),
         Target::Row { player, name } => (Some(player.clone()), name.clone()),
+        Target::Field { .. } => return Err("not a variable".into()),
     };
     let Some(player) = row else {
         let decl = schema
@@ -202,42 +230,103 @@ fn unknown(state: &GameState, name: &str) -> String {
 }
 
 /// `text` (state/variables.toml) with `sets` made, everything else kept
-/// byte for byte. A value that already reads as its `to` is left alone; a
-/// value that is neither `from` nor `to` (nor absent) was changed by
+/// byte for byte. Sets already made (a run killed after committing them,
+/// finished by the next) are not made again (see [`apply_chain`]); a value
+/// that is neither what a set found nor what it made was changed by
 /// something else since, and is an error rather than overwritten.
 pub fn apply_sets(text: &str, sets: &[SetValue]) -> Result<String, String> {
-    let parsed: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
-    let mut doc = super::edit::StateDoc::parse(VARIABLES_FILE, text).map_err(|e| e.to_string())?;
-    for set in sets {
-        let mut at: Option<&toml::Value> = None;
-        let mut table = Some(&parsed);
-        for name in &set.table {
-            table = table
-                .and_then(|t| t.get(name))
-                .and_then(toml::Value::as_table);
-        }
-        if let Some(t) = table {
-            at = t.get(&set.key);
-        }
-        match at {
-            Some(v) if *v == set.to => continue,
-            Some(v) if *v != set.from => {
-                return Err(format!(
-                    "{VARIABLES_FILE}: {}.{} is now {v}, neither {} nor {}",
-                    set.table.join("."),
-                    set.key,
-                    set.from,
-                    set.to
-                ));
-            }
-            _ => {}
-        }
-        let value = toml_value(&set.to)?;
-        let tables: Vec<&str> = set.table.iter().map(String::as_str).collect();
-        doc.set(&tables, &set.key, value)
-            .map_err(|e| e.to_string())?;
+    let mine: Vec<SetValue> = sets
+        .iter()
+        .filter(|s| !super::items::is_collection_set(s))
+        .cloned()
+        .collect();
+    apply_chain(text, &mine, &set_variable)
+}
+
+/// Applies `sets` in order with `one`, allowing for a first part of them
+/// being made already: the sets are a chain (one may change what an
+/// earlier one made), so "already made" cannot be judged set by set, only
+/// by undoing a first part exactly. `one(text, set, absent_ok)` makes one
+/// set, strictly: the value must be the set's `from` (or, if `absent_ok`,
+/// absent).
+pub(crate) fn apply_chain(
+    text: &str,
+    sets: &[SetValue],
+    one: &dyn Fn(&str, &SetValue, bool) -> Result<String, String>,
+) -> Result<String, String> {
+    let run = |sets: &[SetValue], absent_ok: bool| {
+        sets.iter()
+            .try_fold(text.to_string(), |t, set| one(&t, set, absent_ok))
+    };
+    let forward = run(sets, true);
+    if forward.is_ok() {
+        return forward;
     }
+    for made in (1..=sets.len()).rev() {
+        let undo: Vec<SetValue> = sets[..made].iter().rev().map(SetValue::inverse).collect();
+        if run(&undo, false).is_ok() {
+            return sets[made..]
+                .iter()
+                .try_fold(text.to_string(), |t, set| one(&t, set, true));
+        }
+    }
+    forward
+}
+
+/// One variable set, strictly (see [`apply_chain`]).
+fn set_variable(text: &str, set: &SetValue, absent_ok: bool) -> Result<String, String> {
+    let parsed: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+    let mut table = Some(&parsed);
+    for name in &set.table {
+        table = table
+            .and_then(|t| t.get(name))
+            .and_then(toml::Value::as_table);
+    }
+    let at = table.and_then(|t| t.get(&set.key));
+    match at {
+        Some(v) if *v == set.from => {}
+        None if absent_ok => {}
+        now => {
+            let now = now.map_or_else(|| "absent".to_string(), toml::Value::to_string);
+            return Err(format!(
+                "{VARIABLES_FILE}: {}.{} is now {now}, neither {} nor {}",
+                set.table.join("."),
+                set.key,
+                set.from,
+                set.to
+            ));
+        }
+    }
+    let mut doc = super::edit::StateDoc::parse(VARIABLES_FILE, text).map_err(|e| e.to_string())?;
+    let tables: Vec<&str> = set.table.iter().map(String::as_str).collect();
+    doc.set(&tables, &set.key, toml_value(&set.to)?)
+        .map_err(|e| e.to_string())?;
     Ok(doc.render())
+}
+
+/// The files `sets` change: state/variables.toml, state/collections.toml
+/// or both, in that order.
+pub fn files_of(sets: &[SetValue]) -> Vec<&'static str> {
+    let collections = sets.iter().any(super::items::is_collection_set);
+    let variables = sets.iter().any(|s| !super::items::is_collection_set(s));
+    let mut out = Vec::new();
+    if variables {
+        out.push(VARIABLES_FILE);
+    }
+    if collections {
+        out.push(super::items::COLLECTIONS_FILE);
+    }
+    out
+}
+
+/// `text`, the contents of `path` (one of [`files_of`]), with its part of
+/// `sets` made.
+pub fn apply_to(path: &str, text: &str, sets: &[SetValue]) -> Result<String, String> {
+    if path == super::items::COLLECTIONS_FILE {
+        super::items::apply_sets(text, sets)
+    } else {
+        apply_sets(text, sets)
+    }
 }
 
 fn toml_value(value: &toml::Value) -> Result<toml_edit::Value, String> {
@@ -361,6 +450,24 @@ mod tests {
             "{once}"
         );
         assert_eq!(apply_sets(&once, &sets).unwrap(), once, "twice is once");
+        let mut chain = sets.clone();
+        chain.push(SetValue {
+            from: toml::Value::Integer(2),
+            to: toml::Value::Integer(3),
+            ..sets[0].clone()
+        });
+        let thrice = apply_sets(text, &chain).unwrap();
+        assert!(thrice.contains("round = 3 # now"), "{thrice}");
+        assert_eq!(
+            apply_sets(&thrice, &chain).unwrap(),
+            thrice,
+            "a chain twice is once"
+        );
+        assert_eq!(
+            apply_sets(&once, &chain).unwrap(),
+            thrice,
+            "a first part made, the rest is made"
+        );
         let moved = once.replace("round = 2", "round = 7");
         assert!(
             apply_sets(&moved, &sets)

@@ -9,6 +9,7 @@
 pub mod act;
 pub mod dice;
 pub mod edit;
+pub mod items;
 pub mod parse;
 pub mod said;
 pub mod schema;

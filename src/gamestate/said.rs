@@ -1,7 +1,7 @@
 //! What a comment says to the resolver besides votes: dice rolls and
 //! action commands, one per line. Pure.
 //!
-//! A line that begins with `ROLL`, `SET` or `ADD` (capitals, as voting
+//! A line that begins with `ROLL`, `SET`, `ADD` or `REMOVE` (capitals, as voting
 //! words are) is an instruction; any other line is talk. As with votes,
 //! the body is read as Markdown and lines in quotes or code are set aside
 //! ([`crate::markdown::split_visible`]), so quoting someone's roll or
@@ -13,6 +13,10 @@
 //!   `SET players.Boris.springs 4`, `SET motto "Tick tock"`: set a value.
 //! - `ADD cogs -2`, `ADD springs DICE6`, `ADD springs -d4`: add to a
 //!   whole number, perhaps a roll.
+//! - `ADD gadgets key-2 name="Winding Key" cogs=4`: add an item to a
+//!   collection (fields not given take their defaults);
+//!   `REMOVE gadgets key-2` takes it away; `SET gadgets.key-2.cogs 2`
+//!   (and `ADD`) change one field of an item.
 //!
 //! Every roll (a `ROLL` line or dice in a command) is numbered in reading
 //! order from 0: its place among the comment's rolls is one of the inputs
@@ -53,8 +57,10 @@ pub struct Roll {
 pub enum Verb {
     /// Set the value.
     Set,
-    /// Add to a whole number.
+    /// Add to a whole number, or an item to a collection.
     Add,
+    /// Remove an item from a collection.
+    Remove,
 }
 
 /// Which variable a command names.
@@ -70,6 +76,15 @@ pub enum Target {
         player: String,
         /// The variable.
         name: String,
+    },
+    /// `COLLECTION.ID.FIELD`: one field of a collection's item.
+    Field {
+        /// The collection.
+        collection: String,
+        /// The item's id.
+        id: String,
+        /// The field.
+        field: String,
     },
 }
 
@@ -89,6 +104,13 @@ pub enum Value {
     Bool(bool),
     /// Text (quotes, if any, removed).
     Text(String),
+    /// A new item of a collection: its id and the fields given.
+    Item {
+        /// The item's id.
+        id: String,
+        /// `field=value` pairs, in the order written.
+        fields: Vec<(String, Value)>,
+    },
 }
 
 /// An action command.
@@ -116,6 +138,7 @@ pub fn read(body: &str) -> Vec<Said> {
             "ROLL" => roll(rest, &mut rolls).map(Said::Roll),
             "SET" => command(Verb::Set, rest, &mut rolls, line).map(Said::Command),
             "ADD" => command(Verb::Add, rest, &mut rolls, line).map(Said::Command),
+            "REMOVE" => remove(rest, line).map(Said::Command),
             _ => continue,
         };
         out.push(said.unwrap_or_else(|why| Said::Bad {
@@ -162,6 +185,7 @@ fn command(verb: Verb, rest: &str, rolls: &mut u32, line: &str) -> Result<Comman
     let word = match verb {
         Verb::Set => "SET",
         Verb::Add => "ADD",
+        Verb::Remove => "REMOVE",
     };
     let (name, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
     let value = value.trim();
@@ -184,10 +208,13 @@ fn command(verb: Verb, rest: &str, rolls: &mut u32, line: &str) -> Result<Comman
     };
     let value = match (verb, value.parse::<i64>()) {
         (_, Ok(n)) => Value::Int(n),
-        (Verb::Add, Err(_)) => dice_value(value, rolls).ok_or_else(|| {
-            format!("ADD needs a whole number or dice, such as `ADD {name} 2` or `ADD {name} DICE6`, not `{value}`")
-        })?,
-        (Verb::Set, Err(_)) => match value {
+        (Verb::Add, Err(_)) => match dice_value(value, rolls) {
+            Some(dice) => dice,
+            None => item(rest.split_once(char::is_whitespace).map_or("", |(_, v)| v)).ok_or_else(|| {
+                format!("ADD needs a whole number, dice or a new item, such as `ADD {name} 2`, `ADD {name} DICE6` or `ADD gadgets key-2 name=\"Winding Key\"`, not `{value}`")
+            })?,
+        },
+        (Verb::Set | Verb::Remove, Err(_)) => match value {
             "true" => Value::Bool(true),
             "false" => Value::Bool(false),
             _ => dice_value(value, rolls).unwrap_or_else(|| Value::Text(unquote(value))),
@@ -233,12 +260,91 @@ fn target(name: &str) -> Result<Target, String> {
             player: (*player).to_string(),
             name: (*var).to_string(),
         },
+        [collection, id, field] => Target::Field {
+            collection: (*collection).to_string(),
+            id: (*id).to_string(),
+            field: (*field).to_string(),
+        },
         _ => {
             return Err(format!(
-                "`{name}` is not a variable: write `springs`, `globals.round` or `Boris.springs`"
+                "`{name}` is not a variable: write `springs`, `globals.round`, `Boris.springs` or `gadgets.key-2.cogs`"
             ));
         }
     })
+}
+
+/// `REMOVE COLLECTION ID`.
+fn remove(rest: &str, line: &str) -> Result<Command, String> {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let [collection, id] = words.as_slice() else {
+        return Err(
+            "REMOVE needs a collection and an item's id, such as `REMOVE gadgets key-2`".into(),
+        );
+    };
+    Ok(Command {
+        verb: Verb::Remove,
+        target: Target::Bare((*collection).to_string()),
+        value: Value::Text((*id).to_string()),
+        line: line.to_string(),
+    })
+}
+
+/// A new item: an id, then `field=value` words (a value in quotes may
+/// hold spaces). `None` if the text is not one.
+fn item(text: &str) -> Option<Value> {
+    let words = quoted_words(text)?;
+    let (id, pairs) = words.split_first()?;
+    if id.contains('=') || id.contains('"') {
+        return None;
+    }
+    let mut fields = Vec::new();
+    for pair in pairs {
+        let (field, value) = pair.split_once('=')?;
+        if field.is_empty() || value.is_empty() {
+            return None;
+        }
+        let value = match (value.parse::<i64>(), value) {
+            (Ok(n), _) => Value::Int(n),
+            (_, "true") => Value::Bool(true),
+            (_, "false") => Value::Bool(false),
+            _ => Value::Text(unquote(value)),
+        };
+        fields.push((field.to_string(), value));
+    }
+    Some(Value::Item {
+        id: id.clone(),
+        fields,
+    })
+}
+
+/// Words split at spaces outside straight or curly quotes; `None` if a
+/// quote is left open.
+fn quoted_words(text: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut open: Option<char> = None;
+    for ch in text.chars() {
+        match (open, ch) {
+            (None, '"') => open = Some('"'),
+            (None, '“') => open = Some('”'),
+            (Some(close), c) if c == close => open = None,
+            (None, c) if c.is_whitespace() => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        word.push(ch);
+    }
+    if open.is_some() {
+        return None;
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    Some(words)
 }
 
 /// Text without its quotes: straight, or curly as Markdown's smart
@@ -316,6 +422,48 @@ mod tests {
     }
 
     #[test]
+    fn collection_commands_name_an_item() {
+        let said = read(
+            "ADD gadgets key-2 name=\"Winding Key\" cogs=4 spare=true\nREMOVE gadgets pocket-orrery\nSET gadgets.key-2.cogs 2\nADD gadgets key-3",
+        );
+        let cmd = |i: usize| match &said[i] {
+            Said::Command(c) => c.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(cmd(0).target, Target::Bare("gadgets".into()));
+        assert_eq!(
+            cmd(0).value,
+            Value::Item {
+                id: "key-2".into(),
+                fields: vec![
+                    ("name".into(), Value::Text("Winding Key".into())),
+                    ("cogs".into(), Value::Int(4)),
+                    ("spare".into(), Value::Bool(true)),
+                ]
+            }
+        );
+        assert_eq!(
+            (cmd(1).verb, cmd(1).value),
+            (Verb::Remove, Value::Text("pocket-orrery".into()))
+        );
+        assert_eq!(
+            cmd(2).target,
+            Target::Field {
+                collection: "gadgets".into(),
+                id: "key-2".into(),
+                field: "cogs".into()
+            }
+        );
+        assert_eq!(
+            cmd(3).value,
+            Value::Item {
+                id: "key-3".into(),
+                fields: Vec::new()
+            }
+        );
+    }
+
+    #[test]
     fn bad_lines_say_why() {
         let why = |body: &str| match &read(body)[0] {
             Said::Bad { why, .. } => why.clone(),
@@ -325,8 +473,13 @@ mod tests {
         assert!(why("ROLL lots").contains("`lots` is not dice"));
         assert!(why("ROLL 0d6").contains("1 to 100 dice"));
         assert!(why("SET springs").contains("SET needs a variable and a value"));
-        assert!(why("ADD springs many").contains("ADD needs a whole number or dice"));
+        assert!(
+            why("ADD springs many things").contains("ADD needs a whole number, dice or a new item")
+        );
+        assert!(why("ADD gadgets k name=\"open").contains("ADD needs"));
+        assert!(why("REMOVE gadgets").contains("REMOVE needs a collection and an item"));
         assert!(why("ADD a.b.c.d 1").contains("is not a variable"));
+        assert!(why("SET a..c 1").contains("is not a variable name"));
         assert!(why("SET .x 1").contains("is not a variable name"));
     }
 }

@@ -100,6 +100,9 @@ pub struct CollectionDecl {
     /// Its items' fields (each item also has an `id`).
     #[serde(default)]
     pub fields: BTreeMap<String, VarDecl>,
+    /// Who may add, change and remove its items by an action in a
+    /// comment (see [`super::items`]): `own`, `any` or `admin`.
+    pub by: Option<super::act::Who>,
 }
 
 /// Every declaration of `state/schema.toml`.

@@ -448,6 +448,16 @@ impl Repo {
         Ok(out)
     }
 
+    /// The whole message and the author's name of commit `id`.
+    pub fn message_of(&self, id: &str) -> Result<(String, String), GitError> {
+        let oid = git2::Oid::from_str(id).map_err(read_err("a commit"))?;
+        let commit = self.inner.find_commit(oid).map_err(read_err("a commit"))?;
+        Ok((
+            commit.message().unwrap_or_default().to_string(),
+            commit.author().name().unwrap_or_default().to_string(),
+        ))
+    }
+
     /// The versions of file `path` along the first-parent history of
     /// `rev`, oldest first: each commit where its text changed (or where
     /// it appeared), with the commit's time and whole message.

@@ -15,15 +15,17 @@ use super::PlanError;
 use super::effect::Effect;
 use super::planner::{Planner, no_state, repo};
 use crate::collected::Collected;
+use crate::engine::limits::in_downtime;
 use crate::game::Game;
-use crate::gamestate::act::{self, SetValue, VARIABLES_FILE};
+use crate::gamestate::act::{self, SetValue};
+use crate::gamestate::items;
 use crate::gamestate::said::{self, Command, Said, Value};
 use crate::gamestate::{GameState, Phase};
 use crate::matter::ForgeComment;
 use crate::plan::Outcome;
 
 /// How the status comment of an action issue begins.
-const HOW: &str = "Comment with commands, one per line: `SET springs 3`, `ADD cogs -2`, `SET globals.round 2`, `ADD springs DICE6` (a roll). The resolver carries them out in comment order, each once, checked against state/schema.toml.";
+const HOW: &str = "Comment with commands, one per line: `SET springs 3`, `ADD cogs -2`, `SET globals.round 2`, `ADD springs DICE6` (a roll); for a collection, `ADD gadgets key-2 name=\"Winding Key\"`, `SET gadgets.key-2.cogs 3`, `REMOVE gadgets key-2`. The resolver carries them out in comment order, each once, checked against state/schema.toml.";
 
 impl Planner<'_> {
     /// Carries out the new commands on action issue `m`.
@@ -134,6 +136,12 @@ impl Planner<'_> {
         if actor.is_idle_at(c.created) {
             return Err(format!("{} was idle", actor.name));
         }
+        let params = self.prospect.game.params.as_ref();
+        if params.is_some_and(|p| in_downtime(p, c.created)) {
+            return Err(
+                "it was made during Seasonal Downtime, when no dynastic action may be taken".into(),
+            );
+        }
         if m.voided.iter().any(|v| v.id == c.id) {
             return Err("the comment predates a push that voided it".into());
         }
@@ -161,16 +169,19 @@ impl Planner<'_> {
             .trial
             .files(&self.prospect.tree)
             .map_err(|why| repo(n, why))?;
-        let text = files
-            .iter()
-            .find(|f| f.path == VARIABLES_FILE)
-            .map(|f| f.text.clone())
-            .unwrap_or_default();
-        let edited = act::apply_sets(&text, sets).map_err(|why| repo(n, why))?;
-        let tree = self
-            .trial
-            .write(&self.prospect.tree, VARIABLES_FILE, &edited)
-            .map_err(|why| repo(n, why))?;
+        let mut tree = self.prospect.tree.clone();
+        for path in act::files_of(sets) {
+            let text = files
+                .iter()
+                .find(|f| f.path == path)
+                .map(|f| f.text.clone())
+                .unwrap_or_default();
+            let edited = act::apply_to(path, &text, sets).map_err(|why| repo(n, why))?;
+            tree = self
+                .trial
+                .write(&tree, path, &edited)
+                .map_err(|why| repo(n, why))?;
+        }
         let game = Game::check(&self.trial.files(&tree).map_err(|why| repo(n, why))?);
         self.prospect.adopt(tree, game);
         Ok(())
@@ -179,6 +190,10 @@ impl Planner<'_> {
 
 /// Puts a value set by an earlier run into `state`.
 fn put(state: &mut GameState, set: &SetValue) {
+    if items::is_collection_set(set) {
+        items::put(state, set);
+        return;
+    }
     match set.table.as_slice() {
         [g] if g == "globals" => {
             state.globals.insert(set.key.clone(), set.to.clone());

@@ -144,7 +144,7 @@ impl fmt::Display for Step {
                 write!(
                     f,
                     "#{n} commit {}: {}",
-                    crate::gamestate::act::VARIABLES_FILE,
+                    crate::gamestate::act::files_of(sets).join(" and "),
                     parts.join(", ")
                 )
             }

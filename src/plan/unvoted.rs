@@ -183,13 +183,21 @@ impl Planner<'_> {
         let n = info.number;
         if kind != Kind::Ascension {
             let state = self.prospect.game.state.as_ref().ok_or_else(no_state)?;
-            return Ok(match state.player_by_login(&info.author.0) {
+            let mut problems = match state.player_by_login(&info.author.0) {
                 Some(p) if !p.is_idle_at(self.now) => Vec::new(),
                 _ => vec![format!(
                     "@{} is not an active {}",
                     info.author, state.terms.player
                 )],
-            });
+            };
+            let params = self.prospect.game.params.as_ref();
+            if params.is_some_and(|p| crate::engine::limits::in_downtime(p, self.now)) {
+                problems.push(
+                    "it is Seasonal Downtime, when no dynastic action may be taken; it is merged once the downtime ends"
+                        .into(),
+                );
+            }
+            return Ok(problems);
         }
         let tree = self.trial.tree_of(head).map_err(|why| repo(n, why))?;
         let head_game = self.game_of(n, &tree)?.clone();

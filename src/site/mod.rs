@@ -11,6 +11,7 @@
 mod archive;
 mod context;
 pub mod links;
+mod log;
 pub mod pending;
 mod players;
 mod revisions;
@@ -130,6 +131,9 @@ pub struct Timeline {
     pub revisions: Vec<Revision>,
     /// The numeric variables at every change to `state/`.
     pub samples: Vec<Sample>,
+    /// Every change to a variable or a collection's item, oldest first
+    /// (see [`crate::changelog`]).
+    pub changes: Vec<crate::changelog::Change>,
 }
 
 /// One revision of the ruleset: "Ruleset N".
@@ -192,6 +196,7 @@ pub fn render(input: &SiteInput, progress: &(dyn Fn(&str) + Sync)) -> Result<Sit
     rules::render(&theme, &cx, &mut site)?;
     progress("rendering the tracker and pending matters");
     tracker::render(&theme, &cx, &mut site)?;
+    log::render(&theme, &cx, &mut site)?;
     progress(&format!(
         "rendering the archive: {} resolved matters",
         input.game.records.len()

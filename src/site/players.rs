@@ -46,6 +46,7 @@ pub(crate) fn render(
             view
         })
         .collect();
+    let log = super::log::rows(cx);
     let mut out = Vec::with_capacity(views.len() + 1);
     let path = "players/index.html";
     let mut context = cx.page(path, "Players", "players")?;
@@ -88,6 +89,17 @@ pub(crate) fn render(
                     .collect(),
             };
             let mut context = cx.page(&path, name, "players")?;
+            if n == 0 {
+                // Their gamestate log's first page; the rest have pages of
+                // their own (see `super::log`).
+                let mine: Vec<&super::log::LogRow> = log
+                    .iter()
+                    .filter(|(_, concerns)| concerns.iter().any(|c| c == name))
+                    .map(|(r, _)| r)
+                    .collect();
+                let dir = super::log::player_dir(cx, name);
+                context.insert("log", &super::log::page(&mine, &first, &dir, 0));
+            }
             context.insert("p", view);
             context.insert("rows", &list);
             context.insert("pager", &pager);

@@ -75,6 +75,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../themes/default/templates/player.html"),
     ),
     (
+        "log.html",
+        include_str!("../../themes/default/templates/log.html"),
+    ),
+    (
         "dynasties.html",
         include_str!("../../themes/default/templates/dynasties.html"),
     ),

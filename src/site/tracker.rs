@@ -1,6 +1,7 @@
 //! The tracker (BlogNomic's GNDT): the roster with every game variable,
-//! globals, collections, and each numeric variable plotted over the game's
-//! history. Also the page of pending matters.
+//! globals, collections, each numeric variable plotted over the game's
+//! history, and the first page of the gamestate log (see [`super::log`]).
+//! Also the page of pending matters.
 
 use std::collections::BTreeMap;
 
@@ -94,6 +95,9 @@ pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(),
         context.insert("active", &0);
     }
     context.insert("charts", &charts(&cx.input.timeline.samples));
+    let log = super::log::rows(cx);
+    let log: Vec<&super::log::LogRow> = log.iter().map(|(r, _)| r).collect();
+    context.insert("log", &super::log::page(&log, path, "tracker", 0));
     site.insert(path.into(), theme.render("tracker.html", path, &context)?);
 
     let path = "pending/index.html";

@@ -126,6 +126,29 @@ fn commands_are_applied_once_in_order_as_one_commit() {
         all.stdout
     );
 
+    // The site's tracker and Boris's page show the log, from git history.
+    let build = game.run(&["build", "--check-links"]);
+    assert_eq!(build.code, 0, "{}{}", build.stdout, build.stderr);
+    let tracker = game.read("public/tracker/index.html");
+    assert!(
+        tracker.contains(
+            "<code>players.Boris.springs</code></th><td>3</td><td>5</td><td>#1, comment 1</td>"
+        ),
+        "{tracker}"
+    );
+    assert!(
+        tracker.contains("<code>players.Ada.springs</code></th><td>4</td>")
+            && tracker.contains(", comment 2, rolled DICE6 = "),
+        "{tracker}"
+    );
+    let boris = game.read("public/players/boris.html");
+    assert!(
+        boris.contains("<code>players.Boris.cogs</code></th><td>5</td><td>3</td>"),
+        "{boris}"
+    );
+    assert!(!boris.contains("<code>globals.round</code>"), "{boris}");
+    std::fs::remove_dir_all(game.path("public")).unwrap();
+
     // A second run, and an edit of a handled comment, change nothing.
     let commits = game.main_commits();
     game.at("2030-01-01T03:00:00Z", &["resolve"]);
@@ -205,4 +228,103 @@ fn idle_players_and_a_hiatus_stop_actions() {
     assert!(status.contains("not done: Dmitri was idle"), "{status}");
     assert!(status.contains("the game is in hiatus"), "{status}");
     assert!(variables(&game).contains("[players.Boris]\nsprings = 3"));
+}
+
+#[test]
+fn collections_change_by_comment_and_a_killed_run_is_finished_once() {
+    let game = game_with_action();
+    comment(
+        &game,
+        "2030-01-01T01:00:00Z",
+        "ada-tinkers",
+        "ADD gadgets spare-key name=\"Winding Key\" cogs=4\nREMOVE gadgets pocket-orrery",
+    );
+    comment(
+        &game,
+        "2030-01-01T01:10:00Z",
+        "boris-b",
+        "ADD gadgets.pocket-orrery.cogs -1\nSET gadgets.pocket-orrery.cogs 1\nREMOVE gadgets pocket-orrery\nADD gadgets.spare-key.cogs 1",
+    );
+    let plan = game.at("2030-01-01T02:00:00Z", &["resolve", "--dry-run"]);
+    assert!(
+        plan.stdout
+            .contains("#1 commit state/collections.toml: collections.gadgets: added spare-key"),
+        "{}",
+        plan.stdout
+    );
+    let twin = game.duplicate();
+    twin.at("2030-01-01T02:00:00Z", &["resolve"]);
+    // Killed after the commit, before the final status: nothing twice.
+    game.at("2030-01-01T02:00:00Z", &["resolve", "--halt-after", "2"]);
+    game.at("2030-01-01T02:00:00Z", &["resolve"]);
+    let items = game.read_at("main", "state/collections.toml").unwrap();
+    assert_eq!(
+        items,
+        twin.read_at("main", "state/collections.toml").unwrap()
+    );
+    assert_eq!(
+        items,
+        "# Items of the named collections declared in schema.toml.\n\n[[gadgets]]\nid = \"spare-key\"\ncogs = 4\nname = \"Winding Key\"\nowner = \"Ada\"\n"
+    );
+    let status = status(&game);
+    for answer in [
+        "`REMOVE gadgets pocket-orrery`: not done: Ada may act only on their own items of `gadgets`",
+        "`ADD gadgets.pocket-orrery.cogs -1`: collections.gadgets.pocket-orrery.cogs: 4 → 3",
+        "`REMOVE gadgets pocket-orrery`: collections.gadgets: removed pocket-orrery",
+        "`ADD gadgets.spare-key.cogs 1`: not done: Boris may act only on their own items",
+    ] {
+        assert!(status.contains(answer), "{answer}:\n{status}");
+    }
+    let check = game.run(&["check", "--rev", "main"]);
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+    let log = game.at("2030-01-01T03:00:00Z", &["log", "--var", "cogs"]);
+    assert!(
+        log.stdout
+            .contains("#1 collections.gadgets.pocket-orrery.cogs: 4 → -"),
+        "{}",
+        log.stdout
+    );
+}
+
+#[test]
+fn seasonal_downtime_stops_actions_by_comment_and_by_pull_request() {
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    let at = "2030-12-24T09:00:00Z";
+    game.at(
+        at,
+        &[
+            "play", "open", "--as", "boris-b", "--kind", "action", "--title", "Winding",
+        ],
+    );
+    comment(&game, "2030-12-24T10:00:00Z", "boris-b", "ADD springs 1");
+    let vars = variables(&game).replace("springs = 6", "springs = 7");
+    game.commit_on("more", &[("state/variables.toml", &vars)], "more springs");
+    game.at(
+        at,
+        &[
+            "play", "open", "--as", "dmitri-d", "--kind", "action", "--title", "More", "--branch",
+            "more",
+        ],
+    );
+    let run = game.at("2030-12-24T11:00:00Z", &["resolve"]);
+    assert!(
+        run.stdout.contains("Action #2: not merged")
+            && run.stdout.contains("it is Seasonal Downtime"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        status(&game).contains("not done: it was made during Seasonal Downtime"),
+        "{}",
+        status(&game)
+    );
+    assert!(variables(&game).contains("[players.Boris]\nsprings = 3"));
+    let run = game.at("2030-12-27T00:00:00Z", &["resolve"]);
+    assert!(run.stdout.contains("Action #2: merged"), "{}", run.stdout);
+    assert!(variables(&game).contains("[players.Dmitri]\nsprings = 7"));
+    assert!(
+        variables(&game).contains("[players.Boris]\nsprings = 3"),
+        "the comment made in the downtime stays refused"
+    );
 }

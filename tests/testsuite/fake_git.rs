@@ -69,8 +69,9 @@ pub(crate) fn merge(path: &Path, head: &str) -> Result<String, String> {
     ))
 }
 
-/// Commits `text` at `path` on `main`; the commit.
-pub(crate) fn commit_file(path: &Path, file: &str, text: &str) -> String {
+/// Commits `text` at `path` on `main` with the request's `message` (as
+/// GitHub does, so `gitnomic log` reads who acted); the commit.
+pub(crate) fn commit_file(path: &Path, file: &str, text: &str, message: &str) -> String {
     let repo = git2::Repository::open(path).expect("the fake's repository");
     let tip = repo
         .find_reference("refs/heads/main")
@@ -82,5 +83,5 @@ pub(crate) fn commit_file(path: &Path, file: &str, text: &str) -> String {
     let tree = update
         .create_updated(&repo, &tip.tree().expect("main's tree"))
         .expect("the updated tree");
-    commit_on_main(&repo, tree, None, &format!("Update {file}"))
+    commit_on_main(&repo, tree, None, message)
 }

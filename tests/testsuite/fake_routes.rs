@@ -366,7 +366,13 @@ fn put_contents(w: &mut World, path: &str, input: &Value) -> Answer {
         .insert(path.to_string(), (sha.clone(), content.clone()));
     let commit = match &w.main {
         Some(repo) => {
-            crate::fake_git::commit_file(repo, path, &crate::fake_github::unbase64(&content))
+            let message = input["message"].as_str().unwrap_or("Update a file");
+            crate::fake_git::commit_file(
+                repo,
+                path,
+                &crate::fake_github::unbase64(&content),
+                message,
+            )
         }
         None => format!("{:040x}", 0xc0_0000 + w.log.len()),
     };

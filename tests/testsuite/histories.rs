@@ -3,9 +3,12 @@
 //! A history is a list of steps a group of players might take in any
 //! order: open proposals, CfJs, DoVs and actions (from players and a
 //! stranger; changes that are legal, illegal, conflicting or touching the
-//! workflows), vote, push (a typo fix or a change of substance), go idle or
-//! come back, make an Ascension Address when one is awaited, let time pass,
-//! and run `resolve`, sometimes killed after any one of its effects. After
+//! workflows; an action may be an issue played by comment), vote, comment
+//! commands and rolls (`SET`, `ADD`, `REMOVE`, on variables and the
+//! gadgets collection, legal or not, some quoted), edit or delete a
+//! comment, push (a typo fix or a change of substance), go idle or come
+//! back, make an Ascension Address when one is awaited, let time pass, and
+//! run `resolve`, sometimes killed after any one of its effects. After
 //! every step these must hold:
 //!
 //! - main passes `gitnomic check`;
@@ -14,17 +17,20 @@
 //! - after a run, nothing is left to do at that moment (nothing waits
 //!   behind a matter that cannot be carried out);
 //! - a killed run finished by the next ends in exactly the state of an
-//!   uninterrupted run (main's tree and every file of the forge).
+//!   uninterrupted run (main's tree and every file of the forge);
+//! - `roll verify` passes on main;
+//! - no comment's commands are applied twice: each comment is named in
+//!   the commits of at most one change to state/.
 //!
 //! `PROPTEST_CASES` sets how many histories are tried (default 12; each
 //! runs the binary a few hundred times).
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use proptest::prelude::*;
 
 use crate::game_test::{GameTest, Run};
+use crate::histories_checks::{acted_once, assert_same_state, copy_dir, effects, records};
 
 const LOGINS: [&str; 6] = [
     "ada-tinkers",
@@ -36,6 +42,24 @@ const LOGINS: [&str; 6] = [
 ];
 const NAMES: [&str; 5] = ["Ada", "Boris", "Cleo", "Dmitri", "Wren"];
 const WORDS: [&str; 7] = ["FOR", "AGAINST", "DEF", "VETO", "FOR!", "> FOR", "no vote"];
+/// Comments of commands and rolls (`{n}` is replaced by a number unique to
+/// the step, for a new gadget's id).
+const COMMANDS: [&str; 14] = [
+    "ADD springs 1",
+    "SET springs 4\nADD cogs 2",
+    "ADD cogs -1",
+    "ADD springs DICE6",
+    "SET springs DICE4\nADD springs -d3\nADD springs 2",
+    "ROLL 2DICE6+1 for luck\nADD cogs 1\nADD cogs 1",
+    "SET globals.round 2",
+    "ADD gadgets g{n} name=\"Cog Press\" cogs=1",
+    "REMOVE gadgets pocket-orrery",
+    "ADD gadgets.pocket-orrery.cogs 1\nADD gadgets.pocket-orrery.cogs DICE2",
+    "ROLL DICE20",
+    "> ADD springs 5\n\n`ROLL DICE6`",
+    "SET Boris.springs 1",
+    "ADD springs many things",
+];
 
 #[derive(Debug, Clone)]
 enum Change {
@@ -67,6 +91,17 @@ enum Step {
         typo: bool,
         value: i64,
     },
+    /// A comment of commands and rolls (one of [`COMMANDS`]).
+    Act {
+        matter: usize,
+        player: usize,
+        command: usize,
+    },
+    /// Edits (re-rolls) or deletes a comment made earlier.
+    Revise {
+        comment: usize,
+        delete: bool,
+    },
     Idle(usize),
     Ascend,
     Wait(i64),
@@ -93,6 +128,9 @@ fn step() -> impl Strategy<Value = Step> {
             .prop_map(|(matter, voter, word)| Step::Vote { matter, voter, word }),
         1 => (0..8usize, any::<bool>(), 0..=10i64)
             .prop_map(|(matter, typo, value)| Step::Push { matter, typo, value }),
+        4 => (0..8usize, 0..6usize, 0..COMMANDS.len())
+            .prop_map(|(matter, player, command)| Step::Act { matter, player, command }),
+        1 => (0..16usize, any::<bool>()).prop_map(|(comment, delete)| Step::Revise { comment, delete }),
         1 => (0..5usize).prop_map(Step::Idle),
         1 => Just(Step::Ascend),
         3 => (1..30i64).prop_map(Step::Wait),
@@ -107,6 +145,10 @@ struct Play {
     hour: i64,
     /// Opened matters: number and branch.
     matters: Vec<(String, Option<String>)>,
+    /// Comments made: matter, id, author's login.
+    comments: Vec<(String, String, &'static str)>,
+    /// Action issues, played by comment.
+    actions: Vec<String>,
     /// Every record seen, by path, as first seen.
     records: BTreeMap<String, String>,
     branches: usize,
@@ -121,8 +163,16 @@ fn explored(play: &Play, steps: &[Step]) {
     }
     let log = play.story();
     let count = |needle: &str| log.matches(needle).count();
+    // Effects carried out (not those a dry run listed) that mention `needle`.
+    let done = |needle: &str| {
+        log.split("Done:\n")
+            .skip(1)
+            .flat_map(|after| after.lines().take_while(|l| l.starts_with("  #")))
+            .filter(|l| l.contains(needle) && !l.ends_with("(already done)"))
+            .count()
+    };
     eprintln!(
-        "history: {} steps, {} runs ({} killed), {} effects done, {} enacted, {} failed, {} closed as no matter, {} merged without a vote, {} records",
+        "history: {} steps, {} runs ({} killed), {} effects done, {} enacted, {} failed, {} closed as no matter, {} merged without a vote, {} records, {} commits of actions by comment, {} dice logs written",
         steps.len(),
         count("$ gitnomic --now") - count("resolve --dry-run") - count("play "),
         count("--halt-after"),
@@ -135,6 +185,8 @@ fn explored(play: &Play, steps: &[Step]) {
         count(" — closed: "),
         count(": merged\n"),
         play.records.len(),
+        done("commit state/"),
+        done("commit content/rolls/"),
     );
 }
 
@@ -187,7 +239,7 @@ impl Play {
             } => {
                 let kinds = ["proposal", "proposal", "proposal", "cfj", "dov", "action"];
                 let kind = kinds[*kind];
-                let as_issue = *issue && (kind == "cfj" || kind == "dov");
+                let as_issue = *issue && matches!(kind, "cfj" | "dov" | "action");
                 let branch = (!as_issue).then(|| self.branch(change));
                 let mut args = vec![
                     "play",
@@ -204,6 +256,9 @@ impl Play {
                 }
                 let run = self.run(&args);
                 if let Some(n) = opened_number(&run) {
+                    if as_issue && kind == "action" {
+                        self.actions.push(n.clone());
+                    }
                     self.matters.push((n, branch));
                 }
             }
@@ -213,7 +268,7 @@ impl Play {
                 word,
             } => {
                 if let Some((n, _)) = self.pick(*matter) {
-                    self.run(&["play", "comment", &n, WORDS[*word], "--as", LOGINS[*voter]]);
+                    self.comment(&n, WORDS[*word], LOGINS[*voter]);
                 }
             }
             Step::Push {
@@ -235,10 +290,60 @@ impl Play {
                     self.game.commit_on(&branch, &files, "a push");
                 }
             }
+            Step::Act {
+                matter,
+                player,
+                command,
+            } => {
+                // Mostly on an action issue, where commands are carried out.
+                let on = match self.actions.len() {
+                    0 => self.pick(*matter).map(|(n, _)| n),
+                    k if *matter < 6 => Some(self.actions[*matter % k].clone()),
+                    _ => self.pick(*matter).map(|(n, _)| n),
+                };
+                if let Some(n) = on {
+                    let body = COMMANDS[*command].replace("{n}", &self.comments.len().to_string());
+                    self.comment(&n, &body, LOGINS[*player]);
+                }
+            }
+            Step::Revise { comment, delete } => self.revise(*comment, *delete),
             Step::Idle(player) => self.toggle_idle(*player),
             Step::Ascend => self.ascend(),
             Step::Wait(hours) => self.hour += hours,
             Step::Resolve { kill } => self.resolve(*kill),
+        }
+    }
+
+    /// Comments `body` on matter `n` as `login`, remembering its id.
+    fn comment(&mut self, n: &str, body: &str, login: &'static str) {
+        let run = self.run(&["play", "comment", n, body, "--as", login]);
+        let id = run
+            .stdout
+            .strip_prefix("comment ")
+            .and_then(|rest| rest.split_whitespace().next());
+        if let Some(id) = id {
+            self.comments.push((n.to_string(), id.to_string(), login));
+        }
+    }
+
+    /// Its author edits a comment into a new roll, or deletes it.
+    fn revise(&mut self, i: usize, delete: bool) {
+        if self.comments.is_empty() {
+            return;
+        }
+        let (n, id, login) = self.comments[i % self.comments.len()].clone();
+        if delete {
+            self.run(&["play", "delete", &n, &id, "--as", login]);
+        } else {
+            self.run(&[
+                "play",
+                "edit",
+                &n,
+                &id,
+                "ROLL DICE100 again\nADD springs 3",
+                "--as",
+                login,
+            ]);
         }
     }
 
@@ -372,6 +477,16 @@ impl Play {
         );
         let audit = self.game.run(&["audit"]);
         assert_eq!(audit.code, 0, "audit: {}{}", audit.stdout, audit.stderr);
+        let verify = self.game.run(&["roll", "verify"]);
+        assert_eq!(
+            verify.code,
+            0,
+            "roll verify: {}{}\n{}",
+            verify.stdout,
+            verify.stderr,
+            self.story()
+        );
+        acted_once(self.game.root(), &self.story());
         for (path, text) in records(self.game.root()) {
             let first = self
                 .records
@@ -425,85 +540,6 @@ fn edit(game: &GameTest, change: &Change, salt: usize) -> Vec<(String, String)> 
     }
 }
 
-/// The effects a run printed under `header`.
-fn effects(run: &Run, header: &str) -> Vec<String> {
-    run.stdout
-        .split(header)
-        .nth(1)
-        .unwrap_or_default()
-        .lines()
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .map(|l| l.trim().to_string())
-        .collect()
-}
-
-/// The records on main, by path.
-fn records(root: &Path) -> BTreeMap<String, String> {
-    let repo = git2::Repository::open(root).unwrap();
-    let tree = repo
-        .revparse_single("main")
-        .unwrap()
-        .peel_to_tree()
-        .unwrap();
-    let mut out = BTreeMap::new();
-    if let Ok(entry) = tree.get_path(Path::new("content/matters")) {
-        let dir = repo.find_tree(entry.id()).unwrap();
-        for e in &dir {
-            let blob = repo.find_blob(e.id()).unwrap();
-            out.insert(
-                e.name().unwrap().to_string(),
-                String::from_utf8_lossy(blob.content()).into_owned(),
-            );
-        }
-    }
-    out
-}
-
-/// Main's tree and every file of the local forge are the same in both.
-fn assert_same_state(a: &Path, b: &Path, k: &str) {
-    let tree = |root: &Path| {
-        let repo = git2::Repository::open(root).unwrap();
-        let tree = repo.revparse_single("main").unwrap().peel_to_tree();
-        tree.unwrap().id()
-    };
-    assert_eq!(tree(a), tree(b), "main after a run {k}");
-    let forge = |root: &Path| {
-        let dir = root.join(".git/gitnomic-forge");
-        walkdir::WalkDir::new(&dir)
-            .sort_by_file_name()
-            .into_iter()
-            .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_file())
-            .map(|e| {
-                let path = e.path().strip_prefix(&dir).unwrap().display().to_string();
-                (path, std::fs::read_to_string(e.path()).unwrap_or_default())
-            })
-            .collect::<BTreeMap<_, _>>()
-    };
-    let (fa, fb) = (forge(a), forge(b));
-    for (path, text) in &fb {
-        assert_eq!(
-            fa.get(path),
-            Some(text),
-            "forge file {path} after a run {k}"
-        );
-    }
-    assert_eq!(fa.len(), fb.len(), "the same forge files");
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(12),
@@ -515,7 +551,9 @@ proptest! {
     fn every_step_of_any_history_keeps_the_game_sound(steps in proptest::collection::vec(step(), 8..28)) {
         let game = GameTest::bundled();
         game.commit_all("the bundled game");
-        let mut play = Play { game, hour: 0, matters: Vec::new(), records: BTreeMap::new(), branches: 0, log: std::cell::RefCell::default() };
+        let mut play = Play { game, hour: 0, matters: Vec::new(), comments: Vec::new(), actions: Vec::new(), records: BTreeMap::new(), branches: 0, log: std::cell::RefCell::default() };
+        // Every history has an action issue to play by comment.
+        play.apply(&Step::Open { author: 1, kind: 5, change: Change::Rule, issue: true });
         for step in &steps {
             play.apply(step);
         }

@@ -1,0 +1,607 @@
+//! Actions on collections by comment: `ADD gadgets key-2 name="Winding
+//! Key"` adds an item, `REMOVE gadgets key-2` takes one away, and
+//! `SET gadgets.key-2.cogs 2` (or `ADD`) changes one field. Pure.
+//!
+//! Fields are checked against the collection's declaration as any value
+//! in state/collections.toml is; a player-typed field not given names the
+//! commenter. A collection's `by` in state/schema.toml says who may act on
+//! it: `own` (the default) lets a player add, change and remove only items
+//! whose player fields name them (anyone, if it has no player field),
+//! `any` any active player, `admin` admins only.
+//!
+//! A change is a [`SetValue`] like a variable's, so it is carried out and
+//! replayed the same way: `table` is `["collections", NAME]` and `key` the
+//! item's id for a whole item (an empty table stands for "no item"), or
+//! `["collections", NAME, ID]` and the field.
+
+use std::collections::BTreeMap;
+
+use super::act::{SetValue, Who};
+use super::said::{Command, Target, Value, Verb};
+use super::schema::{CollectionDecl, VarType};
+use super::{GameState, Item, Player};
+use crate::time::Timestamp;
+
+/// The file that holds the collections.
+pub const COLLECTIONS_FILE: &str = "state/collections.toml";
+
+/// The first table name of a collection change.
+const COLLECTIONS: &str = "collections";
+
+/// Whether `command` acts on a collection of `state` (and so is this
+/// module's to carry out).
+pub fn is_collection_command(state: &GameState, command: &Command) -> bool {
+    match &command.target {
+        Target::Field { .. } => true,
+        Target::Bare(name) => {
+            command.verb == Verb::Remove
+                || (state.schema.collections.contains_key(name)
+                    && !state.schema.players.contains_key(name)
+                    && !state.schema.globals.contains_key(name))
+        }
+        _ => false,
+    }
+}
+
+/// Whether `set` changes state/collections.toml (else state/variables.toml).
+pub fn is_collection_set(set: &SetValue) -> bool {
+    set.table.first().map(String::as_str) == Some(COLLECTIONS)
+}
+
+/// Carries out a collection command by `actor`, with `rolled` the total of
+/// its dice; on success `state` holds the change.
+pub fn apply(
+    state: &mut GameState,
+    actor: &Player,
+    command: &Command,
+    rolled: Option<i64>,
+    at: Timestamp,
+) -> Result<SetValue, String> {
+    // Idle players are not acted on: nor are their items.
+    let idle: Vec<String> = state
+        .players
+        .iter()
+        .filter(|p| p.is_idle_at(at))
+        .map(|p| p.name.clone())
+        .collect();
+    let actor = &Acting { actor, idle: &idle };
+    match (&command.target, command.verb, &command.value) {
+        (Target::Bare(name), Verb::Add, Value::Item { id, fields }) => {
+            add(state, actor, name, id, fields)
+        }
+        (Target::Bare(name), Verb::Remove, Value::Text(id)) => remove(state, actor, name, id),
+        (
+            Target::Field {
+                collection,
+                id,
+                field,
+            },
+            verb,
+            value,
+        ) => set_field(state, actor, (collection, id, field), verb, value, rolled),
+        (Target::Bare(name), _, _) if state.schema.collections.contains_key(name) => Err(format!(
+            "`{name}` is a collection: `ADD {name} ID field=value …` adds an item, `REMOVE {name} ID` removes one, `SET {name}.ID.FIELD value` changes one"
+        )),
+        (Target::Bare(name), _, _) => Err(format!("there is no collection `{name}`")),
+        _ => Err("not a collection command".into()),
+    }
+}
+
+fn decl<'s>(state: &'s GameState, name: &str) -> Result<&'s CollectionDecl, String> {
+    state.schema.collections.get(name).ok_or_else(|| {
+        let known: Vec<&str> = state
+            .schema
+            .collections
+            .keys()
+            .map(String::as_str)
+            .collect();
+        format!(
+            "there is no collection `{name}` (collections: {})",
+            known.join(", ")
+        )
+    })
+}
+
+/// Who acts, and who is idle at the moment they act.
+struct Acting<'a> {
+    actor: &'a Player,
+    idle: &'a [String],
+}
+
+/// Whether the actor may act on an item with `fields` of collection
+/// `name`: the collection's `by` allows it, and no player it names is idle.
+fn may(
+    acting: &Acting<'_>,
+    name: &str,
+    decl: &CollectionDecl,
+    fields: &BTreeMap<String, toml::Value>,
+) -> Result<(), String> {
+    let actor = acting.actor;
+    let owners = owners(decl, fields);
+    not_idle(acting, &owners)?;
+    let allowed = match decl.by.unwrap_or_default() {
+        Who::Any => true,
+        Who::Admin => actor.admin,
+        Who::Own => {
+            let has_owner = decl.fields.values().any(|d| d.ty == VarType::Player);
+            !has_owner || owners.contains(&actor.name.as_str())
+        }
+    };
+    match (allowed, decl.by.unwrap_or_default()) {
+        (true, _) => Ok(()),
+        (false, Who::Admin) => Err(format!("only an admin may change `{name}`")),
+        (false, _) => Err(format!(
+            "{} may act only on their own items of `{name}`",
+            actor.name
+        )),
+    }
+}
+
+/// The players an item's player fields name.
+fn owners<'f>(decl: &CollectionDecl, fields: &'f BTreeMap<String, toml::Value>) -> Vec<&'f str> {
+    decl.fields
+        .iter()
+        .filter(|(_, d)| d.ty == VarType::Player)
+        .filter_map(|(f, _)| fields.get(f).and_then(toml::Value::as_str))
+        .collect()
+}
+
+/// An error if one of `owners` is idle.
+fn not_idle(acting: &Acting<'_>, owners: &[&str]) -> Result<(), String> {
+    match owners.iter().find(|o| acting.idle.iter().any(|i| i == *o)) {
+        Some(idle) => Err(format!(
+            "{idle} is idle, and idle players' items are not acted on"
+        )),
+        None => Ok(()),
+    }
+}
+
+fn to_toml(value: &Value) -> Option<toml::Value> {
+    Some(match value {
+        Value::Int(n) => toml::Value::Integer(*n),
+        Value::Bool(b) => toml::Value::Boolean(*b),
+        Value::Text(t) => toml::Value::String(t.clone()),
+        Value::Dice { .. } | Value::Item { .. } => return None,
+    })
+}
+
+/// An item as a table, its id first.
+fn as_table(item: &Item) -> toml::Value {
+    let mut table = toml::Table::new();
+    table.insert("id".into(), toml::Value::String(item.id.clone()));
+    table.extend(item.fields.clone());
+    toml::Value::Table(table)
+}
+
+fn add(
+    state: &mut GameState,
+    acting: &Acting<'_>,
+    name: &str,
+    id: &str,
+    given: &[(String, Value)],
+) -> Result<SetValue, String> {
+    let decl = decl(state, name)?.clone();
+    if state
+        .collections
+        .get(name)
+        .into_iter()
+        .flatten()
+        .any(|i| i.id == id)
+    {
+        return Err(format!("`{name}` already has an item `{id}`"));
+    }
+    let mut fields = BTreeMap::new();
+    for (field, value) in given {
+        let fd = decl.fields.get(field).ok_or_else(|| {
+            let known: Vec<&str> = decl.fields.keys().map(String::as_str).collect();
+            format!(
+                "`{name}` has no field `{field}` (fields: {})",
+                known.join(", ")
+            )
+        })?;
+        let value = to_toml(value).ok_or("a field's value is a number, true, false or text")?;
+        let is_player = |n: &str| state.player(n).is_some();
+        if let Some(problem) = fd.check(&value, &is_player) {
+            return Err(format!("`{field}` cannot be {value}: {problem}"));
+        }
+        fields.insert(field.clone(), value);
+    }
+    for (field, fd) in &decl.fields {
+        if fields.contains_key(field) {
+            continue;
+        }
+        let value = match (fd.ty, &fd.default) {
+            (VarType::Player, None) => toml::Value::String(acting.actor.name.clone()),
+            _ => fd.default_value(),
+        };
+        fields.insert(field.clone(), value);
+    }
+    may(acting, name, &decl, &fields)?;
+    let item = Item {
+        id: id.to_string(),
+        fields,
+    };
+    let to = as_table(&item);
+    state
+        .collections
+        .entry(name.to_string())
+        .or_default()
+        .push(item);
+    Ok(SetValue {
+        table: vec![COLLECTIONS.into(), name.into()],
+        key: id.into(),
+        from: toml::Value::Table(toml::Table::new()),
+        to,
+    })
+}
+
+fn remove(
+    state: &mut GameState,
+    actor: &Acting<'_>,
+    name: &str,
+    id: &str,
+) -> Result<SetValue, String> {
+    let decl = decl(state, name)?.clone();
+    let items = state.collections.entry(name.to_string()).or_default();
+    let at = items
+        .iter()
+        .position(|i| i.id == id)
+        .ok_or_else(|| format!("`{name}` has no item `{id}`"))?;
+    may(actor, name, &decl, &items[at].fields)?;
+    let item = items.remove(at);
+    Ok(SetValue {
+        table: vec![COLLECTIONS.into(), name.into()],
+        key: id.into(),
+        from: as_table(&item),
+        to: toml::Value::Table(toml::Table::new()),
+    })
+}
+
+fn set_field(
+    state: &mut GameState,
+    actor: &Acting<'_>,
+    (name, id, field): (&str, &str, &str),
+    verb: Verb,
+    value: &Value,
+    rolled: Option<i64>,
+) -> Result<SetValue, String> {
+    let decl = decl(state, name)?.clone();
+    let fd = decl
+        .fields
+        .get(field)
+        .ok_or_else(|| format!("`{name}` has no field `{field}`"))?
+        .clone();
+    let is_player: BTreeMap<String, ()> =
+        state.players.iter().map(|p| (p.name.clone(), ())).collect();
+    let item = state
+        .collections
+        .get_mut(name)
+        .and_then(|items| items.iter_mut().find(|i| i.id == id))
+        .ok_or_else(|| format!("`{name}` has no item `{id}`"))?;
+    may(actor, name, &decl, &item.fields)?;
+    let current = item
+        .fields
+        .get(field)
+        .cloned()
+        .unwrap_or_else(|| fd.default_value());
+    let given = match (value, rolled) {
+        (Value::Dice { negative, .. }, Some(total)) => {
+            toml::Value::Integer(if *negative { -total } else { total })
+        }
+        (Value::Dice { .. }, None) => return Err("its dice could not be rolled".into()),
+        (other, _) => to_toml(other).ok_or("a field's value is a number, true, false or text")?,
+    };
+    let to = new_value(&fd, field, verb, given, &current, &|n| {
+        is_player.contains_key(n)
+    })?;
+    let mut after = item.fields.clone();
+    after.insert(field.to_string(), to.clone());
+    // Handing an item to another player is the owner's to do, not theirs.
+    match fd.ty {
+        VarType::Player => not_idle(actor, &owners(&decl, &after))?,
+        _ => may(actor, name, &decl, &after)?,
+    }
+    item.fields = after;
+    Ok(SetValue {
+        table: vec![COLLECTIONS.into(), name.into(), id.into()],
+        key: field.into(),
+        from: current,
+        to,
+    })
+}
+
+/// The value a field takes when `verb` brings `given` to `current`.
+fn new_value(
+    fd: &super::schema::VarDecl,
+    field: &str,
+    verb: Verb,
+    given: toml::Value,
+    current: &toml::Value,
+    is_player: &dyn Fn(&str) -> bool,
+) -> Result<toml::Value, String> {
+    let illegal = |e: super::schema::Illegal| format!("illegal: {e}");
+    Ok(match (verb, &given, current) {
+        (Verb::Add, toml::Value::Integer(n), toml::Value::Integer(now)) => {
+            toml::Value::Integer(fd.apply(*now, *n).map_err(illegal)?)
+        }
+        (Verb::Add, _, _) => {
+            return Err(format!(
+                "`{field}` is a {}: only whole numbers can be added to",
+                fd.ty
+            ));
+        }
+        (_, toml::Value::Integer(n), toml::Value::Integer(now)) if fd.ty == VarType::Int => {
+            toml::Value::Integer(fd.apply(*now, n.saturating_sub(*now)).map_err(illegal)?)
+        }
+        _ => {
+            if let Some(problem) = fd.check(&given, is_player) {
+                return Err(format!("`{field}` cannot be {given}: {problem}"));
+            }
+            given
+        }
+    })
+}
+
+/// Puts a change an earlier run made into `state`.
+pub fn put(state: &mut GameState, set: &SetValue) {
+    let (name, id) = match set.table.as_slice() {
+        [_, name] => (name, None),
+        [_, name, id] => (name, Some(id)),
+        _ => return,
+    };
+    let list = state.collections.entry(name.clone()).or_default();
+    match id {
+        None => {
+            list.retain(|i| i.id != set.key);
+            if let Some(table) = set.to.as_table().filter(|t| !t.is_empty()) {
+                let mut fields: BTreeMap<String, toml::Value> = table.clone().into_iter().collect();
+                fields.remove("id");
+                list.push(Item {
+                    id: set.key.clone(),
+                    fields,
+                });
+            }
+        }
+        Some(id) => {
+            if let Some(item) = list.iter_mut().find(|i| &i.id == id) {
+                item.fields.insert(set.key.clone(), set.to.clone());
+            }
+        }
+    }
+}
+
+/// `text` (state/collections.toml) with the collection changes of `sets`
+/// made, everything else kept byte for byte. As with variables (see
+/// [`super::act::apply_chain`]) changes already made are not made again,
+/// and an item or field that is neither what a change found nor what it
+/// made was changed by something else since: an error.
+pub fn apply_sets(text: &str, sets: &[SetValue]) -> Result<String, String> {
+    let mine: Vec<SetValue> = sets
+        .iter()
+        .filter(|s| is_collection_set(s))
+        .cloned()
+        .collect();
+    super::act::apply_chain(text, &mine, &change_item)
+}
+
+/// One collection change, strictly (see [`super::act::apply_chain`]).
+fn change_item(text: &str, set: &SetValue, absent_ok: bool) -> Result<String, String> {
+    let bad = |e: &dyn std::fmt::Display| format!("{COLLECTIONS_FILE} is not valid TOML: {e}");
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| bad(&e))?;
+    let plain: toml::Table = toml::from_str(text).map_err(|e| bad(&e))?;
+    let (name, id) = match set.table.as_slice() {
+        [_, name] => (name, &set.key),
+        [_, name, id] => (name, id),
+        _ => return Ok(text.to_string()),
+    };
+    let found = plain
+        .get(name)
+        .and_then(toml::Value::as_array)
+        .and_then(|items| {
+            items
+                .iter()
+                .filter_map(toml::Value::as_table)
+                .find(|t| t.get("id").and_then(toml::Value::as_str) == Some(id.as_str()))
+        });
+    let empty = toml::Value::Table(toml::Table::new());
+    let now = match (set.table.len(), found) {
+        (2, found) => Some(found.cloned().map_or(empty, toml::Value::Table)),
+        (_, Some(t)) => t.get(&set.key).cloned(),
+        (_, None) => return Err(format!("{COLLECTIONS_FILE}: `{name}` has no item `{id}`")),
+    };
+    match now {
+        Some(v) if v == set.from => {}
+        None if absent_ok => {}
+        now => {
+            let now = now.map_or_else(|| "absent".to_string(), |v| v.to_string());
+            return Err(format!(
+                "{COLLECTIONS_FILE}: {name}.{id} is now {now}, neither {} nor {}",
+                set.from, set.to
+            ));
+        }
+    }
+    let array = doc
+        .entry(name)
+        .or_insert(toml_edit::Item::ArrayOfTables(
+            toml_edit::ArrayOfTables::new(),
+        ))
+        .as_array_of_tables_mut()
+        .ok_or_else(|| format!("{COLLECTIONS_FILE}: `{name}` is not a list of items"))?;
+    let at = array
+        .iter()
+        .position(|t| t.get("id").and_then(toml_edit::Item::as_str) == Some(id.as_str()));
+    match (set.table.len(), at, set.to.as_table()) {
+        (2, Some(at), Some(t)) if t.is_empty() => remove_at(&mut doc, name, at),
+        (2, None, Some(t)) => array.push(edit_table(id, t)?),
+        (3, Some(at), _) => {
+            if let Some(table) = array.get_mut(at) {
+                table.insert(&set.key, toml_edit::value(edit_value(&set.to)?));
+            }
+        }
+        _ => return Err(format!("{COLLECTIONS_FILE}: cannot change {name}.{id}")),
+    }
+    Ok(doc.to_string())
+}
+
+/// Removes item `at` of `name`. The first item's prefix holds the file's
+/// opening comment: it stays, on the next item or at the end of the file.
+fn remove_at(doc: &mut toml_edit::DocumentMut, name: &str, at: usize) {
+    let Some(array) = doc
+        .get_mut(name)
+        .and_then(toml_edit::Item::as_array_of_tables_mut)
+    else {
+        return;
+    };
+    let prefix = array
+        .get(at)
+        .and_then(|t| t.decor().prefix())
+        .and_then(|p| p.as_str())
+        .map(str::to_string);
+    array.remove(at);
+    match (at, prefix, array.get_mut(0)) {
+        (0, Some(prefix), Some(next)) => next.decor_mut().set_prefix(prefix),
+        (0, Some(prefix), None) => {
+            let tail = doc.trailing().as_str().unwrap_or_default().to_string();
+            doc.set_trailing(format!("{prefix}{tail}"));
+        }
+        _ => {}
+    }
+}
+
+/// A new item's table, its id first.
+fn edit_table(id: &str, fields: &toml::Table) -> Result<toml_edit::Table, String> {
+    let mut table = toml_edit::Table::new();
+    table.insert("id", toml_edit::value(id));
+    for (k, v) in fields.iter().filter(|(k, _)| *k != "id") {
+        table.insert(k, toml_edit::value(edit_value(v)?));
+    }
+    Ok(table)
+}
+
+fn edit_value(value: &toml::Value) -> Result<toml_edit::Value, String> {
+    Ok(match value {
+        toml::Value::Integer(n) => (*n).into(),
+        toml::Value::Boolean(b) => (*b).into(),
+        toml::Value::String(s) => s.as_str().into(),
+        other => return Err(format!("{other} cannot be set by an action")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gamestate::said::{self, Said};
+    use crate::source::SourceFile;
+
+    fn state() -> GameState {
+        let files = [
+            SourceFile::new("state/game.toml", include_str!("../../state/game.toml")),
+            SourceFile::new("state/roster.toml", include_str!("../../state/roster.toml")),
+            SourceFile::new("state/schema.toml", include_str!("../../state/schema.toml")),
+            SourceFile::new(
+                COLLECTIONS_FILE,
+                include_str!("../../state/collections.toml"),
+            ),
+        ];
+        crate::gamestate::parse(&files, &|_| true).0.unwrap()
+    }
+
+    fn run(state: &mut GameState, who: &str, line: &str) -> Result<SetValue, String> {
+        let actor = state.player(who).unwrap().clone();
+        let Said::Command(cmd) = &said::read(line)[0] else {
+            panic!("{line}")
+        };
+        assert!(is_collection_command(state, cmd), "{line}");
+        apply(
+            state,
+            &actor,
+            cmd,
+            None,
+            crate::time::Timestamp::from_unix(1_900_000_000),
+        )
+    }
+
+    #[test]
+    fn items_are_added_changed_and_removed_by_their_owner() {
+        let mut s = state();
+        let text = include_str!("../../state/collections.toml");
+        let added = run(
+            &mut s,
+            "Ada",
+            "ADD gadgets key-2 name=\"Winding Key\" cogs=4",
+        )
+        .unwrap();
+        assert_eq!(
+            s.collections["gadgets"][1].fields["owner"].as_str(),
+            Some("Ada")
+        );
+        let changed = run(&mut s, "Ada", "ADD gadgets.key-2.cogs -1").unwrap();
+        assert_eq!(changed.describe(), "collections.gadgets.key-2.cogs: 4 → 3");
+        let removed = run(&mut s, "Boris", "REMOVE gadgets pocket-orrery").unwrap();
+        let sets = [added, changed, removed];
+        let once = apply_sets(text, &sets).unwrap();
+        assert!(
+            once.ends_with(
+                "[[gadgets]]\nid = \"key-2\"\ncogs = 3\nname = \"Winding Key\"\nowner = \"Ada\"\n"
+            ),
+            "{once}"
+        );
+        assert!(!once.contains("pocket-orrery"), "{once}");
+        assert!(
+            once.starts_with("# Items of the named collections"),
+            "comments kept: {once}"
+        );
+        assert_eq!(apply_sets(&once, &sets).unwrap(), once, "twice is once");
+        let mut replayed = state();
+        for set in &sets {
+            put(&mut replayed, set);
+        }
+        assert_eq!(replayed.collections, s.collections);
+    }
+
+    #[test]
+    fn collection_commands_follow_the_schema() {
+        let mut s = state();
+        let err = |s: &mut GameState, who: &str, line: &str| run(s, who, line).unwrap_err();
+        assert!(
+            err(&mut s, "Ada", "REMOVE gadgets pocket-orrery").contains("only on their own items")
+        );
+        assert!(
+            err(&mut s, "Ada", "SET gadgets.pocket-orrery.cogs 1")
+                .contains("only on their own items")
+        );
+        assert!(
+            err(&mut s, "Ada", "ADD gadgets k owner=Boris").contains("only on their own items")
+        );
+        assert!(err(&mut s, "Boris", "ADD gadgets pocket-orrery").contains("already has an item"));
+        assert!(err(&mut s, "Boris", "ADD gadgets k colour=red").contains("has no field `colour`"));
+        assert!(err(&mut s, "Boris", "ADD gadgets k cogs=-1").contains("`cogs` cannot be -1"));
+        assert!(err(&mut s, "Boris", "ADD gadgets.pocket-orrery.cogs -9").contains("illegal"));
+        assert!(
+            err(&mut s, "Boris", "REMOVE gizmos x").contains("there is no collection `gizmos`")
+        );
+        assert!(err(&mut s, "Boris", "SET gadgets.nope.cogs 1").contains("has no item `nope`"));
+        assert!(err(&mut s, "Boris", "SET gadgets 1").contains("is a collection"));
+        assert!(
+            err(&mut s, "Boris", "SET gadgets.pocket-orrery.owner Zed").contains("not a player")
+        );
+        s.players[3].idle = vec![crate::gamestate::IdlePeriod {
+            from: Timestamp::from_unix(0),
+            until: None,
+        }];
+        assert!(
+            err(&mut s, "Boris", "SET gadgets.pocket-orrery.owner Dmitri")
+                .contains("Dmitri is idle")
+        );
+        let moved = apply_sets(
+            "[[gadgets]]\nid = \"a\"\ncogs = 9\n",
+            &[SetValue {
+                table: vec!["collections".into(), "gadgets".into(), "a".into()],
+                key: "cogs".into(),
+                from: toml::Value::Integer(1),
+                to: toml::Value::Integer(2),
+            }],
+        );
+        assert!(moved.unwrap_err().contains("gadgets.a is now 9"));
+    }
+}

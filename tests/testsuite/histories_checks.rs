@@ -1,0 +1,130 @@
+//! What the history property test checks after each run (see
+//! `histories`): main's records, the state of a killed run against its
+//! uninterrupted twin, and that no comment was acted on twice.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::game_test::Run;
+
+/// Each comment is named by the changes of at most one commit of each
+/// state file on main (the variables and the collections are committed
+/// one file at a time, with the same message): its commands were carried
+/// out once.
+pub(crate) fn acted_once(root: &Path, story: &str) {
+    let repo = git2::Repository::open(root).unwrap();
+    let mut walk = repo.revwalk().unwrap();
+    walk.push(repo.revparse_single("main").unwrap().id())
+        .unwrap();
+    let mut seen: BTreeMap<(String, &str), git2::Oid> = BTreeMap::new();
+    for id in walk {
+        let id = id.unwrap();
+        let commit = repo.find_commit(id).unwrap();
+        let Ok(parent) = commit.parent(0) else {
+            continue;
+        };
+        let (now, before) = (commit.tree().unwrap(), parent.tree().unwrap());
+        let files: Vec<&str> = ["state/variables.toml", "state/collections.toml"]
+            .into_iter()
+            .filter(|f| {
+                let at = |t: &git2::Tree<'_>| t.get_path(Path::new(f)).ok().map(|e| e.id());
+                at(&now) != at(&before)
+            })
+            .collect();
+        let message = commit.message().unwrap_or_default();
+        for line in message.lines().filter(|l| l.contains(" by @")) {
+            let Some((_, by)) = line.rsplit_once(" by @") else {
+                continue;
+            };
+            let Some(comment) = by.split(", ").find_map(|p| p.strip_prefix("comment ")) else {
+                continue;
+            };
+            for file in &files {
+                let first = seen.entry((comment.to_string(), file)).or_insert(id);
+                assert_eq!(
+                    *first, id,
+                    "comment {comment} was acted on in two commits of {file}:\n{story}"
+                );
+            }
+        }
+    }
+}
+
+/// The effects a run printed under `header`.
+pub(crate) fn effects(run: &Run, header: &str) -> Vec<String> {
+    run.stdout
+        .split(header)
+        .nth(1)
+        .unwrap_or_default()
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+/// The records on main, by path.
+pub(crate) fn records(root: &Path) -> BTreeMap<String, String> {
+    let repo = git2::Repository::open(root).unwrap();
+    let tree = repo
+        .revparse_single("main")
+        .unwrap()
+        .peel_to_tree()
+        .unwrap();
+    let mut out = BTreeMap::new();
+    if let Ok(entry) = tree.get_path(Path::new("content/matters")) {
+        let dir = repo.find_tree(entry.id()).unwrap();
+        for e in &dir {
+            let blob = repo.find_blob(e.id()).unwrap();
+            out.insert(
+                e.name().unwrap().to_string(),
+                String::from_utf8_lossy(blob.content()).into_owned(),
+            );
+        }
+    }
+    out
+}
+
+/// Main's tree and every file of the local forge are the same in both.
+pub(crate) fn assert_same_state(a: &Path, b: &Path, k: &str) {
+    let tree = |root: &Path| {
+        let repo = git2::Repository::open(root).unwrap();
+        let tree = repo.revparse_single("main").unwrap().peel_to_tree();
+        tree.unwrap().id()
+    };
+    assert_eq!(tree(a), tree(b), "main after a run {k}");
+    let forge = |root: &Path| {
+        let dir = root.join(".git/gitnomic-forge");
+        walkdir::WalkDir::new(&dir)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                let path = e.path().strip_prefix(&dir).unwrap().display().to_string();
+                (path, std::fs::read_to_string(e.path()).unwrap_or_default())
+            })
+            .collect::<BTreeMap<_, _>>()
+    };
+    let (fa, fb) = (forge(a), forge(b));
+    for (path, text) in &fb {
+        assert_eq!(
+            fa.get(path),
+            Some(text),
+            "forge file {path} after a run {k}"
+        );
+    }
+    assert_eq!(fa.len(), fb.len(), "the same forge files");
+}
+
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
