@@ -73,7 +73,7 @@ pub struct Journal {
     /// The values a run announced it is setting and may not have committed
     /// yet: the next run sets them again (a no-op if they were).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub acting: Vec<crate::gamestate::act::SetValue>,
+    pub acting: Vec<crate::gamestate::sets::SetValue>,
 }
 
 impl Journal {

@@ -13,8 +13,7 @@ use std::sync::Arc;
 
 use crate::changelog::{self, Change, Version};
 use crate::game::Game;
-use crate::gamestate::act::VARIABLES_FILE;
-use crate::gamestate::items::COLLECTIONS_FILE;
+use crate::gamestate::sets::{COLLECTIONS_FILE, VARIABLES_FILE};
 use crate::git::{GitError, Repo};
 use crate::load::is_game_file;
 use crate::site::{Revision, Sample, Timeline};

@@ -5,8 +5,7 @@ use std::process::ExitCode;
 
 use super::{EXIT_OK, GlobalArgs};
 use crate::changelog::{self, Version};
-use crate::gamestate::act::VARIABLES_FILE;
-use crate::gamestate::items::COLLECTIONS_FILE;
+use crate::gamestate::sets::{COLLECTIONS_FILE, VARIABLES_FILE};
 use crate::git::Repo;
 use crate::time::Timestamp;
 

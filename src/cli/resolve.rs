@@ -178,7 +178,7 @@ impl Carrier<'_> {
                 self.forge.commit_file(GAME_FILE, &edited, message)?;
             }
             Effect::State { sets, message } => {
-                use crate::gamestate::act::{apply_to, files_of};
+                use crate::gamestate::{act::apply_to, sets::files_of};
                 for path in files_of(sets) {
                     let text = self.forge.read_file(path)?.unwrap_or_default();
                     let edited = apply_to(path, &text, sets)

@@ -11,75 +11,11 @@
 //! the command is illegal and changes nothing. Idle players neither act
 //! nor are acted on.
 
-use serde::{Deserialize, Serialize};
-
 use super::said::{Command, Target, Value, Verb};
-use super::schema::{VarDecl, VarType};
+use super::schema::{VarDecl, VarType, Who};
+use super::sets::{SetValue, VARIABLES_FILE, apply_chain};
 use super::{GameState, Player};
 use crate::time::Timestamp;
-
-/// The file that holds the variables.
-pub const VARIABLES_FILE: &str = "state/variables.toml";
-
-/// Who may change a variable by action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum Who {
-    /// The player whose variable it is (for globals: any player).
-    #[default]
-    Own,
-    /// Any active player.
-    Any,
-    /// Admins only.
-    Admin,
-}
-
-/// One value set by an action: where, from what, to what. Setting it is
-/// the same whether done once or twice, which is what lets a run killed
-/// after committing be finished by the next (see [`apply_sets`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SetValue {
-    /// The table: `["globals"]` or `["players", "Boris"]`.
-    pub table: Vec<String>,
-    /// The variable.
-    pub key: String,
-    /// The value before (its default if the file does not hold it).
-    pub from: toml::Value,
-    /// The value after.
-    pub to: toml::Value,
-}
-
-impl SetValue {
-    /// The set that undoes this one.
-    pub fn inverse(&self) -> SetValue {
-        SetValue {
-            table: self.table.clone(),
-            key: self.key.clone(),
-            from: self.to.clone(),
-            to: self.from.clone(),
-        }
-    }
-
-    /// `players.Boris.springs: 3 → 7`; for a whole item,
-    /// `collections.gadgets: added key-2 (…)` or `removed key-2`.
-    pub fn describe(&self) -> String {
-        let whole = super::items::is_collection_set(self) && self.table.len() == 2;
-        let empty = |v: &toml::Value| v.as_table().is_some_and(toml::Table::is_empty);
-        if whole && empty(&self.from) {
-            return format!("{}: added {} {}", self.table.join("."), self.key, self.to);
-        }
-        if whole && empty(&self.to) {
-            return format!("{}: removed {}", self.table.join("."), self.key);
-        }
-        format!(
-            "{}.{}: {} → {}",
-            self.table.join("."),
-            self.key,
-            self.from,
-            self.to
-        )
-    }
-}
 
 /// Carries out `command` by `actor` on `state`, with `rolled` the total
 /// of its dice (if it has any). On success `state` holds the new value.
@@ -237,40 +173,10 @@ fn unknown(state: &GameState, name: &str) -> String {
 pub fn apply_sets(text: &str, sets: &[SetValue]) -> Result<String, String> {
     let mine: Vec<SetValue> = sets
         .iter()
-        .filter(|s| !super::items::is_collection_set(s))
+        .filter(|s| !s.is_collection())
         .cloned()
         .collect();
     apply_chain(text, &mine, &set_variable)
-}
-
-/// Applies `sets` in order with `one`, allowing for a first part of them
-/// being made already: the sets are a chain (one may change what an
-/// earlier one made), so "already made" cannot be judged set by set, only
-/// by undoing a first part exactly. `one(text, set, absent_ok)` makes one
-/// set, strictly: the value must be the set's `from` (or, if `absent_ok`,
-/// absent).
-pub(crate) fn apply_chain(
-    text: &str,
-    sets: &[SetValue],
-    one: &dyn Fn(&str, &SetValue, bool) -> Result<String, String>,
-) -> Result<String, String> {
-    let run = |sets: &[SetValue], absent_ok: bool| {
-        sets.iter()
-            .try_fold(text.to_string(), |t, set| one(&t, set, absent_ok))
-    };
-    let forward = run(sets, true);
-    if forward.is_ok() {
-        return forward;
-    }
-    for made in (1..=sets.len()).rev() {
-        let undo: Vec<SetValue> = sets[..made].iter().rev().map(SetValue::inverse).collect();
-        if run(&undo, false).is_ok() {
-            return sets[made..]
-                .iter()
-                .try_fold(text.to_string(), |t, set| one(&t, set, true));
-        }
-    }
-    forward
 }
 
 /// One variable set, strictly (see [`apply_chain`]).
@@ -304,25 +210,10 @@ fn set_variable(text: &str, set: &SetValue, absent_ok: bool) -> Result<String, S
     Ok(doc.render())
 }
 
-/// The files `sets` change: state/variables.toml, state/collections.toml
-/// or both, in that order.
-pub fn files_of(sets: &[SetValue]) -> Vec<&'static str> {
-    let collections = sets.iter().any(super::items::is_collection_set);
-    let variables = sets.iter().any(|s| !super::items::is_collection_set(s));
-    let mut out = Vec::new();
-    if variables {
-        out.push(VARIABLES_FILE);
-    }
-    if collections {
-        out.push(super::items::COLLECTIONS_FILE);
-    }
-    out
-}
-
-/// `text`, the contents of `path` (one of [`files_of`]), with its part of
+/// `text`, the contents of `path` (one of [`super::sets::files_of`]), with its part of
 /// `sets` made.
 pub fn apply_to(path: &str, text: &str, sets: &[SetValue]) -> Result<String, String> {
-    if path == super::items::COLLECTIONS_FILE {
+    if path == super::sets::COLLECTIONS_FILE {
         super::items::apply_sets(text, sets)
     } else {
         apply_sets(text, sets)

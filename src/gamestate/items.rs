@@ -16,17 +16,12 @@
 
 use std::collections::BTreeMap;
 
-use super::act::{SetValue, Who};
 use super::said::{Command, Target, Value, Verb};
+use super::schema::Who;
 use super::schema::{CollectionDecl, VarType};
+use super::sets::{COLLECTIONS, COLLECTIONS_FILE, SetValue, apply_chain};
 use super::{GameState, Item, Player};
 use crate::time::Timestamp;
-
-/// The file that holds the collections.
-pub const COLLECTIONS_FILE: &str = "state/collections.toml";
-
-/// The first table name of a collection change.
-const COLLECTIONS: &str = "collections";
 
 /// Whether `command` acts on a collection of `state` (and so is this
 /// module's to carry out).
@@ -41,11 +36,6 @@ pub fn is_collection_command(state: &GameState, command: &Command) -> bool {
         }
         _ => false,
     }
-}
-
-/// Whether `set` changes state/collections.toml (else state/variables.toml).
-pub fn is_collection_set(set: &SetValue) -> bool {
-    set.table.first().map(String::as_str) == Some(COLLECTIONS)
 }
 
 /// Carries out a collection command by `actor`, with `rolled` the total of
@@ -372,19 +362,15 @@ pub fn put(state: &mut GameState, set: &SetValue) {
 
 /// `text` (state/collections.toml) with the collection changes of `sets`
 /// made, everything else kept byte for byte. As with variables (see
-/// [`super::act::apply_chain`]) changes already made are not made again,
+/// [`apply_chain`]) changes already made are not made again,
 /// and an item or field that is neither what a change found nor what it
 /// made was changed by something else since: an error.
 pub fn apply_sets(text: &str, sets: &[SetValue]) -> Result<String, String> {
-    let mine: Vec<SetValue> = sets
-        .iter()
-        .filter(|s| is_collection_set(s))
-        .cloned()
-        .collect();
-    super::act::apply_chain(text, &mine, &change_item)
+    let mine: Vec<SetValue> = sets.iter().filter(|s| s.is_collection()).cloned().collect();
+    apply_chain(text, &mine, &change_item)
 }
 
-/// One collection change, strictly (see [`super::act::apply_chain`]).
+/// One collection change, strictly (see [`apply_chain`]).
 fn change_item(text: &str, set: &SetValue, absent_ok: bool) -> Result<String, String> {
     let bad = |e: &dyn std::fmt::Display| format!("{COLLECTIONS_FILE} is not valid TOML: {e}");
     let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| bad(&e))?;

@@ -13,6 +13,7 @@ pub mod items;
 pub mod parse;
 pub mod said;
 pub mod schema;
+pub mod sets;
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -82,7 +82,7 @@ pub struct VarDecl {
     pub description: Option<String>,
     /// Who may change it by an action in a comment (see
     /// [`super::act`]): `own`, `any` or `admin`.
-    pub by: Option<super::act::Who>,
+    pub by: Option<Who>,
 }
 
 fn clamp() -> BoundPolicy {
@@ -102,7 +102,7 @@ pub struct CollectionDecl {
     pub fields: BTreeMap<String, VarDecl>,
     /// Who may add, change and remove its items by an action in a
     /// comment (see [`super::items`]): `own`, `any` or `admin`.
-    pub by: Option<super::act::Who>,
+    pub by: Option<Who>,
 }
 
 /// Every declaration of `state/schema.toml`.
@@ -263,6 +263,20 @@ fn describe(ty: VarType) -> &'static str {
         VarType::String | VarType::Enum | VarType::Player => "a string",
         VarType::List => "a list",
     }
+}
+
+/// Who may change a variable or a collection's items by an action in a
+/// comment: part of the declaration, so it lives with the schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Who {
+    /// The player whose variable it is (for globals: any player).
+    #[default]
+    Own,
+    /// Any active player.
+    Any,
+    /// Admins only.
+    Admin,
 }
 
 #[cfg(test)]

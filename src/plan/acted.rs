@@ -17,9 +17,10 @@ use super::planner::{Planner, no_state, repo};
 use crate::collected::Collected;
 use crate::engine::limits::in_downtime;
 use crate::game::Game;
-use crate::gamestate::act::{self, SetValue};
+use crate::gamestate::act;
 use crate::gamestate::items;
 use crate::gamestate::said::{self, Command, Said, Value};
+use crate::gamestate::sets::SetValue;
 use crate::gamestate::{GameState, Phase};
 use crate::matter::ForgeComment;
 use crate::plan::Outcome;
@@ -170,7 +171,7 @@ impl Planner<'_> {
             .files(&self.prospect.tree)
             .map_err(|why| repo(n, why))?;
         let mut tree = self.prospect.tree.clone();
-        for path in act::files_of(sets) {
+        for path in crate::gamestate::sets::files_of(sets) {
             let text = files
                 .iter()
                 .find(|f| f.path == path)
@@ -190,7 +191,7 @@ impl Planner<'_> {
 
 /// Puts a value set by an earlier run into `state`.
 fn put(state: &mut GameState, set: &SetValue) {
-    if items::is_collection_set(set) {
+    if set.is_collection() {
         items::put(state, set);
         return;
     }

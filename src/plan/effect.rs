@@ -87,7 +87,7 @@ pub enum Effect {
     /// [`crate::gamestate::act::apply_sets`]: a value already set is left).
     State {
         /// The values.
-        sets: Vec<crate::gamestate::act::SetValue>,
+        sets: Vec<crate::gamestate::sets::SetValue>,
         /// The commit message.
         message: String,
     },
@@ -139,12 +139,12 @@ impl fmt::Display for Step {
             Effect::State { sets, .. } => {
                 let parts: Vec<String> = sets
                     .iter()
-                    .map(crate::gamestate::act::SetValue::describe)
+                    .map(crate::gamestate::sets::SetValue::describe)
                     .collect();
                 write!(
                     f,
                     "#{n} commit {}: {}",
-                    crate::gamestate::act::files_of(sets).join(" and "),
+                    crate::gamestate::sets::files_of(sets).join(" and "),
                     parts.join(", ")
                 )
             }

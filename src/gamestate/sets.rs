@@ -1,0 +1,112 @@
+//! One value set by an action, the unit that actions on variables and on
+//! collections share: what it changes, how it is described, which file it
+//! lands in, and how a chain of them is made again after a run was killed
+//! part-way. Pure; below both [`super::act`] and [`super::items`].
+
+use serde::{Deserialize, Serialize};
+
+/// The file that holds the variables.
+pub const VARIABLES_FILE: &str = "state/variables.toml";
+
+/// The file that holds the collections.
+pub const COLLECTIONS_FILE: &str = "state/collections.toml";
+
+/// The first table name of a collection change.
+pub(crate) const COLLECTIONS: &str = "collections";
+
+/// One value set by an action: where, from what, to what. Setting it is
+/// the same whether done once or twice, which is what lets a run killed
+/// after committing be finished by the next (see [`apply_sets`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SetValue {
+    /// The table: `["globals"]` or `["players", "Boris"]`.
+    pub table: Vec<String>,
+    /// The variable.
+    pub key: String,
+    /// The value before (its default if the file does not hold it).
+    pub from: toml::Value,
+    /// The value after.
+    pub to: toml::Value,
+}
+
+impl SetValue {
+    /// Whether it changes state/collections.toml (else state/variables.toml).
+    pub fn is_collection(&self) -> bool {
+        self.table.first().map(String::as_str) == Some(COLLECTIONS)
+    }
+
+    /// The set that undoes this one.
+    pub fn inverse(&self) -> SetValue {
+        SetValue {
+            table: self.table.clone(),
+            key: self.key.clone(),
+            from: self.to.clone(),
+            to: self.from.clone(),
+        }
+    }
+
+    /// `players.Boris.springs: 3 → 7`; for a whole item,
+    /// `collections.gadgets: added key-2 (…)` or `removed key-2`.
+    pub fn describe(&self) -> String {
+        let whole = self.is_collection() && self.table.len() == 2;
+        let empty = |v: &toml::Value| v.as_table().is_some_and(toml::Table::is_empty);
+        if whole && empty(&self.from) {
+            return format!("{}: added {} {}", self.table.join("."), self.key, self.to);
+        }
+        if whole && empty(&self.to) {
+            return format!("{}: removed {}", self.table.join("."), self.key);
+        }
+        format!(
+            "{}.{}: {} → {}",
+            self.table.join("."),
+            self.key,
+            self.from,
+            self.to
+        )
+    }
+}
+
+/// The files `sets` change: state/variables.toml, state/collections.toml
+/// or both, in that order.
+pub fn files_of(sets: &[SetValue]) -> Vec<&'static str> {
+    let collections = sets.iter().any(SetValue::is_collection);
+    let variables = sets.iter().any(|s| !SetValue::is_collection(s));
+    let mut out = Vec::new();
+    if variables {
+        out.push(VARIABLES_FILE);
+    }
+    if collections {
+        out.push(COLLECTIONS_FILE);
+    }
+    out
+}
+
+/// Applies `sets` in order with `one`, allowing for a first part of them
+/// being made already: the sets are a chain (one may change what an
+/// earlier one made), so "already made" cannot be judged set by set, only
+/// by undoing a first part exactly. `one(text, set, absent_ok)` makes one
+/// set, strictly: the value must be the set's `from` (or, if `absent_ok`,
+/// absent).
+pub(crate) fn apply_chain(
+    text: &str,
+    sets: &[SetValue],
+    one: &dyn Fn(&str, &SetValue, bool) -> Result<String, String>,
+) -> Result<String, String> {
+    let run = |sets: &[SetValue], absent_ok: bool| {
+        sets.iter()
+            .try_fold(text.to_string(), |t, set| one(&t, set, absent_ok))
+    };
+    let forward = run(sets, true);
+    if forward.is_ok() {
+        return forward;
+    }
+    for made in (1..=sets.len()).rev() {
+        let undo: Vec<SetValue> = sets[..made].iter().rev().map(SetValue::inverse).collect();
+        if run(&undo, false).is_ok() {
+            return sets[made..]
+                .iter()
+                .try_fold(text.to_string(), |t, set| one(&t, set, true));
+        }
+    }
+    forward
+}
