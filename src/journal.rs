@@ -99,6 +99,15 @@ impl Journal {
     }
 }
 
+/// The text for people of a status comment: what lies between the marker
+/// line and the journal (so the journal can be rewritten and the text kept).
+pub fn text_of(body: &str) -> &str {
+    let rest = body.split_once('\n').map_or("", |(_, rest)| rest);
+    rest.rfind(JOURNAL_OPEN)
+        .map_or(rest, |at| &rest[..at])
+        .trim()
+}
+
 /// Whether a comment body is a status comment.
 pub fn is_status(body: &str) -> bool {
     body.starts_with(MARKER)
@@ -128,6 +137,7 @@ mod tests {
         let body = journal.render("**Enacting** with 3 FOR.");
         assert!(is_status(&body));
         assert!(body.contains("**Enacting** with 3 FOR."));
+        assert_eq!(text_of(&body), "**Enacting** with 3 FOR.");
         assert_eq!(Journal::read(&body), journal);
     }
 

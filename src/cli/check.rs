@@ -9,7 +9,8 @@ use anyhow::Context as _;
 use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs, open_forge};
 use crate::admission::{self, Facts, describe_changes};
 use crate::engine::limits::{ProposerRecord, same_utc_day};
-use crate::forge::{Forge, Kind, MatterInfo};
+use crate::forge::collect::{self, Push};
+use crate::forge::{Forge, HeadSha, Kind, MatterInfo};
 use crate::game::Game;
 use crate::git::Repo;
 use crate::load::{self, GAME_DIRS, Origin};
@@ -56,6 +57,9 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
                 forge.bot()
             );
             return Ok(ExitCode::from(EXIT_OK));
+        }
+        if let (Some(push), false) = (&event.push, args.dry_run) {
+            note_push(forge.as_ref(), event.number, push, global)?;
         }
         return check_pr(forge.as_ref(), event.number, args.dry_run, global);
     }
@@ -113,6 +117,8 @@ struct Event {
     number: u64,
     /// Who caused it (`sender.login`).
     sender: Option<String>,
+    /// The push it announces: a pull request opened, reopened or pushed to.
+    push: Option<Push>,
 }
 
 /// The event in `$GITHUB_EVENT_PATH`. The file is read as data; nothing
@@ -133,7 +139,60 @@ fn parse_event(text: &str) -> Option<Event> {
         .iter()
         .find_map(|key| event.get(key)?.get("number")?.as_u64())?;
     let sender = event["sender"]["login"].as_str().map(str::to_string);
-    Some(Event { number, sender })
+    Some(Event {
+        number,
+        sender,
+        push: parse_push(&event),
+    })
+}
+
+/// The push a `pull_request` event announces, with GitHub's own time for
+/// it (`pull_request.updated_at`, which a push sets), never a commit date.
+fn parse_push(event: &serde_json::Value) -> Option<Push> {
+    let action = event["action"].as_str()?;
+    if !matches!(action, "opened" | "reopened" | "synchronize") {
+        return None;
+    }
+    let pull = event.get("pull_request")?;
+    let sha = |v: &serde_json::Value| v.as_str().map(|s| HeadSha(s.to_string()));
+    Some(Push {
+        before: sha(&event["before"]).filter(|_| action == "synchronize"),
+        after: sha(&pull["head"]["sha"])?,
+        at: crate::time::Timestamp::parse(pull["updated_at"].as_str()?).ok()?,
+    })
+}
+
+/// Notes the push an event announces in the matter's status journal, as
+/// it happens, so votes are voided by when the push was made and not by
+/// when a resolve run next looks (see `collect::note_push`).
+fn note_push(
+    forge: &dyn Forge,
+    number: u64,
+    push: &Push,
+    global: &GlobalArgs,
+) -> anyhow::Result<()> {
+    let base_origin = Origin::Revision {
+        repo: global.root.clone(),
+        rev: global.base.clone(),
+    };
+    let base = Game::check(&load::read(&base_origin, GAME_DIRS)?);
+    let params = base
+        .params
+        .as_ref()
+        .with_context(|| format!("the game's parameters on {} are not valid", global.base))?;
+    let info = forge.matter(number)?;
+    if info.kind().is_none() || info.head.is_none() {
+        return Ok(());
+    }
+    let repo = Repo::open(&global.root)?;
+    let judge = |old: &HeadSha, new: &HeadSha| super::live::typo_judge(&repo, forge, old, new);
+    if collect::note_push(forge, &info, push, params, &judge)? {
+        println!(
+            "noted the head {} of #{number}, pushed at {}",
+            push.after, push.at
+        );
+    }
+    Ok(())
 }
 
 fn summary(game: &Game) -> String {
@@ -283,7 +342,8 @@ mod tests {
             parse_event(r#"{"issue":{"number":3},"sender":{"login":"ada"}}"#),
             Some(Event {
                 number: 3,
-                sender: Some("ada".into())
+                sender: Some("ada".into()),
+                push: None,
             })
         );
     }

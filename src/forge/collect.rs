@@ -4,8 +4,10 @@
 //! push) set aside and explained.
 //!
 //! Votes are bound to the head they were cast on. The bot notes every new
-//! head in its status journal, at the time the forge saw it pushed (see
-//! `Forge::pushes`), or when the bot first sees it if the forge cannot say;
+//! head in its status journal, at the time the forge saw it pushed: from
+//! `Forge::pushes` (the local forge), or from the forge's own event as the
+//! push happens (GitHub's `synchronize`, see [`note_push`]); only a head
+//! no one noted is noted when the bot first sees it;
 //! a push that takes the text more than a typo fix (see
 //! `ruleset::diff::typo_fix_size`) away from the head the surviving votes
 //! were cast on voids the comments made before it. Typo fixes add up: the
@@ -18,8 +20,25 @@ use crate::journal::{Journal, SeenHead};
 use crate::time::Timestamp;
 
 /// Says whether a push from one head to another is a typo fix, and how
-/// large: `Some(chars)` if it is, `None` if it is a change of substance.
-pub type TypoJudge<'a> = dyn Fn(&HeadSha, &HeadSha) -> Option<usize> + 'a;
+/// large: `Some(chars)` if it is, `None` if it is a change of substance
+/// (or a head that can no longer be read anywhere, which cannot be shown
+/// to be a fix). An error is a forge that failed to answer: nothing is
+/// noted then, so a judgement is never made on a failure.
+pub type TypoJudge<'a> = dyn Fn(&HeadSha, &HeadSha) -> Result<Option<usize>, ForgeError> + 'a;
+
+/// A push as the forge announced it when it happened (GitHub's
+/// `pull_request` event): the head before it, if the event says, the head
+/// after it, and when the forge saw it (a time the forge assigns, never a
+/// commit's date, which the pusher chooses).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Push {
+    /// The head before the push (`before`), when the event names it.
+    pub before: Option<HeadSha>,
+    /// The head after it.
+    pub after: HeadSha,
+    /// When the forge saw it (`pull_request.updated_at`).
+    pub at: Timestamp,
+}
 
 /// Collects one votable matter: its thread read once, the status journal
 /// brought up to date (a new head noted, comments first seen), and the
@@ -45,10 +64,16 @@ pub fn collect_one(
             first_comment: comments.iter().map(|c| c.created).min(),
         };
         for (sha, at) in unseen(&journal, forge.pushes(info.number)?) {
-            heads.note(&mut journal, &sha, at);
+            heads.note(&mut journal, &sha, at)?;
         }
-        // The head as it is now: already noted if the forge reported it.
-        heads.note(&mut journal, head, now);
+        // The head as it is now, if no one noted it: the forge reported no
+        // push for it (its event was lost), or the journal is new. A head
+        // noted before and not last is left alone: either the listing is
+        // older than a push noted since, or a push back to it whose event
+        // was lost; noting it now would misdate it.
+        if !journal.heads.iter().any(|h| &h.sha == head) {
+            heads.note(&mut journal, head, now)?;
+        }
     }
     let voids_before = journal.heads.iter().rev().find(|h| h.voids).map(|h| h.at);
     let comments: Vec<ForgeComment> = comments
@@ -68,6 +93,72 @@ pub fn collect_one(
         comments: comments.into_iter().map(|c| (c.id, c)).collect(),
         voided,
     })
+}
+
+/// Notes `push` in the journal of matter `number` and writes the status
+/// comment, judged as a resolve run judges a new head (typo fixes add up
+/// from the head the votes were cast on, whatever pushes came between).
+/// Returns whether the journal changed: an event for a head already noted,
+/// one older than the last head noted (a re-run of an old workflow), or
+/// one for a matter already decided changes nothing. A journal that holds
+/// no head yet first notes `before`, at the matter's opening (the best the
+/// bot knows), so the push is judged against it.
+pub fn note_push(
+    forge: &dyn Forge,
+    info: &MatterInfo,
+    push: &Push,
+    params: &engine::Params,
+    judge: &TypoJudge<'_>,
+) -> Result<bool, ForgeError> {
+    let (status, comments) = thread(forge, info.number)?;
+    let mut journal = status
+        .as_ref()
+        .map(|s| Journal::read(&s.body))
+        .unwrap_or_default();
+    if journal.resolution.is_some() || (journal.heads.is_empty() && push.before.is_none()) {
+        // Decided; or a pull request just opened: its first head voids
+        // nothing, and is noted by the first tally or the first push.
+        return Ok(false);
+    }
+    let heads_before = journal.heads.clone();
+    redate(&mut journal, push);
+    if unseen(&journal, vec![(push.after.clone(), push.at)]).is_empty() {
+        return Ok(false);
+    }
+    let heads = Heads {
+        params,
+        judge,
+        first_comment: comments.iter().map(|c| c.created).min(),
+    };
+    if let (true, Some(before)) = (journal.heads.is_empty(), &push.before) {
+        heads.note(&mut journal, before, info.opened.min(push.at))?;
+    }
+    heads.note(&mut journal, &push.after, push.at)?;
+    if journal.heads == heads_before {
+        return Ok(false);
+    }
+    let text = match &status {
+        Some(s) => crate::journal::text_of(&s.body).to_string(),
+        None => "Waiting for the resolver's first tally.".to_string(),
+    };
+    forge.put_status(info.number, &journal.render(&text))?;
+    Ok(true)
+}
+
+/// A head a resolve run noted when it first saw it, later than GitHub saw
+/// it pushed (the run came before the push's own event was handled), is
+/// taken back so it is noted again at GitHub's time: the forge's time is
+/// the push's, the run's only an upper bound.
+fn redate(journal: &mut Journal, push: &Push) {
+    let n = journal.heads.len();
+    let late = journal
+        .heads
+        .last()
+        .is_some_and(|h| h.sha == push.after && h.at > push.at);
+    let after_previous = n < 2 || journal.heads[n - 2].at <= push.at;
+    if late && after_previous {
+        journal.heads.pop();
+    }
 }
 
 /// A matter's comments in one read: the bot's status comment, and the rest.
@@ -152,9 +243,9 @@ impl Heads<'_, '_> {
     /// those votes were cast on: the last head that voided, or else the
     /// first. A push before anyone commented voids nothing, and starts the
     /// count of typo fixes afresh, as if the matter had been opened with it.
-    fn note(&self, journal: &mut Journal, head: &HeadSha, at: Timestamp) {
+    fn note(&self, journal: &mut Journal, head: &HeadSha, at: Timestamp) -> Result<(), ForgeError> {
         if journal.heads.last().is_some_and(|h| &h.sha == head) {
-            return;
+            return Ok(());
         }
         let voted_on = journal
             .heads
@@ -165,13 +256,17 @@ impl Heads<'_, '_> {
             .map(|h| h.sha.clone());
         let unvoted = self.first_comment.is_none_or(|first| at <= first);
         let limit = usize::try_from(self.params.typo_fix_max_chars).unwrap_or(0);
-        let voids = voted_on
-            .is_some_and(|old| unvoted || (self.judge)(&old, head).is_none_or(|size| size > limit));
+        let voids = match voted_on {
+            None => false,
+            Some(_) if unvoted => true,
+            Some(old) => (self.judge)(&old, head)?.is_none_or(|size| size > limit),
+        };
         journal.heads.push(SeenHead {
             sha: head.clone(),
             at,
             voids,
         });
+        Ok(())
     }
 }
 
@@ -189,14 +284,14 @@ mod tests {
 
     /// Sizes of typo fixes between heads a, b, c: each push alone is one,
     /// a to c is not (6 + 9 characters > 12).
-    fn judge(old: &HeadSha, new: &HeadSha) -> Option<usize> {
-        match (old.0.as_str(), new.0.as_str()) {
+    fn judge(old: &HeadSha, new: &HeadSha) -> Result<Option<usize>, ForgeError> {
+        Ok(match (old.0.as_str(), new.0.as_str()) {
             (x, y) if x == y => Some(0),
             ("a", "b") => Some(6),
             ("b", "c") => Some(9),
             ("a", "c") => Some(15),
             _ => None,
-        }
+        })
     }
 
     fn noted(first_comment: Option<i64>, pushes: &[(&str, i64)]) -> Vec<bool> {
@@ -209,7 +304,7 @@ mod tests {
         };
         let mut journal = Journal::default();
         for (s, hour) in pushes {
-            heads.note(&mut journal, &sha(s), at(*hour));
+            heads.note(&mut journal, &sha(s), at(*hour)).unwrap();
         }
         journal.heads.iter().map(|h| h.voids).collect()
     }

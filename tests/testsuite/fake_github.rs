@@ -145,6 +145,12 @@ pub(crate) struct World {
     /// wants one: merges and file commits are then made there for real
     /// (see `fake_git`), so the next run's checkout sees them.
     pub(crate) main: Option<std::path::PathBuf>,
+    /// A git repository holding every commit GitHub has, force-pushed away
+    /// or not (its git data API serves trees and blobs from it), if the
+    /// test wants one.
+    pub(crate) objects: Option<std::path::PathBuf>,
+    /// References made through the git refs API: name → commit.
+    pub(crate) refs: BTreeMap<String, String>,
     /// From this request on (its index in the log), every request fails
     /// with 502, the first one as the fault says: GitHub is down.
     pub(crate) outage: Option<(usize, When)>,

@@ -313,8 +313,38 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
             page(&list, target, base, 1)
         }
         ("PUT", ["contents", ..]) => put_contents(w, &segs[1..].join("/"), &input),
+        ("GET", ["git", "trees", sha]) => crate::fake_git::tree(w.objects.as_deref(), sha)
+            .map_or_else(|| error(404, "Not Found"), |t| ok(200, t)),
+        ("GET", ["git", "blobs", sha]) => crate::fake_git::blob(w.objects.as_deref(), sha)
+            .map_or_else(|| error(404, "Not Found"), |b| ok(200, b)),
+        ("GET", ["git", "ref", name @ ..]) => match w.refs.get(&format!("refs/{}", name.join("/")))
+        {
+            Some(sha) => ok(200, ref_json(&format!("refs/{}", name.join("/")), sha)),
+            None => error(404, "Not Found"),
+        },
+        ("POST", ["git", "refs"]) => create_ref(w, &input),
         _ => error(404, "Not Found"),
     }
+}
+
+fn ref_json(name: &str, sha: &str) -> Value {
+    json!({ "ref": name, "object": { "type": "commit", "sha": sha } })
+}
+
+/// A new reference, to a commit GitHub holds; 422 if the name is taken or
+/// the commit is unknown, as GitHub answers both.
+fn create_ref(w: &mut World, input: &Value) -> Answer {
+    let (Some(name), Some(sha)) = (input["ref"].as_str(), input["sha"].as_str()) else {
+        return error(422, "Invalid request.");
+    };
+    if w.refs.contains_key(name) {
+        return error(422, "Reference already exists");
+    }
+    if crate::fake_git::tree(w.objects.as_deref(), sha).is_none() {
+        return error(422, "Object does not exist");
+    }
+    w.refs.insert(name.to_string(), sha.to_string());
+    ok(201, ref_json(name, sha))
 }
 
 fn merge(w: &mut World, number: u64, input: &Value) -> Answer {

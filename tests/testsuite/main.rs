@@ -15,6 +15,7 @@ mod game_test;
 mod github;
 mod github_budget;
 mod github_faults;
+mod github_pushes;
 mod github_replies;
 mod github_sweep;
 mod histories;

@@ -115,6 +115,27 @@ pub(crate) struct ContentPut {
     pub(crate) commit: Commit,
 }
 
+/// A git tree, listed recursively (`truncated` past GitHub's limits).
+#[derive(Debug, Deserialize)]
+pub(crate) struct Tree {
+    pub(crate) truncated: bool,
+    pub(crate) tree: Vec<TreeEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct TreeEntry {
+    pub(crate) path: Option<String>,
+    #[serde(rename = "type")]
+    pub(crate) kind: Option<String>,
+    pub(crate) sha: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct Blob {
+    pub(crate) content: String,
+    pub(crate) encoding: String,
+}
+
 /// A GitHub timestamp.
 pub(crate) fn time(text: &str) -> Result<Timestamp, ForgeError> {
     Timestamp::parse(text).map_err(|e| ForgeError::Other(format!("GitHub sent a bad time: {e}")))

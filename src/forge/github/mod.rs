@@ -15,6 +15,7 @@
 
 mod codec;
 mod dto;
+mod heads;
 pub(crate) mod http;
 mod writes;
 
@@ -277,6 +278,18 @@ impl Forge for GitHubForge {
         let status = out.iter().find(|c| self.is_status(c)).cloned();
         self.statuses.borrow_mut().insert(number, status);
         Ok(out)
+    }
+
+    fn files_of_commit(&self, sha: &HeadSha) -> Result<Option<Vec<(String, String)>>, ForgeError> {
+        self.commit_files(sha)
+    }
+
+    fn blob(&self, id: &str) -> Result<Option<Vec<u8>>, ForgeError> {
+        self.read_blob(id)
+    }
+
+    fn pin_head(&self, number: u64, sha: &HeadSha) -> Result<bool, ForgeError> {
+        self.write_pin(number, sha)
     }
 
     fn changed_files(&self, number: u64) -> Result<Vec<String>, ForgeError> {

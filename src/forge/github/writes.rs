@@ -48,7 +48,7 @@ pub(crate) fn fit_comment(body: &str) -> Result<String, ForgeError> {
 impl GitHubForge {
     /// Sends a write; an uncertain outcome becomes `Err(why)` for the
     /// caller to settle, a certain one its reply.
-    fn send(
+    pub(super) fn send(
         &self,
         method: &str,
         rest: &str,
