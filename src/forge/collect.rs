@@ -17,6 +17,7 @@ use super::{Forge, ForgeComment, ForgeError, HeadSha, MatterInfo};
 use crate::collected::Collected;
 use crate::engine;
 use crate::journal::{Journal, SeenHead};
+use crate::matter::{ReviewState, Via};
 use crate::time::Timestamp;
 
 /// Says whether a push from one head to another is a typo fix, and how
@@ -78,7 +79,7 @@ pub fn collect_one(
     let voids_before = journal.heads.iter().rev().find(|h| h.voids).map(|h| h.at);
     let comments: Vec<ForgeComment> = comments
         .into_iter()
-        .map(|c| as_first_seen(&mut journal, c, params))
+        .map(|c| as_first_seen(&mut journal, by_review_state(c, params), params))
         .collect();
     let voided: Vec<ForgeComment> = comments
         .iter()
@@ -171,6 +172,28 @@ pub fn thread(
         .into_iter()
         .partition(|c| forge.is_status(c));
     Ok((status.into_iter().next(), rest))
+}
+
+/// A review whose body has no voting word votes by its state, where the
+/// ruleset says so (`review_states_vote`): its body is read as the first
+/// FOR word for an approval, the first AGAINST word for a request for
+/// changes. The status still says it came from a review, and which.
+fn by_review_state(mut comment: ForgeComment, params: &engine::Params) -> ForgeComment {
+    let Via::Review(state) = comment.via else {
+        return comment;
+    };
+    if !params.review_states_vote || !engine::ballot::read(&comment.body, params).words.is_empty() {
+        return comment;
+    }
+    let word = match state {
+        ReviewState::Approved => params.words_for.first(),
+        ReviewState::ChangesRequested => params.words_against.first(),
+        ReviewState::Commented => None,
+    };
+    if let Some(word) = word {
+        comment.body.clone_from(word);
+    }
+    comment
 }
 
 /// Notes the voting words of a comment seen for the first time; a comment

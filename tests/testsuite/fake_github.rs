@@ -84,6 +84,8 @@ pub(crate) struct Comment {
     pub(crate) body: String,
     /// Reviews only: APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED, PENDING.
     pub(crate) state: &'static str,
+    /// Comments on lines of the diff only: the review they were made in.
+    pub(crate) review: Option<u64>,
 }
 
 /// One logged request.
@@ -128,6 +130,8 @@ pub(crate) struct World {
     pub(crate) items: BTreeMap<u64, Item>,
     pub(crate) comments: Vec<Comment>,
     pub(crate) reviews: Vec<Comment>,
+    /// Comments on lines of pull requests' diffs.
+    pub(crate) line_comments: Vec<Comment>,
     /// File contents on the default branch: path → (blob sha, base64).
     pub(crate) contents: BTreeMap<String, (String, String)>,
     pub(crate) statuses: Vec<(String, String)>,
@@ -180,6 +184,7 @@ impl World {
             edited_at: None,
             body: body.into(),
             state: "COMMENTED",
+            review: None,
         });
         id
     }
@@ -192,17 +197,45 @@ impl World {
         at: &str,
         body: &str,
         state: &'static str,
-    ) {
+    ) -> u64 {
         self.next_id += 1;
+        let id = 1000 + self.next_id;
         self.reviews.push(Comment {
             number,
-            id: 1000 + self.next_id,
+            id,
             user: user.map(str::to_string),
             created_at: at.into(),
             edited_at: None,
             body: body.into(),
             state,
+            review: None,
         });
+        id
+    }
+
+    /// A comment on a line of the diff of pull request `number`, made in
+    /// review `review` if given.
+    pub(crate) fn add_line_comment(
+        &mut self,
+        number: u64,
+        user: &str,
+        at: &str,
+        body: &str,
+        review: Option<u64>,
+    ) -> u64 {
+        self.next_id += 1;
+        let id = 1000 + self.next_id;
+        self.line_comments.push(Comment {
+            number,
+            id,
+            user: Some(user.into()),
+            created_at: at.into(),
+            edited_at: None,
+            body: body.into(),
+            state: "COMMENTED",
+            review,
+        });
+        id
     }
 
     /// Edits the first comment by `user` on `number`, at `at`.

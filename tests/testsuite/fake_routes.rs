@@ -82,6 +82,16 @@ fn comment_json(c: &Comment) -> Value {
     })
 }
 
+fn line_comment_json(c: &Comment) -> Value {
+    json!({
+        "id": c.id, "user": user(c.user.as_deref()), "created_at": c.created_at,
+        "updated_at": c.edited_at.as_deref().unwrap_or(&c.created_at), "body": c.body,
+        "html_url": format!("{WEB}/{REPO}/pull/{}#discussion_r{}", c.number, c.id),
+        "pull_request_review_id": c.review, "path": "state/variables.toml",
+        "commit_id": "0".repeat(40), "original_commit_id": "0".repeat(40),
+    })
+}
+
 fn review_json(r: &Comment) -> Value {
     let mut v = json!({
         "id": r.id, "user": user(r.user.as_deref()), "body": r.body, "state": r.state,
@@ -205,6 +215,15 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 .iter()
                 .filter(|r| r.number == number(n))
                 .map(review_json)
+                .collect();
+            page(&list, target, base, w.page_size.unwrap_or(PAGE))
+        }
+        ("GET", ["pulls", n, "comments"]) => {
+            let list: Vec<Value> = w
+                .line_comments
+                .iter()
+                .filter(|c| c.number == number(n))
+                .map(line_comment_json)
                 .collect();
             page(&list, target, base, w.page_size.unwrap_or(PAGE))
         }

@@ -18,6 +18,7 @@ mod github_faults;
 mod github_pushes;
 mod github_replies;
 mod github_sweep;
+mod github_votes;
 mod histories;
 mod import;
 mod local_forge;

@@ -75,6 +75,20 @@ pub(crate) struct IssueComment {
     pub(crate) html_url: Option<String>,
 }
 
+/// A comment on a line of a pull request's diff.
+#[derive(Debug, Deserialize)]
+pub(crate) struct LineComment {
+    pub(crate) id: u64,
+    /// `None`: the account was deleted.
+    pub(crate) user: Option<User>,
+    pub(crate) created_at: String,
+    pub(crate) updated_at: String,
+    pub(crate) body: Option<String>,
+    pub(crate) html_url: Option<String>,
+    /// The review it was made in, if any.
+    pub(crate) pull_request_review_id: Option<u64>,
+}
+
 #[derive(Debug, Deserialize)]
 pub(crate) struct Review {
     pub(crate) id: u64,

@@ -1,8 +1,8 @@
 //! The GitHub adapter: one repository over the REST API.
 //!
 //! Matters are open pull requests (and issues, for CfJs and DoVs) whose
-//! labels or titles name their kind; votes are issue comments and review
-//! bodies. Merges send the tallied head SHA, so GitHub refuses (409) if a
+//! labels or titles name their kind; votes are issue comments, review
+//! bodies and states, and comments on lines of the diff. Merges send the tallied head SHA, so GitHub refuses (409) if a
 //! push slipped in after the tally; the bot's status comment is found by
 //! its marker *and* its author, so a player cannot forge it.
 //!
@@ -25,15 +25,19 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use self::codec::encode;
-use self::dto::{Issue, IssueComment, Pull, PullFile, Review};
+use self::dto::{Issue, IssueComment, LineComment, Pull, PullFile, Review};
 pub use self::http::Sleeper;
 use self::http::{Client, expect_ok, parse};
 use super::{Forge, ForgeComment, ForgeError, HeadSha, Login, MatterInfo};
+use crate::matter::{ReviewState, Via};
 use crate::time::Timestamp;
 
 /// Review ids are offset by this so they never collide with comment ids
 /// (both are ordered by time first; the id only breaks ties).
 const REVIEW_ID_OFFSET: u64 = 1 << 50;
+
+/// Ids of comments on lines of a diff, likewise (another of GitHub's sequences).
+const LINE_COMMENT_ID_OFFSET: u64 = 1 << 51;
 
 /// GitHub lists at most this many files of a pull request.
 const MAX_LISTED_FILES: usize = 3000;
@@ -175,20 +179,30 @@ impl GitHubForge {
         Ok(issue.pull_request.is_some())
     }
 
-    /// The reviews of a pull request that can carry a vote: submitted, not
-    /// dismissed, by an account that still exists, with words in them.
+    /// The reviews of a pull request that can carry a vote (submitted, not
+    /// dismissed, by an account that still exists: an approval or a
+    /// request for changes may vote by its state alone), then its comments
+    /// on lines of the diff, except those of a dismissed review.
     fn review_votes(&self, number: u64) -> Result<Vec<ForgeComment>, ForgeError> {
         let mut out = Vec::new();
+        let mut dismissed = Vec::new();
         for r in self.list::<Review>(&format!("/pulls/{number}/reviews?per_page=100"))? {
+            let state = match r.state.as_deref() {
+                Some("APPROVED") => ReviewState::Approved,
+                Some("CHANGES_REQUESTED") => ReviewState::ChangesRequested,
+                Some("COMMENTED") => ReviewState::Commented,
+                _ => {
+                    // Dismissed (never counts) or pending (not submitted).
+                    dismissed.push(r.id);
+                    continue;
+                }
+            };
             let (Some(user), Some(at)) = (r.user, r.submitted_at) else {
                 continue; // a deleted account, or a review still pending
             };
-            if matches!(r.state.as_deref(), Some("DISMISSED" | "PENDING")) {
-                continue; // a dismissed review never counts
-            }
             let body = r.body.unwrap_or_default();
-            if body.trim().is_empty() {
-                continue; // an approval without words is not a vote
+            if state == ReviewState::Commented && body.trim().is_empty() {
+                continue; // only its line comments can say anything
             }
             out.push(ForgeComment {
                 id: r.id + REVIEW_ID_OFFSET,
@@ -197,6 +211,27 @@ impl GitHubForge {
                 edited: None,
                 body,
                 link: r.html_url,
+                via: Via::Review(state),
+            });
+        }
+        let path = format!("/pulls/{number}/comments?per_page=100");
+        for c in self.list::<LineComment>(&path)? {
+            let Some(user) = c.user else { continue };
+            if c.pull_request_review_id
+                .is_some_and(|id| dismissed.contains(&id))
+            {
+                continue;
+            }
+            let created = dto::time(&c.created_at)?;
+            let updated = dto::time(&c.updated_at)?;
+            out.push(ForgeComment {
+                id: c.id + LINE_COMMENT_ID_OFFSET,
+                author: Login(user.login),
+                created,
+                edited: (updated > created).then_some(updated),
+                body: c.body.unwrap_or_default(),
+                link: c.html_url,
+                via: Via::LineComment,
             });
         }
         Ok(out)
@@ -269,6 +304,7 @@ impl Forge for GitHubForge {
                 edited: (updated > created).then_some(updated),
                 body: c.body.unwrap_or_default(),
                 link: c.html_url,
+                via: Via::Comment,
             });
         }
         if self.is_pull(number)? {

@@ -434,6 +434,7 @@ impl Forge for LocalForge {
                 edited: c.edited,
                 body: c.body,
                 link: None,
+                via: crate::matter::Via::Comment,
             })
             .collect())
     }
