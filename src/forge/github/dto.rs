@@ -127,6 +127,13 @@ pub(crate) struct Commit {
 #[derive(Debug, Deserialize)]
 pub(crate) struct ContentPut {
     pub(crate) commit: Commit,
+    /// The file as written (`null` when a file was deleted).
+    pub(crate) content: Option<ContentSha>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct ContentSha {
+    pub(crate) sha: Option<String>,
 }
 
 /// A git tree, listed recursively (`truncated` past GitHub's limits).

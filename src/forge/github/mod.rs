@@ -57,6 +57,16 @@ pub struct GitHubForge {
     /// The bot's status comment on each thread read this run, so writing
     /// the status does not read the thread again.
     statuses: RefCell<HashMap<u64, Option<ForgeComment>>>,
+    /// Files of the default branch read this run (blob SHA and text, or
+    /// absent), so writing one does not read it again; forgotten when a
+    /// merge moves the branch or a write's outcome is unknown.
+    files: RefCell<HashMap<String, Option<(String, String)>>>,
+    /// The labels of each matter read this run, kept up to date by this
+    /// run's writes, so a label it does not have is not removed.
+    labels: RefCell<HashMap<u64, Vec<String>>>,
+    /// Each pull request's head as this run read it (`None`: not open), so
+    /// a merge needs no read first when the run already knows.
+    heads: RefCell<HashMap<u64, Option<String>>>,
     /// Where ETags are kept between runs, if anywhere.
     cache_file: Option<PathBuf>,
 }
@@ -86,6 +96,9 @@ impl GitHubForge {
             bot: settings.bot.clone(),
             pulls: RefCell::default(),
             statuses: RefCell::default(),
+            files: RefCell::default(),
+            labels: RefCell::default(),
+            heads: RefCell::default(),
             cache_file: None,
         }
     }
@@ -141,7 +154,7 @@ impl GitHubForge {
 
     fn pull_info(&self, pull: Pull) -> Result<MatterInfo, ForgeError> {
         self.pulls.borrow_mut().insert(pull.number, true);
-        Ok(MatterInfo {
+        let info = MatterInfo {
             number: pull.number,
             title: pull.title,
             body: pull.body.unwrap_or_default(),
@@ -152,12 +165,18 @@ impl GitHubForge {
             merge_commit: pull.merged_at.and(pull.merge_commit_sha).map(HeadSha),
             draft: pull.draft.unwrap_or(false),
             link: pull.html_url,
-        })
+        };
+        self.labels
+            .borrow_mut()
+            .insert(info.number, info.labels.clone());
+        let head = info.head.as_ref().map(|h| h.0.clone());
+        self.heads.borrow_mut().insert(info.number, head);
+        Ok(info)
     }
 
     fn issue_info(&self, issue: Issue) -> Result<MatterInfo, ForgeError> {
         self.pulls.borrow_mut().insert(issue.number, false);
-        Ok(MatterInfo {
+        let info = MatterInfo {
             number: issue.number,
             title: issue.title,
             body: issue.body.unwrap_or_default(),
@@ -168,7 +187,11 @@ impl GitHubForge {
             merge_commit: None,
             draft: false,
             link: issue.html_url,
-        })
+        };
+        self.labels
+            .borrow_mut()
+            .insert(info.number, info.labels.clone());
+        Ok(info)
     }
 
     fn is_pull(&self, number: u64) -> Result<bool, ForgeError> {
@@ -177,6 +200,17 @@ impl GitHubForge {
         }
         let issue: Issue = self.get_json(&format!("/issues/{number}"), number)?;
         Ok(issue.pull_request.is_some())
+    }
+
+    /// The comments in a matter's conversation, oldest first, but those of
+    /// deleted accounts (which count for nothing).
+    fn conversation(&self, number: u64) -> Result<Vec<ForgeComment>, ForgeError> {
+        let path = format!("/issues/{number}/comments?per_page=100");
+        let mut out = Vec::new();
+        for c in self.list::<IssueComment>(&path)? {
+            out.extend(issue_comment(c)?);
+        }
+        Ok(out)
     }
 
     /// The reviews of a pull request that can carry a vote (submitted, not
@@ -238,6 +272,24 @@ impl GitHubForge {
     }
 }
 
+/// A conversation comment as the tally reads it; `None` for a deleted account's.
+pub(crate) fn issue_comment(c: IssueComment) -> Result<Option<ForgeComment>, ForgeError> {
+    let Some(user) = c.user else {
+        return Ok(None);
+    };
+    let created = dto::time(&c.created_at)?;
+    let updated = dto::time(&c.updated_at)?;
+    Ok(Some(ForgeComment {
+        id: c.id,
+        author: Login(user.login),
+        created,
+        edited: (updated > created).then_some(updated),
+        body: c.body.unwrap_or_default(),
+        link: c.html_url,
+        via: Via::Comment,
+    }))
+}
+
 impl Forge for GitHubForge {
     fn open_matters(&self) -> Result<Vec<MatterInfo>, ForgeError> {
         let mut out = Vec::new();
@@ -291,22 +343,7 @@ impl Forge for GitHubForge {
 
     fn comments(&self, number: u64) -> Result<Vec<ForgeComment>, ForgeError> {
         let mut out = Vec::new();
-        for c in self.list::<IssueComment>(&format!("/issues/{number}/comments?per_page=100"))? {
-            let Some(user) = c.user else {
-                continue; // a deleted account's comment counts for nothing
-            };
-            let created = dto::time(&c.created_at)?;
-            let updated = dto::time(&c.updated_at)?;
-            out.push(ForgeComment {
-                id: c.id,
-                author: Login(user.login),
-                created,
-                edited: (updated > created).then_some(updated),
-                body: c.body.unwrap_or_default(),
-                link: c.html_url,
-                via: Via::Comment,
-            });
-        }
+        out.extend(self.conversation(number)?);
         if self.is_pull(number)? {
             out.extend(self.review_votes(number)?);
         }
@@ -353,10 +390,15 @@ impl Forge for GitHubForge {
         let known = self.statuses.borrow().get(&number).cloned();
         match known {
             Some(status) => Ok(status),
-            None => Ok(self
-                .comments(number)?
-                .into_iter()
-                .find(|c| self.is_status(c))),
+            // Only the conversation can hold it: reviews are not read.
+            None => {
+                let status = self
+                    .conversation(number)?
+                    .into_iter()
+                    .find(|c| self.is_status(c));
+                self.statuses.borrow_mut().insert(number, status.clone());
+                Ok(status)
+            }
         }
     }
 
