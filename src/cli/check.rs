@@ -58,16 +58,18 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             );
             return Ok(ExitCode::from(EXIT_OK));
         }
+        let info = forge.matter(event.number)?;
         if let (Some(push), false) = (&event.push, args.dry_run) {
-            note_push(forge.as_ref(), event.number, push, global)?;
+            note_push(forge.as_ref(), &info, push, global)?;
         }
-        return check_pr(forge.as_ref(), event.number, args.dry_run, global);
+        return check_pr(forge.as_ref(), &info, args.dry_run, global);
     }
     if args.open {
         let forge = open_forge(global, global.now())?;
         let mut worst = EXIT_OK;
         for matter in forge.open_matters()? {
-            let code = check_pr(forge.as_ref(), matter.number, args.dry_run, global)?;
+            // As listed: no need to read each one again.
+            let code = check_pr(forge.as_ref(), &matter, args.dry_run, global)?;
             if code != ExitCode::from(EXIT_OK) {
                 worst = EXIT_PROBLEMS;
             }
@@ -76,7 +78,8 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     }
     if let Some(number) = args.pr {
         let forge = open_forge(global, global.now())?;
-        return check_pr(forge.as_ref(), number, args.dry_run, global);
+        let info = forge.matter(number)?;
+        return check_pr(forge.as_ref(), &info, args.dry_run, global);
     }
     let origin = match &args.rev {
         Some(rev) => Origin::Revision {
@@ -167,7 +170,7 @@ fn parse_push(event: &serde_json::Value) -> Option<Push> {
 /// when a resolve run next looks (see `collect::note_push`).
 fn note_push(
     forge: &dyn Forge,
-    number: u64,
+    info: &MatterInfo,
     push: &Push,
     global: &GlobalArgs,
 ) -> anyhow::Result<()> {
@@ -180,13 +183,13 @@ fn note_push(
         .params
         .as_ref()
         .with_context(|| format!("the game's parameters on {} are not valid", global.base))?;
-    let info = forge.matter(number)?;
     if info.kind().is_none() || info.head.is_none() {
         return Ok(());
     }
+    let number = info.number;
     let repo = Repo::open(&global.root)?;
     let judge = |old: &HeadSha, new: &HeadSha| super::live::typo_judge(&repo, forge, old, new);
-    if collect::note_push(forge, &info, push, params, &judge)? {
+    if collect::note_push(forge, info, push, params, &judge)? {
         println!(
             "noted the head {} of #{number}, pushed at {}",
             push.after, push.at
@@ -208,7 +211,7 @@ fn summary(game: &Game) -> String {
 
 fn check_pr(
     forge: &dyn Forge,
-    number: u64,
+    info: &MatterInfo,
     dry_run: bool,
     global: &GlobalArgs,
 ) -> anyhow::Result<ExitCode> {
@@ -224,7 +227,7 @@ fn check_pr(
             base.problems
         );
     }
-    let info = forge.matter(number)?;
+    let number = info.number;
     let repo = Repo::open(&global.root)?;
     let head = match &info.head {
         Some(sha) => Some(Game::check(&load::read_revision(&repo, &sha.0, GAME_DIRS).with_context(|| {
@@ -237,7 +240,7 @@ fn check_pr(
         Some(_) => forge.changed_files(number)?,
         None => Vec::new(),
     };
-    let (record, dov_pending) = proposer_record(forge, &info)?;
+    let (record, dov_pending) = proposer_record(forge, info)?;
     let verdict = admission::judge(&Facts {
         kind: info.kind(),
         labels: &info.labels,

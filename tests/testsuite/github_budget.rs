@@ -121,7 +121,7 @@ fn an_idle_run_spends_at_most_open_matters_plus_two_requests() {
 
 /// What one run asked for, by method and path with numbers blanked, for
 /// finding requests that can be spared (`-- --nocapture` prints it).
-fn breakdown(fake: &FakeGitHub, from: usize) -> Vec<(String, usize)> {
+pub(crate) fn breakdown(fake: &FakeGitHub, from: usize) -> Vec<(String, usize)> {
     let w = fake.world();
     let mut kinds: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
     for r in &w.log[from..] {

@@ -299,3 +299,61 @@ fn a_push_whose_event_was_skipped_still_adds_up_typo_fixes() {
     assert!(status.contains(VOIDED), "Boris's vote is void: {status}");
     assert!(status.contains("| Dmitri | FOR |"), "{status}");
 }
+
+/// What noting a force push costs: printed for the README with
+/// `-- --nocapture`, and bounded here.
+#[test]
+fn what_a_force_push_costs() {
+    let c = case();
+    c.vote("boris-b", "2030-01-01T01:00:00Z");
+    let fixed = c.head("p2", "7", &[("three Springs", "three SPRINGS")]);
+    let from = c.fake.world().log.len();
+    c.synchronize(&c.first, &fixed, "2030-01-01T02:00:00Z");
+    let check = crate::github_budget::breakdown(&c.fake, from);
+    let from = c.fake.world().log.len();
+    c.resolve("2030-01-01T02:30:00Z");
+    let resolve = crate::github_budget::breakdown(&c.fake, from);
+    let total = |kinds: &[(String, usize)], part: &str| -> usize {
+        kinds
+            .iter()
+            .filter(|(k, _)| k.contains(part))
+            .map(|(_, n)| n)
+            .sum()
+    };
+    println!(
+        "check run: {} requests, {check:#?}\nresolve run: {} requests, {resolve:#?}",
+        total(&check, ""),
+        total(&resolve, "")
+    );
+    // The old head's tree, once; its blobs are all in the checkout (a
+    // typo fix changes one file, and the old one is on main).
+    assert_eq!(total(&check, "/git/trees/"), 1, "{check:#?}");
+    assert_eq!(total(&check, "/git/blobs/"), 0, "{check:#?}");
+    assert_eq!(
+        total(&check, "POST /repos/clockwork/game/issues/N/comments"),
+        1,
+        "one status written: {check:#?}"
+    );
+    let exact = |kind: &str| check.iter().find(|(k, _)| k == kind).map_or(0, |(_, n)| *n);
+    assert_eq!(
+        exact("GET /repos/clockwork/game/pulls/N"),
+        1,
+        "the pull request is read once: {check:#?}"
+    );
+    assert_eq!(total(&resolve, "POST /repos/clockwork/game/git/refs"), 1);
+    // Pinning again before the checkout fetched it changes nothing.
+    c.resolve("2030-01-01T02:40:00Z");
+    let pin = format!("refs/gitnomic/pull/1/{}", c.first);
+    assert_eq!(c.fake.world().refs.get(&pin), Some(&c.first));
+    // Once fetched (scripts/fetch-pulls fetches refs/gitnomic/), no more.
+    let vars = more_springs(&c.game, "7");
+    c.game
+        .commit_on("p1", &[("state/variables.toml", &vars)], "more springs");
+    let from = c.fake.world().log.len();
+    c.resolve("2030-01-01T02:50:00Z");
+    let w = c.fake.world();
+    assert!(
+        !w.log[from..].iter().any(|r| r.path.contains("/git/")),
+        "a head in the checkout is not pinned again"
+    );
+}
