@@ -225,8 +225,10 @@ fn as_first_seen(
             .collect::<Vec<_>>()
             .join(" ")
     };
+    // GitHub gives a review no edit time: its words changing is the edit.
+    let edited = comment.edited.is_some() || matches!(comment.via, Via::Review(_));
     match journal.first_seen.get(&comment.id) {
-        Some(first) if comment.edited.is_some() && *first != words(&comment.body) => {
+        Some(first) if edited && *first != words(&comment.body) => {
             comment.body = format!(
                 "{first}\n\n(edited after the resolver first saw it; the first version counts)"
             );

@@ -157,3 +157,49 @@ fn with_review_states_vote_off_an_approval_is_no_vote() {
     assert!(!status.contains("| Boris |"), "{status}");
     assert!(status.contains("| Dmitri | FOR |"), "{status}");
 }
+
+#[test]
+fn the_pending_page_links_each_vote_to_its_review_or_comment() {
+    let (game, fake, _) = setup();
+    let review =
+        fake.world()
+            .add_review(1, Some("boris-b"), "2030-01-01T01:00:00Z", "", "APPROVED");
+    let out = game.path("../site-votes");
+    let out = format!(
+        "{}-{}",
+        out.display(),
+        game.root().file_name().unwrap().to_string_lossy()
+    );
+    let run = github(
+        &game,
+        &fake,
+        "2030-01-01T02:00:00Z",
+        &["build", "--out", &out],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let page = std::fs::read_to_string(format!("{out}/pending/index.html")).unwrap();
+    let _ = std::fs::remove_dir_all(&out);
+    assert!(
+        page.contains(&format!(
+            "#pullrequestreview-{review}\">a review (approved)</a>"
+        )),
+        "{page}"
+    );
+}
+
+#[test]
+fn an_edited_review_counts_as_it_was_first_seen() {
+    let (game, fake, _) = setup();
+    fake.world().add_review(
+        1,
+        Some("boris-b"),
+        "2030-01-01T01:00:00Z",
+        "FOR",
+        "COMMENTED",
+    );
+    resolve(&game, &fake, "2030-01-01T02:00:00Z");
+    // GitHub gives a review no edit time: the words themselves changed.
+    fake.world().reviews[0].body = "AGAINST".into();
+    let status = resolve(&game, &fake, "2030-01-01T03:00:00Z");
+    assert!(status.contains("| Boris | FOR |"), "{status}");
+}
