@@ -371,6 +371,38 @@ mod tests {
         assert_eq!(noted(None, &[("a", 0), ("a", 1)]), [false], "no move");
     }
 
+    fn push(after: &str, hour: i64) -> Push {
+        Push {
+            before: None,
+            after: sha(after),
+            at: at(hour),
+        }
+    }
+
+    #[test]
+    fn a_head_a_run_noted_late_is_dated_again_at_the_forges_time() {
+        let mut journal = Journal::default();
+        for (s, hour) in [("a", 0), ("b", 5)] {
+            journal.heads.push(SeenHead {
+                sha: sha(s),
+                at: at(hour),
+                voids: false,
+            });
+        }
+        let mut early = journal.clone();
+        redate(&mut early, &push("b", 2));
+        assert_eq!(early.heads.len(), 1, "b is taken back, to be noted at 2");
+        let mut later = journal.clone();
+        redate(&mut later, &push("b", 6));
+        assert_eq!(later, journal, "the run's time was not later");
+        let mut before_a = journal.clone();
+        redate(&mut before_a, &push("b", -1));
+        assert_eq!(before_a, journal, "never before the head it followed");
+        let mut other = journal.clone();
+        redate(&mut other, &push("c", 2));
+        assert_eq!(other, journal, "only the last head is dated again");
+    }
+
     #[test]
     fn only_pushes_since_the_last_noted_head_are_unseen() {
         let mut journal = Journal::default();

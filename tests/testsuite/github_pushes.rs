@@ -300,6 +300,24 @@ fn a_push_whose_event_was_skipped_still_adds_up_typo_fixes() {
     assert!(status.contains("| Dmitri | FOR |"), "{status}");
 }
 
+#[test]
+fn a_head_a_resolve_run_saw_first_is_dated_at_githubs_time() {
+    let c = case();
+    c.vote("boris-b", "2030-01-01T01:00:00Z");
+    c.resolve_on_first_head("2030-01-01T01:30:00Z");
+    let second = c.head("p2", "8", &[]);
+    c.vote("dmitri-d", "2030-01-01T02:15:00Z");
+    // A resolve run comes before the push's check run: it notes the new
+    // head at its own time, after Dmitri's vote.
+    c.resolve("2030-01-01T02:30:00Z");
+    assert!(c.status().contains(VOIDED), "{}", c.status());
+    // Then the check run: GitHub saw the push at 02:00, before the vote.
+    c.synchronize(&c.first, &second, "2030-01-01T02:00:00Z");
+    c.vote("boris-b", "2030-01-01T03:00:00Z");
+    let run = c.resolve("2030-01-01T15:00:00Z");
+    assert!(run.stdout.contains(ENACTED), "{}{}", run.stdout, c.status());
+}
+
 /// What noting a force push costs: printed for the README with
 /// `-- --nocapture`, and bounded here.
 #[test]
