@@ -120,6 +120,10 @@ pub struct MatterInfo {
     pub draft: bool,
     /// A link to it, for records and reports.
     pub link: Option<String>,
+    /// When the forge last saw it change (GitHub's `updated_at`), if it
+    /// says: no earlier than its last push, so a head no event noted is
+    /// noted then rather than when the resolver happened to look.
+    pub updated: Option<Timestamp>,
 }
 
 impl MatterInfo {

@@ -7,7 +7,8 @@
 //! head in its status journal, at the time the forge saw it pushed: from
 //! `Forge::pushes` (the local forge), or from the forge's own event as the
 //! push happens (GitHub's `synchronize`, see [`note_push`]); only a head
-//! no one noted is noted when the bot first sees it;
+//! no one noted is noted when the bot first sees it, at the last change
+//! the forge reports for the matter (no earlier than the push) if it can;
 //! a push that takes the text more than a typo fix (see
 //! `ruleset::diff::typo_fix_size`) away from the head the surviving votes
 //! were cast on voids the comments made before it. Typo fixes add up: the
@@ -73,7 +74,8 @@ pub fn collect_one(
         // older than a push noted since, or a push back to it whose event
         // was lost; noting it now would misdate it.
         if !journal.heads.iter().any(|h| &h.sha == head) {
-            heads.note(&mut journal, head, now)?;
+            let at = unnoted_push_time(&journal, &info, now);
+            heads.note(&mut journal, head, at)?;
         }
     }
     let voids_before = journal.heads.iter().rev().find(|h| h.voids).map(|h| h.at);
@@ -94,6 +96,17 @@ pub fn collect_one(
         comments: comments.into_iter().map(|c| (c.id, c)).collect(),
         voided,
     })
+}
+
+/// When a head no one noted was pushed, as near as the forge says: when
+/// it last saw the matter change (a push changes it, and so do later
+/// comments, so this is an upper bound), if that is no later than now and
+/// no earlier than the last head noted; else now.
+fn unnoted_push_time(journal: &Journal, info: &MatterInfo, now: Timestamp) -> Timestamp {
+    let settled = journal.heads.last().map(|h| h.at);
+    info.updated
+        .filter(|u| *u <= now && settled.is_none_or(|s| s <= *u))
+        .unwrap_or(now)
 }
 
 /// Notes `push` in the journal of matter `number` and writes the status

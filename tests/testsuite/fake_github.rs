@@ -36,6 +36,8 @@ pub(crate) struct Item {
     /// `None`: the account was deleted (GitHub sends `null`).
     pub(crate) user: Option<String>,
     pub(crate) created_at: String,
+    /// When it last changed, if not when it was made.
+    pub(crate) updated_at: Option<String>,
     pub(crate) labels: Vec<String>,
     /// `Some(head sha)` for a pull request.
     pub(crate) head: Option<String>,
@@ -53,6 +55,7 @@ impl Item {
             title: title.into(),
             user: Some(user.into()),
             created_at: at.into(),
+            updated_at: None,
             labels: Vec::new(),
             head: Some(head.into()),
             files: Vec::new(),
@@ -162,6 +165,15 @@ pub(crate) struct World {
 }
 
 impl World {
+    /// GitHub moves a matter's `updated_at` with every comment and review.
+    fn touch(&mut self, number: u64, at: &str) {
+        if let Some(item) = self.items.get_mut(&number) {
+            if item.updated_at.as_deref().is_none_or(|u| u < at) && item.created_at.as_str() < at {
+                item.updated_at = Some(at.to_string());
+            }
+        }
+    }
+
     pub(crate) fn add_comment(&mut self, number: u64, user: &str, at: &str, body: &str) -> u64 {
         self.add_comment_by(number, Some(user), at, body)
     }
@@ -175,6 +187,7 @@ impl World {
         body: &str,
     ) -> u64 {
         self.next_id += 1;
+        self.touch(number, at);
         let id = 1000 + self.next_id;
         self.comments.push(Comment {
             number,
@@ -199,6 +212,7 @@ impl World {
         state: &'static str,
     ) -> u64 {
         self.next_id += 1;
+        self.touch(number, at);
         let id = 1000 + self.next_id;
         self.reviews.push(Comment {
             number,
@@ -224,6 +238,7 @@ impl World {
         review: Option<u64>,
     ) -> u64 {
         self.next_id += 1;
+        self.touch(number, at);
         let id = 1000 + self.next_id;
         self.line_comments.push(Comment {
             number,

@@ -24,7 +24,7 @@ fn user(login: Option<&str>) -> Value {
 }
 
 fn updated(item: &Item) -> &str {
-    &item.created_at
+    item.updated_at.as_deref().unwrap_or(&item.created_at)
 }
 
 fn labels(item: &Item, as_strings: bool) -> Value {

@@ -70,8 +70,9 @@ fn case() -> Case {
 impl Case {
     /// A new head on branch `branch` (from main), with the proposal's
     /// springs at `springs` and the rule edited `from` → `to` (typo fixes),
-    /// in the checkout and on GitHub alike; GitHub's pull request moves to it.
-    fn head(&self, branch: &str, springs: &str, edits: &[(&str, &str)]) -> String {
+    /// in the checkout and on GitHub alike, pushed at `at`: GitHub's pull
+    /// request moves to it, and its `updated_at` with it.
+    fn head(&self, branch: &str, springs: &str, edits: &[(&str, &str)], at: &str) -> String {
         let mut rule = self.rule.clone();
         for (from, to) in edits {
             assert!(rule.contains(from), "`{from}` is in the rule");
@@ -87,6 +88,7 @@ impl Case {
         let mut w = self.fake.world();
         let pull = w.items.get_mut(&1).unwrap();
         pull.head = Some(sha.clone());
+        pull.updated_at = Some(at.to_string());
         pull.files = vec!["state/variables.toml".into(), RULE.into()];
         sha
     }
@@ -179,7 +181,7 @@ fn a_vote_after_a_push_counts_though_no_resolve_ran_between() {
     let c = case();
     c.vote("boris-b", "2030-01-01T01:00:00Z");
     c.resolve_on_first_head("2030-01-01T01:30:00Z"); // notes the first head
-    let second = c.head("p2", "8", &[]);
+    let second = c.head("p2", "8", &[], "2030-01-01T02:00:00Z");
     c.synchronize(&c.first, &second, "2030-01-01T02:00:00Z");
     c.vote("dmitri-d", "2030-01-01T03:00:00Z");
     c.vote("boris-b", "2030-01-01T03:30:00Z");
@@ -195,7 +197,7 @@ fn votes_before_a_push_are_void_though_no_resolve_ran_between() {
     let c = case();
     c.vote("boris-b", "2030-01-01T01:00:00Z");
     c.vote("dmitri-d", "2030-01-01T01:30:00Z");
-    let second = c.head("p2", "8", &[]);
+    let second = c.head("p2", "8", &[], "2030-01-01T02:00:00Z");
     let run = c.synchronize(&c.first, &second, "2030-01-01T02:00:00Z");
     assert!(run.stdout.contains("noted the head"), "{}", run.stdout);
     let run = c.resolve("2030-01-01T15:00:00Z");
@@ -210,7 +212,12 @@ fn a_force_pushed_typo_fix_keeps_the_votes_and_its_old_head_is_pinned() {
     c.vote("boris-b", "2030-01-01T01:00:00Z");
     c.vote("dmitri-d", "2030-01-01T01:30:00Z");
     // Six characters in a rule's body: a typo fix (the allowance is 12).
-    let fixed = c.head("p2", "7", &[("three Springs", "three SPRINGS")]);
+    let fixed = c.head(
+        "p2",
+        "7",
+        &[("three Springs", "three SPRINGS")],
+        "2030-01-01T02:00:00Z",
+    );
     c.synchronize(&c.first, &fixed, "2030-01-01T02:00:00Z");
     assert!(
         c.fake.world().requests("GET", "/git/trees/") > 0,
@@ -237,7 +244,7 @@ fn a_force_pushed_change_of_substance_voids_the_votes() {
     let c = case();
     c.vote("boris-b", "2030-01-01T01:00:00Z");
     c.vote("dmitri-d", "2030-01-01T01:30:00Z");
-    let other = c.head("p2", "9", &[]);
+    let other = c.head("p2", "9", &[], "2030-01-01T02:00:00Z");
     c.synchronize(&c.first, &other, "2030-01-01T02:00:00Z");
     let run = c.resolve("2030-01-01T15:00:00Z");
     assert!(!run.stdout.contains(ENACTED), "{}", run.stdout);
@@ -248,7 +255,7 @@ fn a_force_pushed_change_of_substance_voids_the_votes() {
 fn an_event_for_a_head_already_noted_changes_nothing() {
     let c = case();
     c.vote("boris-b", "2030-01-01T01:00:00Z");
-    let second = c.head("p2", "8", &[]);
+    let second = c.head("p2", "8", &[], "2030-01-01T02:00:00Z");
     c.synchronize(&c.first, &second, "2030-01-01T02:00:00Z");
     let noted = c.status();
     let writes = |c: &Case| {
@@ -282,7 +289,12 @@ fn a_push_whose_event_was_skipped_still_adds_up_typo_fixes() {
     // run ran (the first was cancelled), and it names the second head as
     // `before`. Nine alone would be a typo fix; fifteen from the head
     // Boris voted on are not.
-    let second = c.head("p2", "7", &[("three Springs", "three SPRINGS")]);
+    let second = c.head(
+        "p2",
+        "7",
+        &[("three Springs", "three SPRINGS")],
+        "2030-01-01T02:00:00Z",
+    );
     let third = c.head(
         "p3",
         "7",
@@ -290,6 +302,7 @@ fn a_push_whose_event_was_skipped_still_adds_up_typo_fixes() {
             ("three Springs", "three SPRINGS"),
             ("Daily Action", "DAILY ACTION"),
         ],
+        "2030-01-01T02:05:00Z",
     );
     c.synchronize(&second, &third, "2030-01-01T02:05:00Z");
     c.vote("dmitri-d", "2030-01-01T03:00:00Z");
@@ -301,14 +314,33 @@ fn a_push_whose_event_was_skipped_still_adds_up_typo_fixes() {
 }
 
 #[test]
+fn a_push_whose_event_never_ran_is_noted_when_github_last_saw_the_pull_request_change() {
+    let c = case();
+    c.vote("boris-b", "2030-01-01T01:00:00Z");
+    c.resolve_on_first_head("2030-01-01T01:30:00Z");
+    let second = c.head("p2", "8", &[], "2030-01-01T02:00:00Z");
+    c.resolve("2030-01-01T05:00:00Z");
+    let status = c.status();
+    let noted = format!(r#"{{"sha":"{second}","at":"2030-01-01T02:00:00Z","voids":true}}"#);
+    assert!(
+        status.contains(&noted),
+        "noted at 02:00, not 05:00: {status}"
+    );
+}
+
+#[test]
 fn a_head_a_resolve_run_saw_first_is_dated_at_githubs_time() {
     let c = case();
     c.vote("boris-b", "2030-01-01T01:00:00Z");
     c.resolve_on_first_head("2030-01-01T01:30:00Z");
-    let second = c.head("p2", "8", &[]);
+    let second = c.head("p2", "8", &[], "2030-01-01T02:00:00Z");
     c.vote("dmitri-d", "2030-01-01T02:15:00Z");
+    c.fake
+        .world()
+        .add_comment(1, "stranger", "2030-01-01T02:20:00Z", "Nice.");
     // A resolve run comes before the push's check run: it notes the new
-    // head at its own time, after Dmitri's vote.
+    // head when GitHub last saw the pull request change, at the stranger's
+    // comment, after Dmitri's vote.
     c.resolve("2030-01-01T02:30:00Z");
     assert!(c.status().contains(VOIDED), "{}", c.status());
     // Then the check run: GitHub saw the push at 02:00, before the vote.
@@ -324,7 +356,12 @@ fn a_head_a_resolve_run_saw_first_is_dated_at_githubs_time() {
 fn what_a_force_push_costs() {
     let c = case();
     c.vote("boris-b", "2030-01-01T01:00:00Z");
-    let fixed = c.head("p2", "7", &[("three Springs", "three SPRINGS")]);
+    let fixed = c.head(
+        "p2",
+        "7",
+        &[("three Springs", "three SPRINGS")],
+        "2030-01-01T02:00:00Z",
+    );
     let from = c.fake.world().log.len();
     c.synchronize(&c.first, &fixed, "2030-01-01T02:00:00Z");
     let check = crate::github_budget::breakdown(&c.fake, from);

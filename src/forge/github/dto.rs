@@ -40,6 +40,7 @@ pub(crate) struct Pull {
     /// `None`: the account was deleted.
     pub(crate) user: Option<User>,
     pub(crate) created_at: String,
+    pub(crate) updated_at: Option<String>,
     #[serde(default)]
     pub(crate) labels: Vec<Label>,
     pub(crate) head: Head,

@@ -165,6 +165,7 @@ impl GitHubForge {
             merge_commit: pull.merged_at.and(pull.merge_commit_sha).map(HeadSha),
             draft: pull.draft.unwrap_or(false),
             link: pull.html_url,
+            updated: pull.updated_at.as_deref().map(dto::time).transpose()?,
         };
         self.labels
             .borrow_mut()
@@ -187,6 +188,7 @@ impl GitHubForge {
             merge_commit: None,
             draft: false,
             link: issue.html_url,
+            updated: None,
         };
         self.labels
             .borrow_mut()

@@ -369,6 +369,7 @@ impl LocalForge {
             merge_commit: m.merge_commit.clone().map(HeadSha),
             draft: false,
             link: None,
+            updated: None,
         })
     }
 
