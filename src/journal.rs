@@ -99,11 +99,12 @@ impl Journal {
     }
 }
 
-/// The part of a status comment written for people: the body without its
-/// marker and journal, as the forge shows it rendered.
+/// The part of a status comment written for people: what lies between the
+/// marker and the journal (so the journal can be rewritten and the text
+/// kept), as the forge shows it rendered.
 pub fn text_of(body: &str) -> &str {
     let body = body.strip_prefix(MARKER).unwrap_or(body);
-    body.find(JOURNAL_OPEN)
+    body.rfind(JOURNAL_OPEN)
         .map_or(body, |end| &body[..end])
         .trim()
 }
@@ -144,6 +145,7 @@ mod tests {
         let body = journal.render("**Enacting** with 3 FOR.");
         assert!(is_status(&body));
         assert!(body.contains("**Enacting** with 3 FOR."));
+        assert_eq!(text_of(&body), "**Enacting** with 3 FOR.");
         assert_eq!(Journal::read(&body), journal);
     }
 

@@ -120,6 +120,10 @@ pub struct MatterInfo {
     pub draft: bool,
     /// A link to it, for records and reports.
     pub link: Option<String>,
+    /// When the forge last saw it change (GitHub's `updated_at`), if it
+    /// says: no earlier than its last push, so a head no event noted is
+    /// noted then rather than when the resolver happened to look.
+    pub updated: Option<Timestamp>,
 }
 
 impl MatterInfo {
@@ -144,6 +148,47 @@ pub struct ForgeComment {
     pub body: String,
     /// A link to it.
     pub link: Option<String>,
+    /// Where it was made: a comment in the conversation, on a line of the
+    /// diff, or a review (whose state may vote, see `review_states_vote`).
+    pub via: Via,
+}
+
+/// Where on the forge a comment was made, as the status says where a vote
+/// came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Via {
+    /// A comment in the conversation.
+    #[default]
+    Comment,
+    /// A comment on a line of a pull request's diff.
+    LineComment,
+    /// A submitted review, in its state.
+    Review(ReviewState),
+}
+
+/// The state a review was submitted in (a dismissed or pending review is
+/// never a vote, and never reaches the tally).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReviewState {
+    /// Approved.
+    Approved,
+    /// Changes requested.
+    ChangesRequested,
+    /// Comments only.
+    Commented,
+}
+
+impl Via {
+    /// `a comment`, `a review (approved)`, … for the status and the site.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Via::Comment => "a comment",
+            Via::LineComment => "a comment on a line of the diff",
+            Via::Review(ReviewState::Approved) => "a review (approved)",
+            Via::Review(ReviewState::ChangesRequested) => "a review (changes requested)",
+            Via::Review(ReviewState::Commented) => "a review",
+        }
+    }
 }
 
 #[cfg(test)]

@@ -67,7 +67,7 @@ pub fn status_text(
             };
             let from = match v.source {
                 Source::Implicit => "the author's own proposal".to_string(),
-                Source::Comment { order, at } => link(matter, order, &at.to_string()),
+                Source::Comment { order, at } => from(matter, order, at),
             };
             let _ = writeln!(out, "| {name} | {shown} | {from} |");
         }
@@ -102,6 +102,15 @@ pub fn status_text(
         let _ = writeln!(out, "\nBy the rules: {}.", decision.reasons.join("; "));
     }
     out
+}
+
+/// Where a vote came from, linked: `[a review (approved), 2030-…](url)`.
+fn from(matter: &Collected, order: u64, at: Timestamp) -> String {
+    let via = matter
+        .comments
+        .get(&order)
+        .map_or("a comment", |c| c.via.describe());
+    link(matter, order, &format!("{via}, {at}"))
 }
 
 fn link(matter: &Collected, order: u64, text: &str) -> String {
@@ -216,6 +225,10 @@ pub struct BallotRow {
     pub implicit: bool,
     /// When the vote was cast, if by a comment.
     pub at: Option<Timestamp>,
+    /// What the vote came from (`a review (approved)`), if by a comment.
+    pub via: Option<&'static str>,
+    /// A link to that comment or review, if the forge gives one.
+    pub link: Option<String>,
 }
 
 impl BallotRow {
@@ -240,10 +253,17 @@ impl BallotRow {
 }
 
 /// One row per player in `active` (roster order) with their vote or none,
-/// then anyone else whose vote counted.
-pub fn ballot(d: &MatterDecision, active: &[String]) -> Vec<BallotRow> {
+/// then anyone else whose vote counted; `matter`, when known, says which
+/// comment or review each vote came from.
+pub fn ballot(d: &MatterDecision, active: &[String], matter: Option<&Collected>) -> Vec<BallotRow> {
     let row = |player: &str| {
         let counted = d.tally.votes.iter().find(|(name, _)| name.0 == player);
+        let comment = counted
+            .and_then(|(_, v)| match v.source {
+                Source::Comment { order, .. } => Some(order),
+                Source::Implicit => None,
+            })
+            .and_then(|order| matter?.comments.get(&order));
         BallotRow {
             player: player.to_string(),
             cast: counted.map(|(_, v)| v.cast),
@@ -255,6 +275,8 @@ pub fn ballot(d: &MatterDecision, active: &[String]) -> Vec<BallotRow> {
                 Source::Comment { at, .. } => Some(at),
                 Source::Implicit => None,
             }),
+            via: comment.map(|c| c.via.describe()),
+            link: comment.and_then(|c| c.link.clone()),
         }
     };
     let mut rows: Vec<BallotRow> = active.iter().map(|p| row(p)).collect();
@@ -268,7 +290,11 @@ pub fn ballot(d: &MatterDecision, active: &[String]) -> Vec<BallotRow> {
 
 /// The open matters of a run as `play list` prints them: one paragraph
 /// each, with every active player's vote and what happens next.
-pub fn run_text(run: &Run, active: &[String], title: &dyn Fn(u64) -> Option<String>) -> String {
+pub fn run_text<'m>(
+    run: &Run,
+    active: &[String],
+    matter: &dyn Fn(u64) -> Option<&'m Collected>,
+) -> String {
     let mut out = format!(
         "As of {}: {}, quorum {}.\n",
         when(run.now),
@@ -277,7 +303,9 @@ pub fn run_text(run: &Run, active: &[String], title: &dyn Fn(u64) -> Option<Stri
     );
     for d in &run.decisions {
         let s = standing(d);
-        let name = title(d.id).map(|t| format!(" “{t}”")).unwrap_or_default();
+        let name = matter(d.id)
+            .map(|m| format!(" “{}”", m.info.title))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
             "\n{} #{}{name}: {} ({} FOR, {} AGAINST; quorum {})\n  {}.",
@@ -289,12 +317,18 @@ pub fn run_text(run: &Run, active: &[String], title: &dyn Fn(u64) -> Option<Stri
             run.quorum,
             capitalised(&s.next)
         );
-        for row in ballot(d, active) {
+        for row in ballot(d, active, matter(d.id)) {
+            let via = row.via.map(|v| format!(", by {v}")).unwrap_or_default();
             let at = row
                 .at
-                .map(|t| format!(", at {}", when(t)))
+                .map(|t| format!(" at {}", when(t)))
                 .unwrap_or_default();
-            let _ = writeln!(out, "  {}: {}{at}", row.player, row.shown());
+            let link = row
+                .link
+                .as_ref()
+                .map(|l| format!(" <{l}>"))
+                .unwrap_or_default();
+            let _ = writeln!(out, "  {}: {}{via}{at}{link}", row.player, row.shown());
         }
         for u in &d.tally.uncounted {
             let _ = writeln!(out, "  not counted: {} at {}: {}", u.by, when(u.at), u.why);
@@ -405,7 +439,7 @@ mod tests {
                 },
             },
         );
-        let rows = ballot(&d, &["Ada".into(), "Boris".into(), "Cleo".into()]);
+        let rows = ballot(&d, &["Ada".into(), "Boris".into(), "Cleo".into()], None);
         let shown: Vec<String> = rows.iter().map(BallotRow::shown).collect();
         assert_eq!(shown, ["VETO", "—", "DEFERENTIAL (counts as AGAINST)"]);
         assert_eq!(

@@ -337,6 +337,7 @@ fn pending() -> Pending {
             merge_commit: None,
             draft: false,
             link: Some("https://forge.invalid/pr/4".into()),
+            updated: None,
         },
         kind: Kind::Proposal,
         journal: Journal::default(),

@@ -247,3 +247,26 @@ fn actionlint_finds_nothing() {
         "{stdout}"
     );
 }
+
+#[test]
+fn the_check_notes_pushes_with_a_read_only_token_and_the_resolver_pins_heads() {
+    let check = workflow("check.yml");
+    assert!(check.contains("synchronize"), "a push wakes the check");
+    assert!(
+        check.contains("contents: read") && !check.contains("contents: write"),
+        "the check run may not write contents (refs included)"
+    );
+    let resolve = workflow("resolve.yml");
+    assert!(
+        resolve.contains("contents: write"),
+        "the resolve run pins earlier heads under refs/gitnomic/"
+    );
+    let fetch =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/fetch-pulls"))
+            .unwrap();
+    assert!(
+        fetch.contains("+refs/gitnomic/*:refs/gitnomic/*")
+            && fetch.contains("+refs/gitnomic/pull/$1/*:refs/gitnomic/pull/$1/*"),
+        "every fetch of pull requests fetches their pinned heads"
+    );
+}

@@ -9,7 +9,8 @@ use anyhow::Context as _;
 use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs, open_forge};
 use crate::admission::{self, Facts, describe_changes};
 use crate::engine::limits::{ProposerRecord, same_utc_day};
-use crate::forge::{Forge, Kind, MatterInfo};
+use crate::forge::collect::{self, Push};
+use crate::forge::{Forge, HeadSha, Kind, MatterInfo};
 use crate::game::Game;
 use crate::git::Repo;
 use crate::load::{self, GAME_DIRS, Origin};
@@ -57,13 +58,18 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             );
             return Ok(ExitCode::from(EXIT_OK));
         }
-        return check_pr(forge.as_ref(), event.number, args.dry_run, global);
+        let info = forge.matter(event.number)?;
+        if let (Some(push), false) = (&event.push, args.dry_run) {
+            note_push(forge.as_ref(), &info, push, global)?;
+        }
+        return check_pr(forge.as_ref(), &info, args.dry_run, global);
     }
     if args.open {
         let forge = open_forge(global, global.now())?;
         let mut worst = EXIT_OK;
         for matter in forge.open_matters()? {
-            let code = check_pr(forge.as_ref(), matter.number, args.dry_run, global)?;
+            // As listed: no need to read each one again.
+            let code = check_pr(forge.as_ref(), &matter, args.dry_run, global)?;
             if code != ExitCode::from(EXIT_OK) {
                 worst = EXIT_PROBLEMS;
             }
@@ -72,7 +78,8 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     }
     if let Some(number) = args.pr {
         let forge = open_forge(global, global.now())?;
-        return check_pr(forge.as_ref(), number, args.dry_run, global);
+        let info = forge.matter(number)?;
+        return check_pr(forge.as_ref(), &info, args.dry_run, global);
     }
     let origin = match &args.rev {
         Some(rev) => Origin::Revision {
@@ -113,6 +120,8 @@ struct Event {
     number: u64,
     /// Who caused it (`sender.login`).
     sender: Option<String>,
+    /// The push it announces: a pull request opened, reopened or pushed to.
+    push: Option<Push>,
 }
 
 /// The event in `$GITHUB_EVENT_PATH`. The file is read as data; nothing
@@ -133,7 +142,60 @@ fn parse_event(text: &str) -> Option<Event> {
         .iter()
         .find_map(|key| event.get(key)?.get("number")?.as_u64())?;
     let sender = event["sender"]["login"].as_str().map(str::to_string);
-    Some(Event { number, sender })
+    Some(Event {
+        number,
+        sender,
+        push: parse_push(&event),
+    })
+}
+
+/// The push a `pull_request` event announces, with GitHub's own time for
+/// it (`pull_request.updated_at`, which a push sets), never a commit date.
+fn parse_push(event: &serde_json::Value) -> Option<Push> {
+    let action = event["action"].as_str()?;
+    if !matches!(action, "opened" | "reopened" | "synchronize") {
+        return None;
+    }
+    let pull = event.get("pull_request")?;
+    let sha = |v: &serde_json::Value| v.as_str().map(|s| HeadSha(s.to_string()));
+    Some(Push {
+        before: sha(&event["before"]).filter(|_| action == "synchronize"),
+        after: sha(&pull["head"]["sha"])?,
+        at: crate::time::Timestamp::parse(pull["updated_at"].as_str()?).ok()?,
+    })
+}
+
+/// Notes the push an event announces in the matter's status journal, as
+/// it happens, so votes are voided by when the push was made and not by
+/// when a resolve run next looks (see `collect::note_push`).
+fn note_push(
+    forge: &dyn Forge,
+    info: &MatterInfo,
+    push: &Push,
+    global: &GlobalArgs,
+) -> anyhow::Result<()> {
+    let base_origin = Origin::Revision {
+        repo: global.root.clone(),
+        rev: global.base.clone(),
+    };
+    let base = Game::check(&load::read(&base_origin, GAME_DIRS)?);
+    let params = base
+        .params
+        .as_ref()
+        .with_context(|| format!("the game's parameters on {} are not valid", global.base))?;
+    if info.kind().is_none() || info.head.is_none() {
+        return Ok(());
+    }
+    let number = info.number;
+    let repo = Repo::open(&global.root)?;
+    let judge = |old: &HeadSha, new: &HeadSha| super::live::typo_judge(&repo, forge, old, new);
+    if collect::note_push(forge, info, push, params, &judge)? {
+        println!(
+            "noted the head {} of #{number}, pushed at {}",
+            push.after, push.at
+        );
+    }
+    Ok(())
 }
 
 fn summary(game: &Game) -> String {
@@ -149,7 +211,7 @@ fn summary(game: &Game) -> String {
 
 fn check_pr(
     forge: &dyn Forge,
-    number: u64,
+    info: &MatterInfo,
     dry_run: bool,
     global: &GlobalArgs,
 ) -> anyhow::Result<ExitCode> {
@@ -165,7 +227,7 @@ fn check_pr(
             base.problems
         );
     }
-    let info = forge.matter(number)?;
+    let number = info.number;
     let repo = Repo::open(&global.root)?;
     let head = match &info.head {
         Some(sha) => Some(Game::check(&load::read_revision(&repo, &sha.0, GAME_DIRS).with_context(|| {
@@ -178,7 +240,7 @@ fn check_pr(
         Some(_) => forge.changed_files(number)?,
         None => Vec::new(),
     };
-    let (record, dov_pending) = proposer_record(forge, &info)?;
+    let (record, dov_pending) = proposer_record(forge, info)?;
     let verdict = admission::judge(&Facts {
         kind: info.kind(),
         labels: &info.labels,
@@ -283,7 +345,8 @@ mod tests {
             parse_event(r#"{"issue":{"number":3},"sender":{"login":"ada"}}"#),
             Some(Event {
                 number: 3,
-                sender: Some("ada".into())
+                sender: Some("ada".into()),
+                push: None,
             })
         );
     }

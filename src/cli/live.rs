@@ -10,7 +10,7 @@ use anyhow::Context as _;
 
 use crate::collected::{Collected, engine_kind};
 use crate::forge::collect::{self, TypoJudge};
-use crate::forge::{Forge, HeadSha};
+use crate::forge::{Forge, ForgeError, HeadSha};
 use crate::game::Game;
 use crate::git::Repo;
 use crate::git::trial::GitTrial;
@@ -45,7 +45,7 @@ pub(crate) fn plan(
         .as_ref()
         .context("the game's parameters are not valid")?;
     let repo = Repo::open(root)?;
-    let judge = |old: &HeadSha, new: &HeadSha| typo_judge(&repo, old, new);
+    let judge = |old: &HeadSha, new: &HeadSha| typo_judge(&repo, forge, old, new);
     let mut open = Vec::new();
     let mut unvoted = Vec::new();
     for info in forge.open_matters()? {
@@ -101,10 +101,89 @@ fn unfinished(
     Ok(found)
 }
 
-/// How many characters a push changed, if it was only a typo fix.
-fn typo_judge(repo: &Repo, old: &HeadSha, new: &HeadSha) -> Option<usize> {
-    let read = |sha: &HeadSha| load::read_revision(repo, &sha.0, GAME_DIRS).ok();
-    typo_fix_size(&read(old)?, &read(new)?)
+/// How many characters a push changed, if it was only a typo fix: each
+/// head read from the checkout, or through the forge when the checkout
+/// lacks it (a head force-pushed away before a resolve run pinned it). A
+/// head found nowhere cannot be shown to be a fix (`None`); a forge that
+/// fails is an error, so nothing is judged on a failure.
+pub(crate) fn typo_judge(
+    repo: &Repo,
+    forge: &dyn Forge,
+    old: &HeadSha,
+    new: &HeadSha,
+) -> Result<Option<usize>, ForgeError> {
+    let (Some(old), Some(new)) = (head_files(repo, forge, old)?, head_files(repo, forge, new)?)
+    else {
+        return Ok(None);
+    };
+    Ok(typo_fix_size(&old, &new))
+}
+
+/// The game files of a head, from the checkout or else from the forge; a
+/// blob the checkout holds (most are: a push changes few files) is read
+/// from it, so the forge is asked for the tree and the changed files only.
+fn head_files(
+    repo: &Repo,
+    forge: &dyn Forge,
+    sha: &HeadSha,
+) -> Result<Option<Vec<SourceFile>>, ForgeError> {
+    if let Ok(files) = load::read_revision(repo, &sha.0, GAME_DIRS) {
+        return Ok(Some(files));
+    }
+    let Some(tree) = forge.files_of_commit(sha)? else {
+        return Ok(None);
+    };
+    let mut files = Vec::new();
+    for (path, id) in tree {
+        let top = path.split('/').next().unwrap_or_default();
+        if !GAME_DIRS.contains(&top) || !load::is_game_file(&path) {
+            continue;
+        }
+        let bytes = match repo.blob(&id) {
+            Ok(bytes) => bytes,
+            Err(_) => match forge.blob(&id)? {
+                Some(bytes) => bytes,
+                None => return Ok(None),
+            },
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
+            return Ok(None);
+        };
+        files.push(SourceFile::new(path, text));
+    }
+    Ok(Some(files))
+}
+
+/// Pins every head the journals of `matters` name that the checkout at
+/// `repo` lacks (force-pushed away: an ordinary push keeps the old head
+/// in the new one's history), so the next checkout fetches it and a later
+/// push can still be judged against it. Returns the heads pinned.
+pub(crate) fn pin_missing_heads<'m>(
+    forge: &dyn Forge,
+    repo: &Repo,
+    matters: impl IntoIterator<Item = &'m Collected>,
+) -> Result<Vec<(u64, HeadSha)>, ForgeError> {
+    let mut pinned = Vec::new();
+    for matter in matters {
+        if matter.info.head.is_none() {
+            continue;
+        }
+        for head in &matter.journal.heads {
+            if repo.commit_id(&head.sha.0).is_ok() {
+                continue;
+            }
+            if forge.pin_head(matter.info.number, &head.sha)? {
+                pinned.push((matter.info.number, head.sha.clone()));
+            } else {
+                tracing::warn!(
+                    "#{}: the head {} is gone from the forge and cannot be kept",
+                    matter.info.number,
+                    head.sha
+                );
+            }
+        }
+    }
+    Ok(pinned)
 }
 
 /// The plan's trial merges, made by git in memory.

@@ -230,10 +230,10 @@ fn list(
         .as_ref()
         .map(|s| crate::report::active_players(s, now))
         .unwrap_or_default();
-    let title = |n: u64| planned.matters.get(&n).map(|m| m.info.title.clone());
+    let matter = |n: u64| planned.matters.get(&n);
     print!(
         "\n{}",
-        crate::report::run_text(&planned.plan.tallies(), &active, &title)
+        crate::report::run_text(&planned.plan.tallies(), &active, &matter)
     );
     Ok(())
 }

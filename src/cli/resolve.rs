@@ -68,6 +68,16 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         }
         return Ok(ExitCode::from(EXIT_OK));
     }
+    // Heads force-pushed away stay fetchable for the judging of later
+    // pushes; a failure here costs no decision, so it only warns.
+    match super::live::pin_missing_heads(forge.as_ref(), &repo, planned.matters.values()) {
+        Ok(pinned) => {
+            for (number, sha) in pinned {
+                println!("Kept #{number}'s earlier head {sha} (refs/gitnomic/pull/{number}/)");
+            }
+        }
+        Err(e) => eprintln!("warning: could not keep the earlier heads of pull requests: {e}"),
+    }
     let statuses = planned
         .matters
         .iter()

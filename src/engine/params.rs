@@ -170,6 +170,10 @@ parameters! {
     /// count as a typo fix that keeps the votes (0: every push voids them).
     /// A forge rule, the same in every preset.
     setting typo_fix_max_chars: i64 = amount;
+    /// Whether a review with no voting word in its body votes by its state
+    /// (approved: FOR; changes requested: AGAINST). A forge rule, on in
+    /// every preset.
+    setting review_states_vote: bool = flag;
     /// Which matters carry the author's implicit FOR.
     setting implicit_for: ImplicitFor = implicit_for;
     /// What an author's AGAINST on their own proposal does.

@@ -4,8 +4,11 @@
 //! push) set aside and explained.
 //!
 //! Votes are bound to the head they were cast on. The bot notes every new
-//! head in its status journal, at the time the forge saw it pushed (see
-//! `Forge::pushes`), or when the bot first sees it if the forge cannot say;
+//! head in its status journal, at the time the forge saw it pushed: from
+//! `Forge::pushes` (the local forge), or from the forge's own event as the
+//! push happens (GitHub's `synchronize`, see [`note_push`]); only a head
+//! no one noted is noted when the bot first sees it, at the last change
+//! the forge reports for the matter (no earlier than the push) if it can;
 //! a push that takes the text more than a typo fix (see
 //! `ruleset::diff::typo_fix_size`) away from the head the surviving votes
 //! were cast on voids the comments made before it. Typo fixes add up: the
@@ -15,11 +18,29 @@ use super::{Forge, ForgeComment, ForgeError, HeadSha, MatterInfo};
 use crate::collected::Collected;
 use crate::engine;
 use crate::journal::{Journal, SeenHead};
+use crate::matter::{ReviewState, Via};
 use crate::time::Timestamp;
 
 /// Says whether a push from one head to another is a typo fix, and how
-/// large: `Some(chars)` if it is, `None` if it is a change of substance.
-pub type TypoJudge<'a> = dyn Fn(&HeadSha, &HeadSha) -> Option<usize> + 'a;
+/// large: `Some(chars)` if it is, `None` if it is a change of substance
+/// (or a head that can no longer be read anywhere, which cannot be shown
+/// to be a fix). An error is a forge that failed to answer: nothing is
+/// noted then, so a judgement is never made on a failure.
+pub type TypoJudge<'a> = dyn Fn(&HeadSha, &HeadSha) -> Result<Option<usize>, ForgeError> + 'a;
+
+/// A push as the forge announced it when it happened (GitHub's
+/// `pull_request` event): the head before it, if the event says, the head
+/// after it, and when the forge saw it (a time the forge assigns, never a
+/// commit's date, which the pusher chooses).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Push {
+    /// The head before the push (`before`), when the event names it.
+    pub before: Option<HeadSha>,
+    /// The head after it.
+    pub after: HeadSha,
+    /// When the forge saw it (`pull_request.updated_at`).
+    pub at: Timestamp,
+}
 
 /// Collects one votable matter: its thread read once, the status journal
 /// brought up to date (a new head noted, comments first seen), and the
@@ -45,15 +66,22 @@ pub fn collect_one(
             first_comment: comments.iter().map(|c| c.created).min(),
         };
         for (sha, at) in unseen(&journal, forge.pushes(info.number)?) {
-            heads.note(&mut journal, &sha, at);
+            heads.note(&mut journal, &sha, at)?;
         }
-        // The head as it is now: already noted if the forge reported it.
-        heads.note(&mut journal, head, now);
+        // The head as it is now, if no one noted it: the forge reported no
+        // push for it (its event was lost), or the journal is new. A head
+        // noted before and not last is left alone: either the listing is
+        // older than a push noted since, or a push back to it whose event
+        // was lost; noting it now would misdate it.
+        if !journal.heads.iter().any(|h| &h.sha == head) {
+            let at = unnoted_push_time(&journal, &info, now);
+            heads.note(&mut journal, head, at)?;
+        }
     }
     let voids_before = journal.heads.iter().rev().find(|h| h.voids).map(|h| h.at);
     let comments: Vec<ForgeComment> = comments
         .into_iter()
-        .map(|c| as_first_seen(&mut journal, c, params))
+        .map(|c| as_first_seen(&mut journal, by_review_state(c, params), params))
         .collect();
     let voided: Vec<ForgeComment> = comments
         .iter()
@@ -70,6 +98,83 @@ pub fn collect_one(
     })
 }
 
+/// When a head no one noted was pushed, as near as the forge says: when
+/// it last saw the matter change (a push changes it, and so do later
+/// comments, so this is an upper bound), if that is no later than now and
+/// no earlier than the last head noted; else now.
+fn unnoted_push_time(journal: &Journal, info: &MatterInfo, now: Timestamp) -> Timestamp {
+    let settled = journal.heads.last().map(|h| h.at);
+    info.updated
+        .filter(|u| *u <= now && settled.is_none_or(|s| s <= *u))
+        .unwrap_or(now)
+}
+
+/// Notes `push` in the journal of matter `number` and writes the status
+/// comment, judged as a resolve run judges a new head (typo fixes add up
+/// from the head the votes were cast on, whatever pushes came between).
+/// Returns whether the journal changed: an event for a head already noted,
+/// one older than the last head noted (a re-run of an old workflow), or
+/// one for a matter already decided changes nothing. A journal that holds
+/// no head yet first notes `before`, at the matter's opening (the best the
+/// bot knows), so the push is judged against it.
+pub fn note_push(
+    forge: &dyn Forge,
+    info: &MatterInfo,
+    push: &Push,
+    params: &engine::Params,
+    judge: &TypoJudge<'_>,
+) -> Result<bool, ForgeError> {
+    let (status, comments) = thread(forge, info.number)?;
+    let mut journal = status
+        .as_ref()
+        .map(|s| Journal::read(&s.body))
+        .unwrap_or_default();
+    if journal.resolution.is_some() || (journal.heads.is_empty() && push.before.is_none()) {
+        // Decided; or a pull request just opened: its first head voids
+        // nothing, and is noted by the first tally or the first push.
+        return Ok(false);
+    }
+    let heads_before = journal.heads.clone();
+    redate(&mut journal, push);
+    if unseen(&journal, vec![(push.after.clone(), push.at)]).is_empty() {
+        return Ok(false);
+    }
+    let heads = Heads {
+        params,
+        judge,
+        first_comment: comments.iter().map(|c| c.created).min(),
+    };
+    if let (true, Some(before)) = (journal.heads.is_empty(), &push.before) {
+        heads.note(&mut journal, before, info.opened.min(push.at))?;
+    }
+    heads.note(&mut journal, &push.after, push.at)?;
+    if journal.heads == heads_before {
+        return Ok(false);
+    }
+    let text = match &status {
+        Some(s) => crate::journal::text_of(&s.body).to_string(),
+        None => "Waiting for the resolver's first tally.".to_string(),
+    };
+    forge.put_status(info.number, &journal.render(&text))?;
+    Ok(true)
+}
+
+/// A head a resolve run noted when it first saw it, later than GitHub saw
+/// it pushed (the run came before the push's own event was handled), is
+/// taken back so it is noted again at GitHub's time: the forge's time is
+/// the push's, the run's only an upper bound.
+fn redate(journal: &mut Journal, push: &Push) {
+    let n = journal.heads.len();
+    let late = journal
+        .heads
+        .last()
+        .is_some_and(|h| h.sha == push.after && h.at > push.at);
+    let after_previous = n < 2 || journal.heads[n - 2].at <= push.at;
+    if late && after_previous {
+        journal.heads.pop();
+    }
+}
+
 /// A matter's comments in one read: the bot's status comment, and the rest.
 pub fn thread(
     forge: &dyn Forge,
@@ -80,6 +185,28 @@ pub fn thread(
         .into_iter()
         .partition(|c| forge.is_status(c));
     Ok((status.into_iter().next(), rest))
+}
+
+/// A review whose body has no voting word votes by its state, where the
+/// ruleset says so (`review_states_vote`): its body is read as the first
+/// FOR word for an approval, the first AGAINST word for a request for
+/// changes. The status still says it came from a review, and which.
+fn by_review_state(mut comment: ForgeComment, params: &engine::Params) -> ForgeComment {
+    let Via::Review(state) = comment.via else {
+        return comment;
+    };
+    if !params.review_states_vote || !engine::ballot::read(&comment.body, params).words.is_empty() {
+        return comment;
+    }
+    let word = match state {
+        ReviewState::Approved => params.words_for.first(),
+        ReviewState::ChangesRequested => params.words_against.first(),
+        ReviewState::Commented => None,
+    };
+    if let Some(word) = word {
+        comment.body.clone_from(word);
+    }
+    comment
 }
 
 /// Notes the voting words of a comment seen for the first time; a comment
@@ -111,8 +238,10 @@ fn as_first_seen(
             .collect::<Vec<_>>()
             .join(" ")
     };
+    // GitHub gives a review no edit time: its words changing is the edit.
+    let edited = comment.edited.is_some() || matches!(comment.via, Via::Review(_));
     match journal.first_seen.get(&comment.id) {
-        Some(first) if comment.edited.is_some() && *first != words(&comment.body) => {
+        Some(first) if edited && *first != words(&comment.body) => {
             comment.body = format!(
                 "{first}\n\n(edited after the resolver first saw it; the first version counts)"
             );
@@ -152,9 +281,9 @@ impl Heads<'_, '_> {
     /// those votes were cast on: the last head that voided, or else the
     /// first. A push before anyone commented voids nothing, and starts the
     /// count of typo fixes afresh, as if the matter had been opened with it.
-    fn note(&self, journal: &mut Journal, head: &HeadSha, at: Timestamp) {
+    fn note(&self, journal: &mut Journal, head: &HeadSha, at: Timestamp) -> Result<(), ForgeError> {
         if journal.heads.last().is_some_and(|h| &h.sha == head) {
-            return;
+            return Ok(());
         }
         let voted_on = journal
             .heads
@@ -165,13 +294,17 @@ impl Heads<'_, '_> {
             .map(|h| h.sha.clone());
         let unvoted = self.first_comment.is_none_or(|first| at <= first);
         let limit = usize::try_from(self.params.typo_fix_max_chars).unwrap_or(0);
-        let voids = voted_on
-            .is_some_and(|old| unvoted || (self.judge)(&old, head).is_none_or(|size| size > limit));
+        let voids = match voted_on {
+            None => false,
+            Some(_) if unvoted => true,
+            Some(old) => (self.judge)(&old, head)?.is_none_or(|size| size > limit),
+        };
         journal.heads.push(SeenHead {
             sha: head.clone(),
             at,
             voids,
         });
+        Ok(())
     }
 }
 
@@ -189,14 +322,14 @@ mod tests {
 
     /// Sizes of typo fixes between heads a, b, c: each push alone is one,
     /// a to c is not (6 + 9 characters > 12).
-    fn judge(old: &HeadSha, new: &HeadSha) -> Option<usize> {
-        match (old.0.as_str(), new.0.as_str()) {
+    fn judge(old: &HeadSha, new: &HeadSha) -> Result<Option<usize>, ForgeError> {
+        Ok(match (old.0.as_str(), new.0.as_str()) {
             (x, y) if x == y => Some(0),
             ("a", "b") => Some(6),
             ("b", "c") => Some(9),
             ("a", "c") => Some(15),
             _ => None,
-        }
+        })
     }
 
     fn noted(first_comment: Option<i64>, pushes: &[(&str, i64)]) -> Vec<bool> {
@@ -209,7 +342,7 @@ mod tests {
         };
         let mut journal = Journal::default();
         for (s, hour) in pushes {
-            heads.note(&mut journal, &sha(s), at(*hour));
+            heads.note(&mut journal, &sha(s), at(*hour)).unwrap();
         }
         journal.heads.iter().map(|h| h.voids).collect()
     }
@@ -249,6 +382,38 @@ mod tests {
             "c is judged against b, which no one had commented on before"
         );
         assert_eq!(noted(None, &[("a", 0), ("a", 1)]), [false], "no move");
+    }
+
+    fn push(after: &str, hour: i64) -> Push {
+        Push {
+            before: None,
+            after: sha(after),
+            at: at(hour),
+        }
+    }
+
+    #[test]
+    fn a_head_a_run_noted_late_is_dated_again_at_the_forges_time() {
+        let mut journal = Journal::default();
+        for (s, hour) in [("a", 0), ("b", 5)] {
+            journal.heads.push(SeenHead {
+                sha: sha(s),
+                at: at(hour),
+                voids: false,
+            });
+        }
+        let mut early = journal.clone();
+        redate(&mut early, &push("b", 2));
+        assert_eq!(early.heads.len(), 1, "b is taken back, to be noted at 2");
+        let mut later = journal.clone();
+        redate(&mut later, &push("b", 6));
+        assert_eq!(later, journal, "the run's time was not later");
+        let mut before_a = journal.clone();
+        redate(&mut before_a, &push("b", -1));
+        assert_eq!(before_a, journal, "never before the head it followed");
+        let mut other = journal.clone();
+        redate(&mut other, &push("c", 2));
+        assert_eq!(other, journal, "only the last head is dated again");
     }
 
     #[test]

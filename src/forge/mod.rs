@@ -89,6 +89,27 @@ pub trait Forge {
         let _ = number;
         Ok(Vec::new())
     }
+    /// The files of commit `sha` as (path, blob id), sorted by path, if the
+    /// forge still has the commit: how a head force-pushed away, and never
+    /// fetched into the checkout, can still be judged. `None` when the
+    /// forge cannot say (the local forge keeps every head itself).
+    fn files_of_commit(&self, sha: &HeadSha) -> Result<Option<Vec<(String, String)>>, ForgeError> {
+        let _ = sha;
+        Ok(None)
+    }
+    /// The bytes of blob `id`, if the forge has it.
+    fn blob(&self, id: &str) -> Result<Option<Vec<u8>>, ForgeError> {
+        let _ = id;
+        Ok(None)
+    }
+    /// Keeps head `sha` of matter `number` reachable however the branch
+    /// moves, so later runs can fetch it (GitHub: a reference under
+    /// `refs/gitnomic/`). Doing it twice changes nothing. Returns whether
+    /// the forge still had the commit to keep.
+    fn pin_head(&self, number: u64, sha: &HeadSha) -> Result<bool, ForgeError> {
+        let _ = (number, sha);
+        Ok(true)
+    }
     /// The paths a pull request changes, relative to the repository root.
     fn changed_files(&self, number: u64) -> Result<Vec<String>, ForgeError>;
     /// The login the bot acts as: only its comments can be status comments.

@@ -122,6 +122,10 @@ pub struct PendingVote {
     pub class: String,
     /// When it was cast, for people, if by a comment.
     pub at: Option<String>,
+    /// What it was cast by (`a review (approved)`), if by a comment.
+    pub via: Option<String>,
+    /// A link to that comment or review, if the forge gives one.
+    pub link: Option<String>,
 }
 
 /// The game's history as read from git, oldest first.

@@ -52,7 +52,7 @@ fn view(
         author_url: None,
         link: m.info.link.clone(),
         opened: report::when(m.info.opened),
-        votes: report::ballot(d, active).iter().map(row).collect(),
+        votes: report::ballot(d, active, Some(m)).iter().map(row).collect(),
         votes_label: report::plural(d.tally.votes_cast, "vote", "votes"),
         for_,
         against: count(d.tally.against_votes),
@@ -83,6 +83,8 @@ fn row(r: &BallotRow) -> PendingVote {
         vote: r.shown(),
         class: class.to_string(),
         at: r.at.map(report::when),
+        via: r.via.map(str::to_string),
+        link: r.link.clone(),
     }
 }
 

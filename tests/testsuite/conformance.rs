@@ -55,6 +55,19 @@ fn the_checker_accepts_what_the_adapter_should_send() {
             format!("{R}/pulls/3/merge"),
             r#"{"sha":"abc","merge_method":"merge","commit_title":"t"}"#,
         ),
+        ("GET", format!("{R}/pulls/3/comments?per_page=100"), ""),
+        (
+            "GET",
+            format!("{R}/git/trees/{}?recursive=1", "a".repeat(40)),
+            "",
+        ),
+        ("GET", format!("{R}/git/blobs/{}", "b".repeat(40)), ""),
+        (
+            "POST",
+            format!("{R}/git/refs"),
+            r#"{"ref":"refs/gitnomic/pull/3/abc","sha":"abc"}"#,
+        ),
+        ("GET", format!("{R}/git/ref/gitnomic/pull/3/abc"), ""),
     ];
     for (method, target, body) in ok {
         spec.check_request(method, &target, body)
@@ -67,6 +80,15 @@ fn the_checker_accepts_what_the_adapter_should_send() {
     assert_eq!(
         id, "issues/get-comment",
         "the literal path wins over /issues/{{n}}"
+    );
+    let id = |method: &str, target: String| spec.check_request(method, &target, "").unwrap().id;
+    assert_eq!(
+        id("GET", format!("{R}/pulls/3/comments")),
+        "pulls/list-review-comments"
+    );
+    assert_eq!(
+        id("GET", format!("{R}/git/ref/gitnomic/pull/3/abc")),
+        "git/get-ref"
     );
 }
 

@@ -17,7 +17,7 @@ use crate::openapi::modules;
 const PACKAGE: &str = "@octokit/webhooks-examples@7.6.1";
 
 /// The examples, by event name; `None` (after saying so) when not installed.
-fn examples() -> Option<Vec<(String, Vec<Value>)>> {
+pub(crate) fn examples() -> Option<Vec<(String, Vec<Value>)>> {
     let path = modules().join("webhooks-examples/api.github.com/index.json");
     let Ok(text) = std::fs::read_to_string(&path) else {
         assert!(
@@ -45,7 +45,7 @@ fn examples() -> Option<Vec<(String, Vec<Value>)>> {
 
 /// A real payload of `event` with `action`; for `issue_comment`, on a pull
 /// request or on an issue as `on_pull` says.
-fn payload(
+pub(crate) fn payload(
     all: &[(String, Vec<Value>)],
     event: &str,
     action: &str,
@@ -91,7 +91,7 @@ fn number_of(p: &Value) -> Option<u64> {
 
 /// Runs the binary as the workflow would for `event`, with the payload at
 /// GITHUB_EVENT_PATH.
-fn run_on_event(
+pub(crate) fn run_on_event(
     game: &crate::game_test::GameTest,
     fake_url: &str,
     event: &str,

@@ -85,3 +85,41 @@ pub(crate) fn commit_file(path: &Path, file: &str, text: &str, message: &str) ->
         .expect("the updated tree");
     commit_on_main(&repo, tree, None, message)
 }
+
+/// The tree of commit (or tree) `sha` in the repository at `path`, listed
+/// recursively as GitHub's git data API lists it; `None` if it is unknown.
+pub(crate) fn tree(path: Option<&Path>, sha: &str) -> Option<serde_json::Value> {
+    let repo = git2::Repository::open(path?).ok()?;
+    let object = repo
+        .find_object(git2::Oid::from_str(sha).ok()?, None)
+        .ok()?;
+    let tree = object.peel_to_tree().ok()?;
+    let mut entries = Vec::new();
+    tree.walk(git2::TreeWalkMode::PreOrder, |parent, entry| {
+        let kind = match entry.kind() {
+            Some(git2::ObjectType::Blob) => "blob",
+            Some(git2::ObjectType::Tree) => "tree",
+            _ => "commit",
+        };
+        entries.push(serde_json::json!({
+            "path": format!("{parent}{}", entry.name().unwrap_or_default()),
+            "mode": format!("{:06o}", entry.filemode()),
+            "type": kind,
+            "sha": entry.id().to_string(),
+        }));
+        git2::TreeWalkResult::Ok
+    })
+    .ok()?;
+    Some(serde_json::json!({ "sha": tree.id().to_string(), "truncated": false, "tree": entries }))
+}
+
+/// Blob `sha` of the repository at `path`, base64 as GitHub serves it.
+pub(crate) fn blob(path: Option<&Path>, sha: &str) -> Option<serde_json::Value> {
+    let repo = git2::Repository::open(path?).ok()?;
+    let blob = repo.find_blob(git2::Oid::from_str(sha).ok()?).ok()?;
+    let text = String::from_utf8(blob.content().to_vec()).ok()?;
+    Some(serde_json::json!({
+        "sha": sha, "content": crate::fake_github::base64(&text), "encoding": "base64",
+        "size": blob.size(),
+    }))
+}

@@ -36,6 +36,8 @@ pub(crate) struct Item {
     /// `None`: the account was deleted (GitHub sends `null`).
     pub(crate) user: Option<String>,
     pub(crate) created_at: String,
+    /// When it last changed, if not when it was made.
+    pub(crate) updated_at: Option<String>,
     pub(crate) labels: Vec<String>,
     /// `Some(head sha)` for a pull request.
     pub(crate) head: Option<String>,
@@ -53,6 +55,7 @@ impl Item {
             title: title.into(),
             user: Some(user.into()),
             created_at: at.into(),
+            updated_at: None,
             labels: Vec::new(),
             head: Some(head.into()),
             files: Vec::new(),
@@ -84,6 +87,8 @@ pub(crate) struct Comment {
     pub(crate) body: String,
     /// Reviews only: APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED, PENDING.
     pub(crate) state: &'static str,
+    /// Comments on lines of the diff only: the review they were made in.
+    pub(crate) review: Option<u64>,
 }
 
 /// One logged request.
@@ -128,6 +133,8 @@ pub(crate) struct World {
     pub(crate) items: BTreeMap<u64, Item>,
     pub(crate) comments: Vec<Comment>,
     pub(crate) reviews: Vec<Comment>,
+    /// Comments on lines of pull requests' diffs.
+    pub(crate) line_comments: Vec<Comment>,
     /// File contents on the default branch: path → (blob sha, base64).
     pub(crate) contents: BTreeMap<String, (String, String)>,
     pub(crate) statuses: Vec<(String, String)>,
@@ -145,6 +152,12 @@ pub(crate) struct World {
     /// wants one: merges and file commits are then made there for real
     /// (see `fake_git`), so the next run's checkout sees them.
     pub(crate) main: Option<std::path::PathBuf>,
+    /// A git repository holding every commit GitHub has, force-pushed away
+    /// or not (its git data API serves trees and blobs from it), if the
+    /// test wants one.
+    pub(crate) objects: Option<std::path::PathBuf>,
+    /// References made through the git refs API: name → commit.
+    pub(crate) refs: BTreeMap<String, String>,
     /// From this request on (its index in the log), every request fails
     /// with 502, the first one as the fault says: GitHub is down.
     pub(crate) outage: Option<(usize, When)>,
@@ -155,6 +168,15 @@ pub(crate) struct World {
 }
 
 impl World {
+    /// GitHub moves a matter's `updated_at` with every comment and review.
+    fn touch(&mut self, number: u64, at: &str) {
+        if let Some(item) = self.items.get_mut(&number) {
+            if item.updated_at.as_deref().is_none_or(|u| u < at) && item.created_at.as_str() < at {
+                item.updated_at = Some(at.to_string());
+            }
+        }
+    }
+
     pub(crate) fn add_comment(&mut self, number: u64, user: &str, at: &str, body: &str) -> u64 {
         self.add_comment_by(number, Some(user), at, body)
     }
@@ -168,6 +190,7 @@ impl World {
         body: &str,
     ) -> u64 {
         self.next_id += 1;
+        self.touch(number, at);
         let id = 1000 + self.next_id;
         self.comments.push(Comment {
             number,
@@ -177,6 +200,7 @@ impl World {
             edited_at: None,
             body: body.into(),
             state: "COMMENTED",
+            review: None,
         });
         id
     }
@@ -189,17 +213,47 @@ impl World {
         at: &str,
         body: &str,
         state: &'static str,
-    ) {
+    ) -> u64 {
         self.next_id += 1;
+        self.touch(number, at);
+        let id = 1000 + self.next_id;
         self.reviews.push(Comment {
             number,
-            id: 1000 + self.next_id,
+            id,
             user: user.map(str::to_string),
             created_at: at.into(),
             edited_at: None,
             body: body.into(),
             state,
+            review: None,
         });
+        id
+    }
+
+    /// A comment on a line of the diff of pull request `number`, made in
+    /// review `review` if given.
+    pub(crate) fn add_line_comment(
+        &mut self,
+        number: u64,
+        user: &str,
+        at: &str,
+        body: &str,
+        review: Option<u64>,
+    ) -> u64 {
+        self.next_id += 1;
+        self.touch(number, at);
+        let id = 1000 + self.next_id;
+        self.line_comments.push(Comment {
+            number,
+            id,
+            user: Some(user.into()),
+            created_at: at.into(),
+            edited_at: None,
+            body: body.into(),
+            state: "COMMENTED",
+            review,
+        });
+        id
     }
 
     /// Edits the first comment by `user` on `number`, at `at`.

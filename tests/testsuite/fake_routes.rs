@@ -24,7 +24,7 @@ fn user(login: Option<&str>) -> Value {
 }
 
 fn updated(item: &Item) -> &str {
-    &item.created_at
+    item.updated_at.as_deref().unwrap_or(&item.created_at)
 }
 
 fn labels(item: &Item, as_strings: bool) -> Value {
@@ -79,6 +79,16 @@ fn comment_json(c: &Comment) -> Value {
         "id": c.id, "user": user(c.user.as_deref()), "created_at": c.created_at,
         "updated_at": c.edited_at.as_deref().unwrap_or(&c.created_at), "body": c.body,
         "html_url": format!("{WEB}/{REPO}/issues/{}#issuecomment-{}", c.number, c.id),
+    })
+}
+
+fn line_comment_json(c: &Comment) -> Value {
+    json!({
+        "id": c.id, "user": user(c.user.as_deref()), "created_at": c.created_at,
+        "updated_at": c.edited_at.as_deref().unwrap_or(&c.created_at), "body": c.body,
+        "html_url": format!("{WEB}/{REPO}/pull/{}#discussion_r{}", c.number, c.id),
+        "pull_request_review_id": c.review, "path": "state/variables.toml",
+        "commit_id": "0".repeat(40), "original_commit_id": "0".repeat(40),
     })
 }
 
@@ -211,6 +221,15 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 .collect();
             page(&list, target, base, w.page_size.unwrap_or(PAGE))
         }
+        ("GET", ["pulls", n, "comments"]) => {
+            let list: Vec<Value> = w
+                .line_comments
+                .iter()
+                .filter(|c| c.number == number(n))
+                .map(line_comment_json)
+                .collect();
+            page(&list, target, base, w.page_size.unwrap_or(PAGE))
+        }
         ("GET", ["pulls", n, "files"]) => match w.items.get(&number(n)) {
             // GitHub lists at most 3,000 files of a pull request.
             Some(item) => {
@@ -316,8 +335,38 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
             page(&list, target, base, 1)
         }
         ("PUT", ["contents", ..]) => put_contents(w, &segs[1..].join("/"), &input),
+        ("GET", ["git", "trees", sha]) => crate::fake_git::tree(w.objects.as_deref(), sha)
+            .map_or_else(|| error(404, "Not Found"), |t| ok(200, t)),
+        ("GET", ["git", "blobs", sha]) => crate::fake_git::blob(w.objects.as_deref(), sha)
+            .map_or_else(|| error(404, "Not Found"), |b| ok(200, b)),
+        ("GET", ["git", "ref", name @ ..]) => match w.refs.get(&format!("refs/{}", name.join("/")))
+        {
+            Some(sha) => ok(200, ref_json(&format!("refs/{}", name.join("/")), sha)),
+            None => error(404, "Not Found"),
+        },
+        ("POST", ["git", "refs"]) => create_ref(w, &input),
         _ => error(404, "Not Found"),
     }
+}
+
+fn ref_json(name: &str, sha: &str) -> Value {
+    json!({ "ref": name, "object": { "type": "commit", "sha": sha } })
+}
+
+/// A new reference, to a commit GitHub holds; 422 if the name is taken or
+/// the commit is unknown, as GitHub answers both.
+fn create_ref(w: &mut World, input: &Value) -> Answer {
+    let (Some(name), Some(sha)) = (input["ref"].as_str(), input["sha"].as_str()) else {
+        return error(422, "Invalid request.");
+    };
+    if w.refs.contains_key(name) {
+        return error(422, "Reference already exists");
+    }
+    if crate::fake_git::tree(w.objects.as_deref(), sha).is_none() {
+        return error(422, "Object does not exist");
+    }
+    w.refs.insert(name.to_string(), sha.to_string());
+    ok(201, ref_json(name, sha))
 }
 
 fn merge(w: &mut World, number: u64, input: &Value) -> Answer {

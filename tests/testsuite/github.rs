@@ -57,6 +57,9 @@ pub(crate) fn votes(fake: &FakeGitHub) {
 fn enacts_over_the_api_records_it_and_never_merges_twice() {
     let (game, fake, head) = setup();
     votes(&fake);
+    // A third comment: the thread is two pages long.
+    fake.world()
+        .add_comment(1, "cleo-c", "2030-01-01T02:30:00Z", "Nice idea.");
     let run = github(&game, &fake, "2030-01-01T12:00:00Z", &["resolve"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(
@@ -89,9 +92,14 @@ fn enacts_over_the_api_records_it_and_never_merges_twice() {
         );
         assert!(w.items[&1].labels.contains(&"enacted".to_string()));
         assert!(!w.items[&1].labels.contains(&"resolving".to_string()));
-        assert!(
-            w.log.iter().any(|r| r.status == 304),
-            "a page read twice is answered 304"
+        let thread = format!("/repos/{REPO}/issues/1/comments?per_page=100");
+        assert_eq!(
+            w.log
+                .iter()
+                .filter(|r| r.method == "GET" && r.path == thread)
+                .count(),
+            1,
+            "the thread is read once, not again before each status write"
         );
         assert!(
             w.log.iter().any(|r| r.path.contains("page=2")),

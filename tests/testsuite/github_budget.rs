@@ -39,8 +39,14 @@ fn cost(fake: &FakeGitHub, f: impl FnOnce()) -> (usize, usize) {
 }
 
 /// A game with `n` open proposals (all of one head), nobody voting yet.
+/// The limits on proposals an author may have pending or open in a day
+/// are raised so that every one of them stands as a matter.
 fn game_with(n: u64) -> (GameTest, FakeGitHub) {
     let (game, fake, head) = setup();
+    let rule = "rules/core/proposals.md";
+    game.replace(rule, "max_pending = 2", "max_pending = 100");
+    game.replace(rule, "max_per_day = 3", "max_per_day = 100");
+    game.commit_all("room for many proposals");
     let mut w = fake.world();
     w.page_size = Some(100);
     if n == 0 {
@@ -76,13 +82,20 @@ fn an_idle_run_spends_at_most_open_matters_plus_two_requests() {
         let (idle_all, idle_rate) = idle;
         let n_usize = usize::try_from(n).unwrap();
         assert!(
-            idle_all <= 2 * n_usize + 3,
-            "{n} open matters: an idle run sent {idle_all} requests (three lists, then a thread and its reviews a matter)"
+            idle_all <= 3 * n_usize + 3,
+            "{n} open matters: an idle run sent {idle_all} requests (three lists, then a thread, its reviews and its line comments a matter)"
         );
         assert!(
             idle_rate <= n_usize + 2,
             "{n} open matters: an idle run spent {idle_rate} requests of rate limit"
         );
+        let open = fake
+            .world()
+            .items
+            .values()
+            .filter(|i| i.state == "open")
+            .count();
+        assert_eq!(open, n_usize, "every proposal is still open");
         let vote = if n == 0 {
             (0, 0)
         } else {
@@ -103,5 +116,76 @@ fn an_idle_run_spends_at_most_open_matters_plus_two_requests() {
             format!("{} ({})", vote.0, vote.1)
         };
         println!("| {n} | {} ({}) | {vote} |", idle.0, idle.1);
+    }
+}
+
+/// What one run asked for, by method and path with numbers blanked, for
+/// finding requests that can be spared (`-- --nocapture` prints it).
+pub(crate) fn breakdown(fake: &FakeGitHub, from: usize) -> Vec<(String, usize)> {
+    let w = fake.world();
+    let mut kinds: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for r in &w.log[from..] {
+        let path: String = r
+            .path
+            .split('?')
+            .next()
+            .unwrap_or("")
+            .split('/')
+            .map(|s| {
+                if s.bytes().all(|b| b.is_ascii_digit()) && !s.is_empty() {
+                    "N"
+                } else {
+                    s
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("/");
+        *kinds.entry(format!("{} {path}", r.method)).or_default() += 1;
+    }
+    kinds.into_iter().collect()
+}
+
+#[test]
+fn what_a_vote_and_an_enactment_cost() {
+    let (game, fake) = game_with(3);
+    run(&game, &fake, "2030-01-01T01:00:00Z");
+    run(&game, &fake, "2030-01-01T01:00:00Z");
+    fake.world()
+        .add_comment(1, "boris-b", "2030-01-01T01:10:00Z", "FOR");
+    let from = fake.world().log.len();
+    run(&game, &fake, "2030-01-01T01:20:00Z");
+    let vote = breakdown(&fake, from);
+    println!("after one new vote: {vote:#?}");
+    fake.world()
+        .add_comment(1, "dmitri-d", "2030-01-01T01:30:00Z", "FOR");
+    let from = fake.world().log.len();
+    run(&game, &fake, "2030-01-01T13:00:00Z");
+    assert_eq!(fake.world().merges().len(), 1, "#1 is enacted");
+    let enactment = breakdown(&fake, from);
+    println!("an enactment: {enactment:#?}");
+    let total = |kinds: &[(String, usize)]| kinds.iter().map(|(_, n)| n).sum::<usize>();
+    let count = |kinds: &[(String, usize)], kind: &str| {
+        kinds.iter().find(|(k, _)| k == kind).map_or(0, |(_, n)| *n)
+    };
+    println!(
+        "three open proposals: a new vote {} requests, enacting one {} requests",
+        total(&vote),
+        total(&enactment)
+    );
+    let prefix = format!("/repos/{REPO}");
+    for kinds in [&vote, &enactment] {
+        let thread = format!("GET {prefix}/issues/N/comments");
+        assert_eq!(
+            count(kinds, &thread),
+            3,
+            "each thread read once: {kinds:#?}"
+        );
+        let record = format!("GET {prefix}/contents/content/matters/00001.md");
+        assert!(
+            count(kinds, &record) <= 1,
+            "a record is read once: {kinds:#?}"
+        );
+        let pull = format!("GET {prefix}/pulls/N");
+        assert_eq!(count(kinds, &pull), 0, "no read before a merge: {kinds:#?}");
     }
 }

@@ -182,8 +182,8 @@ fn a_long_comment_is_read_from_stdin() {
     assert!(!stored.contains("body = \"-\""), "{stored}");
     let list = game.at("2030-01-01T02:00:00Z", &["play", "list"]);
     assert!(
-        list.stdout.contains("Boris: FOR"),
-        "the vote counts: {}",
+        list.stdout.contains("Boris: FOR, by a comment at "),
+        "the vote counts, and says what it came from: {}",
         list.stdout
     );
 }

@@ -40,6 +40,7 @@ pub(crate) struct Pull {
     /// `None`: the account was deleted.
     pub(crate) user: Option<User>,
     pub(crate) created_at: String,
+    pub(crate) updated_at: Option<String>,
     #[serde(default)]
     pub(crate) labels: Vec<Label>,
     pub(crate) head: Head,
@@ -73,6 +74,20 @@ pub(crate) struct IssueComment {
     pub(crate) updated_at: String,
     pub(crate) body: Option<String>,
     pub(crate) html_url: Option<String>,
+}
+
+/// A comment on a line of a pull request's diff.
+#[derive(Debug, Deserialize)]
+pub(crate) struct LineComment {
+    pub(crate) id: u64,
+    /// `None`: the account was deleted.
+    pub(crate) user: Option<User>,
+    pub(crate) created_at: String,
+    pub(crate) updated_at: String,
+    pub(crate) body: Option<String>,
+    pub(crate) html_url: Option<String>,
+    /// The review it was made in, if any.
+    pub(crate) pull_request_review_id: Option<u64>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -113,6 +128,34 @@ pub(crate) struct Commit {
 #[derive(Debug, Deserialize)]
 pub(crate) struct ContentPut {
     pub(crate) commit: Commit,
+    /// The file as written (`null` when a file was deleted).
+    pub(crate) content: Option<ContentSha>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct ContentSha {
+    pub(crate) sha: Option<String>,
+}
+
+/// A git tree, listed recursively (`truncated` past GitHub's limits).
+#[derive(Debug, Deserialize)]
+pub(crate) struct Tree {
+    pub(crate) truncated: bool,
+    pub(crate) tree: Vec<TreeEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct TreeEntry {
+    pub(crate) path: Option<String>,
+    #[serde(rename = "type")]
+    pub(crate) kind: Option<String>,
+    pub(crate) sha: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct Blob {
+    pub(crate) content: String,
+    pub(crate) encoding: String,
 }
 
 /// A GitHub timestamp.

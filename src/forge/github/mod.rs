@@ -1,8 +1,8 @@
 //! The GitHub adapter: one repository over the REST API.
 //!
 //! Matters are open pull requests (and issues, for CfJs and DoVs) whose
-//! labels or titles name their kind; votes are issue comments and review
-//! bodies. Merges send the tallied head SHA, so GitHub refuses (409) if a
+//! labels or titles name their kind; votes are issue comments, review
+//! bodies and states, and comments on lines of the diff. Merges send the tallied head SHA, so GitHub refuses (409) if a
 //! push slipped in after the tally; the bot's status comment is found by
 //! its marker *and* its author, so a player cannot forge it.
 //!
@@ -16,6 +16,7 @@
 mod admin;
 mod codec;
 mod dto;
+mod heads;
 pub(crate) mod http;
 mod writes;
 
@@ -25,15 +26,19 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use self::codec::encode;
-use self::dto::{Issue, IssueComment, Pull, PullFile, Review};
+use self::dto::{Issue, IssueComment, LineComment, Pull, PullFile, Review};
 pub use self::http::Sleeper;
 use self::http::{Client, expect_ok, parse};
 use super::{Forge, ForgeComment, ForgeError, HeadSha, Login, MatterInfo};
+use crate::matter::{ReviewState, Via};
 use crate::time::Timestamp;
 
 /// Review ids are offset by this so they never collide with comment ids
 /// (both are ordered by time first; the id only breaks ties).
 const REVIEW_ID_OFFSET: u64 = 1 << 50;
+
+/// Ids of comments on lines of a diff, likewise (another of GitHub's sequences).
+const LINE_COMMENT_ID_OFFSET: u64 = 1 << 51;
 
 /// GitHub lists at most this many files of a pull request.
 const MAX_LISTED_FILES: usize = 3000;
@@ -53,6 +58,16 @@ pub struct GitHubForge {
     /// The bot's status comment on each thread read this run, so writing
     /// the status does not read the thread again.
     statuses: RefCell<HashMap<u64, Option<ForgeComment>>>,
+    /// Files of the default branch read this run (blob SHA and text, or
+    /// absent), so writing one does not read it again; forgotten when a
+    /// merge moves the branch or a write's outcome is unknown.
+    files: RefCell<HashMap<String, Option<(String, String)>>>,
+    /// The labels of each matter read this run, kept up to date by this
+    /// run's writes, so a label it does not have is not removed.
+    labels: RefCell<HashMap<u64, Vec<String>>>,
+    /// Each pull request's head as this run read it (`None`: not open), so
+    /// a merge needs no read first when the run already knows.
+    heads: RefCell<HashMap<u64, Option<String>>>,
     /// Where ETags are kept between runs, if anywhere.
     cache_file: Option<PathBuf>,
 }
@@ -82,6 +97,9 @@ impl GitHubForge {
             bot: settings.bot.clone(),
             pulls: RefCell::default(),
             statuses: RefCell::default(),
+            files: RefCell::default(),
+            labels: RefCell::default(),
+            heads: RefCell::default(),
             cache_file: None,
         }
     }
@@ -137,7 +155,7 @@ impl GitHubForge {
 
     fn pull_info(&self, pull: Pull) -> Result<MatterInfo, ForgeError> {
         self.pulls.borrow_mut().insert(pull.number, true);
-        Ok(MatterInfo {
+        let info = MatterInfo {
             number: pull.number,
             title: pull.title,
             body: pull.body.unwrap_or_default(),
@@ -148,12 +166,19 @@ impl GitHubForge {
             merge_commit: pull.merged_at.and(pull.merge_commit_sha).map(HeadSha),
             draft: pull.draft.unwrap_or(false),
             link: pull.html_url,
-        })
+            updated: pull.updated_at.as_deref().map(dto::time).transpose()?,
+        };
+        self.labels
+            .borrow_mut()
+            .insert(info.number, info.labels.clone());
+        let head = info.head.as_ref().map(|h| h.0.clone());
+        self.heads.borrow_mut().insert(info.number, head);
+        Ok(info)
     }
 
     fn issue_info(&self, issue: Issue) -> Result<MatterInfo, ForgeError> {
         self.pulls.borrow_mut().insert(issue.number, false);
-        Ok(MatterInfo {
+        let info = MatterInfo {
             number: issue.number,
             title: issue.title,
             body: issue.body.unwrap_or_default(),
@@ -164,7 +189,12 @@ impl GitHubForge {
             merge_commit: None,
             draft: false,
             link: issue.html_url,
-        })
+            updated: None,
+        };
+        self.labels
+            .borrow_mut()
+            .insert(info.number, info.labels.clone());
+        Ok(info)
     }
 
     fn is_pull(&self, number: u64) -> Result<bool, ForgeError> {
@@ -175,20 +205,41 @@ impl GitHubForge {
         Ok(issue.pull_request.is_some())
     }
 
-    /// The reviews of a pull request that can carry a vote: submitted, not
-    /// dismissed, by an account that still exists, with words in them.
+    /// The comments in a matter's conversation, oldest first, but those of
+    /// deleted accounts (which count for nothing).
+    fn conversation(&self, number: u64) -> Result<Vec<ForgeComment>, ForgeError> {
+        let path = format!("/issues/{number}/comments?per_page=100");
+        let mut out = Vec::new();
+        for c in self.list::<IssueComment>(&path)? {
+            out.extend(issue_comment(c)?);
+        }
+        Ok(out)
+    }
+
+    /// The reviews of a pull request that can carry a vote (submitted, not
+    /// dismissed, by an account that still exists: an approval or a
+    /// request for changes may vote by its state alone), then its comments
+    /// on lines of the diff, except those of a dismissed review.
     fn review_votes(&self, number: u64) -> Result<Vec<ForgeComment>, ForgeError> {
         let mut out = Vec::new();
+        let mut dismissed = Vec::new();
         for r in self.list::<Review>(&format!("/pulls/{number}/reviews?per_page=100"))? {
+            let state = match r.state.as_deref() {
+                Some("APPROVED") => ReviewState::Approved,
+                Some("CHANGES_REQUESTED") => ReviewState::ChangesRequested,
+                Some("COMMENTED") => ReviewState::Commented,
+                _ => {
+                    // Dismissed (never counts) or pending (not submitted).
+                    dismissed.push(r.id);
+                    continue;
+                }
+            };
             let (Some(user), Some(at)) = (r.user, r.submitted_at) else {
                 continue; // a deleted account, or a review still pending
             };
-            if matches!(r.state.as_deref(), Some("DISMISSED" | "PENDING")) {
-                continue; // a dismissed review never counts
-            }
             let body = r.body.unwrap_or_default();
-            if body.trim().is_empty() {
-                continue; // an approval without words is not a vote
+            if state == ReviewState::Commented && body.trim().is_empty() {
+                continue; // only its line comments can say anything
             }
             out.push(ForgeComment {
                 id: r.id + REVIEW_ID_OFFSET,
@@ -197,10 +248,49 @@ impl GitHubForge {
                 edited: None,
                 body,
                 link: r.html_url,
+                via: Via::Review(state),
+            });
+        }
+        let path = format!("/pulls/{number}/comments?per_page=100");
+        for c in self.list::<LineComment>(&path)? {
+            let Some(user) = c.user else { continue };
+            if c.pull_request_review_id
+                .is_some_and(|id| dismissed.contains(&id))
+            {
+                continue;
+            }
+            let created = dto::time(&c.created_at)?;
+            let updated = dto::time(&c.updated_at)?;
+            out.push(ForgeComment {
+                id: c.id + LINE_COMMENT_ID_OFFSET,
+                author: Login(user.login),
+                created,
+                edited: (updated > created).then_some(updated),
+                body: c.body.unwrap_or_default(),
+                link: c.html_url,
+                via: Via::LineComment,
             });
         }
         Ok(out)
     }
+}
+
+/// A conversation comment as the tally reads it; `None` for a deleted account's.
+pub(crate) fn issue_comment(c: IssueComment) -> Result<Option<ForgeComment>, ForgeError> {
+    let Some(user) = c.user else {
+        return Ok(None);
+    };
+    let created = dto::time(&c.created_at)?;
+    let updated = dto::time(&c.updated_at)?;
+    Ok(Some(ForgeComment {
+        id: c.id,
+        author: Login(user.login),
+        created,
+        edited: (updated > created).then_some(updated),
+        body: c.body.unwrap_or_default(),
+        link: c.html_url,
+        via: Via::Comment,
+    }))
 }
 
 impl Forge for GitHubForge {
@@ -256,21 +346,7 @@ impl Forge for GitHubForge {
 
     fn comments(&self, number: u64) -> Result<Vec<ForgeComment>, ForgeError> {
         let mut out = Vec::new();
-        for c in self.list::<IssueComment>(&format!("/issues/{number}/comments?per_page=100"))? {
-            let Some(user) = c.user else {
-                continue; // a deleted account's comment counts for nothing
-            };
-            let created = dto::time(&c.created_at)?;
-            let updated = dto::time(&c.updated_at)?;
-            out.push(ForgeComment {
-                id: c.id,
-                author: Login(user.login),
-                created,
-                edited: (updated > created).then_some(updated),
-                body: c.body.unwrap_or_default(),
-                link: c.html_url,
-            });
-        }
+        out.extend(self.conversation(number)?);
         if self.is_pull(number)? {
             out.extend(self.review_votes(number)?);
         }
@@ -278,6 +354,18 @@ impl Forge for GitHubForge {
         let status = out.iter().find(|c| self.is_status(c)).cloned();
         self.statuses.borrow_mut().insert(number, status);
         Ok(out)
+    }
+
+    fn files_of_commit(&self, sha: &HeadSha) -> Result<Option<Vec<(String, String)>>, ForgeError> {
+        self.commit_files(sha)
+    }
+
+    fn blob(&self, id: &str) -> Result<Option<Vec<u8>>, ForgeError> {
+        self.read_blob(id)
+    }
+
+    fn pin_head(&self, number: u64, sha: &HeadSha) -> Result<bool, ForgeError> {
+        self.write_pin(number, sha)
     }
 
     fn changed_files(&self, number: u64) -> Result<Vec<String>, ForgeError> {
@@ -305,10 +393,15 @@ impl Forge for GitHubForge {
         let known = self.statuses.borrow().get(&number).cloned();
         match known {
             Some(status) => Ok(status),
-            None => Ok(self
-                .comments(number)?
-                .into_iter()
-                .find(|c| self.is_status(c))),
+            // Only the conversation can hold it: reviews are not read.
+            None => {
+                let status = self
+                    .conversation(number)?
+                    .into_iter()
+                    .find(|c| self.is_status(c));
+                self.statuses.borrow_mut().insert(number, status.clone());
+                Ok(status)
+            }
         }
     }
 

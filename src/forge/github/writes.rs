@@ -11,7 +11,7 @@
 use serde_json::json;
 
 use super::codec::{base64, encode, unbase64};
-use super::dto::{Commit, ContentFile, ContentPut, MergeReply, Pull};
+use super::dto::{Commit, ContentFile, ContentPut, IssueComment, MergeReply, Pull};
 use super::http::{Reply, Sent, expect_ok, message, parse};
 use super::{Forge, ForgeComment, ForgeError, GitHubForge, HeadSha};
 
@@ -45,10 +45,16 @@ pub(crate) fn fit_comment(body: &str) -> Result<String, ForgeError> {
     Ok(format!("{first}\n{kept}{note}{journal}"))
 }
 
+/// The comment a write answered with, if the answer is one.
+fn written(reply: &Reply) -> Option<ForgeComment> {
+    let comment: IssueComment = serde_json::from_str(&reply.body).ok()?;
+    super::issue_comment(comment).ok().flatten()
+}
+
 impl GitHubForge {
     /// Sends a write; an uncertain outcome becomes `Err(why)` for the
     /// caller to settle, a certain one its reply.
-    fn send(
+    pub(super) fn send(
         &self,
         method: &str,
         rest: &str,
@@ -86,36 +92,53 @@ impl GitHubForge {
             return Ok(());
         }
         let written = self.post_or_edit_status(number, existing, body);
-        // What this run read is stale once it writes, and so is what it
-        // read while settling the write (no status, before it posted one):
-        // the next status is found afresh and edited, never posted twice.
-        self.statuses.borrow_mut().remove(&number);
-        written
+        // What this run read is stale once it writes. The comment GitHub
+        // answered with is the status now, so the next write of this run
+        // edits it without reading the thread again; when the answer is
+        // not known, the next status is found afresh and edited, never
+        // posted twice.
+        match &written {
+            Ok(Some(comment)) if self.is_status(comment) => {
+                self.statuses
+                    .borrow_mut()
+                    .insert(number, Some(comment.clone()));
+            }
+            _ => {
+                self.statuses.borrow_mut().remove(&number);
+            }
+        }
+        written.map(|_| ())
     }
 
+    /// Posts or edits the status; the comment as GitHub now has it, when
+    /// its answer says so.
     fn post_or_edit_status(
         &self,
         number: u64,
         existing: Option<ForgeComment>,
         body: &str,
-    ) -> Result<(), ForgeError> {
+    ) -> Result<Option<ForgeComment>, ForgeError> {
         let edit = |id: u64| {
             let reply = self.send_settable(
                 "PATCH",
                 &format!("/issues/comments/{id}"),
                 &json!({ "body": body }),
             )?;
-            expect_ok(&reply, "editing the status comment")
+            expect_ok(&reply, "editing the status comment")?;
+            Ok(written(&reply))
         };
         if let Some(c) = existing {
             return edit(c.id);
         }
         let post = json!({ "body": body });
         match self.send("POST", &format!("/issues/{number}/comments"), &post)? {
-            Ok(reply) => expect_ok(&reply, "posting the status comment"),
+            Ok(reply) => {
+                expect_ok(&reply, "posting the status comment")?;
+                Ok(written(&reply))
+            }
             // Posted or not? Look, and never post a second one.
             Err(why) => match self.fresh_status(number)? {
-                Some(c) if c.body == body => Ok(()),
+                Some(c) if c.body == body => Ok(Some(c)),
                 Some(c) => edit(c.id),
                 None => {
                     let reply = self
@@ -125,7 +148,8 @@ impl GitHubForge {
                                 "posting the status comment: {why}; then {again}"
                             ))
                         })?;
-                    expect_ok(&reply, "posting the status comment")
+                    expect_ok(&reply, "posting the status comment")?;
+                    Ok(written(&reply))
                 }
             },
         }
@@ -152,6 +176,7 @@ impl GitHubForge {
         add: &[&str],
         remove: &[&str],
     ) -> Result<(), ForgeError> {
+        let known = self.labels.borrow().get(&number).cloned();
         if !add.is_empty() {
             // Adding a label the issue has changes nothing: safe to repeat.
             let reply = self.send_settable(
@@ -160,13 +185,27 @@ impl GitHubForge {
                 &json!({ "labels": add }),
             )?;
             expect_ok(&reply, "adding labels")?;
+            if let Some(labels) = self.labels.borrow_mut().get_mut(&number) {
+                labels.extend(add.iter().map(|l| (*l).to_string()));
+            }
         }
         for label in remove {
+            // A label this run saw the matter without is not there to remove.
+            if known
+                .as_ref()
+                .is_some_and(|k| !k.iter().any(|l| l == label))
+                && !add.contains(label)
+            {
+                continue;
+            }
             let reply = self
                 .client
                 .delete(&self.path(&format!("/issues/{number}/labels/{}", encode(label))))?;
             if reply.status != 404 {
                 expect_ok(&reply, "removing a label")?;
+            }
+            if let Some(labels) = self.labels.borrow_mut().get_mut(&number) {
+                labels.retain(|l| l != label);
             }
         }
         Ok(())
@@ -190,16 +229,28 @@ impl GitHubForge {
         expected: &HeadSha,
         title: &str,
     ) -> Result<HeadSha, ForgeError> {
-        let pull: Pull = self.get_json(&format!("/pulls/{number}"), number)?;
-        if pull.state != "open" {
-            return Err(ForgeError::NotOpen(number));
-        }
-        if pull.head.sha != expected.0 {
-            return Err(ForgeError::StaleHead {
-                number,
-                expected: expected.clone(),
-                actual: HeadSha(pull.head.sha),
-            });
+        // A pull request this run read open at the expected head needs no
+        // read first: GitHub refuses a merge at a head that moved (409) and
+        // one it cannot make (405). One it read closed, or did not read, is
+        // read, so a merge is never sent again for what was merged.
+        let known = self.heads.borrow().get(&number).cloned();
+        let head = match known {
+            Some(head) => head,
+            None => {
+                let pull: Pull = self.get_json(&format!("/pulls/{number}"), number)?;
+                (pull.state == "open").then_some(pull.head.sha)
+            }
+        };
+        match head {
+            None => return Err(ForgeError::NotOpen(number)),
+            Some(actual) if actual != expected.0 => {
+                return Err(ForgeError::StaleHead {
+                    number,
+                    expected: expected.clone(),
+                    actual: HeadSha(actual),
+                });
+            }
+            Some(_) => {}
         }
         let body = json!({ "sha": expected.0, "merge_method": "merge", "commit_title": title });
         let reply = match self.send("PUT", &format!("/pulls/{number}/merge"), &body)? {
@@ -207,12 +258,23 @@ impl GitHubForge {
             Err(why) => return self.settle_merge(number, expected, &why),
         };
         match reply.status {
-            200 => Ok(HeadSha(parse::<MergeReply>(&reply.body, "the merge")?.sha)),
+            200 => {
+                // The default branch moved: files read before are stale.
+                self.files.borrow_mut().clear();
+                self.heads.borrow_mut().insert(number, None);
+                Ok(HeadSha(parse::<MergeReply>(&reply.body, "the merge")?.sha))
+            }
             404 => Err(ForgeError::NotFound(number)),
-            405 => Err(ForgeError::NotMergeable {
-                number,
-                reason: message(&reply.body),
-            }),
+            405 => {
+                let now: Pull = self.get_json(&format!("/pulls/{number}"), number)?;
+                if now.state != "open" {
+                    return Err(ForgeError::NotOpen(number));
+                }
+                Err(ForgeError::NotMergeable {
+                    number,
+                    reason: message(&reply.body),
+                })
+            }
             409 => {
                 let now: Pull = self.get_json(&format!("/pulls/{number}"), number)?;
                 Err(ForgeError::StaleHead {
@@ -238,6 +300,9 @@ impl GitHubForge {
         expected: &HeadSha,
         why: &str,
     ) -> Result<HeadSha, ForgeError> {
+        // It may have moved the default branch: files read before are stale.
+        self.files.borrow_mut().clear();
+        self.heads.borrow_mut().remove(&number);
         let pull: Pull = self.get_json(&format!("/pulls/{number}"), number)?;
         match (pull.merged_at.as_ref(), pull.merge_commit_sha) {
             (Some(_), Some(sha)) if pull.head.sha == expected.0 => Ok(HeadSha(sha)),
@@ -250,6 +315,17 @@ impl GitHubForge {
 
     /// A file on the default branch: its blob SHA and its text.
     pub(super) fn file(&self, path: &str) -> Result<Option<(String, String)>, ForgeError> {
+        if let Some(known) = self.files.borrow().get(path) {
+            return Ok(known.clone());
+        }
+        let read = self.read_contents(path)?;
+        self.files
+            .borrow_mut()
+            .insert(path.to_string(), read.clone());
+        Ok(read)
+    }
+
+    fn read_contents(&self, path: &str) -> Result<Option<(String, String)>, ForgeError> {
         let contents = format!("/contents/{path}?ref={}", encode(&self.base));
         let reply = self.client.get(&self.path(&contents))?;
         if reply.status == 404 {
@@ -279,6 +355,20 @@ impl GitHubForge {
             self.send("PUT", &format!("/contents/{path}"), &body)
         };
         let first = put(self.file(path)?.map(|(sha, _)| sha))?;
+        // Whatever happens, what this run read of the file is stale now.
+        self.files.borrow_mut().remove(path);
+        self.settle_file(path, text, first, &put)
+    }
+
+    /// A file write's outcome, settled by reading the file when GitHub did
+    /// not answer; the commit that wrote it.
+    fn settle_file(
+        &self,
+        path: &str,
+        text: &str,
+        first: Result<Reply, String>,
+        put: &dyn Fn(Option<String>) -> Result<Result<Reply, String>, ForgeError>,
+    ) -> Result<HeadSha, ForgeError> {
         let reply = match first {
             Ok(reply) => reply,
             // Written or not? The file says; write again only if it is not.
@@ -289,8 +379,15 @@ impl GitHubForge {
                 })?,
             },
         };
+        self.files.borrow_mut().remove(path);
         expect_ok(&reply, path)?;
-        Ok(HeadSha(parse::<ContentPut>(&reply.body, path)?.commit.sha))
+        let put: ContentPut = parse(&reply.body, path)?;
+        if let Some(blob) = put.content.and_then(|c| c.sha) {
+            self.files
+                .borrow_mut()
+                .insert(path.to_string(), Some((blob, text.to_string())));
+        }
+        Ok(HeadSha(put.commit.sha))
     }
 
     /// The last commit on the default branch that touched `path`.

@@ -369,6 +369,7 @@ impl LocalForge {
             merge_commit: m.merge_commit.clone().map(HeadSha),
             draft: false,
             link: None,
+            updated: None,
         })
     }
 
@@ -434,6 +435,7 @@ impl Forge for LocalForge {
                 edited: c.edited,
                 body: c.body,
                 link: None,
+                via: crate::matter::Via::Comment,
             })
             .collect())
     }
