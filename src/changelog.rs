@@ -57,6 +57,28 @@ pub struct Change {
     pub roll: Option<String>,
 }
 
+impl Change {
+    /// The players a change concerns, by name: the one whose value it
+    /// changed (`players.NAME.…`) and the one who made it (`who`, a login
+    /// on `state`'s roster). A player's log, in the terminal and on their
+    /// page, is the changes that concern them.
+    pub fn concerns(&self, state: Option<&crate::gamestate::GameState>) -> Vec<String> {
+        let maker = state
+            .and_then(|s| s.player_by_login(&self.who))
+            .map(|p| p.name.clone());
+        let owner = self
+            .path
+            .strip_prefix("players.")
+            .and_then(|rest| rest.rsplit_once('.'))
+            .map(|(name, _)| name.to_string());
+        let mut out: Vec<String> = maker.into_iter().collect();
+        if let Some(owner) = owner.filter(|o| !out.contains(o)) {
+            out.push(owner);
+        }
+        out
+    }
+}
+
 /// Every change between consecutive versions of state/variables.toml,
 /// oldest first.
 pub fn changes(versions: &[Version<'_>]) -> Vec<Change> {

@@ -12,7 +12,8 @@ use crate::time::Timestamp;
 /// Arguments of `gitnomic log`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Only this player's values (by name, as on the roster).
+    /// Only the changes that concern this player (by name, as on the
+    /// roster): to their values, or made by them.
     pub player: Option<String>,
     /// Only this variable (`springs`, `round`).
     #[arg(long = "var", value_name = "NAME")]
@@ -26,13 +27,23 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     let collections = repo.file_history(&global.base, COLLECTIONS_FILE)?;
     let vars = versions(&variables);
     let items = versions(&collections);
+    let game = crate::game::Game::check(&crate::load::read(
+        &crate::load::Origin::Revision {
+            repo: global.root.clone(),
+            rev: global.base.clone(),
+        },
+        crate::load::GAME_DIRS,
+    )?);
+    let state = game.state.as_ref();
     let wanted = |c: &changelog::Change| {
-        let parts: Vec<&str> = c.path.split('.').collect();
         let player_ok = args
             .player
             .as_deref()
-            .is_none_or(|p| parts.get(1) == Some(&p) && parts[0] == "players");
-        let var_ok = args.var.as_deref().is_none_or(|v| parts.last() == Some(&v));
+            .is_none_or(|p| c.concerns(state).iter().any(|name| name == p));
+        let var_ok = args
+            .var
+            .as_deref()
+            .is_none_or(|v| c.path.rsplit('.').next() == Some(v));
         player_ok && var_ok
     };
     let all = changelog::merge(

@@ -15,7 +15,6 @@ use super::archive::{PageLink, Pager};
 use super::context::{Context, datetime, matter_url};
 use super::theme::Theme;
 use super::{Site, SiteError};
-use crate::changelog::Change;
 
 /// Changes per page of a log.
 pub(crate) const PER_PAGE: usize = 100;
@@ -65,12 +64,7 @@ pub(crate) fn rows(cx: &Context) -> Vec<(LogRow, Vec<String>)> {
             let player = state
                 .and_then(|s| s.player_by_login(&c.who))
                 .map(|p| p.name.clone());
-            let mut concerns: Vec<String> = player.iter().cloned().collect();
-            if let Some(owner) = owner_of(c) {
-                if !concerns.contains(&owner) {
-                    concerns.push(owner);
-                }
-            }
+            let concerns = c.concerns(state);
             let who = player.unwrap_or_else(|| c.who.clone());
             let row = LogRow {
                 when: datetime(c.at),
@@ -88,13 +82,6 @@ pub(crate) fn rows(cx: &Context) -> Vec<(LogRow, Vec<String>)> {
             (row, concerns)
         })
         .collect()
-}
-
-/// The player whose value changed (`players.NAME.…`).
-fn owner_of(c: &Change) -> Option<String> {
-    let rest = c.path.strip_prefix("players.")?;
-    let (name, _) = rest.rsplit_once('.')?;
-    Some(name.to_string())
 }
 
 /// Page `n` (from 0) of a log whose first page is `first` (a page of its

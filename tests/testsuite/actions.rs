@@ -284,6 +284,16 @@ fn collections_change_by_comment_and_a_killed_run_is_finished_once() {
         "{}",
         log.stdout
     );
+    // A player's log is what concerns them: the item Ada added is hers,
+    // though it is not one of her variables; Boris's changes are not.
+    let ada = game.at("2030-01-01T03:00:00Z", &["log", "Ada"]);
+    assert!(
+        ada.stdout
+            .contains("collections.gadgets.spare-key.name: - → \"Winding Key\" (by @ada-tinkers"),
+        "{}",
+        ada.stdout
+    );
+    assert!(!ada.stdout.contains("by @boris-b"), "{}", ada.stdout);
 }
 
 #[test]
