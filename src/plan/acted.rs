@@ -19,7 +19,7 @@ use crate::engine::limits::in_downtime;
 use crate::game::Game;
 use crate::gamestate::act;
 use crate::gamestate::items;
-use crate::gamestate::said::{self, Command, Said, Value};
+use crate::gamestate::said::{self, Command, Said, Value, Verb};
 use crate::gamestate::sets::SetValue;
 use crate::gamestate::{GameState, Phase};
 use crate::matter::ForgeComment;
@@ -53,7 +53,7 @@ impl Planner<'_> {
                 let answer = match said {
                     Said::Command(cmd) => {
                         match self.act(&mut state, m, c, &cmd, blocked.as_deref()) {
-                            Ok((set, rolled)) => {
+                            Ok((set, rolled, stopped)) => {
                                 lines.push(format!(
                                     "{} by @{}, comment {}{rolled}",
                                     set.describe(),
@@ -61,7 +61,7 @@ impl Planner<'_> {
                                     c.id
                                 ));
                                 sets.push(set.clone());
-                                format!("`{}`{rolled}: {}", cmd.line, set.describe())
+                                format!("`{}`{rolled}: {}{stopped}", cmd.line, set.describe())
                             }
                             Err(why) => format!("`{}`: not done: {why}", cmd.line),
                         }
@@ -126,7 +126,7 @@ impl Planner<'_> {
         c: &ForgeComment,
         cmd: &Command,
         blocked: Option<&str>,
-    ) -> Result<(SetValue, String), String> {
+    ) -> Result<(SetValue, String, String), String> {
         if let Some(why) = blocked {
             return Err(why.to_string());
         }
@@ -161,7 +161,8 @@ impl Planner<'_> {
             _ => (None, String::new()),
         };
         let set = act::apply(state, &actor, cmd, rolled, c.created)?;
-        Ok((set, note))
+        let stopped = stopped_at_bound(cmd, rolled, &set);
+        Ok((set, note, stopped))
     }
 
     /// Makes `sets` on the prospect, as the run will on the default branch.
@@ -207,5 +208,34 @@ fn put(state: &mut GameState, set: &SetValue) {
                 .insert(set.key.clone(), set.to.clone());
         }
         _ => {}
+    }
+}
+
+/// `(asked for 99; it stops at its bound)` when a whole number was clamped
+/// by its declared bound, so the player sees why they got less than they
+/// asked for; empty otherwise.
+fn stopped_at_bound(cmd: &Command, rolled: Option<i64>, set: &SetValue) -> String {
+    let given = match (&cmd.value, rolled) {
+        (Value::Int(n), _) => *n,
+        (Value::Dice { negative, .. }, Some(total)) => {
+            if *negative {
+                -total
+            } else {
+                total
+            }
+        }
+        _ => return String::new(),
+    };
+    let (Some(from), Some(to)) = (set.from.as_integer(), set.to.as_integer()) else {
+        return String::new();
+    };
+    let asked = match cmd.verb {
+        Verb::Add => from.saturating_add(given),
+        Verb::Set | Verb::Remove => given,
+    };
+    if asked == to {
+        String::new()
+    } else {
+        format!(" ({asked} asked for; it stops at its bound)")
     }
 }

@@ -56,6 +56,7 @@ fn commands_are_applied_once_in_order_as_one_commit() {
         "dmitri-d",
         "ADD cogs -5\nSET Boris.springs 0\nSET gears 1",
     );
+    comment(&game, "2030-01-01T01:30:00Z", "cleo-c", "SET springs 99");
     let before = game.main_commits();
     let run = game.at("2030-01-01T02:00:00Z", &["resolve"]);
     assert!(
@@ -96,6 +97,12 @@ fn commands_are_applied_once_in_order_as_one_commit() {
         "{status}"
     );
     assert!(status.contains("there is no variable `gears`"), "{status}");
+    assert!(
+        status.contains(
+            "`SET springs 99`: players.Cleo.springs: 1 → 10 (99 asked for; it stops at its bound)"
+        ),
+        "a clamped value says so: {status}"
+    );
     assert!(status.contains("rolled DICE6 = "), "{status}");
     assert!(!status.contains("ADD cogs 100"), "quoted: {status}");
     let verify = game.at("2030-01-01T02:00:00Z", &["roll", "verify"]);
