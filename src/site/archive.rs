@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::cache::Digest;
 use super::context::{Context, date, datetime, matter_url, percent};
-use super::theme::Theme;
 use super::xref::{self, Targets};
 use super::{Site, SiteError};
 use crate::record::Record;
@@ -109,7 +109,6 @@ pub(crate) fn newest_first(records: &[Record]) -> Vec<usize> {
 /// Renders the home page, plain pages, the archive, matters, players and
 /// dynasties.
 pub(crate) fn render(
-    theme: &Theme,
     cx: &Context,
     history: &super::revisions::History,
     site: &mut Site,
@@ -117,19 +116,18 @@ pub(crate) fn render(
 ) -> Result<(), SiteError> {
     let rows = rows(cx);
     let newest = newest_first(&cx.game.records);
-    home(theme, cx, &rows, &newest, site)?;
-    listings(theme, cx, &rows, &newest, site)?;
+    home(cx, &rows, &newest, site)?;
+    listings(cx, &rows, &newest, site)?;
     progress("  the pages of the matters");
-    site.extend(matters(theme, cx, history)?);
+    site.extend(matters(cx, history)?.into_iter().flatten());
     progress("  the players' pages");
-    site.extend(super::players::render(theme, cx, &rows, &newest)?);
+    site.extend(super::players::render(cx, &rows, &newest)?);
     progress("  the dynasties' pages");
-    site.extend(dynasties(theme, cx, &rows)?);
+    site.extend(dynasties(cx, &rows)?);
     Ok(())
 }
 
 fn home(
-    theme: &Theme,
     cx: &Context,
     rows: &[MatterRow],
     newest: &[usize],
@@ -152,7 +150,9 @@ fn home(
         let mut context = cx.page(&path, &page.title, "")?;
         let prefix = format!("{}ruleset/", super::context::root(&path));
         context.insert("html", &xref::to_html(&page.body, &targets, &prefix));
-        site.insert(path.clone(), theme.render("page.html", &path, &context)?);
+        if let Some(text) = cx.render("page.html", &path, context)? {
+            site.insert(path.clone(), text);
+        }
         entries.push(PageEntry {
             title: page.title.clone(),
             url,
@@ -175,7 +175,9 @@ fn home(
     context.insert("pages", &entries);
     context.insert("recent", &recent);
     context.insert("pending", &super::pending::linked(cx));
-    site.insert(path.into(), theme.render("index.html", path, &context)?);
+    if let Some(text) = cx.render("index.html", path, context)? {
+        site.insert(path.into(), text);
+    }
     Ok(())
 }
 
@@ -191,7 +193,6 @@ type Job<'l, 'r> = (&'l Listing<'r>, usize, usize, &'l [&'r MatterRow]);
 
 /// `archive/` (all, newest first) and `archive/<status>/`, paginated.
 fn listings(
-    theme: &Theme,
     cx: &Context,
     rows: &[MatterRow],
     newest: &[usize],
@@ -227,20 +228,19 @@ fn listings(
                 .map(move |(n, chunk)| (list, n, count, chunk))
         })
         .collect();
-    let pages: Vec<(String, String)> = jobs
+    let pages: Vec<Option<(String, String)>> = jobs
         .par_iter()
-        .map(|job| listing_page(theme, cx, &lists, job))
+        .map(|job| listing_page(cx, &lists, job))
         .collect::<Result<_, SiteError>>()?;
-    site.extend(pages);
+    site.extend(pages.into_iter().flatten());
     Ok(())
 }
 
 fn listing_page(
-    theme: &Theme,
     cx: &Context,
     lists: &[Listing],
     &(list, n, count, chunk): &Job,
-) -> Result<(String, String), SiteError> {
+) -> Result<Option<(String, String)>, SiteError> {
     let total = list.rows.len();
     let (title, description) = if list.label == "all" {
         (
@@ -268,7 +268,9 @@ fn listing_page(
     context.insert("statuses", &facets);
     context.insert("pager", &pager(&list.base, count, n));
     context.insert("rows", chunk);
-    Ok((path.clone(), theme.render("archive.html", &path, &context)?))
+    Ok(cx
+        .render("archive.html", &path, context)?
+        .map(|text| (path.clone(), text)))
 }
 
 fn page_url(base: &str, n: usize) -> String {
@@ -330,6 +332,9 @@ struct UncountedView<'r> {
     why: &'r str,
 }
 
+/// The view of a record's page. It reads the record, its author's page
+/// and the ruleset's link targets only: `matters` digests those to tell
+/// whether the page changed, so a view that reads more must digest more.
 fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -> MatterView<'r> {
     let html = if r.body.trim().is_empty() {
         String::new()
@@ -379,30 +384,38 @@ fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -
 
 /// One page per record, rendered in parallel.
 fn matters(
-    theme: &Theme,
     cx: &Context,
     history: &super::revisions::History,
-) -> Result<Vec<(String, String)>, SiteError> {
+) -> Result<Vec<Option<(String, String)>>, SiteError> {
     let targets = Targets::new(&cx.game.ruleset);
     cx.game
         .records
         .par_iter()
         .map(|r| {
             let path = matter_url(r);
-            let mut context = cx.page(&path, &r.title, "archive")?;
-            context.insert("m", &matter_view(cx, r, &targets, &path));
-            context.insert("change", &history.of_matter(&path));
-            Ok((path.clone(), theme.render("matter.html", &path, &context)?))
+            let change = history.of_matter(&path);
+            // Everything the page is made from besides what all pages
+            // share: what `matter_view` reads, and the rule change.
+            let key = Digest::new()
+                .json(r)
+                .text(&cx.player_url(&r.author))
+                .number(targets.fingerprint)
+                .json(&change);
+            let context = || {
+                let mut context = cx.page(&path, &r.title, "archive")?;
+                context.insert("m", &matter_view(cx, r, &targets, &path));
+                context.insert("change", &change);
+                Ok(context)
+            };
+            Ok(cx
+                .render_keyed("matter.html", &path, key, context)?
+                .map(|text| (path.clone(), text)))
         })
         .collect()
 }
 
 /// `dynasties/` and one page per dynasty with its matters.
-fn dynasties(
-    theme: &Theme,
-    cx: &Context,
-    rows: &[MatterRow],
-) -> Result<Vec<(String, String)>, SiteError> {
+fn dynasties(cx: &Context, rows: &[MatterRow]) -> Result<Vec<(String, String)>, SiteError> {
     let records = &cx.game.records;
     let mut by_dynasty: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
     for (i, r) in records.iter().enumerate() {
@@ -426,11 +439,11 @@ fn dynasties(
     let path = "dynasties/index.html";
     let mut context = cx.page(path, "Dynasties", "dynasties")?;
     context.insert("dynasties", &views);
-    out.push((
-        path.to_string(),
-        theme.render("dynasties.html", path, &context)?,
-    ));
-    let pages: Vec<(String, String)> = views
+    out.extend(
+        cx.render("dynasties.html", path, context)?
+            .map(|text| (path.to_string(), text)),
+    );
+    let pages: Vec<Option<(String, String)>> = views
         .par_iter()
         .zip(by_dynasty.values().collect::<Vec<_>>())
         .map(|(view, list)| {
@@ -440,9 +453,11 @@ fn dynasties(
             let mut context = cx.page(&path, &title, "dynasties")?;
             context.insert("d", view);
             context.insert("rows", &list);
-            Ok((path.clone(), theme.render("dynasty.html", &path, &context)?))
+            Ok(cx
+                .render("dynasty.html", &path, context)?
+                .map(|text| (path.clone(), text)))
         })
         .collect::<Result<_, SiteError>>()?;
-    out.extend(pages);
+    out.extend(pages.into_iter().flatten());
     Ok(out)
 }

@@ -8,7 +8,6 @@ use serde::Serialize;
 use super::archive::newest_first;
 use super::context::{Context, matter_url, percent, slug};
 use super::svg::{self, Labels};
-use super::theme::Theme;
 use super::{Site, SiteError};
 use crate::time::Timestamp;
 
@@ -22,7 +21,7 @@ struct Chart {
 }
 
 /// Renders `stats/index.html`, `feed.xml` and `search.json`.
-pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(), SiteError> {
+pub(crate) fn render(cx: &Context, site: &mut Site) -> Result<(), SiteError> {
     let records = &cx.game.records;
     let enacted = records.iter().filter(|r| r.status() == "enacted").count();
     let path = "stats/index.html";
@@ -36,9 +35,15 @@ pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(),
         vec![per_month(cx), rate_per_dynasty(cx)]
     };
     context.insert("charts", &charts);
-    site.insert(path.into(), theme.render("stats.html", path, &context)?);
-    site.insert("feed.xml".into(), feed(theme, cx)?);
-    site.insert("search.json".into(), search_index(cx));
+    if let Some(text) = cx.render("stats.html", path, context)? {
+        site.insert(path.into(), text);
+    }
+    if let Some(text) = feed(cx)? {
+        site.insert("feed.xml".into(), text);
+    }
+    if let Some(text) = cx.file("search.json", search_index(cx)) {
+        site.insert("search.json".into(), text);
+    }
     Ok(())
 }
 
@@ -112,7 +117,7 @@ fn rate_per_dynasty(cx: &Context) -> Chart {
     }
 }
 
-fn feed(theme: &Theme, cx: &Context) -> Result<String, SiteError> {
+fn feed(cx: &Context) -> Result<Option<String>, SiteError> {
     #[derive(Serialize)]
     struct Entry {
         title: String,
@@ -161,7 +166,7 @@ fn feed(theme: &Theme, cx: &Context) -> Result<String, SiteError> {
     context.insert("base", &base);
     context.insert("updated", &updated);
     context.insert("entries", &entries);
-    theme.render("feed.xml", "feed.xml", &context)
+    cx.render("feed.xml", "feed.xml", context)
 }
 
 /// `[{"t": title, "u": address from the root, "k": kind, "a": more

@@ -8,7 +8,6 @@ use serde::Serialize;
 
 use super::context::{Context, date, slug};
 use super::svg::{self, Labels, Series};
-use super::theme::Theme;
 use super::{Sample, Site, SiteError};
 use crate::gamestate::{GameState, Player};
 use crate::time::Timestamp;
@@ -69,7 +68,7 @@ pub(crate) fn row_anchor(cx: &Context, name: &str) -> String {
 }
 
 /// Renders `tracker/index.html` and `pending/index.html`.
-pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(), SiteError> {
+pub(crate) fn render(cx: &Context, site: &mut Site) -> Result<(), SiteError> {
     let path = "tracker/index.html";
     let mut context = cx.page(path, "Tracker", "tracker")?;
     if let Some(state) = &cx.game.state {
@@ -94,12 +93,16 @@ pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(),
         context.insert("active", &0);
     }
     context.insert("charts", &charts(&cx.input.timeline.samples));
-    site.insert(path.into(), theme.render("tracker.html", path, &context)?);
+    if let Some(text) = cx.render("tracker.html", path, context)? {
+        site.insert(path.into(), text);
+    }
 
     let path = "pending/index.html";
     let mut context = cx.page(path, "Pending matters", "pending")?;
     context.insert("pending", &super::pending::linked(cx));
-    site.insert(path.into(), theme.render("pending.html", path, &context)?);
+    if let Some(text) = cx.render("pending.html", path, context)? {
+        site.insert(path.into(), text);
+    }
     Ok(())
 }
 
