@@ -100,13 +100,28 @@ fn write_one(path: &Path, bytes: &[u8]) -> Result<bool, PublishError> {
     Ok(true)
 }
 
+/// Removes the directories of `path` that its removal left empty, up to
+/// `root` (a directory still holding anything stays).
+fn remove_empty_parents(root: &Path, path: &str) {
+    let mut dir = path;
+    while let Some((parent, _)) = dir.rsplit_once('/') {
+        if std::fs::remove_dir(root.join(parent)).is_err() {
+            break;
+        }
+        dir = parent;
+    }
+}
+
 /// Removes the files of `stale` (relative paths; unsafe ones are
 /// skipped). Returns how many were there to remove.
 fn remove(root: &Path, stale: &[&str]) -> Result<usize, PublishError> {
     let mut removed = 0;
     for stale in stale.iter().filter(|p| is_safe(p)) {
         match std::fs::remove_file(root.join(stale)) {
-            Ok(()) => removed += 1,
+            Ok(()) => {
+                removed += 1;
+                remove_empty_parents(root, stale);
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(source) => {
                 return Err(PublishError::Io {
@@ -153,6 +168,10 @@ mod tests {
         assert_eq!(read("a/index.html"), "A2");
         let stats = write(dir.path(), &second, &[]).unwrap();
         assert_eq!((stats.written, stats.unchanged), (0, 2));
+        let third = map(&[("c.js", "C")]);
+        let stats = write(dir.path(), &third, &["a/index.html"]).unwrap();
+        assert_eq!(stats.removed, 1);
+        assert!(!dir.path().join("a").exists(), "an emptied directory goes");
     }
 
     #[test]

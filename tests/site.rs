@@ -411,7 +411,7 @@ fn later_record(number: u64, author: &str) -> SourceFile {
         dynasty: 2,
         opened: at("2030-01-05T10:00:00Z"),
         resolved: at("2030-01-06T10:00:00Z"),
-        outcome: Outcome::Failed,
+        outcome: Outcome::Enacted,
         failure: None,
         resolved_by: "gitnomic resolve".into(),
         reasons: vec![],
@@ -532,8 +532,9 @@ fn a_new_record_renders_its_page_lists_feed_and_search_only() {
     let rendered: Vec<&str> = since.files.keys().map(String::as_str).collect();
     for path in [
         "matters/9.html",
+        "archive/2030.html",
         "feed.xml",
-        "search.json",
+        "search/2030.json",
         "players/boris.html",
     ] {
         assert!(rendered.contains(&path), "{path} not in {rendered:?}");
@@ -547,6 +548,10 @@ fn a_new_record_renders_its_page_lists_feed_and_search_only() {
         "tracker/index.html",
         "players/ada.html",
         "style.css",
+        "archive/2005.html",
+        "archive/vetoed/2005.html",
+        "search/2005.json",
+        "search/index.json",
     ] {
         assert!(!rendered.contains(&path), "{path} rendered again");
     }

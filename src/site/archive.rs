@@ -19,7 +19,13 @@ pub(crate) const PER_PAGE: usize = 500;
 /// A resolved matter as a row of a table.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct MatterRow {
-    order: usize,
+    /// What the number column sorts by: the matter's number after its
+    /// source, so imported and own matters keep apart. Of the record alone:
+    /// a new record changes no other row.
+    order: String,
+    /// The year it was resolved in, for the archive's pages.
+    #[serde(skip)]
+    pub(crate) year: i32,
     number: u64,
     pub(crate) url: String,
     title: String,
@@ -84,9 +90,9 @@ pub(crate) fn rows(cx: &Context) -> Vec<MatterRow> {
     cx.game
         .records
         .iter()
-        .enumerate()
-        .map(|(order, r)| MatterRow {
-            order,
+        .map(|r| MatterRow {
+            order: format!("{}{:08}", r.source.as_deref().unwrap_or("~"), r.number),
+            year: chrono::Datelike::year(&r.resolved.to_datetime()),
             number: r.number,
             url: matter_url(r),
             title: r.title.clone(),
@@ -123,7 +129,7 @@ pub(crate) fn render(
     progress("  the players' pages");
     site.extend(super::players::render(cx, &rows, &newest)?);
     progress("  the dynasties' pages");
-    site.extend(dynasties(cx, &rows)?);
+    site.extend(dynasties(cx, &rows, &newest)?);
     Ok(())
 }
 
@@ -186,12 +192,18 @@ struct Listing<'r> {
     label: &'static str,
     base: String,
     rows: Vec<&'r MatterRow>,
+    /// The rows by year resolved, newest year first; each year newest
+    /// first.
+    years: Vec<(i32, Vec<&'r MatterRow>)>,
 }
 
-/// One page of a listing: (listing, page index, page count, its rows).
-type Job<'l, 'r> = (&'l Listing<'r>, usize, usize, &'l [&'r MatterRow]);
+/// One page of a listing: the listing, the year shown, and whether it is
+/// the listing's front page (its newest year, at the listing's address).
+type Job<'l, 'r> = (&'l Listing<'r>, usize, bool);
 
-/// `archive/` (all, newest first) and `archive/<status>/`, paginated.
+/// `archive/` and `archive/<status>/`, a page per year: a new record
+/// changes its own year's pages only, and no page carries the whole
+/// archive. Each list's front page shows its newest year.
 fn listings(
     cx: &Context,
     rows: &[MatterRow],
@@ -202,30 +214,25 @@ fn listings(
     for &i in newest {
         by_status.entry(rows[i].status).or_default().push(&rows[i]);
     }
-    let all = Listing {
-        label: "all",
-        base: "archive/".into(),
-        rows: newest.iter().map(|&i| &rows[i]).collect(),
-    };
-    let lists: Vec<Listing> = std::iter::once(all)
-        .chain(by_status.into_iter().map(|(label, rows)| Listing {
+    let all: Vec<&MatterRow> = newest.iter().map(|&i| &rows[i]).collect();
+    let lists: Vec<Listing> = std::iter::once(("all", "archive/".to_string(), all))
+        .chain(
+            by_status
+                .into_iter()
+                .map(|(label, rows)| (label, format!("archive/{label}/"), rows)),
+        )
+        .map(|(label, base, rows)| Listing {
             label,
-            base: format!("archive/{label}/"),
+            base,
+            years: by_year(&rows),
             rows,
-        }))
+        })
         .collect();
     let jobs: Vec<Job> = lists
         .iter()
         .flat_map(|list| {
-            let mut chunks: Vec<&[&MatterRow]> = list.rows.chunks(PER_PAGE).collect();
-            if chunks.is_empty() {
-                chunks.push(&[]);
-            }
-            let count = chunks.len();
-            chunks
-                .into_iter()
-                .enumerate()
-                .map(move |(n, chunk)| (list, n, count, chunk))
+            let years = (0..list.years.len()).map(move |y| (list, y, false));
+            std::iter::once((list, 0, true)).chain(years)
         })
         .collect();
     let pages: Vec<Option<(String, String)>> = jobs
@@ -236,61 +243,87 @@ fn listings(
     Ok(())
 }
 
+/// Rows (newest first) grouped by the year they were resolved in.
+fn by_year<'r>(rows: &[&'r MatterRow]) -> Vec<(i32, Vec<&'r MatterRow>)> {
+    let mut years: Vec<(i32, Vec<&MatterRow>)> = Vec::new();
+    for row in rows {
+        match years.last_mut() {
+            Some((year, list)) if *year == row.year => list.push(row),
+            _ => years.push((row.year, vec![row])),
+        }
+    }
+    years
+}
+
 fn listing_page(
     cx: &Context,
     lists: &[Listing],
-    &(list, n, count, chunk): &Job,
+    &(list, y, front): &Job,
 ) -> Result<Option<(String, String)>, SiteError> {
     let total = list.rows.len();
-    let (title, description) = if list.label == "all" {
-        (
-            "Archive".to_string(),
-            format!("{total} resolved matters, newest first."),
-        )
+    let (year, chunk) = list.years.get(y).map_or((None, &[][..]), |(year, rows)| {
+        (Some(*year), rows.as_slice())
+    });
+    let which = if list.label == "all" {
+        String::new()
     } else {
-        (
-            format!("Archive: {}", list.label),
-            format!("{total} resolved matters {}, newest first.", list.label),
-        )
+        format!(" {}", list.label)
     };
+    let title = match (front, year) {
+        (true, _) | (false, None) => format!("Archive{}", which.replacen(' ', ": ", 1)),
+        (false, Some(year)) => format!("Archive{}, {year}", which.replacen(' ', ": ", 1)),
+    };
+    let description = match (front, year) {
+        (true, Some(year)) => format!(
+            "{} resolved matters{which}, a page per year, newest first. {year}: {}.",
+            super::theme::thousands(total as u64),
+            crate::report::plural(chunk.len() as i64, "matter", "matters"),
+        ),
+        (false, Some(year)) => format!(
+            "Resolved in {year}: {}{which}, newest first.",
+            crate::report::plural(chunk.len() as i64, "matter", "matters"),
+        ),
+        (_, None) => format!("No resolved matters{which} yet."),
+    };
+    // The same year in each list, with its count there: a page shows
+    // nothing of other years, so a new record changes its own year only.
     let facets: Vec<Facet> = lists
         .iter()
-        .map(|l| Facet {
-            label: l.label.to_string(),
-            url: l.base.clone(),
-            count: l.rows.len(),
-            current: l.label == list.label,
+        .map(|l| {
+            let same_year = l.years.iter().find(|(y, _)| Some(*y) == year);
+            Facet {
+                label: l.label.to_string(),
+                url: same_year
+                    .map_or_else(|| l.base.clone(), |(y, _)| format!("{}{y}.html", l.base)),
+                count: same_year.map_or(0, |(_, rows)| rows.len()),
+                current: l.label == list.label,
+            }
         })
         .collect();
-    let path = format!("{}index.html", page_url(&list.base, n));
+    let path = match (front, year) {
+        (false, Some(year)) => format!("{}{year}.html", list.base),
+        _ => format!("{}index.html", list.base),
+    };
+    let pager = Pager {
+        pages: list
+            .years
+            .iter()
+            .map(|(y, _)| PageLink {
+                label: y.to_string(),
+                url: format!("{}{y}.html", list.base),
+                current: Some(*y) == year,
+            })
+            .collect(),
+    };
     let mut context = cx.page(&path, &title, "archive")?;
     context.insert("description", &description);
     context.insert("statuses", &facets);
-    context.insert("pager", &pager(&list.base, count, n));
+    context.insert("year", &year);
+    context.insert("pager", &pager);
     context.insert("rows", chunk);
     Ok(cx
         .render("archive.html", &path, context)?
         .map(|text| (path.clone(), text)))
-}
-
-fn page_url(base: &str, n: usize) -> String {
-    if n == 0 {
-        base.to_string()
-    } else {
-        format!("{base}page-{}/", n + 1)
-    }
-}
-
-fn pager(base: &str, pages: usize, current: usize) -> Pager {
-    Pager {
-        pages: (0..pages)
-            .map(|n| PageLink {
-                label: (n + 1).to_string(),
-                url: page_url(base, n),
-                current: n == current,
-            })
-            .collect(),
-    }
 }
 
 /// A record as its page shows it.
@@ -414,18 +447,25 @@ fn matters(
         .collect()
 }
 
-/// `dynasties/` and one page per dynasty with its matters.
-fn dynasties(cx: &Context, rows: &[MatterRow]) -> Result<Vec<(String, String)>, SiteError> {
+/// `dynasties/` and one page per dynasty with its matters. Newest first,
+/// as the archive: a player looks for what happens now, and the oldest
+/// dynasties of a long game are the least read.
+fn dynasties(
+    cx: &Context,
+    rows: &[MatterRow],
+    newest: &[usize],
+) -> Result<Vec<(String, String)>, SiteError> {
     let records = &cx.game.records;
     let mut by_dynasty: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
-    for (i, r) in records.iter().enumerate() {
-        by_dynasty.entry(r.dynasty).or_default().push(i);
+    for &i in newest {
+        by_dynasty.entry(records[i].dynasty).or_default().push(i);
     }
     if let Some(state) = &cx.game.state {
         by_dynasty.entry(state.dynasty.number).or_default();
     }
     let views: Vec<serde_json::Value> = by_dynasty
         .iter()
+        .rev()
         .map(|(number, list)| {
             let mut view = serde_json::to_value(Tally::of(list.iter().map(|&i| &records[i])))
                 .unwrap_or_default();
@@ -445,7 +485,7 @@ fn dynasties(cx: &Context, rows: &[MatterRow]) -> Result<Vec<(String, String)>, 
     );
     let pages: Vec<Option<(String, String)>> = views
         .par_iter()
-        .zip(by_dynasty.values().collect::<Vec<_>>())
+        .zip(by_dynasty.values().rev().collect::<Vec<_>>())
         .map(|(view, list)| {
             let path = format!("dynasties/{}.html", view["number"]);
             let title = format!("Dynasty {}", view["number"]);
