@@ -26,6 +26,9 @@ pub(crate) struct MatterRow {
     /// The year it was resolved in, for the archive's pages.
     #[serde(skip)]
     pub(crate) year: i32,
+    /// The digest of the row as serialised: pages listing it digest this.
+    #[serde(skip)]
+    pub(crate) digest: u64,
     number: u64,
     pub(crate) url: String,
     title: String,
@@ -87,7 +90,8 @@ impl Tally {
 
 /// The rows of every record, in record order.
 pub(crate) fn rows(cx: &Context) -> Vec<MatterRow> {
-    cx.game
+    let mut rows: Vec<MatterRow> = cx
+        .game
         .records
         .iter()
         .map(|r| MatterRow {
@@ -101,8 +105,12 @@ pub(crate) fn rows(cx: &Context) -> Vec<MatterRow> {
             dynasty: r.dynasty,
             resolved: date(r.resolved),
             status: r.status(),
+            digest: 0,
         })
-        .collect()
+        .collect();
+    rows.par_iter_mut()
+        .for_each(|row| row.digest = Digest::new().json(&*row).finish());
+    rows
 }
 
 /// Indices of records, newest resolution first.
@@ -315,15 +323,30 @@ fn listing_page(
             })
             .collect(),
     };
-    let mut context = cx.page(&path, &title, "archive")?;
-    context.insert("description", &description);
-    context.insert("statuses", &facets);
-    context.insert("year", &year);
-    context.insert("pager", &pager);
-    context.insert("rows", chunk);
+    let key = Digest::new()
+        .text(&title)
+        .text(&description)
+        .json(&facets)
+        .json(&year)
+        .json(&pager);
+    let context = || {
+        let mut context = cx.page(&path, &title, "archive")?;
+        context.insert("description", &description);
+        context.insert("statuses", &facets);
+        context.insert("year", &year);
+        context.insert("pager", &pager);
+        context.insert("rows", chunk);
+        Ok(context)
+    };
     Ok(cx
-        .render("archive.html", &path, context)?
+        .render_keyed("archive.html", &path, rows_digest(key, chunk), context)?
         .map(|text| (path.clone(), text)))
+}
+
+/// `key` with the digests of `rows`: a page listing thousands of matters
+/// is told unchanged without serialising them again.
+pub(crate) fn rows_digest(key: Digest, rows: &[&MatterRow]) -> Digest {
+    rows.iter().fold(key, |key, row| key.number(row.digest))
 }
 
 /// A record as its page shows it.
@@ -490,11 +513,15 @@ fn dynasties(
             let path = format!("dynasties/{}.html", view["number"]);
             let title = format!("Dynasty {}", view["number"]);
             let list: Vec<&MatterRow> = list.iter().map(|&i| &rows[i]).collect();
-            let mut context = cx.page(&path, &title, "dynasties")?;
-            context.insert("d", view);
-            context.insert("rows", &list);
+            let key = rows_digest(Digest::new().json(view), &list);
+            let context = || {
+                let mut context = cx.page(&path, &title, "dynasties")?;
+                context.insert("d", view);
+                context.insert("rows", &list);
+                Ok(context)
+            };
             Ok(cx
-                .render("dynasty.html", &path, context)?
+                .render_keyed("dynasty.html", &path, key, context)?
                 .map(|text| (path.clone(), text)))
         })
         .collect::<Result<_, SiteError>>()?;

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 
 use super::SiteError;
-use super::archive::{MatterRow, PER_PAGE, PageLink, Pager, Tally};
+use super::archive::{MatterRow, PER_PAGE, PageLink, Pager, Tally, rows_digest};
+use super::cache::Digest;
 use super::context::Context;
 use super::tracker::row_anchor;
 
@@ -85,12 +86,16 @@ pub(crate) fn render(
                     })
                     .collect(),
             };
-            let mut context = cx.page(&path, name, "players")?;
-            context.insert("p", view);
-            context.insert("rows", &list);
-            context.insert("pager", &pager);
+            let key = rows_digest(Digest::new().json(view).json(&pager), &list);
+            let context = || {
+                let mut context = cx.page(&path, name, "players")?;
+                context.insert("p", view);
+                context.insert("rows", &list);
+                context.insert("pager", &pager);
+                Ok(context)
+            };
             Ok(cx
-                .render("player.html", &path, context)?
+                .render_keyed("player.html", &path, key, context)?
                 .map(|text| (path.clone(), text)))
         })
         .collect::<Result<_, SiteError>>()?;
