@@ -155,6 +155,12 @@ fn records() -> Vec<SourceFile> {
         comments: Some(8),
         tally: None,
         votes: vec![],
+        sticky: vec![RecordedVote {
+            player: "Kevan".into(),
+            vote: "VETO".into(),
+            at: Some(at("2005-08-04T04:00:00Z")),
+            link: None,
+        }],
         body: String::new(),
         ..enacted.clone()
     };

@@ -354,7 +354,8 @@ pub(crate) fn rows_digest(key: Digest, rows: &[&MatterRow]) -> Digest {
 struct MatterView<'r> {
     number: u64,
     title: &'r str,
-    kind: crate::engine::MatterKind,
+    /// The kind as players name it: `Call for Judgment`.
+    kind: &'static str,
     status: &'static str,
     author: &'r str,
     author_url: String,
@@ -370,7 +371,53 @@ struct MatterView<'r> {
     tally: Option<crate::record::FinalTally>,
     votes: Vec<VoteView<'r>>,
     uncounted: Vec<UncountedView<'r>>,
+    /// The votes that made it Vetoed or Self-Killed for good, with who
+    /// cast them.
+    sticky: Vec<StickyView<'r>>,
     html: String,
+}
+
+#[derive(Serialize)]
+struct StickyView<'r> {
+    /// `Vetoed` or `Self-killed`.
+    what: &'static str,
+    /// Who cast it and what: `Wren cast a VETO`, `its author, Ada, voted
+    /// AGAINST`.
+    by: String,
+    player: &'r str,
+    at: String,
+    link: Option<&'r str>,
+}
+
+/// A matter's kind in the words players use.
+fn kind_words(kind: crate::engine::MatterKind) -> &'static str {
+    match kind {
+        crate::engine::MatterKind::Proposal => "Proposal",
+        crate::engine::MatterKind::Cfj => "Call for Judgment",
+        crate::engine::MatterKind::Dov => "Declaration of Victory",
+    }
+}
+
+/// A sticky vote as its page says it: a VETO is the emperor's, an
+/// AGAINST that stuck is the author's own.
+fn sticky_view<'r>(r: &'r Record, v: &'r crate::record::RecordedVote) -> StickyView<'r> {
+    let (what, by) = if v.vote == "VETO" {
+        ("Vetoed", format!("{} cast a VETO", v.player))
+    } else if v.player == r.author {
+        (
+            "Self-killed",
+            format!("its author, {}, voted {}", v.player, v.vote),
+        )
+    } else {
+        ("Decided", format!("{} voted {}", v.player, v.vote))
+    };
+    StickyView {
+        what,
+        by,
+        player: &v.player,
+        at: v.at.map(datetime).unwrap_or_default(),
+        link: v.link.as_deref(),
+    }
 }
 
 #[derive(Serialize)]
@@ -401,7 +448,7 @@ fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -
     MatterView {
         number: r.number,
         title: &r.title,
-        kind: r.kind,
+        kind: kind_words(r.kind),
         status: r.status(),
         author: &r.author,
         author_url: cx.player_url(&r.author),
@@ -434,6 +481,7 @@ fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -
                 why: &u.why,
             })
             .collect(),
+        sticky: r.sticky.iter().map(|v| sticky_view(r, v)).collect(),
         html,
     }
 }
