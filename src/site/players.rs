@@ -7,8 +7,7 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 
 use super::SiteError;
-use super::archive::{MatterRow, PER_PAGE, PageLink, Pager, Tally, rows_digest};
-use super::cache::Digest;
+use super::archive::{MatterRow, PER_PAGE, PageLink, Pager, Tally};
 use super::context::Context;
 use super::tracker::row_anchor;
 
@@ -86,16 +85,12 @@ pub(crate) fn render(
                     })
                     .collect(),
             };
-            let key = rows_digest(Digest::new().json(view).json(&pager), &list);
-            let context = || {
-                let mut context = cx.page(&path, name, "players")?;
-                context.insert("p", view);
-                context.insert("rows", &list);
-                context.insert("pager", &pager);
-                Ok(context)
-            };
+            let mut context = cx.page(&path, name, "players")?;
+            context.insert("p", view);
+            context.insert("rows", &list);
+            context.insert("pager", &pager);
             Ok(cx
-                .render_keyed("player.html", &path, key, context)?
+                .render("player.html", &path, context)?
                 .map(|text| (path.clone(), text)))
         })
         .collect::<Result<_, SiteError>>()?;
