@@ -205,9 +205,11 @@ struct Listing<'r> {
     years: Vec<(i32, Vec<&'r MatterRow>)>,
 }
 
-/// One page of a listing: the listing, the year shown, and whether it is
-/// the listing's front page (its newest year, at the listing's address).
-type Job<'l, 'r> = (&'l Listing<'r>, usize, bool);
+/// One page of a listing: the listing, the year shown (an index into its
+/// years), the page of that year (a busy year has more than [`PER_PAGE`]
+/// matters), and whether it is the listing's front page (its newest year,
+/// at the listing's address).
+type Job<'l, 'r> = (&'l Listing<'r>, usize, usize, bool);
 
 /// `archive/` and `archive/<status>/`, a page per year: a new record
 /// changes its own year's pages only, and no page carries the whole
@@ -239,8 +241,14 @@ fn listings(
     let jobs: Vec<Job> = lists
         .iter()
         .flat_map(|list| {
-            let years = (0..list.years.len()).map(move |y| (list, y, false));
-            std::iter::once((list, 0, true)).chain(years)
+            let years = list
+                .years
+                .iter()
+                .enumerate()
+                .flat_map(move |(y, (_, rows))| {
+                    (0..rows.len().div_ceil(PER_PAGE)).map(move |k| (list, y, k, false))
+                });
+            std::iter::once((list, 0, 0, true)).chain(years)
         })
         .collect();
     let pages: Vec<Option<(String, String)>> = jobs
@@ -266,12 +274,17 @@ fn by_year<'r>(rows: &[&'r MatterRow]) -> Vec<(i32, Vec<&'r MatterRow>)> {
 fn listing_page(
     cx: &Context,
     lists: &[Listing],
-    &(list, y, front): &Job,
+    &(list, y, k, front): &Job,
 ) -> Result<Option<(String, String)>, SiteError> {
     let total = list.rows.len();
-    let (year, chunk) = list.years.get(y).map_or((None, &[][..]), |(year, rows)| {
+    let (year, in_year) = list.years.get(y).map_or((None, &[][..]), |(year, rows)| {
         (Some(*year), rows.as_slice())
     });
+    let chunk = in_year.chunks(PER_PAGE).nth(k).unwrap_or(&[]);
+    let of_year = |year: i32, k: usize| match k {
+        0 => format!("{}{year}.html", list.base),
+        k => format!("{}{year}-{}.html", list.base, k + 1),
+    };
     let which = if list.label == "all" {
         String::new()
     } else {
@@ -279,17 +292,24 @@ fn listing_page(
     };
     let title = match (front, year) {
         (true, _) | (false, None) => format!("Archive{}", which.replacen(' ', ": ", 1)),
-        (false, Some(year)) => format!("Archive{}, {year}", which.replacen(' ', ": ", 1)),
+        (false, Some(year)) if k == 0 => {
+            format!("Archive{}, {year}", which.replacen(' ', ": ", 1))
+        }
+        (false, Some(year)) => format!(
+            "Archive{}, {year}, page {}",
+            which.replacen(' ', ": ", 1),
+            k + 1
+        ),
     };
     let description = match (front, year) {
         (true, Some(year)) => format!(
             "{} resolved matters{which}, a page per year, newest first. {year}: {}.",
             super::theme::thousands(total as u64),
-            crate::report::plural(chunk.len() as i64, "matter", "matters"),
+            crate::report::plural(in_year.len() as i64, "matter", "matters"),
         ),
         (false, Some(year)) => format!(
             "Resolved in {year}: {}{which}, newest first.",
-            crate::report::plural(chunk.len() as i64, "matter", "matters"),
+            crate::report::plural(in_year.len() as i64, "matter", "matters"),
         ),
         (_, None) => format!("No resolved matters{which} yet."),
     };
@@ -309,8 +329,17 @@ fn listing_page(
         })
         .collect();
     let path = match (front, year) {
-        (false, Some(year)) => format!("{}{year}.html", list.base),
+        (false, Some(year)) => of_year(year, k),
         _ => format!("{}index.html", list.base),
+    };
+    let year_pages = Pager {
+        pages: (0..in_year.len().div_ceil(PER_PAGE))
+            .map(|n| PageLink {
+                label: (n + 1).to_string(),
+                url: year.map(|year| of_year(year, n)).unwrap_or_default(),
+                current: n == k,
+            })
+            .collect(),
     };
     let pager = Pager {
         pages: list
@@ -328,13 +357,15 @@ fn listing_page(
         .text(&description)
         .json(&facets)
         .json(&year)
-        .json(&pager);
+        .json(&pager)
+        .json(&year_pages);
     let context = || {
         let mut context = cx.page(&path, &title, "archive")?;
         context.insert("description", &description);
         context.insert("statuses", &facets);
         context.insert("year", &year);
         context.insert("pager", &pager);
+        context.insert("year_pages", &year_pages);
         context.insert("rows", chunk);
         Ok(context)
     };

@@ -137,6 +137,17 @@ fn the_real_history_imports_checks_and_builds() {
     let build = game.run(&["build", "--check-links"]);
     assert_eq!(build.code, 0, "{}", build.stderr);
     assert!(build.stderr.contains(" 0 broken"), "{}", build.stderr);
+    // A page a year, and a busy year in pages of 500: no archive page
+    // carries more than that.
+    for entry in walkdir::WalkDir::new(game.path("public/archive")) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            let html = std::fs::read_to_string(entry.path()).unwrap();
+            let rows = html.matches("<tr><td data-sort").count();
+            assert!(rows <= 500, "{}: {rows} rows", entry.path().display());
+        }
+    }
+    assert!(game.path("public/archive/2021-2.html").exists());
     let archive = page(&game, "archive/index.html");
     assert!(
         archive.contains(&format!(
