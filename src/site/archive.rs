@@ -259,6 +259,12 @@ fn listings(
     Ok(())
 }
 
+/// `1,248 matters`, `1 matter`.
+fn matters_count(n: usize) -> String {
+    let noun = if n == 1 { "matter" } else { "matters" };
+    format!("{} {noun}", super::theme::thousands(n as u64))
+}
+
 /// Rows (newest first) grouped by the year they were resolved in.
 fn by_year<'r>(rows: &[&'r MatterRow]) -> Vec<(i32, Vec<&'r MatterRow>)> {
     let mut years: Vec<(i32, Vec<&MatterRow>)> = Vec::new();
@@ -305,11 +311,11 @@ fn listing_page(
         (true, Some(year)) => format!(
             "{} resolved matters{which}, a page per year, newest first. {year}: {}.",
             super::theme::thousands(total as u64),
-            crate::report::plural(in_year.len() as i64, "matter", "matters"),
+            matters_count(in_year.len()),
         ),
         (false, Some(year)) => format!(
             "Resolved in {year}: {}{which}, newest first.",
-            crate::report::plural(in_year.len() as i64, "matter", "matters"),
+            matters_count(in_year.len()),
         ),
         (_, None) => format!("No resolved matters{which} yet."),
     };
