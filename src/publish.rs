@@ -39,14 +39,13 @@ pub enum PublishError {
 }
 
 /// Writes every file of `files` under `root`, leaving files with the same
-/// bytes untouched. With `manifest` (a file name under `root`), also
-/// removes files that the previous write listed there and this one does
-/// not make, then records this write's list: files nobody wrote are never
-/// removed.
+/// bytes untouched, then removes the files of `stale`: what an earlier
+/// write made and this one no longer does (the caller keeps that list, so
+/// files nobody wrote are never removed).
 pub fn write(
     root: &Path,
     files: &BTreeMap<String, String>,
-    manifest: Option<&str>,
+    stale: &[&str],
 ) -> Result<WriteStats, PublishError> {
     if let Some(bad) = files.keys().find(|p| !is_safe(p)) {
         return Err(PublishError::Escapes(bad.clone()));
@@ -70,15 +69,11 @@ pub fn write(
         .map(|(path, text)| write_one(&root.join(path), text.as_bytes()))
         .collect::<Result<_, _>>()?;
     let written = outcomes.iter().filter(|w| **w).count();
-    let mut stats = WriteStats {
+    Ok(WriteStats {
         written,
         unchanged: outcomes.len() - written,
-        removed: 0,
-    };
-    if let Some(name) = manifest {
-        stats.removed = prune(root, name, files)?;
-    }
-    Ok(stats)
+        removed: remove(root, stale)?,
+    })
 }
 
 /// A relative path with no `..`, no root and no empty parts.
@@ -105,16 +100,28 @@ fn write_one(path: &Path, bytes: &[u8]) -> Result<bool, PublishError> {
     Ok(true)
 }
 
-/// Removes files listed in the old manifest but not made now, then writes
-/// the new manifest. Returns how many were removed.
-fn prune(root: &Path, name: &str, files: &BTreeMap<String, String>) -> Result<usize, PublishError> {
-    let path = root.join(name);
-    let old = std::fs::read_to_string(&path).unwrap_or_default();
-    let now: BTreeSet<&str> = files.keys().map(String::as_str).collect();
+/// Removes the directories of `path` that its removal left empty, up to
+/// `root` (a directory still holding anything stays).
+fn remove_empty_parents(root: &Path, path: &str) {
+    let mut dir = path;
+    while let Some((parent, _)) = dir.rsplit_once('/') {
+        if std::fs::remove_dir(root.join(parent)).is_err() {
+            break;
+        }
+        dir = parent;
+    }
+}
+
+/// Removes the files of `stale` (relative paths; unsafe ones are
+/// skipped). Returns how many were there to remove.
+fn remove(root: &Path, stale: &[&str]) -> Result<usize, PublishError> {
     let mut removed = 0;
-    for stale in old.lines().filter(|p| is_safe(p) && !now.contains(p)) {
+    for stale in stale.iter().filter(|p| is_safe(p)) {
         match std::fs::remove_file(root.join(stale)) {
-            Ok(()) => removed += 1,
+            Ok(()) => {
+                removed += 1;
+                remove_empty_parents(root, stale);
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(source) => {
                 return Err(PublishError::Io {
@@ -124,12 +131,6 @@ fn prune(root: &Path, name: &str, files: &BTreeMap<String, String>) -> Result<us
             }
         }
     }
-    let mut list = String::new();
-    for p in now {
-        list.push_str(p);
-        list.push('\n');
-    }
-    write_one(&path, list.as_bytes())?;
     Ok(removed)
 }
 
@@ -145,14 +146,14 @@ mod tests {
     }
 
     #[test]
-    fn writes_changes_only_and_prunes_what_it_wrote_before() {
+    fn writes_changes_only_and_removes_what_is_stale() {
         let dir = tempfile::tempdir().unwrap();
         let first = map(&[("a/index.html", "A"), ("b.css", "B")]);
-        let stats = write(dir.path(), &first, Some(".manifest")).unwrap();
+        let stats = write(dir.path(), &first, &[]).unwrap();
         assert_eq!((stats.written, stats.unchanged), (2, 0));
         std::fs::write(dir.path().join("mine.txt"), "not ours").unwrap();
         let second = map(&[("a/index.html", "A2"), ("c.js", "C")]);
-        let stats = write(dir.path(), &second, Some(".manifest")).unwrap();
+        let stats = write(dir.path(), &second, &["b.css", "../x", "gone.html"]).unwrap();
         assert_eq!(
             stats,
             WriteStats {
@@ -165,15 +166,19 @@ mod tests {
         assert!(dir.path().join("mine.txt").exists());
         let read = |p: &str| std::fs::read_to_string(dir.path().join(p)).unwrap();
         assert_eq!(read("a/index.html"), "A2");
-        let stats = write(dir.path(), &second, Some(".manifest")).unwrap();
+        let stats = write(dir.path(), &second, &[]).unwrap();
         assert_eq!((stats.written, stats.unchanged), (0, 2));
+        let third = map(&[("c.js", "C")]);
+        let stats = write(dir.path(), &third, &["a/index.html"]).unwrap();
+        assert_eq!(stats.removed, 1);
+        assert!(!dir.path().join("a").exists(), "an emptied directory goes");
     }
 
     #[test]
     fn refuses_paths_that_escape() {
         let dir = tempfile::tempdir().unwrap();
         for bad in ["../x", "/etc/x", "a//b", "a/./b"] {
-            let err = write(dir.path(), &map(&[(bad, "x")]), None).unwrap_err();
+            let err = write(dir.path(), &map(&[(bad, "x")]), &[]).unwrap_err();
             assert!(matches!(err, PublishError::Escapes(_)), "{bad}");
         }
     }

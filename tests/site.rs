@@ -13,7 +13,9 @@ use gitnomic::game::Game;
 use gitnomic::journal::Journal;
 use gitnomic::matter::{Kind, Login, MatterInfo};
 use gitnomic::record::{FinalTally, Outcome, Record, RecordedVote};
-use gitnomic::site::{self, Pending, Revision, Sample, Site, SiteInput, Timeline};
+use gitnomic::site::{
+    self, Pending, RenderCache, Rendered, Revision, Sample, Site, SiteInput, ThemeFile, Timeline,
+};
 use gitnomic::source::SourceFile;
 use gitnomic::time::Timestamp;
 
@@ -153,6 +155,12 @@ fn records() -> Vec<SourceFile> {
         comments: Some(8),
         tally: None,
         votes: vec![],
+        sticky: vec![RecordedVote {
+            player: "Kevan".into(),
+            vote: "VETO".into(),
+            at: Some(at("2005-08-04T04:00:00Z")),
+            link: None,
+        }],
         body: String::new(),
         ..enacted.clone()
     };
@@ -232,7 +240,29 @@ fn render(pending: &Pending) -> Site {
 fn render_with(pending: &Pending, changes: Vec<gitnomic::changelog::Change>) -> Site {
     let mut files = game_files(true);
     files.extend(records());
-    let game = Game::check(&files);
+    rebuild_with(&files, pending, &[], &RenderCache::default(), changes).files
+}
+
+/// The fixture's site from `files`, rendering only what changed since the
+/// build that left `previous`.
+fn rebuild(
+    files: &[SourceFile],
+    pending: &Pending,
+    overrides: &[ThemeFile],
+    previous: &RenderCache,
+) -> Rendered {
+    rebuild_with(files, pending, overrides, previous, changes())
+}
+
+/// [`rebuild`] with the gamestate log `changes`.
+fn rebuild_with(
+    files: &[SourceFile],
+    pending: &Pending,
+    overrides: &[ThemeFile],
+    previous: &RenderCache,
+    changes: Vec<gitnomic::changelog::Change>,
+) -> Rendered {
+    let game = Game::check(files);
     assert!(game.problems.is_empty(), "{}", game.problems);
     let timeline = Timeline {
         revisions: vec![
@@ -261,11 +291,11 @@ fn render_with(pending: &Pending, changes: Vec<gitnomic::changelog::Change>) -> 
         game: &game,
         timeline: &timeline,
         pending,
-        overrides: &[],
+        overrides,
         commit: None,
         base_url: Some("https://fixture.invalid/site".into()),
     };
-    site::render(&input, &|_| {}).expect("the fixture renders")
+    site::render_since(&input, previous, &|_| {}).expect("the fixture renders")
 }
 
 /// The `<main>` element of a page, the part that is about the page.
@@ -493,4 +523,161 @@ fn the_gamestate_log_is_on_the_tracker_and_player_pages_in_pages() {
     let report = site::links::check(&site);
     let broken: Vec<String> = report.broken.iter().map(ToString::to_string).collect();
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+/// A record of a matter resolved after the others: `number`, by `author`.
+fn later_record(number: u64, author: &str) -> SourceFile {
+    let record = Record {
+        number,
+        source: None,
+        kind: MatterKind::Cfj,
+        title: format!("Later matter {number}"),
+        author: author.into(),
+        dynasty: 2,
+        opened: at("2030-01-05T10:00:00Z"),
+        resolved: at("2030-01-06T10:00:00Z"),
+        outcome: Outcome::Enacted,
+        failure: None,
+        resolved_by: "gitnomic resolve".into(),
+        reasons: vec![],
+        head: None,
+        merge_commit: None,
+        link: None,
+        comments: None,
+        tally: None,
+        votes: vec![],
+        uncounted: vec![],
+        sticky: vec![],
+        body: "Nothing changes.\n".into(),
+    };
+    SourceFile::new(record.path(), record.render())
+}
+
+/// Replaces the text of the file at `path`.
+fn with_text(files: &[SourceFile], path: &str, text: &str) -> Vec<SourceFile> {
+    files
+        .iter()
+        .map(|f| {
+            if f.path == path {
+                SourceFile::new(path, text)
+            } else {
+                f.clone()
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_rebuild_renders_only_what_changed_and_equals_a_full_build() {
+    let pending = pending();
+    let mut files = game_files(true);
+    files.extend(records());
+    let first = rebuild(&files, &pending, &[], &RenderCache::default());
+    // The output directory as the builds leave it.
+    let mut disk: Site = first.files.clone();
+    let mut cache = first.cache;
+    let unchanged = rebuild(&files, &pending, &[], &cache);
+    assert!(
+        unchanged.files.is_empty(),
+        "nothing changed, yet rendered {:?}",
+        unchanged.files.keys().collect::<Vec<_>>()
+    );
+    assert_eq!(unchanged.cache, cache);
+
+    let mut with_record = files.clone();
+    with_record.push(later_record(9, "Boris"));
+    let variables = files
+        .iter()
+        .find(|f| f.path == "state/variables.toml")
+        .expect("variables")
+        .text
+        .replace("round = 2", "round = 3");
+    let css = ThemeFile {
+        name: "static/style.css".into(),
+        text: "body { color: black; }\n".into(),
+    };
+    let matter_template = ThemeFile {
+        name: "templates/matter.html".into(),
+        text: "{% extends \"base.html\" %}{% block main %}<main><h1>{{ m.title }}</h1></main>{% endblock %}".into(),
+    };
+    let voting = "+++\nid = \"voting\"\ntitle = \"Casting Votes\"\norder = 30\n\n[params]\nenact_quorum_hours = 12\n+++\nEach {{ player }} may vote.\n";
+    let steps: Vec<(&str, Vec<SourceFile>, Vec<ThemeFile>)> = vec![
+        ("a new record", with_record.clone(), vec![]),
+        (
+            "a rule renamed and moved",
+            with_text(&with_record, "rules/core/voting.md", voting),
+            vec![],
+        ),
+        (
+            "a state change",
+            with_text(&with_record, "state/variables.toml", &variables),
+            vec![],
+        ),
+        ("a static file", with_record.clone(), vec![css.clone()]),
+        (
+            "a template",
+            with_record.clone(),
+            vec![css, matter_template],
+        ),
+        ("a record deleted", files.clone(), vec![]),
+    ];
+    for (what, files, overrides) in steps {
+        let full = rebuild(&files, &pending, &overrides, &RenderCache::default());
+        let since = rebuild(&files, &pending, &overrides, &cache);
+        for gone in since.removed(&cache) {
+            disk.remove(gone);
+        }
+        disk.extend(since.files.clone());
+        assert_eq!(since.cache, full.cache, "{what}: the digests");
+        assert_eq!(
+            disk.keys().collect::<Vec<_>>(),
+            full.files.keys().collect::<Vec<_>>(),
+            "{what}: the files"
+        );
+        for (path, text) in &full.files {
+            assert!(disk[path] == *text, "{what}: {path} differs");
+        }
+        assert!(
+            since.files.len() < full.files.len(),
+            "{what}: rendered all {} files",
+            full.files.len()
+        );
+        cache = since.cache;
+    }
+}
+
+#[test]
+fn a_new_record_renders_its_page_lists_feed_and_search_only() {
+    let pending = pending();
+    let mut files = game_files(true);
+    files.extend(records());
+    let first = rebuild(&files, &pending, &[], &RenderCache::default());
+    files.push(later_record(9, "Boris"));
+    let since = rebuild(&files, &pending, &[], &first.cache);
+    let rendered: Vec<&str> = since.files.keys().map(String::as_str).collect();
+    for path in [
+        "matters/9.html",
+        "archive/2030.html",
+        "feed.xml",
+        "search/2030.json",
+        "players/boris.html",
+    ] {
+        assert!(rendered.contains(&path), "{path} not in {rendered:?}");
+    }
+    for path in [
+        "matters/3.html",
+        "matters/blognomic/1.html",
+        "ruleset/index.html",
+        "rules/quorum.html",
+        "rulesets/2.html",
+        "tracker/index.html",
+        "players/ada.html",
+        "style.css",
+        "archive/2005.html",
+        "archive/vetoed/2005.html",
+        "search/2005.json",
+        "search/index.json",
+    ] {
+        assert!(!rendered.contains(&path), "{path} rendered again");
+    }
 }

@@ -5,15 +5,18 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context as _;
+use rayon::prelude::*;
 
 use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs};
 use crate::game::Game;
 use crate::load::{self, GAME_DIRS, Origin};
-use crate::site::{self, SiteInput, ThemeFile, Timeline};
+use crate::site::{self, RenderCache, Rendered, SiteInput, ThemeFile, Timeline};
 use crate::{publish, timeline};
 
-/// The file in the output directory listing what the last build wrote.
-const MANIFEST: &str = ".gitnomic-site";
+/// The list of files that builds before this version left in the output
+/// directory (and published with the site); read once to remove what they
+/// wrote, then deleted.
+const OLD_MANIFEST: &str = ".gitnomic-site";
 
 /// Arguments of `gitnomic build`.
 #[derive(Debug, Clone, clap::Args)]
@@ -40,6 +43,15 @@ pub struct Args {
     /// (exit 1) after it is written.
     #[arg(long)]
     pub check_links: bool,
+    /// Where the build keeps the digest of every page it made, so that the
+    /// next build renders only what changed [default:
+    /// .git/gitnomic-site-cache when --root is a git repository, else
+    /// .<out>.gitnomic-cache beside the output]. Never inside the output.
+    #[arg(long, value_name = "FILE")]
+    pub cache: Option<PathBuf>,
+    /// Render every page, as if nothing had been built before.
+    #[arg(long)]
+    pub full: bool,
 }
 
 /// What a build did.
@@ -86,11 +98,26 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         commit: args.rev.clone(),
         base_url: args.base_url.clone(),
     };
-    let rendered = site::render(&input, &|stage| say(stage)).context("cannot render the site")?;
-    say(&format!("rendered {} files", rendered.len()));
+    let out = if args.out.is_absolute() {
+        args.out.clone()
+    } else {
+        root.join(&args.out)
+    };
+    let cache_file = cache_path(root, &out, args.cache.as_deref());
+    let (mut previous, written) = previous_build(&cache_file, &out, &identity(&out));
+    if args.full {
+        previous.files.clear();
+    }
+    let mut rendered = site::render_since(&input, &previous, &|stage| say(stage))
+        .context("cannot render the site")?;
+    say(&format!(
+        "rendered {} files, kept {} unchanged",
+        rendered.files.len(),
+        rendered.cache.files.len() - rendered.files.len()
+    ));
     let mut broken = 0;
     if args.check_links {
-        let report = site::links::check(&rendered);
+        let report = site::links::check(&whole_site(&out, &rendered)?);
         for link in &report.broken {
             eprintln!("broken link: {link}");
         }
@@ -100,21 +127,121 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
             report.checked
         ));
     }
-    let out = if args.out.is_absolute() {
-        args.out.clone()
-    } else {
-        root.join(&args.out)
-    };
-    let stats = publish::write(&out, &rendered, Some(MANIFEST))
+    let old_manifest = std::fs::read_to_string(out.join(OLD_MANIFEST)).unwrap_or_default();
+    let stale: Vec<&str> = written
+        .iter()
+        .map(String::as_str)
+        .chain(old_manifest.lines())
+        .filter(|p| !rendered.cache.files.contains_key(*p))
+        .collect();
+    let stats = publish::write(&out, &rendered.files, &stale)
         .with_context(|| format!("cannot write the site to {}", out.display()))?;
+    let _ = std::fs::remove_file(out.join(OLD_MANIFEST));
+    rendered.cache.identity = identity(&out);
+    if let Some(dir) = cache_file.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    std::fs::write(&cache_file, rendered.cache.to_text())
+        .with_context(|| format!("cannot write {}", cache_file.display()))?;
     say(&format!(
         "wrote {}: {} changed, {} unchanged, {} removed",
         out.display(),
         stats.written,
-        stats.unchanged,
+        stats.unchanged + rendered.cache.files.len() - rendered.files.len(),
         stats.removed
     ));
     Ok(Built { out, broken })
+}
+
+/// Where the cache of the build writing to `out` lives.
+fn cache_path(root: &Path, out: &Path, given: Option<&Path>) -> PathBuf {
+    if let Some(given) = given {
+        return if given.is_absolute() {
+            given.to_path_buf()
+        } else {
+            root.join(given)
+        };
+    }
+    if root.join(".git").is_dir() {
+        return root.join(".git").join("gitnomic-site-cache");
+    }
+    let name = out
+        .file_name()
+        .map_or_else(|| "site".to_string(), |n| n.to_string_lossy().into_owned());
+    out.with_file_name(format!(".{name}.gitnomic-cache"))
+}
+
+/// What made a cache: this program (its size and modification time, which
+/// any rebuild of it changes) and the output directory. Pages a different
+/// program rendered may differ, so its cache is not used.
+fn identity(out: &Path) -> String {
+    let program = std::env::current_exe()
+        .and_then(std::fs::metadata)
+        .map(|m| {
+            let modified = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos());
+            format!("{} {modified}", m.len())
+        })
+        .unwrap_or_default();
+    format!(
+        "gitnomic {} {program} {}",
+        env!("CARGO_PKG_VERSION"),
+        out_name(out)
+    )
+}
+
+/// The previous build's cache, if this program made it for `out`, less
+/// the files that are no longer there as it wrote them (by size): those
+/// are rendered again. And every file it lists (made by any program for
+/// `out`), to remove those this build does not make.
+fn previous_build(cache_file: &Path, out: &Path, identity: &str) -> (RenderCache, Vec<String>) {
+    let Ok(text) = std::fs::read_to_string(cache_file) else {
+        return Default::default();
+    };
+    let mut cache = RenderCache::from_text(&text);
+    let same_out = cache.identity.ends_with(&format!(" {}", out_name(out)));
+    let written = if same_out {
+        cache.files.keys().cloned().collect()
+    } else {
+        Vec::new()
+    };
+    if cache.identity != identity {
+        return (RenderCache::default(), written);
+    }
+    let files = std::mem::take(&mut cache.files);
+    cache.files = files
+        .into_par_iter()
+        .filter(|(path, entry)| {
+            std::fs::metadata(out.join(path)).is_ok_and(|m| m.is_file() && m.len() == entry.size)
+        })
+        .collect();
+    (cache, written)
+}
+
+/// The output directory as a cache's identity ends with it.
+fn out_name(out: &Path) -> String {
+    std::fs::canonicalize(out)
+        .unwrap_or_else(|_| out.to_path_buf())
+        .display()
+        .to_string()
+}
+
+/// Every file of the site: those rendered now and, read from `out`, those
+/// the previous build wrote and this one kept. For the link check.
+fn whole_site(out: &Path, rendered: &Rendered) -> anyhow::Result<site::Site> {
+    let mut all = rendered.files.clone();
+    for path in rendered.cache.files.keys() {
+        if !all.contains_key(path) {
+            let file = out.join(path);
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("cannot read {}", file.display()))?;
+            all.insert(path.clone(), text);
+        }
+    }
+    Ok(all)
 }
 
 /// Live tallies of the open matters, when the game has a forge: GitHub with

@@ -313,6 +313,8 @@ fn build_site(global: &GlobalArgs, dir: &Path) -> anyhow::Result<PathBuf> {
         base_url: None,
         no_history: false,
         check_links: true,
+        cache: None,
+        full: false,
     };
     let mut quiet = at_time(global, dir, "2030-03-02T13:00:00Z")?;
     quiet.quiet = true;

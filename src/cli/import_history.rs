@@ -41,7 +41,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         .map(|r| (r.path(), r.render()))
         .collect();
     let stats =
-        publish::write(&global.root, &files, None).context("cannot write the imported records")?;
+        publish::write(&global.root, &files, &[]).context("cannot write the imported records")?;
     println!(
         "imported {} records into {} ({} written, {} unchanged); {} rows skipped",
         import.records.len(),

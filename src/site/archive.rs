@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::cache::Digest;
 use super::context::{Context, date, datetime, matter_url, percent};
-use super::theme::Theme;
 use super::xref::{self, Targets};
 use super::{Site, SiteError};
 use crate::record::Record;
@@ -19,7 +19,16 @@ pub(crate) const PER_PAGE: usize = 500;
 /// A resolved matter as a row of a table.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct MatterRow {
-    order: usize,
+    /// What the number column sorts by: the matter's number after its
+    /// source, so imported and own matters keep apart. Of the record alone:
+    /// a new record changes no other row.
+    order: String,
+    /// The year it was resolved in, for the archive's pages.
+    #[serde(skip)]
+    pub(crate) year: i32,
+    /// The digest of the row as serialised: pages listing it digest this.
+    #[serde(skip)]
+    pub(crate) digest: u64,
     number: u64,
     pub(crate) url: String,
     title: String,
@@ -81,12 +90,13 @@ impl Tally {
 
 /// The rows of every record, in record order.
 pub(crate) fn rows(cx: &Context) -> Vec<MatterRow> {
-    cx.game
+    let mut rows: Vec<MatterRow> = cx
+        .game
         .records
         .iter()
-        .enumerate()
-        .map(|(order, r)| MatterRow {
-            order,
+        .map(|r| MatterRow {
+            order: format!("{}{:08}", r.source.as_deref().unwrap_or("~"), r.number),
+            year: chrono::Datelike::year(&r.resolved.to_datetime()),
             number: r.number,
             url: matter_url(r),
             title: r.title.clone(),
@@ -95,8 +105,12 @@ pub(crate) fn rows(cx: &Context) -> Vec<MatterRow> {
             dynasty: r.dynasty,
             resolved: date(r.resolved),
             status: r.status(),
+            digest: 0,
         })
-        .collect()
+        .collect();
+    rows.par_iter_mut()
+        .for_each(|row| row.digest = Digest::new().json(&*row).finish());
+    rows
 }
 
 /// Indices of records, newest resolution first.
@@ -109,7 +123,6 @@ pub(crate) fn newest_first(records: &[Record]) -> Vec<usize> {
 /// Renders the home page, plain pages, the archive, matters, players and
 /// dynasties.
 pub(crate) fn render(
-    theme: &Theme,
     cx: &Context,
     history: &super::revisions::History,
     site: &mut Site,
@@ -117,19 +130,18 @@ pub(crate) fn render(
 ) -> Result<(), SiteError> {
     let rows = rows(cx);
     let newest = newest_first(&cx.game.records);
-    home(theme, cx, &rows, &newest, site)?;
-    listings(theme, cx, &rows, &newest, site)?;
+    home(cx, &rows, &newest, site)?;
+    listings(cx, &rows, &newest, site)?;
     progress("  the pages of the matters");
-    site.extend(matters(theme, cx, history)?);
+    site.extend(matters(cx, history)?.into_iter().flatten());
     progress("  the players' pages");
-    site.extend(super::players::render(theme, cx, &rows, &newest)?);
+    site.extend(super::players::render(cx, &rows, &newest)?);
     progress("  the dynasties' pages");
-    site.extend(dynasties(theme, cx, &rows)?);
+    site.extend(dynasties(cx, &rows, &newest)?);
     Ok(())
 }
 
 fn home(
-    theme: &Theme,
     cx: &Context,
     rows: &[MatterRow],
     newest: &[usize],
@@ -152,7 +164,9 @@ fn home(
         let mut context = cx.page(&path, &page.title, "")?;
         let prefix = format!("{}ruleset/", super::context::root(&path));
         context.insert("html", &xref::to_html(&page.body, &targets, &prefix));
-        site.insert(path.clone(), theme.render("page.html", &path, &context)?);
+        if let Some(text) = cx.render("page.html", &path, context)? {
+            site.insert(path.clone(), text);
+        }
         entries.push(PageEntry {
             title: page.title.clone(),
             url,
@@ -175,7 +189,9 @@ fn home(
     context.insert("pages", &entries);
     context.insert("recent", &recent);
     context.insert("pending", &super::pending::linked(cx));
-    site.insert(path.into(), theme.render("index.html", path, &context)?);
+    if let Some(text) = cx.render("index.html", path, context)? {
+        site.insert(path.into(), text);
+    }
     Ok(())
 }
 
@@ -184,14 +200,21 @@ struct Listing<'r> {
     label: &'static str,
     base: String,
     rows: Vec<&'r MatterRow>,
+    /// The rows by year resolved, newest year first; each year newest
+    /// first.
+    years: Vec<(i32, Vec<&'r MatterRow>)>,
 }
 
-/// One page of a listing: (listing, page index, page count, its rows).
-type Job<'l, 'r> = (&'l Listing<'r>, usize, usize, &'l [&'r MatterRow]);
+/// One page of a listing: the listing, the year shown (an index into its
+/// years), the page of that year (a busy year has more than [`PER_PAGE`]
+/// matters), and whether it is the listing's front page (its newest year,
+/// at the listing's address).
+type Job<'l, 'r> = (&'l Listing<'r>, usize, usize, bool);
 
-/// `archive/` (all, newest first) and `archive/<status>/`, paginated.
+/// `archive/` and `archive/<status>/`, a page per year: a new record
+/// changes its own year's pages only, and no page carries the whole
+/// archive. Each list's front page shows its newest year.
 fn listings(
-    theme: &Theme,
     cx: &Context,
     rows: &[MatterRow],
     newest: &[usize],
@@ -201,94 +224,166 @@ fn listings(
     for &i in newest {
         by_status.entry(rows[i].status).or_default().push(&rows[i]);
     }
-    let all = Listing {
-        label: "all",
-        base: "archive/".into(),
-        rows: newest.iter().map(|&i| &rows[i]).collect(),
-    };
-    let lists: Vec<Listing> = std::iter::once(all)
-        .chain(by_status.into_iter().map(|(label, rows)| Listing {
+    let all: Vec<&MatterRow> = newest.iter().map(|&i| &rows[i]).collect();
+    let lists: Vec<Listing> = std::iter::once(("all", "archive/".to_string(), all))
+        .chain(
+            by_status
+                .into_iter()
+                .map(|(label, rows)| (label, format!("archive/{label}/"), rows)),
+        )
+        .map(|(label, base, rows)| Listing {
             label,
-            base: format!("archive/{label}/"),
+            base,
+            years: by_year(&rows),
             rows,
-        }))
+        })
         .collect();
     let jobs: Vec<Job> = lists
         .iter()
         .flat_map(|list| {
-            let mut chunks: Vec<&[&MatterRow]> = list.rows.chunks(PER_PAGE).collect();
-            if chunks.is_empty() {
-                chunks.push(&[]);
-            }
-            let count = chunks.len();
-            chunks
-                .into_iter()
+            let years = list
+                .years
+                .iter()
                 .enumerate()
-                .map(move |(n, chunk)| (list, n, count, chunk))
+                .flat_map(move |(y, (_, rows))| {
+                    (0..rows.len().div_ceil(PER_PAGE)).map(move |k| (list, y, k, false))
+                });
+            std::iter::once((list, 0, 0, true)).chain(years)
         })
         .collect();
-    let pages: Vec<(String, String)> = jobs
+    let pages: Vec<Option<(String, String)>> = jobs
         .par_iter()
-        .map(|job| listing_page(theme, cx, &lists, job))
+        .map(|job| listing_page(cx, &lists, job))
         .collect::<Result<_, SiteError>>()?;
-    site.extend(pages);
+    site.extend(pages.into_iter().flatten());
     Ok(())
 }
 
+/// `1,248 matters`, `1 matter`.
+fn matters_count(n: usize) -> String {
+    let noun = if n == 1 { "matter" } else { "matters" };
+    format!("{} {noun}", super::theme::thousands(n as u64))
+}
+
+/// Rows (newest first) grouped by the year they were resolved in.
+fn by_year<'r>(rows: &[&'r MatterRow]) -> Vec<(i32, Vec<&'r MatterRow>)> {
+    let mut years: Vec<(i32, Vec<&MatterRow>)> = Vec::new();
+    for row in rows {
+        match years.last_mut() {
+            Some((year, list)) if *year == row.year => list.push(row),
+            _ => years.push((row.year, vec![row])),
+        }
+    }
+    years
+}
+
 fn listing_page(
-    theme: &Theme,
     cx: &Context,
     lists: &[Listing],
-    &(list, n, count, chunk): &Job,
-) -> Result<(String, String), SiteError> {
+    &(list, y, k, front): &Job,
+) -> Result<Option<(String, String)>, SiteError> {
     let total = list.rows.len();
-    let (title, description) = if list.label == "all" {
-        (
-            "Archive".to_string(),
-            format!("{total} resolved matters, newest first."),
-        )
-    } else {
-        (
-            format!("Archive: {}", list.label),
-            format!("{total} resolved matters {}, newest first.", list.label),
-        )
+    let (year, in_year) = list.years.get(y).map_or((None, &[][..]), |(year, rows)| {
+        (Some(*year), rows.as_slice())
+    });
+    let chunk = in_year.chunks(PER_PAGE).nth(k).unwrap_or(&[]);
+    let of_year = |year: i32, k: usize| match k {
+        0 => format!("{}{year}.html", list.base),
+        k => format!("{}{year}-{}.html", list.base, k + 1),
     };
+    let which = if list.label == "all" {
+        String::new()
+    } else {
+        format!(" {}", list.label)
+    };
+    let title = match (front, year) {
+        (true, _) | (false, None) => format!("Archive{}", which.replacen(' ', ": ", 1)),
+        (false, Some(year)) if k == 0 => {
+            format!("Archive{}, {year}", which.replacen(' ', ": ", 1))
+        }
+        (false, Some(year)) => format!(
+            "Archive{}, {year}, page {}",
+            which.replacen(' ', ": ", 1),
+            k + 1
+        ),
+    };
+    let description = match (front, year) {
+        (true, Some(year)) => format!(
+            "{} resolved matters{which}, a page per year, newest first. {year}: {}.",
+            super::theme::thousands(total as u64),
+            matters_count(in_year.len()),
+        ),
+        (false, Some(year)) => format!(
+            "Resolved in {year}: {}{which}, newest first.",
+            matters_count(in_year.len()),
+        ),
+        (_, None) => format!("No resolved matters{which} yet."),
+    };
+    // The same year in each list, with its count there: a page shows
+    // nothing of other years, so a new record changes its own year only.
     let facets: Vec<Facet> = lists
         .iter()
-        .map(|l| Facet {
-            label: l.label.to_string(),
-            url: l.base.clone(),
-            count: l.rows.len(),
-            current: l.label == list.label,
+        .map(|l| {
+            let same_year = l.years.iter().find(|(y, _)| Some(*y) == year);
+            Facet {
+                label: l.label.to_string(),
+                url: same_year
+                    .map_or_else(|| l.base.clone(), |(y, _)| format!("{}{y}.html", l.base)),
+                count: same_year.map_or(0, |(_, rows)| rows.len()),
+                current: l.label == list.label,
+            }
         })
         .collect();
-    let path = format!("{}index.html", page_url(&list.base, n));
-    let mut context = cx.page(&path, &title, "archive")?;
-    context.insert("description", &description);
-    context.insert("statuses", &facets);
-    context.insert("pager", &pager(&list.base, count, n));
-    context.insert("rows", chunk);
-    Ok((path.clone(), theme.render("archive.html", &path, &context)?))
-}
-
-fn page_url(base: &str, n: usize) -> String {
-    if n == 0 {
-        base.to_string()
-    } else {
-        format!("{base}page-{}/", n + 1)
-    }
-}
-
-fn pager(base: &str, pages: usize, current: usize) -> Pager {
-    Pager {
-        pages: (0..pages)
+    let path = match (front, year) {
+        (false, Some(year)) => of_year(year, k),
+        _ => format!("{}index.html", list.base),
+    };
+    let year_pages = Pager {
+        pages: (0..in_year.len().div_ceil(PER_PAGE))
             .map(|n| PageLink {
                 label: (n + 1).to_string(),
-                url: page_url(base, n),
-                current: n == current,
+                url: year.map(|year| of_year(year, n)).unwrap_or_default(),
+                current: n == k,
             })
             .collect(),
-    }
+    };
+    let pager = Pager {
+        pages: list
+            .years
+            .iter()
+            .map(|(y, _)| PageLink {
+                label: y.to_string(),
+                url: format!("{}{y}.html", list.base),
+                current: Some(*y) == year,
+            })
+            .collect(),
+    };
+    let key = Digest::new()
+        .text(&title)
+        .text(&description)
+        .json(&facets)
+        .json(&year)
+        .json(&pager)
+        .json(&year_pages);
+    let context = || {
+        let mut context = cx.page(&path, &title, "archive")?;
+        context.insert("description", &description);
+        context.insert("statuses", &facets);
+        context.insert("year", &year);
+        context.insert("pager", &pager);
+        context.insert("year_pages", &year_pages);
+        context.insert("rows", chunk);
+        Ok(context)
+    };
+    Ok(cx
+        .render_keyed("archive.html", &path, rows_digest(key, chunk), context)?
+        .map(|text| (path.clone(), text)))
+}
+
+/// `key` with the digests of `rows`: a page listing thousands of matters
+/// is told unchanged without serialising them again.
+pub(crate) fn rows_digest(key: Digest, rows: &[&MatterRow]) -> Digest {
+    rows.iter().fold(key, |key, row| key.number(row.digest))
 }
 
 /// A record as its page shows it.
@@ -296,7 +391,8 @@ fn pager(base: &str, pages: usize, current: usize) -> Pager {
 struct MatterView<'r> {
     number: u64,
     title: &'r str,
-    kind: crate::engine::MatterKind,
+    /// The kind as players name it: `Call for Judgment`.
+    kind: &'static str,
     status: &'static str,
     author: &'r str,
     author_url: String,
@@ -312,7 +408,53 @@ struct MatterView<'r> {
     tally: Option<crate::record::FinalTally>,
     votes: Vec<VoteView<'r>>,
     uncounted: Vec<UncountedView<'r>>,
+    /// The votes that made it Vetoed or Self-Killed for good, with who
+    /// cast them.
+    sticky: Vec<StickyView<'r>>,
     html: String,
+}
+
+#[derive(Serialize)]
+struct StickyView<'r> {
+    /// `Vetoed` or `Self-killed`.
+    what: &'static str,
+    /// Who cast it and what: `Wren cast a VETO`, `its author, Ada, voted
+    /// AGAINST`.
+    by: String,
+    player: &'r str,
+    at: String,
+    link: Option<&'r str>,
+}
+
+/// A matter's kind in the words players use.
+fn kind_words(kind: crate::engine::MatterKind) -> &'static str {
+    match kind {
+        crate::engine::MatterKind::Proposal => "Proposal",
+        crate::engine::MatterKind::Cfj => "Call for Judgment",
+        crate::engine::MatterKind::Dov => "Declaration of Victory",
+    }
+}
+
+/// A sticky vote as its page says it: a VETO is the emperor's, an
+/// AGAINST that stuck is the author's own.
+fn sticky_view<'r>(r: &'r Record, v: &'r crate::record::RecordedVote) -> StickyView<'r> {
+    let (what, by) = if v.vote == "VETO" {
+        ("Vetoed", format!("{} cast a VETO", v.player))
+    } else if v.player == r.author {
+        (
+            "Self-killed",
+            format!("its author, {}, voted {}", v.player, v.vote),
+        )
+    } else {
+        ("Decided", format!("{} voted {}", v.player, v.vote))
+    };
+    StickyView {
+        what,
+        by,
+        player: &v.player,
+        at: v.at.map(datetime).unwrap_or_default(),
+        link: v.link.as_deref(),
+    }
 }
 
 #[derive(Serialize)]
@@ -330,6 +472,9 @@ struct UncountedView<'r> {
     why: &'r str,
 }
 
+/// The view of a record's page. It reads the record, its author's page
+/// and the ruleset's link targets only: `matters` digests those to tell
+/// whether the page changed, so a view that reads more must digest more.
 fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -> MatterView<'r> {
     let html = if r.body.trim().is_empty() {
         String::new()
@@ -340,7 +485,7 @@ fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -
     MatterView {
         number: r.number,
         title: &r.title,
-        kind: r.kind,
+        kind: kind_words(r.kind),
         status: r.status(),
         author: &r.author,
         author_url: cx.player_url(&r.author),
@@ -373,46 +518,62 @@ fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -
                 why: &u.why,
             })
             .collect(),
+        sticky: r.sticky.iter().map(|v| sticky_view(r, v)).collect(),
         html,
     }
 }
 
 /// One page per record, rendered in parallel.
 fn matters(
-    theme: &Theme,
     cx: &Context,
     history: &super::revisions::History,
-) -> Result<Vec<(String, String)>, SiteError> {
+) -> Result<Vec<Option<(String, String)>>, SiteError> {
     let targets = Targets::new(&cx.game.ruleset);
     cx.game
         .records
         .par_iter()
         .map(|r| {
             let path = matter_url(r);
-            let mut context = cx.page(&path, &r.title, "archive")?;
-            context.insert("m", &matter_view(cx, r, &targets, &path));
-            context.insert("change", &history.of_matter(&path));
-            Ok((path.clone(), theme.render("matter.html", &path, &context)?))
+            let change = history.of_matter(&path);
+            // Everything the page is made from besides what all pages
+            // share: what `matter_view` reads, and the rule change.
+            let key = Digest::new()
+                .json(r)
+                .text(&cx.player_url(&r.author))
+                .number(targets.fingerprint)
+                .json(&change);
+            let context = || {
+                let mut context = cx.page(&path, &r.title, "archive")?;
+                context.insert("m", &matter_view(cx, r, &targets, &path));
+                context.insert("change", &change);
+                Ok(context)
+            };
+            Ok(cx
+                .render_keyed("matter.html", &path, key, context)?
+                .map(|text| (path.clone(), text)))
         })
         .collect()
 }
 
-/// `dynasties/` and one page per dynasty with its matters.
+/// `dynasties/` and one page per dynasty with its matters. Newest first,
+/// as the archive: a player looks for what happens now, and the oldest
+/// dynasties of a long game are the least read.
 fn dynasties(
-    theme: &Theme,
     cx: &Context,
     rows: &[MatterRow],
+    newest: &[usize],
 ) -> Result<Vec<(String, String)>, SiteError> {
     let records = &cx.game.records;
     let mut by_dynasty: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
-    for (i, r) in records.iter().enumerate() {
-        by_dynasty.entry(r.dynasty).or_default().push(i);
+    for &i in newest {
+        by_dynasty.entry(records[i].dynasty).or_default().push(i);
     }
     if let Some(state) = &cx.game.state {
         by_dynasty.entry(state.dynasty.number).or_default();
     }
     let views: Vec<serde_json::Value> = by_dynasty
         .iter()
+        .rev()
         .map(|(number, list)| {
             let mut view = serde_json::to_value(Tally::of(list.iter().map(|&i| &records[i])))
                 .unwrap_or_default();
@@ -426,23 +587,29 @@ fn dynasties(
     let path = "dynasties/index.html";
     let mut context = cx.page(path, "Dynasties", "dynasties")?;
     context.insert("dynasties", &views);
-    out.push((
-        path.to_string(),
-        theme.render("dynasties.html", path, &context)?,
-    ));
-    let pages: Vec<(String, String)> = views
+    out.extend(
+        cx.render("dynasties.html", path, context)?
+            .map(|text| (path.to_string(), text)),
+    );
+    let pages: Vec<Option<(String, String)>> = views
         .par_iter()
-        .zip(by_dynasty.values().collect::<Vec<_>>())
+        .zip(by_dynasty.values().rev().collect::<Vec<_>>())
         .map(|(view, list)| {
             let path = format!("dynasties/{}.html", view["number"]);
             let title = format!("Dynasty {}", view["number"]);
             let list: Vec<&MatterRow> = list.iter().map(|&i| &rows[i]).collect();
-            let mut context = cx.page(&path, &title, "dynasties")?;
-            context.insert("d", view);
-            context.insert("rows", &list);
-            Ok((path.clone(), theme.render("dynasty.html", &path, &context)?))
+            let key = rows_digest(Digest::new().json(view), &list);
+            let context = || {
+                let mut context = cx.page(&path, &title, "dynasties")?;
+                context.insert("d", view);
+                context.insert("rows", &list);
+                Ok(context)
+            };
+            Ok(cx
+                .render_keyed("dynasty.html", &path, key, context)?
+                .map(|text| (path.clone(), text)))
         })
         .collect::<Result<_, SiteError>>()?;
-    out.extend(pages);
+    out.extend(pages.into_iter().flatten());
     Ok(out)
 }

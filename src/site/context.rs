@@ -6,6 +6,7 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
+use super::cache::{Digest, RenderCache};
 use super::theme::Theme;
 use super::xref::HtmlCache;
 use super::{SiteError, SiteInput};
@@ -41,11 +42,21 @@ pub(crate) struct Context<'a> {
     /// The rendered masthead by (depth, section): the same on thousands of
     /// pages, so rendered once each.
     mastheads: Mutex<HashMap<(usize, String), String>>,
+    /// What the previous build made, to leave alone what has not changed.
+    previous: &'a RenderCache,
+    /// The digest of what every page shares: the theme and `base`.
+    shared: u64,
+    /// The digest of every file this build makes, rendered or kept.
+    made: Mutex<Vec<(String, u64)>>,
 }
 
 impl<'a> Context<'a> {
     /// Gathers what pages share.
-    pub(crate) fn new(input: &'a SiteInput<'a>, theme: &'a Theme) -> Self {
+    pub(crate) fn new(
+        input: &'a SiteInput<'a>,
+        theme: &'a Theme,
+        previous: &'a RenderCache,
+    ) -> Self {
         let game = input.game;
         let site = site_view(game, input.commit.clone());
         let mut base = tera::Context::new();
@@ -59,9 +70,98 @@ impl<'a> Context<'a> {
             game,
             slugs: slugs(names),
             html: HtmlCache::default(),
+            shared: Digest::new()
+                .number(theme.digest())
+                .json(&base.clone().into_json())
+                .finish(),
             base,
             theme,
             mastheads: Mutex::new(HashMap::new()),
+            previous,
+            made: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Renders `template` with `context` as the page at `path`, unless the
+    /// previous build made that page from the same template and values:
+    /// then `None`, and the file it wrote stands.
+    pub(crate) fn render(
+        &self,
+        template: &str,
+        path: &str,
+        context: tera::Context,
+    ) -> Result<Option<String>, SiteError> {
+        let values = context.into_json();
+        let digest = Digest::new()
+            .number(self.shared)
+            .text(template)
+            .text(path)
+            .json(&values)
+            .finish();
+        if self.keep(path, digest) {
+            return Ok(None);
+        }
+        let context = tera::Context::from_value(values).map_err(|e| SiteError::Render {
+            page: path.to_string(),
+            template: template.to_string(),
+            message: e.to_string(),
+        })?;
+        self.theme.render(template, path, &context).map(Some)
+    }
+
+    /// Like [`Context::render`] for pages made by the thousand (a matter's
+    /// page): `key` digests everything the page is made from besides what
+    /// every page shares, so its context is made only when it changed.
+    pub(crate) fn render_keyed(
+        &self,
+        template: &str,
+        path: &str,
+        key: Digest,
+        context: impl FnOnce() -> Result<tera::Context, SiteError>,
+    ) -> Result<Option<String>, SiteError> {
+        let digest = key.number(self.shared).text(template).text(path).finish();
+        if self.keep(path, digest) {
+            return Ok(None);
+        }
+        self.theme.render(template, path, &context()?).map(Some)
+    }
+
+    /// A file made without a template (a static file, the search index):
+    /// `None` when the previous build made the same text.
+    pub(crate) fn file(&self, path: &str, text: String) -> Option<String> {
+        let digest = Digest::new().text(&text).finish();
+        (!self.keep(path, digest)).then_some(text)
+    }
+
+    /// Records that this build makes `path` from inputs with `digest`; true
+    /// when the previous build made it from the same.
+    fn keep(&self, path: &str, digest: u64) -> bool {
+        if let Ok(mut made) = self.made.lock() {
+            made.push((path.to_string(), digest));
+        }
+        self.previous
+            .files
+            .get(path)
+            .is_some_and(|e| e.digest == digest)
+    }
+
+    /// The digests of every file made, rendered or kept, with their sizes
+    /// (from `rendered`, else from the previous build).
+    pub(crate) fn cache(&self, rendered: &super::Site) -> RenderCache {
+        let made = self.made.lock().map(|m| m.clone()).unwrap_or_default();
+        let files = made
+            .into_iter()
+            .map(|(path, digest)| {
+                let size = match rendered.get(&path) {
+                    Some(text) => text.len() as u64,
+                    None => self.previous.files.get(&path).map_or(0, |e| e.size),
+                };
+                (path, super::cache::CacheEntry { digest, size })
+            })
+            .collect();
+        RenderCache {
+            identity: self.previous.identity.clone(),
+            files,
         }
     }
 

@@ -13,7 +13,6 @@ use serde::Serialize;
 
 use super::archive::{PageLink, Pager};
 use super::context::{Context, datetime, matter_url};
-use super::theme::Theme;
 use super::{Site, SiteError};
 
 /// Changes per page of a log.
@@ -117,7 +116,7 @@ pub(crate) fn player_dir(cx: &Context, name: &str) -> String {
 }
 
 /// The log pages beyond the first: the tracker's and each player's.
-pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(), SiteError> {
+pub(crate) fn render(cx: &Context, site: &mut Site) -> Result<(), SiteError> {
     let all = rows(cx);
     let every: Vec<&LogRow> = all.iter().map(|(r, _)| r).collect();
     let mut jobs: Vec<(String, String, Vec<&LogRow>)> =
@@ -130,7 +129,7 @@ pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(),
             .collect();
         jobs.push((format!("{name}: gamestate log"), player_dir(cx, name), mine));
     }
-    let pages: Vec<(String, String)> = jobs
+    let pages: Vec<(String, Option<String>)> = jobs
         .par_iter()
         .flat_map(|(title, dir, rows)| {
             let count = rows.len().div_ceil(PER_PAGE);
@@ -156,11 +155,13 @@ pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(),
             )?;
             context.insert("log", &page(rows, &first, dir, n));
             context.insert("back", &first);
-            Ok((path.clone(), theme.render("log.html", &path, &context)?))
+            Ok((path.clone(), cx.render("log.html", &path, context)?))
         })
         .collect::<Result<_, SiteError>>()?;
     for (path, html) in pages {
-        site.insert(path, html);
+        if let Some(html) = html {
+            site.insert(path, html);
+        }
     }
     Ok(())
 }

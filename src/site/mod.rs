@@ -9,6 +9,7 @@
 //! relative, so the site works from any directory, any host and `file://`.
 
 mod archive;
+mod cache;
 mod context;
 pub mod links;
 mod log;
@@ -31,6 +32,7 @@ use crate::game::Game;
 use crate::ruleset::Ruleset;
 use crate::time::Timestamp;
 
+pub use cache::{CacheEntry, RenderCache};
 pub use theme::{ThemeFile, builtin_names};
 
 /// The rendered site: relative path (`ruleset/index.html`) to file text.
@@ -190,30 +192,70 @@ pub enum SiteError {
     },
 }
 
+/// What a build rendered, and the digests of every file of the site.
+#[derive(Debug, Clone, Default)]
+pub struct Rendered {
+    /// The files rendered: all of them, or with a previous build's cache,
+    /// those whose inputs changed (the others stand as that build wrote
+    /// them).
+    pub files: Site,
+    /// Every file of the site with its digest, for the next build. Its
+    /// `identity` is the previous cache's.
+    pub cache: RenderCache,
+}
+
+impl Rendered {
+    /// The files of the previous build that this one no longer makes.
+    pub fn removed<'c>(&self, previous: &'c RenderCache) -> Vec<&'c str> {
+        previous
+            .files
+            .keys()
+            .filter(|p| !self.cache.files.contains_key(*p))
+            .map(String::as_str)
+            .collect()
+    }
+}
+
 /// Renders the whole site. `progress` hears about each stage as it starts
 /// (a long build should not look stuck).
 pub fn render(input: &SiteInput, progress: &(dyn Fn(&str) + Sync)) -> Result<Site, SiteError> {
+    Ok(render_since(input, &RenderCache::default(), progress)?.files)
+}
+
+/// Renders the pages whose inputs changed since the build that left
+/// `previous` (every page, with an empty cache). The caller vouches that
+/// the files `previous` lists are still as that build wrote them.
+pub fn render_since(
+    input: &SiteInput,
+    previous: &RenderCache,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Rendered, SiteError> {
     let theme = theme::Theme::load(input.overrides)?;
-    let cx = context::Context::new(input, &theme);
+    let cx = context::Context::new(input, &theme, previous);
     let mut site = Site::new();
     progress("rendering the ruleset and the rule pages");
-    rules::render(&theme, &cx, &mut site)?;
+    rules::render(&cx, &mut site)?;
     progress("rendering the tracker and pending matters");
-    tracker::render(&theme, &cx, &mut site)?;
-    log::render(&theme, &cx, &mut site)?;
+    tracker::render(&cx, &mut site)?;
+    log::render(&cx, &mut site)?;
     progress(&format!(
         "rendering the archive: {} resolved matters",
         input.game.records.len()
     ));
     let history = revisions::History::new(&cx);
-    archive::render(&theme, &cx, &history, &mut site, progress)?;
+    archive::render(&cx, &history, &mut site, progress)?;
     progress(&format!(
         "rendering the history: {} ruleset revisions",
         input.timeline.revisions.len()
     ));
-    revisions::render(&theme, &cx, &history, &mut site)?;
+    revisions::render(&cx, &history, &mut site)?;
     progress("rendering statistics, the feed and the search index");
-    stats::render(&theme, &cx, &mut site)?;
-    theme.add_static(&mut site);
-    Ok(site)
+    stats::render(&cx, &mut site)?;
+    for (path, text) in theme.statics() {
+        if let Some(text) = cx.file(path, text.clone()) {
+            site.insert(path.clone(), text);
+        }
+    }
+    let cache = cx.cache(&site);
+    Ok(Rendered { files: site, cache })
 }

@@ -9,12 +9,10 @@ use rayon::prelude::*;
 use super::SiteError;
 use super::archive::{MatterRow, PER_PAGE, PageLink, Pager, Tally};
 use super::context::Context;
-use super::theme::Theme;
 use super::tracker::row_anchor;
 
 /// `players/` and one page per player, paginated.
 pub(crate) fn render(
-    theme: &Theme,
     cx: &Context,
     rows: &[MatterRow],
     newest: &[usize],
@@ -51,10 +49,10 @@ pub(crate) fn render(
     let path = "players/index.html";
     let mut context = cx.page(path, "Players", "players")?;
     context.insert("players", &views);
-    out.push((
-        path.to_string(),
-        theme.render("players.html", path, &context)?,
-    ));
+    out.extend(
+        cx.render("players.html", path, context)?
+            .map(|text| (path.to_string(), text)),
+    );
     // A prolific player's matters run to thousands: pages of PER_PAGE, the
     // first at the player's own address.
     let jobs: Vec<(&serde_json::Value, usize, usize)> = views
@@ -69,7 +67,7 @@ pub(crate) fn render(
             (0..count).map(move |n| (view, n, count))
         })
         .collect();
-    let pages: Vec<(String, String)> = jobs
+    let pages: Vec<Option<(String, String)>> = jobs
         .par_iter()
         .map(|&(view, n, count)| {
             let name = view["name"].as_str().unwrap_or_default();
@@ -103,10 +101,12 @@ pub(crate) fn render(
             context.insert("p", view);
             context.insert("rows", &list);
             context.insert("pager", &pager);
-            Ok((path.clone(), theme.render("player.html", &path, &context)?))
+            Ok(cx
+                .render("player.html", &path, context)?
+                .map(|text| (path.clone(), text)))
         })
         .collect::<Result<_, SiteError>>()?;
-    out.extend(pages);
+    out.extend(pages.into_iter().flatten());
     Ok(out)
 }
 

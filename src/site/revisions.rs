@@ -9,7 +9,6 @@ use serde::Serialize;
 
 use super::context::{Context, date, matter_url};
 use super::rules::{Links, rule_view, section_views};
-use super::theme::Theme;
 use super::xref::Targets;
 use super::{Revision, Site, SiteError};
 use crate::record::Record;
@@ -176,33 +175,29 @@ fn pr_number(summary: &str) -> Option<u64> {
 }
 
 /// Renders `rulesets/`, `rulesets/<n>/` and `rules/<id>/`.
-pub(crate) fn render(
-    theme: &Theme,
-    cx: &Context,
-    history: &History,
-    site: &mut Site,
-) -> Result<(), SiteError> {
+pub(crate) fn render(cx: &Context, history: &History, site: &mut Site) -> Result<(), SiteError> {
     let revisions = &cx.input.timeline.revisions;
     let (views, diffs) = (&history.views, &history.diffs);
     let path = "rulesets/index.html";
     let mut context = cx.page(path, "Ruleset history", "rulesets")?;
     let newest: Vec<&RevisionView> = views.iter().rev().collect();
     context.insert("revisions", &newest);
-    site.insert(path.into(), theme.render("rulesets.html", path, &context)?);
-    let pages: Vec<(String, String)> = (0..revisions.len())
+    if let Some(text) = cx.render("rulesets.html", path, context)? {
+        site.insert(path.into(), text);
+    }
+    let pages: Vec<Option<(String, String)>> = (0..revisions.len())
         .into_par_iter()
-        .map(|i| revision_page(theme, cx, (&revisions[i], &views[i]), &diffs[i]))
+        .map(|i| revision_page(cx, (&revisions[i], &views[i]), &diffs[i]))
         .collect::<Result<_, _>>()?;
-    site.extend(pages);
-    rule_pages(theme, cx, views, diffs, site)
+    site.extend(pages.into_iter().flatten());
+    rule_pages(cx, views, diffs, site)
 }
 
 fn revision_page(
-    theme: &Theme,
     cx: &Context,
     (rev, view): (&Revision, &RevisionView),
     changes: &[RuleDiff],
-) -> Result<(String, String), SiteError> {
+) -> Result<Option<(String, String)>, SiteError> {
     let path = format!("rulesets/{}.html", rev.number);
     let title = format!("Ruleset {}", rev.number);
     let mut context = cx.page(&path, &title, "rulesets")?;
@@ -217,10 +212,9 @@ fn revision_page(
     context.insert("next", &(rev.number < last).then_some(rev.number + 1));
     context.insert("diff", &entries(changes));
     context.insert("sections", &section_views(&rev.ruleset, links));
-    Ok((
-        path.clone(),
-        theme.render("revision.html", &path, &context)?,
-    ))
+    Ok(cx
+        .render("revision.html", &path, context)?
+        .map(|text| (path.clone(), text)))
 }
 
 /// What the revisions say about each rule id.
@@ -263,7 +257,6 @@ fn histories<'a>(
 
 /// A page per rule ever seen: the current text, or where its last text is.
 fn rule_pages(
-    theme: &Theme,
     cx: &Context,
     views: &[RevisionView],
     diffs: &[Vec<RuleDiff>],
@@ -282,7 +275,7 @@ fn rule_pages(
         .chain(last_seen.keys().copied())
         .collect();
     let targets = Targets::new(current);
-    let pages: Vec<(String, String)> = ids
+    let pages: Vec<Option<(String, String)>> = ids
         .par_iter()
         .map(|id| {
             let path = format!("rules/{id}.html");
@@ -323,10 +316,12 @@ fn rule_pages(
             let mut changes = history.get(id).cloned().unwrap_or_default();
             changes.reverse();
             context.insert("changes", &changes);
-            Ok((path.clone(), theme.render("rule.html", &path, &context)?))
+            Ok(cx
+                .render("rule.html", &path, context)?
+                .map(|text| (path.clone(), text)))
         })
         .collect::<Result<_, SiteError>>()?;
-    site.extend(pages);
+    site.extend(pages.into_iter().flatten());
     Ok(())
 }
 

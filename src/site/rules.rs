@@ -7,7 +7,6 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::context::{Context, slug};
-use super::theme::Theme;
 use super::xref::{self, HtmlCache, Targets};
 use super::{Site, SiteError};
 use crate::ruleset::{Rule, Ruleset};
@@ -124,7 +123,7 @@ pub(crate) fn section_views(ruleset: &Ruleset, links: Links) -> Vec<SectionView>
 }
 
 /// Renders `ruleset/index.html`.
-pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(), SiteError> {
+pub(crate) fn render(cx: &Context, site: &mut Site) -> Result<(), SiteError> {
     let path = "ruleset/index.html";
     let ruleset = &cx.game.ruleset;
     let links = Links {
@@ -158,7 +157,9 @@ pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(),
     context.insert("intro", &intro);
     context.insert("sections", &sections);
     context.insert("glossary", &glossary);
-    site.insert(path.into(), theme.render("ruleset.html", path, &context)?);
+    if let Some(text) = cx.render("ruleset.html", path, context)? {
+        site.insert(path.into(), text);
+    }
     Ok(())
 }
 

@@ -8,7 +8,6 @@ use serde::Serialize;
 use super::archive::newest_first;
 use super::context::{Context, matter_url, percent, slug};
 use super::svg::{self, Labels};
-use super::theme::Theme;
 use super::{Site, SiteError};
 use crate::time::Timestamp;
 
@@ -21,8 +20,8 @@ struct Chart {
     caption: String,
 }
 
-/// Renders `stats/index.html`, `feed.xml` and `search.json`.
-pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(), SiteError> {
+/// Renders `stats/index.html`, `feed.xml` and the search index.
+pub(crate) fn render(cx: &Context, site: &mut Site) -> Result<(), SiteError> {
     let records = &cx.game.records;
     let enacted = records.iter().filter(|r| r.status() == "enacted").count();
     let path = "stats/index.html";
@@ -36,9 +35,17 @@ pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(),
         vec![per_month(cx), rate_per_dynasty(cx)]
     };
     context.insert("charts", &charts);
-    site.insert(path.into(), theme.render("stats.html", path, &context)?);
-    site.insert("feed.xml".into(), feed(theme, cx)?);
-    site.insert("search.json".into(), search_index(cx));
+    if let Some(text) = cx.render("stats.html", path, context)? {
+        site.insert(path.into(), text);
+    }
+    if let Some(text) = feed(cx)? {
+        site.insert("feed.xml".into(), text);
+    }
+    for (path, text) in search_index(cx) {
+        if let Some(text) = cx.file(&path, text) {
+            site.insert(path, text);
+        }
+    }
     Ok(())
 }
 
@@ -112,7 +119,7 @@ fn rate_per_dynasty(cx: &Context) -> Chart {
     }
 }
 
-fn feed(theme: &Theme, cx: &Context) -> Result<String, SiteError> {
+fn feed(cx: &Context) -> Result<Option<String>, SiteError> {
     #[derive(Serialize)]
     struct Entry {
         title: String,
@@ -161,40 +168,64 @@ fn feed(theme: &Theme, cx: &Context) -> Result<String, SiteError> {
     context.insert("base", &base);
     context.insert("updated", &updated);
     context.insert("entries", &entries);
-    theme.render("feed.xml", "feed.xml", &context)
+    cx.render("feed.xml", "feed.xml", context)
 }
 
-/// `[{"t": title, "u": address from the root, "k": kind, "a": more
-/// text to match}]` for the search box: rules, players and matters (a
-/// matter's number and author match too).
-fn search_index(cx: &Context) -> String {
-    #[derive(Serialize)]
-    struct Entry {
-        t: String,
-        u: String,
-        k: String,
-        #[serde(skip_serializing_if = "String::is_empty")]
-        a: String,
-    }
+/// One entry of the search index: `t` the title, `u` the address from
+/// the root, `k` the kind, `a` more text to match.
+#[derive(Serialize)]
+struct SearchEntry {
+    t: String,
+    u: String,
+    k: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    a: String,
+}
+
+/// The search index, split so that nothing loads more than it needs:
+/// `search/index.json` holds the rules and players and names the
+/// matters' files, `search/<year>.json`, newest year first; each year's
+/// matters are newest first. A new record changes its year's file only.
+fn search_index(cx: &Context) -> Vec<(String, String)> {
     let game = cx.game;
-    let rules = game.ruleset.rules.iter().map(|r| Entry {
+    let rules = game.ruleset.rules.iter().map(|r| SearchEntry {
         t: format!("{} {}", r.number, r.title),
         u: format!("ruleset/#{}", r.id),
         k: "rule".into(),
         a: String::new(),
     });
-    let players = cx.slugs.keys().map(|name| Entry {
+    let players = cx.slugs.keys().map(|name| SearchEntry {
         t: name.clone(),
         u: cx.player_url(name),
         k: "player".into(),
         a: String::new(),
     });
-    let matters = game.records.iter().map(|r| Entry {
-        t: r.title.clone(),
-        u: matter_url(r),
-        k: format!("{} {}", r.status(), super::context::date(r.resolved)),
-        a: format!("#{} {}", r.number, r.author),
+    let mut years: Vec<(i32, Vec<SearchEntry>)> = Vec::new();
+    for i in newest_first(&game.records) {
+        let r = &game.records[i];
+        let year = chrono::Datelike::year(&r.resolved.to_datetime());
+        let entry = SearchEntry {
+            t: r.title.clone(),
+            u: matter_url(r),
+            k: format!("{} {}", r.status(), super::context::date(r.resolved)),
+            a: format!("#{} {}", r.number, r.author),
+        };
+        match years.last_mut() {
+            Some((y, list)) if *y == year => list.push(entry),
+            _ => years.push((year, vec![entry])),
+        }
+    }
+    let mut out: Vec<(String, String)> = years
+        .iter()
+        .map(|(year, entries)| {
+            let text = serde_json::to_string(entries).unwrap_or_else(|_| "[]".into());
+            (format!("search/{year}.json"), text)
+        })
+        .collect();
+    let index = serde_json::json!({
+        "entries": rules.chain(players).collect::<Vec<_>>(),
+        "shards": years.iter().map(|(y, _)| format!("search/{y}.json")).collect::<Vec<_>>(),
     });
-    let all: Vec<Entry> = rules.chain(players).chain(matters).collect();
-    serde_json::to_string(&all).unwrap_or_else(|_| "[]".into())
+    out.push(("search/index.json".into(), index.to_string()));
+    out
 }

@@ -61,6 +61,9 @@ impl<'a> Labels<'a> {
     }
 }
 
+/// A line with at most this many changes has each marked with a dot.
+const MARKED_POINTS: usize = 60;
+
 /// A step chart (each value holds until the next) of `series` over time.
 pub fn step_chart(labels: Labels, series: &[Series]) -> String {
     let times = series
@@ -86,18 +89,47 @@ pub fn step_chart(labels: Labels, series: &[Series]) -> String {
     let mut svg = open(labels, height);
     y_axis(&mut svg, &ticks, labels.unit, &y);
     time_axis(&mut svg, t0, t1, &x);
+    // Lines with equal values would lie on one another: each is drawn a
+    // little apart from the next (at most 2.5 px), and every change is
+    // marked, so that no line hides another.
+    let step = (8.0 / series.len().max(1) as f64).min(2.5);
+    let middle = (series.len().max(1) - 1) as f64 / 2.0;
     for (i, s) in series.iter().enumerate() {
         let Some(&(first_t, first_v)) = s.points.first() else {
             continue;
         };
+        let dy = (i as f64 - middle) * step;
+        let y = |v: f64| y(v) + dy;
         let mut path = format!("M{:.1} {:.1}", x(first_t.unix() as f64), y(first_v));
         for &(t, v) in &s.points[1..] {
             let _ = write!(path, " H{:.1} V{:.1}", x(t.unix() as f64), y(v));
         }
         let _ = write!(path, " H{:.1}", x(t1));
-        let _ = write!(svg, "<path class=\"line s{}\" d=\"{path}\"><title>", i % 8);
+        let class = format!("s{} d{}", i % 8, (i / 8) % 3);
+        let _ = write!(svg, "<path class=\"line {class}\" d=\"{path}\"><title>");
         escape_into(&mut svg, &s.name);
         svg.push_str("</title></path>");
+        if s.points.len() <= MARKED_POINTS {
+            for &(t, v) in &s.points {
+                let _ = write!(
+                    svg,
+                    "<circle class=\"dot {class}\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\"><title>",
+                    x(t.unix() as f64),
+                    y(v)
+                );
+                escape_into(
+                    &mut svg,
+                    &format!(
+                        "{}: {}{} from {}",
+                        s.name,
+                        trim_number(v),
+                        labels.unit,
+                        t.to_datetime().format("%Y-%m-%d")
+                    ),
+                );
+                svg.push_str("</title></circle>");
+            }
+        }
     }
     legend(&mut svg, &legend_rows, TOP + PLOT_HEIGHT + AXIS);
     svg.push_str("</svg>");
@@ -318,13 +350,42 @@ mod tests {
         assert!(svg.starts_with("<svg"), "{svg}");
         assert!(svg.contains("aria-labelledby=\"c1 c1-d\""));
         // Ada starts at the left edge at 0 (the bottom), steps up to 10 (the top).
+        // Each line sits 1.25 px off its value, the two 2.5 px apart.
         assert!(
-            svg.contains("<path class=\"line s0\" d=\"M48.0 234.0 H611.1 V34.0 H628.0\"><title>Ada &lt;3</title>"),
+            svg.contains("<path class=\"line s0 d0\" d=\"M48.0 232.8 H611.1 V32.8 H628.0\"><title>Ada &lt;3</title>"),
             "{svg}"
         );
-        assert!(svg.contains("<path class=\"line s1\" d=\"M48.0 134.0 H628.0\">"));
+        assert!(
+            svg.contains("<path class=\"line s1 d0\" d=\"M48.0 135.2 H628.0\">"),
+            "{svg}"
+        );
         assert_eq!(svg.matches("<path").count(), 2);
+        assert!(
+            svg.contains("<title>Ada &lt;3: 10 from 2030-03-18</title></circle>"),
+            "{svg}"
+        );
+        assert_eq!(svg.matches("<circle").count(), 3, "a dot at every change");
         assert!(svg.contains("<text class=\"title\" x=\"0\" y=\"16\">springs</text>"));
+    }
+
+    #[test]
+    fn equal_lines_are_drawn_apart() {
+        let same = |name: &str| Series {
+            name: name.into(),
+            points: vec![(at(0), 3.0), (at(1), 4.0)],
+        };
+        let svg = step_chart(
+            Labels::new("c", "t", "d"),
+            &[same("a"), same("b"), same("c")],
+        );
+        let paths: Vec<&str> = svg
+            .split("<path class=\"line ")
+            .skip(1)
+            .map(|p| p.split("\"><title>").next().unwrap_or(""))
+            .map(|p| p.split(" d=\"").nth(1).unwrap_or(""))
+            .collect();
+        assert_eq!(paths.len(), 3);
+        assert!(paths[0] != paths[1] && paths[1] != paths[2], "{paths:?}");
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::error::Error as _;
 
-use super::{Site, SiteError};
+use super::SiteError;
 
 /// A file that replaces or adds to the built-in theme: `templates/base.html`
 /// or `static/style.css`.
@@ -128,6 +128,9 @@ pub fn builtin_names() -> Vec<String> {
 pub(crate) struct Theme {
     tera: tera::Tera,
     statics: BTreeMap<String, String>,
+    /// A digest of every template and static file in force: a page made
+    /// with another theme is made again.
+    digest: u64,
 }
 
 /// `15786` → `15,786`: counts as people read them.
@@ -181,7 +184,20 @@ impl Theme {
                 name: failing_template(&e),
                 message: describe(&e),
             })?;
-        Ok(Theme { tera, statics })
+        let digest = super::cache::Digest::new()
+            .json(&templates)
+            .json(&statics)
+            .finish();
+        Ok(Theme {
+            tera,
+            statics,
+            digest,
+        })
+    }
+
+    /// The digest of the templates and static files in force.
+    pub(crate) fn digest(&self) -> u64 {
+        self.digest
     }
 
     /// Renders `template` with `context` as the page at `page`.
@@ -200,11 +216,9 @@ impl Theme {
             })
     }
 
-    /// Adds the static files to the site.
-    pub(crate) fn add_static(&self, site: &mut Site) {
-        for (name, text) in &self.statics {
-            site.insert(name.clone(), text.clone());
-        }
+    /// The static files, by path in the site.
+    pub(crate) fn statics(&self) -> &BTreeMap<String, String> {
+        &self.statics
     }
 }
 
@@ -271,9 +285,7 @@ mod tests {
         context.insert("title", "A & B");
         let html = theme.render("page.html", "x/index.html", &context).unwrap();
         assert_eq!(html, "<p>A &amp; B</p>");
-        let mut site = Site::new();
-        theme.add_static(&mut site);
-        assert_eq!(site["style.css"], "body{}");
+        assert_eq!(theme.statics()["style.css"], "body{}");
         let broken = ThemeFile {
             name: "templates/page.html".into(),
             text: "{% if %}".into(),

@@ -9,7 +9,6 @@ use serde::Serialize;
 
 use super::context::{Context, date, slug};
 use super::svg::{self, Labels, Series};
-use super::theme::Theme;
 use super::{Sample, Site, SiteError};
 use crate::gamestate::{GameState, Player};
 use crate::time::Timestamp;
@@ -70,7 +69,7 @@ pub(crate) fn row_anchor(cx: &Context, name: &str) -> String {
 }
 
 /// Renders `tracker/index.html` and `pending/index.html`.
-pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(), SiteError> {
+pub(crate) fn render(cx: &Context, site: &mut Site) -> Result<(), SiteError> {
     let path = "tracker/index.html";
     let mut context = cx.page(path, "Tracker", "tracker")?;
     if let Some(state) = &cx.game.state {
@@ -98,12 +97,16 @@ pub(crate) fn render(theme: &Theme, cx: &Context, site: &mut Site) -> Result<(),
     let log = super::log::rows(cx);
     let log: Vec<&super::log::LogRow> = log.iter().map(|(r, _)| r).collect();
     context.insert("log", &super::log::page(&log, path, "tracker", 0));
-    site.insert(path.into(), theme.render("tracker.html", path, &context)?);
+    if let Some(text) = cx.render("tracker.html", path, context)? {
+        site.insert(path.into(), text);
+    }
 
     let path = "pending/index.html";
     let mut context = cx.page(path, "Pending matters", "pending")?;
     context.insert("pending", &super::pending::linked(cx));
-    site.insert(path.into(), theme.render("pending.html", path, &context)?);
+    if let Some(text) = cx.render("pending.html", path, context)? {
+        site.insert(path.into(), text);
+    }
     Ok(())
 }
 

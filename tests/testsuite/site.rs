@@ -137,9 +137,109 @@ fn the_real_history_imports_checks_and_builds() {
     let build = game.run(&["build", "--check-links"]);
     assert_eq!(build.code, 0, "{}", build.stderr);
     assert!(build.stderr.contains(" 0 broken"), "{}", build.stderr);
+    // A page a year, and a busy year in pages of 500: no archive page
+    // carries more than that.
+    for entry in walkdir::WalkDir::new(game.path("public/archive")) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            let html = std::fs::read_to_string(entry.path()).unwrap();
+            let rows = html.matches("<tr><td data-sort").count();
+            assert!(rows <= 500, "{}: {rows} rows", entry.path().display());
+        }
+    }
+    assert!(game.path("public/archive/2021-2.html").exists());
     let archive = page(&game, "archive/index.html");
     assert!(
-        archive.contains(&format!("{imported} resolved matters")),
+        archive.contains(&format!(
+            "{},{:03} resolved matters",
+            imported / 1000,
+            imported % 1000
+        )),
         "archive count"
     );
+}
+
+/// Every file under `dir`, by path relative to it.
+fn files_under(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let relative = e.path().strip_prefix(dir).unwrap();
+            (
+                relative.to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+const RECORD: &str = "+++\nnumber = 7\nkind = \"proposal\"\ntitle = \"Wind faster\"\nauthor = \"Ada\"\ndynasty = 1\nopened = \"2030-03-01T10:00:00Z\"\nresolved = \"2030-03-02T10:00:00Z\"\noutcome = \"failed\"\nresolved_by = \"gitnomic resolve\"\nreasons = []\nvotes = []\nuncounted = []\n+++\nWind the springs faster.\n";
+
+#[test]
+fn a_rebuild_renders_what_changed_and_leaves_what_a_full_build_makes() {
+    let game = GameTest::bundled();
+    let first = game.run(&["build"]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(
+        !game.path("public/.gitnomic-site").exists(),
+        "no list of files published with the site"
+    );
+    let again = game.run(&["build"]);
+    assert!(
+        again.stderr.contains("rendered 0 files"),
+        "{}",
+        again.stderr
+    );
+    type Change<'g> = Box<dyn Fn() + 'g>;
+    let mut steps: Vec<(&str, Change)> = vec![
+        (
+            "a new record",
+            Box::new(|| game.write("content/matters/00007.md", RECORD)),
+        ),
+        (
+            "a state change",
+            Box::new(|| {
+                game.replace("state/variables.toml", "round = 1", "round = 4");
+            }),
+        ),
+        (
+            "a theme file",
+            Box::new(|| game.write("static/style.css", "body { margin: 0; }\n")),
+        ),
+        (
+            "a deleted record",
+            Box::new(|| std::fs::remove_file(game.path("content/matters/00007.md")).unwrap()),
+        ),
+    ];
+    for (what, change) in steps.drain(..) {
+        change();
+        let since = game.run(&["build", "--check-links"]);
+        assert_eq!(since.code, 0, "{what}: {}", since.stderr);
+        assert!(
+            since.stderr.contains(" 0 broken"),
+            "{what}: {}",
+            since.stderr
+        );
+        assert!(
+            !since.stderr.contains(", kept 0 "),
+            "{what}: {}",
+            since.stderr
+        );
+        let full = game.run(&["build", "--full", "--out", "full", "--cache", "full.cache"]);
+        assert_eq!(full.code, 0, "{what}: {}", full.stderr);
+        let (built, expected) = (
+            files_under(&game.path("public")),
+            files_under(&game.path("full")),
+        );
+        assert_eq!(
+            built.keys().collect::<Vec<_>>(),
+            expected.keys().collect::<Vec<_>>(),
+            "{what}"
+        );
+        for (path, bytes) in &expected {
+            assert!(built[path] == *bytes, "{what}: {path} differs");
+        }
+    }
 }

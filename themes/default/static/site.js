@@ -76,54 +76,87 @@ function addFilter(table) {
 /** How many results show before "more". */
 const SHOWN = 12;
 
-function addSearch() {
-  const form = document.querySelector("form.search");
+function fetchJson(url) {
+  return fetch(url).then((r) => { if (!r.ok) throw new Error(r.status); return r.json(); });
+}
+
+function matches(entry, needle) {
+  return (entry.t + " " + entry.k + " " + (entry.a || "")).toLowerCase().includes(needle);
+}
+
+/**
+ * A search box over the split index: search/index.json holds the rules
+ * and players and names the matters' files, one a year, newest first.
+ * Those load only as a search needs them, newest year first, until enough
+ * is found; "more" loads the rest. data-only="matters" leaves out rules
+ * and players (the archive's filter across every year).
+ */
+function addSearch(form) {
   // A page opened as a file cannot fetch the index: no box that cannot work.
-  if (!form || !window.fetch || location.protocol === "file:") return;
+  if (!window.fetch || location.protocol === "file:") return;
   form.hidden = false;
+  const root = form.dataset.root;
+  const mattersOnly = form.dataset.only === "matters";
   const input = form.querySelector("input");
   const results = form.querySelector(".results");
-  let index = null;
-  const load = () => {
-    if (index) return Promise.resolve(index);
-    return fetch(form.dataset.index)
-      .then((r) => { if (!r.ok) throw new Error(r.status); return r.json(); })
-      .then((data) => (index = data));
+  let head = null;
+  const years = [];
+  let asked = 0;
+  const loadHead = () => head ? Promise.resolve(head) : fetchJson(form.dataset.index).then((d) => (head = d));
+  // Matters matching `needle`, newest first: at least `want` of them, or all.
+  const findMatters = async (needle, want) => {
+    const h = await loadHead();
+    const found = [];
+    let i = 0;
+    for (; i < h.shards.length && found.length < want; i++) {
+      if (!years[i]) years[i] = await fetchJson(root + h.shards[i]);
+      for (const e of years[i]) if (matches(e, needle)) found.push(e);
+    }
+    return { found, complete: i >= h.shards.length };
   };
   const broken = () => { form.hidden = true; };
   const entry = (e) => {
     const item = document.createElement("li");
     const link = document.createElement("a");
-    link.href = form.dataset.root + e.u;
+    link.href = root + e.u;
     link.textContent = e.t;
     const kind = document.createElement("small");
     kind.textContent = " " + e.k + (e.a ? " · " + e.a : "");
     item.append(link, kind);
     return item;
   };
-  const show = (found, all) => {
-    results.replaceChildren(...found.slice(0, all ? found.length : SHOWN).map(entry));
-    if (!all && found.length > SHOWN) {
+  const show = (first, found, complete, needle) => {
+    const hits = first.concat(found);
+    results.replaceChildren(...hits.slice(0, complete ? hits.length : SHOWN).map(entry));
+    if (hits.length === 0) {
+      const none = document.createElement("li");
+      none.textContent = "Nothing matches.";
+      results.append(none);
+    }
+    if (!complete && hits.length > SHOWN) {
       const item = document.createElement("li");
       const more = document.createElement("button");
       more.type = "button";
       more.className = "more";
-      more.textContent = `more (${found.length - SHOWN})`;
-      more.addEventListener("click", () => show(found, true));
+      more.textContent = "more";
+      more.addEventListener("click", () => {
+        findMatters(needle, Infinity).then((all) => show(first, all.found, true, needle)).catch(broken);
+      });
       item.append(more);
       results.append(item);
     }
   };
   form.addEventListener("submit", (e) => e.preventDefault());
-  input.addEventListener("focus", () => { load().catch(broken); }, { once: true });
+  input.addEventListener("focus", () => { loadHead().catch(broken); }, { once: true });
   input.addEventListener("input", () => {
     const needle = input.value.trim().toLowerCase();
-    load().then((entries) => {
-      if (needle.length < 2) { results.replaceChildren(); return; }
-      const hits = entries.filter((e) => (e.t + " " + e.k + " " + (e.a || "")).toLowerCase().includes(needle));
+    const ask = ++asked;
+    if (needle.length < 2) { results.replaceChildren(); return; }
+    loadHead().then(async (h) => {
       // Rules and players first, then matters newest first.
-      const matters = hits.filter((e) => e.a).reverse();
-      show(hits.filter((e) => !e.a).concat(matters), false);
+      const first = mattersOnly ? [] : h.entries.filter((e) => matches(e, needle));
+      const { found, complete } = await findMatters(needle, SHOWN + 1 - first.length);
+      if (ask === asked) show(first, found, complete && first.length + found.length <= SHOWN, needle);
     }).catch(broken);
   });
 }
@@ -134,5 +167,5 @@ document.addEventListener("DOMContentLoaded", () => {
     makeSortable(table);
     addFilter(table);
   }
-  addSearch();
+  for (const form of document.querySelectorAll("form.search")) addSearch(form);
 });
