@@ -120,24 +120,22 @@ pub(crate) fn newest_first(records: &[Record]) -> Vec<usize> {
     order
 }
 
-/// Renders the home page, plain pages, the archive, matters, players and
-/// dynasties.
+/// Renders the home page, plain pages, the archive, matters and
+/// dynasties, from `rows` (see [`rows`]) and `newest` (see
+/// [`newest_first`]), which the players' pages share.
 pub(crate) fn render(
     cx: &Context,
     history: &super::revisions::History,
+    (rows, newest): (&[MatterRow], &[usize]),
     site: &mut Site,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<(), SiteError> {
-    let rows = rows(cx);
-    let newest = newest_first(&cx.game.records);
-    home(cx, &rows, &newest, site)?;
-    listings(cx, &rows, &newest, site)?;
+    home(cx, rows, newest, site)?;
+    listings(cx, rows, newest, site)?;
     progress("  the pages of the matters");
     site.extend(matters(cx, history)?.into_iter().flatten());
-    progress("  the players' pages");
-    site.extend(super::players::render(cx, &rows, &newest)?);
     progress("  the dynasties' pages");
-    site.extend(dynasties(cx, &rows, &newest)?);
+    site.extend(dynasties(cx, rows, newest)?);
     Ok(())
 }
 

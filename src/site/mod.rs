@@ -243,7 +243,11 @@ pub fn render_since(
         input.game.records.len()
     ));
     let history = revisions::History::new(&cx);
-    archive::render(&cx, &history, &mut site, progress)?;
+    let rows = archive::rows(&cx);
+    let newest = archive::newest_first(&input.game.records);
+    archive::render(&cx, &history, (&rows, &newest), &mut site, progress)?;
+    progress("rendering the players' pages");
+    site.extend(players::render(&cx, &rows, &newest)?);
     progress(&format!(
         "rendering the history: {} ruleset revisions",
         input.timeline.revisions.len()
