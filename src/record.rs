@@ -45,8 +45,13 @@ pub enum Failure {
 pub struct RecordedVote {
     /// The player.
     pub player: String,
-    /// FOR, AGAINST, DEFERENTIAL or VETO, as counted.
+    /// FOR, AGAINST, DEFERENTIAL or VETO, as cast.
     pub vote: String,
+    /// What a DEFERENTIAL counted as when it was decided: the emperor's
+    /// FOR or AGAINST, or `none` (no emperor's vote to follow). Absent
+    /// when the vote counted as cast, and in records older than the field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts_as: Option<String>,
     /// When the comment carrying it was made; absent for an author's implicit FOR.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<Timestamp>,
@@ -287,12 +292,14 @@ mod tests {
             }),
             votes: vec![
                 RecordedVote {
+                    counts_as: None,
                     player: "Ada".into(),
                     vote: "FOR".into(),
                     at: None,
                     link: None,
                 },
                 RecordedVote {
+                    counts_as: None,
                     player: "Boris".into(),
                     vote: "FOR".into(),
                     at: Some(Timestamp::parse("2030-01-01T01:00:00Z").unwrap()),
@@ -306,6 +313,7 @@ mod tests {
                 link: None,
             }],
             sticky: vec![RecordedVote {
+                counts_as: None,
                 player: "Wren".into(),
                 vote: "VETO".into(),
                 at: Some(Timestamp::parse("2030-01-01T03:00:00Z").unwrap()),

@@ -121,12 +121,14 @@ fn records() -> Vec<SourceFile> {
         }),
         votes: vec![
             RecordedVote {
+                counts_as: None,
                 player: "Ada".into(),
                 vote: "FOR".into(),
                 at: None,
                 link: None,
             },
             RecordedVote {
+                counts_as: None,
                 player: "Boris".into(),
                 vote: "FOR".into(),
                 at: Some(at("2030-01-03T12:00:00Z")),
@@ -156,6 +158,7 @@ fn records() -> Vec<SourceFile> {
         tally: None,
         votes: vec![],
         sticky: vec![RecordedVote {
+            counts_as: None,
             player: "Kevan".into(),
             vote: "VETO".into(),
             at: Some(at("2005-08-04T04:00:00Z")),

@@ -79,7 +79,13 @@ pub(super) fn record_of(decision: &crate::engine::MatterDecision, r: &Resolved<'
                     Source::Implicit => (None, None),
                     Source::Comment { order, at } => (Some(at), link(order)),
                 };
+                let deferential = v.cast == crate::engine::ballot::Vote::Deferential;
                 RecordedVote {
+                    counts_as: match (v.vote != v.cast, deferential) {
+                        (true, _) => Some(v.vote.as_str().to_string()),
+                        (false, true) => Some("none".to_string()),
+                        (false, false) => None,
+                    },
                     player: name.0.clone(),
                     vote: v.cast.as_str().to_string(),
                     at,
@@ -102,6 +108,7 @@ pub(super) fn record_of(decision: &crate::engine::MatterDecision, r: &Resolved<'
             .sticky
             .iter()
             .map(|s| RecordedVote {
+                counts_as: None,
                 player: s.by.0.clone(),
                 vote: s.vote.as_str().to_string(),
                 at: Some(s.at),

@@ -459,6 +459,8 @@ fn sticky_view<'r>(r: &'r Record, v: &'r crate::record::RecordedVote) -> StickyV
 struct VoteView<'r> {
     player: &'r str,
     vote: &'r str,
+    /// `FOR`, `AGAINST` or `no vote`: what a DEFERENTIAL counted as.
+    counts_as: Option<&'r str>,
     at: String,
     link: Option<&'r str>,
 }
@@ -503,6 +505,10 @@ fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -
             .map(|v| VoteView {
                 player: &v.player,
                 vote: &v.vote,
+                counts_as: v
+                    .counts_as
+                    .as_deref()
+                    .map(|c| if c == "none" { "no vote" } else { c }),
                 at: v.at.map(datetime).unwrap_or_else(|| "implicit".into()),
                 link: v.link.as_deref(),
             })
