@@ -97,14 +97,20 @@ impl GitHubForge {
         // edits it without reading the thread again; when the answer is
         // not known, the next status is found afresh and edited, never
         // posted twice.
+        // The thread kept between runs follows: GitHub's answer carries the
+        // matter's new `updated_at` (see `threads`).
         match &written {
             Ok(Some(comment)) if self.is_status(comment) => {
                 self.statuses
                     .borrow_mut()
                     .insert(number, Some(comment.clone()));
+                self.threads
+                    .borrow_mut()
+                    .status_written(number, Some(comment));
             }
             _ => {
                 self.statuses.borrow_mut().remove(&number);
+                self.threads.borrow_mut().status_written(number, None);
             }
         }
         written.map(|_| ())
