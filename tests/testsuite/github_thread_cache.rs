@@ -175,3 +175,47 @@ fn no_decision_is_taken_from_a_kept_thread() {
         row(&fake, "Boris")
     );
 }
+
+/// The evidence the cache rests on, from GitHub's real webhook payloads
+/// (kept outside the project; skipped when absent): a comment made, a
+/// comment edited and a review submitted each set the matter's
+/// `updated_at` to their own time.
+#[test]
+fn evidence() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/github");
+    if !dir.is_dir() {
+        println!("skipped: {} is absent", dir.display());
+        return;
+    }
+    let read = |path: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(path)).unwrap()).unwrap()
+    };
+    let made = read("octokit-webhooks/issue_comment/created.payload.json");
+    assert_eq!(made["issue"]["updated_at"], made["comment"]["created_at"]);
+    let edited = read("octocrab/issue_comment_edited_webhook_event.json");
+    assert_ne!(
+        edited["comment"]["updated_at"],
+        edited["comment"]["created_at"]
+    );
+    assert_eq!(
+        edited["issue"]["updated_at"],
+        edited["comment"]["updated_at"]
+    );
+    let review = read("octokit-webhooks/pull_request_review/submitted.payload.json");
+    assert_eq!(
+        review["pull_request"]["updated_at"],
+        review["review"]["submitted_at"]
+    );
+    // A pull request read after one of its comments was edited carries
+    // the edit's time.
+    let pull = read("danger-js/github_pr.json");
+    let comments = read("danger-js/github_comments.json");
+    let last_edit = comments
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["updated_at"].as_str())
+        .max()
+        .unwrap();
+    assert_eq!(pull["updated_at"].as_str(), Some(last_edit));
+}
