@@ -142,6 +142,10 @@ pub(crate) struct World {
     pub(crate) commits: Vec<(String, String)>,
     pub(crate) log: Vec<Request>,
     pub(crate) faults: Vec<Fault>,
+    /// GitHub's clock for the writes it stamps (the bot's comments and
+    /// edits), when a test sets it: an edit then moves the comment's and
+    /// the matter's `updated_at` to it, as GitHub's do.
+    pub(crate) clock: Option<String>,
     /// Items a page of a list (default: `fake_routes::PAGE`, to exercise paging).
     pub(crate) page_size: Option<usize>,
     /// Serve issue labels as bare strings (GitHub's description allows both).
@@ -169,7 +173,7 @@ pub(crate) struct World {
 
 impl World {
     /// GitHub moves a matter's `updated_at` with every comment and review.
-    fn touch(&mut self, number: u64, at: &str) {
+    pub(crate) fn touch(&mut self, number: u64, at: &str) {
         if let Some(item) = self.items.get_mut(&number) {
             if item.updated_at.as_deref().is_none_or(|u| u < at) && item.created_at.as_str() < at {
                 item.updated_at = Some(at.to_string());

@@ -11,6 +11,11 @@ use crate::game_test::{GameTest, Run};
 use crate::github::setup;
 
 fn run(game: &GameTest, fake: &FakeGitHub, now: &str) -> Run {
+    run_aged(game, fake, now, "6")
+}
+
+/// A run whose kept threads may be `hours` old ("0": none is used).
+fn run_aged(game: &GameTest, fake: &FakeGitHub, now: &str, hours: &str) -> Run {
     let cache = game.path("../etags.json");
     let cache = format!(
         "{}-{}",
@@ -27,6 +32,7 @@ fn run(game: &GameTest, fake: &FakeGitHub, now: &str) -> Run {
             ("GITHUB_TOKEN", token.as_str()),
             ("GITNOMIC_NO_RETRY_WAIT", "1"),
             ("GITNOMIC_HTTP_CACHE", cache.as_str()),
+            ("GITNOMIC_THREAD_MAX_AGE", hours),
         ],
     );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
@@ -101,26 +107,49 @@ fn an_idle_run_spends_at_most_open_matters_plus_two_requests() {
             .filter(|i| i.state == "open")
             .count();
         assert_eq!(open, n_usize, "every proposal is still open");
-        let vote = if n == 0 {
-            (0, 0)
+        let (vote, after) = if n == 0 {
+            ((0, 0), (0, 0))
         } else {
             fake.world()
                 .add_comment(1, "boris-b", "2030-01-01T01:10:00Z", "FOR");
-            cost(&fake, || {
+            let vote = cost(&fake, || {
                 run(&game, &fake, "2030-01-01T01:00:00Z");
-            })
+            });
+            // The bot's write dropped the copy of #1's thread: read once more.
+            let after = cost(&fake, || {
+                run(&game, &fake, "2030-01-01T01:00:00Z");
+            });
+            assert_eq!(after, (6, 6), "{n} open matters: the lists and one thread");
+            (vote, after)
         };
-        table.push((n, idle, vote));
+        // The peer: the same idle run with no thread kept (as before the
+        // thread cache), every thread read.
+        let uncached = cost(&fake, || {
+            run_aged(&game, &fake, "2030-01-01T01:00:00Z", "0");
+        });
+        assert_eq!(
+            uncached.0,
+            3 + 3 * n_usize,
+            "{n}: three lists and three a pull request"
+        );
+        table.push((n, idle, vote, after, uncached));
     }
-    println!("| open matters | idle: requests (spending rate limit) | after one new vote |");
-    println!("|---|---|---|");
-    for (n, idle, vote) in table {
-        let vote = if n == 0 {
-            "—".to_string()
-        } else {
-            format!("{} ({})", vote.0, vote.1)
-        };
-        println!("| {n} | {} ({}) | {vote} |", idle.0, idle.1);
+    println!(
+        "| open matters | idle: requests (spending rate limit) | after one new vote | the run after | idle, no thread kept |"
+    );
+    println!("|---|---|---|---|---|");
+    for (n, idle, vote, after, uncached) in table {
+        let [vote, after] = [vote, after].map(|(all, rate)| {
+            if n == 0 {
+                "—".to_string()
+            } else {
+                format!("{all} ({rate})")
+            }
+        });
+        println!(
+            "| {n} | {} ({}) | {vote} | {after} | {} ({}) |",
+            idle.0, idle.1, uncached.0, uncached.1
+        );
     }
 }
 

@@ -117,6 +117,69 @@ fn a_comment_a_review_and_a_line_comment_in_a_review_are_seen_by_the_next_run() 
 }
 
 #[test]
+fn the_bots_own_write_costs_one_read_of_the_thread_next_run() {
+    let (game, fake) = settled();
+    {
+        let mut w = fake.world();
+        w.add_comment(1, "boris-b", "2030-01-01T01:10:00Z", "FOR");
+        // GitHub stamps the bot's edit with its own clock, and moves
+        // the matter's updated_at with it.
+        w.clock = Some("2030-01-01T01:16:00Z".into());
+    }
+    let reads = thread_reads(&fake, || {
+        run(&game, &fake, "2030-01-01T01:15:00Z");
+    });
+    assert_eq!(reads, 3, "the thread that moved is read");
+    assert_eq!(
+        fake.world().items[&1].updated_at.as_deref(),
+        Some("2030-01-01T01:16:00Z"),
+        "the premise: the bot's edit moved updated_at"
+    );
+    let reads = thread_reads(&fake, || {
+        run(&game, &fake, "2030-01-01T01:15:00Z");
+    });
+    assert_eq!(reads, 3, "read once more after the bot's write");
+    let reads = thread_reads(&fake, || {
+        run(&game, &fake, "2030-01-01T01:15:00Z");
+    });
+    assert_eq!(reads, 0, "then kept");
+}
+
+#[test]
+fn a_cache_from_another_repository_or_version_is_ignored() {
+    let (game, fake) = settled();
+    let cache = format!(
+        "{}-{}",
+        game.path("../threads.json").display(),
+        game.root().file_name().unwrap().to_string_lossy()
+    );
+    let text = std::fs::read_to_string(&cache).unwrap();
+    for (what, bad) in [
+        (
+            "another repository",
+            text.replace("clockwork/game", "someone/else"),
+        ),
+        (
+            "another version",
+            text.replacen("\"version\":2", "\"version\":1", 1),
+        ),
+        ("corrupt", text[..text.len() / 2].to_string()),
+    ] {
+        assert_ne!(bad, text, "{what}: the file was changed");
+        std::fs::write(&cache, bad).unwrap();
+        let reads = thread_reads(&fake, || {
+            run(&game, &fake, "2030-01-01T01:00:00Z");
+        });
+        assert_eq!(reads, 3, "{what}: the thread is read, not trusted");
+    }
+    std::fs::remove_file(&cache).unwrap();
+    let reads = thread_reads(&fake, || {
+        run(&game, &fake, "2030-01-01T01:00:00Z");
+    });
+    assert_eq!(reads, 3, "missing: the thread is read");
+}
+
+#[test]
 fn a_line_comment_that_does_not_move_updated_at_is_seen_once_the_copy_is_old() {
     let (game, fake) = settled();
     fake.world()

@@ -28,9 +28,10 @@
 //! - a matter the run is about to decide or act on (any effect in its
 //!   plan) whose thread came from here is read again and planned afresh
 //!   (see `cli::live::plan`), so no decision rests on a copy;
-//! - the bot's own status comment moves `updated_at` too: the comment
-//!   GitHub answers the write with carries the time (created or edited),
-//!   which is the matter's new `updated_at`, so the copy is kept with it.
+//! - the bot's own status comment moves `updated_at` too, to the time
+//!   GitHub answers the write with; but a vote cast between the run's
+//!   read and its write would hide behind that time, so a write drops the
+//!   copy and the next run reads the thread once more.
 //!
 //! The cache lives in the same file as the ETags (`GITNOMIC_HTTP_CACHE`),
 //! stamped with its format's version, the API and the repository: a file
@@ -259,30 +260,13 @@ impl Threads {
         self.kept.remove(&number);
     }
 
-    /// The bot wrote its status comment on `number` and GitHub answered
-    /// with `status`: the matter's `updated_at` is now the comment's last
-    /// change, so a copy that was current is kept current with it. A copy
-    /// that was not current, or an answer not known, drops the copy (one
-    /// read next run).
-    pub(crate) fn status_written(&mut self, number: u64, status: Option<&ForgeComment>) {
-        let current = self
-            .kept
-            .get(&number)
-            .zip(self.listed.get(&number))
-            .is_some_and(|(t, listed)| t.updated == *listed);
-        let (Some(status), true) = (status, current) else {
-            self.kept.remove(&number);
-            return;
-        };
-        let Some(thread) = self.kept.get_mut(&number) else {
-            return;
-        };
-        let kept = Kept::of(status);
-        match thread.comments.iter_mut().find(|c| c.id == status.id) {
-            Some(old) => *old = kept,
-            None => thread.comments.push(kept),
-        }
-        thread.updated = status.edited.unwrap_or(status.created).unix();
+    /// The bot wrote its status comment on `number`: the copy is dropped,
+    /// and the next run reads the thread once more. The time GitHub
+    /// answers the write with is the matter's new `updated_at`, but it
+    /// would hide a comment made between this run's read and its write
+    /// (a vote cast while the run works), so it is not taken as the copy's.
+    pub(crate) fn status_written(&mut self, number: u64) {
+        self.kept.remove(&number);
     }
 }
 
@@ -322,15 +306,11 @@ mod tests {
     }
 
     #[test]
-    fn the_bots_write_keeps_a_current_copy_current() {
+    fn the_bots_write_drops_the_copy() {
         let mut threads = Threads::new(Timestamp::from_unix(1_000), 6);
         threads.listed(7, Some(Timestamp::from_unix(900)));
         threads.put(7, &[comment(1, 800)]);
-        threads.status_written(7, Some(&comment(2, 990)));
-        threads.listed(7, Some(Timestamp::from_unix(990)));
-        assert_eq!(threads.get(7).map(|c| c.len()), Some(2));
-        threads.listed(7, Some(Timestamp::from_unix(995)));
-        threads.status_written(7, Some(&comment(2, 999)));
-        assert!(threads.get(7).is_none(), "a copy not current is dropped");
+        threads.status_written(7);
+        assert!(threads.get(7).is_none());
     }
 }

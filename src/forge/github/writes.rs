@@ -96,21 +96,17 @@ impl GitHubForge {
         // answered with is the status now, so the next write of this run
         // edits it without reading the thread again; when the answer is
         // not known, the next status is found afresh and edited, never
-        // posted twice.
-        // The thread kept between runs follows: GitHub's answer carries the
-        // matter's new `updated_at` (see `threads`).
+        // posted twice. The thread kept between runs is read again by the
+        // next run (see `threads`).
+        self.threads.borrow_mut().status_written(number);
         match &written {
             Ok(Some(comment)) if self.is_status(comment) => {
                 self.statuses
                     .borrow_mut()
                     .insert(number, Some(comment.clone()));
-                self.threads
-                    .borrow_mut()
-                    .status_written(number, Some(comment));
             }
             _ => {
                 self.statuses.borrow_mut().remove(&number);
-                self.threads.borrow_mut().status_written(number, None);
             }
         }
         written.map(|_| ())
