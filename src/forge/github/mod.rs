@@ -11,7 +11,9 @@
 //! may be bare strings, a dismissed review is no vote, and a pull request's
 //! file list stops at 3,000 (more is refused, never guessed at). Writes
 //! that GitHub may or may not have carried out are settled by re-reading
-//! (see `writes`), never by sending them again blindly.
+//! (see `writes`), never by sending them again blindly. A matter's thread
+//! is read only when its `updated_at` has moved since a copy was kept
+//! between runs, or the copy is old (see `threads`).
 
 mod admin;
 mod codec;
