@@ -10,7 +10,7 @@ use anyhow::Context as _;
 
 use crate::collected::{Collected, engine_kind};
 use crate::forge::collect::{self, TypoJudge};
-use crate::forge::{Forge, ForgeError, HeadSha};
+use crate::forge::{Forge, ForgeError, HeadSha, MatterInfo};
 use crate::game::Game;
 use crate::git::Repo;
 use crate::git::trial::GitTrial;
@@ -33,12 +33,53 @@ pub(crate) struct Planned {
 /// `game`, the game on branch `base` of the repository at `root` (which
 /// holds the pull requests' commits, to merge them in memory and to judge
 /// their pushes).
+///
+/// A thread the forge took from a copy kept between runs (GitHub's thread
+/// cache, which trusts `updated_at` only so far) may be stale: a matter
+/// the plan decides or acts on whose thread was such a copy is read afresh
+/// and everything planned again, until every matter acted on was read
+/// from the forge itself. So no decision rests on a copy; at worst a
+/// change the copy missed shows a run or a few hours late on a matter
+/// nothing happens to.
 pub(crate) fn plan(
     forge: &dyn Forge,
     game: &Game,
     root: &Path,
     base: &str,
     now: Timestamp,
+) -> anyhow::Result<Planned> {
+    let open = forge.open_matters()?;
+    let mut closed = None;
+    loop {
+        let planned = plan_once(forge, game, root, base, now, (&open, &mut closed))?;
+        let mut stale: Vec<u64> = planned
+            .plan
+            .steps
+            .iter()
+            .map(|s| s.number)
+            .filter(|n| forge.thread_was_kept(*n))
+            .collect();
+        stale.sort_unstable();
+        stale.dedup();
+        if stale.is_empty() {
+            return Ok(planned);
+        }
+        for number in stale {
+            tracing::info!("#{number}: about to act on a kept thread; reading it afresh");
+            forge.read_thread_afresh(number);
+        }
+    }
+}
+
+/// One plan from the matters listed open, and those closed still
+/// labelled `resolving` (listed once, when first needed).
+fn plan_once(
+    forge: &dyn Forge,
+    game: &Game,
+    root: &Path,
+    base: &str,
+    now: Timestamp,
+    (listed, closed): (&[MatterInfo], &mut Option<Vec<MatterInfo>>),
 ) -> anyhow::Result<Planned> {
     let params = game
         .params
@@ -48,7 +89,7 @@ pub(crate) fn plan(
     let judge = |old: &HeadSha, new: &HeadSha| typo_judge(&repo, forge, old, new);
     let mut open = Vec::new();
     let mut unvoted = Vec::new();
-    for info in forge.open_matters()? {
+    for info in listed.iter().cloned() {
         match info.kind() {
             _ if info.draft => {}
             Some(kind) if engine_kind(kind).is_some() => {
@@ -58,7 +99,11 @@ pub(crate) fn plan(
             None => {}
         }
     }
-    let unfinished = unfinished(forge, params, &judge, now)?;
+    if closed.is_none() {
+        *closed = Some(forge.closed_matters(Some(plan::effect::RESOLVING), None)?);
+    }
+    let closed = closed.as_deref().unwrap_or_default();
+    let unfinished = unfinished(forge, closed, params, &judge, now)?;
     let mut trial = InMemory(GitTrial::open(root, base)?);
     let inputs = Inputs {
         base: Prospect {
@@ -84,12 +129,13 @@ pub(crate) fn plan(
 /// decision: what a run that stopped half-way left to finish.
 fn unfinished(
     forge: &dyn Forge,
+    closed: &[MatterInfo],
     params: &crate::engine::Params,
     judge: &TypoJudge<'_>,
     now: Timestamp,
 ) -> anyhow::Result<Vec<Collected>> {
     let mut found = Vec::new();
-    for info in forge.closed_matters(Some(plan::effect::RESOLVING), None)? {
+    for info in closed.iter().cloned() {
         if info.kind().is_none() {
             continue;
         }

@@ -151,8 +151,20 @@ fn open_github(
         })
         .transpose()?
         .unwrap_or(300);
+    // How old a thread kept between runs may grow before it is read again
+    // whatever its matter's `updated_at` says (see forge::github::threads).
+    let max_age = var("GITNOMIC_THREAD_MAX_AGE")
+        .map(|v| {
+            v.parse::<u32>().map_err(|_| {
+                anyhow::anyhow!("GITNOMIC_THREAD_MAX_AGE={v}: expected a number of hours")
+            })
+        })
+        .transpose()?;
     let mut forge = GitHubForge::new(&settings, sleep)
         .with_clock(now, std::time::Duration::from_secs(max_wait));
+    if let Some(hours) = max_age {
+        forge = forge.with_thread_max_age(i64::from(hours));
+    }
     if let Some(path) = var("GITNOMIC_HTTP_CACHE") {
         forge = forge.with_cache_file(PathBuf::from(path));
     }

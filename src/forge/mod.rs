@@ -114,6 +114,18 @@ pub trait Forge {
     fn changed_files(&self, number: u64) -> Result<Vec<String>, ForgeError>;
     /// The login the bot acts as: only its comments can be status comments.
     fn bot(&self) -> &str;
+    /// Whether this run took `number`'s thread from a copy kept between
+    /// runs rather than from the forge (GitHub's thread cache): a matter
+    /// about to be decided or acted on is then read afresh first.
+    fn thread_was_kept(&self, number: u64) -> bool {
+        let _ = number;
+        false
+    }
+    /// Reads `number`'s thread from the forge, not a kept copy, for the
+    /// rest of this run.
+    fn read_thread_afresh(&self, number: u64) {
+        let _ = number;
+    }
     /// Whether a comment is the bot's status comment: the bot's own, and
     /// marked as one, so a player who copies the marker forges nothing.
     fn is_status(&self, comment: &ForgeComment) -> bool {

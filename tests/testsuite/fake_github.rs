@@ -142,6 +142,10 @@ pub(crate) struct World {
     pub(crate) commits: Vec<(String, String)>,
     pub(crate) log: Vec<Request>,
     pub(crate) faults: Vec<Fault>,
+    /// GitHub's clock for the writes it stamps (the bot's comments and
+    /// edits), when a test sets it: an edit then moves the comment's and
+    /// the matter's `updated_at` to it, as GitHub's do.
+    pub(crate) clock: Option<String>,
     /// Items a page of a list (default: `fake_routes::PAGE`, to exercise paging).
     pub(crate) page_size: Option<usize>,
     /// Serve issue labels as bare strings (GitHub's description allows both).
@@ -169,7 +173,7 @@ pub(crate) struct World {
 
 impl World {
     /// GitHub moves a matter's `updated_at` with every comment and review.
-    fn touch(&mut self, number: u64, at: &str) {
+    pub(crate) fn touch(&mut self, number: u64, at: &str) {
         if let Some(item) = self.items.get_mut(&number) {
             if item.updated_at.as_deref().is_none_or(|u| u < at) && item.created_at.as_str() < at {
                 item.updated_at = Some(at.to_string());
@@ -241,7 +245,11 @@ impl World {
         review: Option<u64>,
     ) -> u64 {
         self.next_id += 1;
-        self.touch(number, at);
+        // Made in a review, the review's submission moves the matter's
+        // `updated_at`; alone, it is not shown to (and reported not to).
+        if review.is_some() {
+            self.touch(number, at);
+        }
         let id = 1000 + self.next_id;
         self.line_comments.push(Comment {
             number,
@@ -265,6 +273,8 @@ impl World {
             .unwrap();
         c.body = body.into();
         c.edited_at = Some(at.into());
+        // An edit moves the matter's `updated_at` (GitHub's `edited` payload).
+        self.touch(number, at);
     }
 
     pub(crate) fn fail_next(&mut self, method: &str, path: &str, status: u16, message: &str) {
@@ -406,6 +416,8 @@ struct Incoming {
     target: String,
     body: String,
     if_none_match: Option<String>,
+    /// The `Authorization` header: GitHub ties ETags to the token.
+    token: String,
 }
 
 fn read_request(stream: &TcpStream) -> Option<Incoming> {
@@ -419,6 +431,7 @@ fn read_request(stream: &TcpStream) -> Option<Incoming> {
     let target = parts.next().unwrap_or("").to_string();
     let mut length = 0;
     let mut if_none_match = None;
+    let mut token = String::new();
     loop {
         let mut header = String::new();
         reader.read_line(&mut header).ok()?;
@@ -430,6 +443,7 @@ fn read_request(stream: &TcpStream) -> Option<Incoming> {
         match name.to_ascii_lowercase().as_str() {
             "content-length" => length = value.trim().parse().unwrap_or(0),
             "if-none-match" => if_none_match = Some(value.trim().to_string()),
+            "authorization" => token = value.trim().to_string(),
             _ => {}
         }
     }
@@ -441,6 +455,7 @@ fn read_request(stream: &TcpStream) -> Option<Incoming> {
         target,
         body,
         if_none_match,
+        token,
     })
 }
 
@@ -493,7 +508,9 @@ fn serve(stream: TcpStream, world: &Mutex<World>, base: &str) {
     };
     // The ETag covers the page and its link to the next, so a first page
     // whose items did not change but whose list grew is not "not modified".
-    let tagged = format!("{text}{}", next.as_deref().unwrap_or(""));
+    // It is bound to the token too, as GitHub's are: a new token (the
+    // workflows' GITHUB_TOKEN is new every run) gets no 304.
+    let tagged = format!("{text}{}{}", next.as_deref().unwrap_or(""), request.token);
     let etag = format!(
         "\"{:x}\"",
         tagged.len() * 31 + tagged.bytes().map(usize::from).sum::<usize>()

@@ -248,20 +248,29 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
             "Validation Failed: body is too long (maximum is 65536 characters)",
         ),
         ("POST", ["issues", n, "comments"]) => {
+            let at = w.clock.clone();
             let id = w.add_comment(
                 number(n),
                 BOT,
-                "2030-01-01T00:00:00Z",
+                at.as_deref().unwrap_or("2030-01-01T00:00:00Z"),
                 input["body"].as_str().unwrap_or(""),
             );
             let c = w.comments.iter().find(|c| c.id == id).unwrap();
             ok(201, comment_json(c))
         }
         ("PATCH", ["issues", "comments", id]) => {
+            let clock = w.clock.clone();
             match w.comments.iter_mut().find(|c| c.id == number(id)) {
                 Some(c) => {
                     c.body = input["body"].as_str().unwrap_or("").to_string();
-                    ok(200, comment_json(c))
+                    if let Some(at) = &clock {
+                        c.edited_at = Some(at.clone());
+                    }
+                    let (matter, answer) = (c.number, ok(200, comment_json(c)));
+                    if let Some(at) = &clock {
+                        w.touch(matter, at);
+                    }
+                    answer
                 }
                 None => error(404, "Not Found"),
             }

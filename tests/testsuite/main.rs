@@ -21,6 +21,7 @@ mod github_faults;
 mod github_pushes;
 mod github_replies;
 mod github_sweep;
+mod github_thread_cache;
 mod github_votes;
 mod histories;
 mod histories_checks;

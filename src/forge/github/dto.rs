@@ -59,6 +59,8 @@ pub(crate) struct Issue {
     /// `None`: the account was deleted.
     pub(crate) user: Option<User>,
     pub(crate) created_at: String,
+    /// When it last changed (a comment made or edited moves it).
+    pub(crate) updated_at: Option<String>,
     #[serde(default)]
     pub(crate) labels: Vec<Label>,
     pub(crate) html_url: Option<String>,

@@ -109,24 +109,14 @@ impl Client {
         self.max_wait.set(max_wait.as_secs());
     }
 
-    /// ETags and replies kept from an earlier run (a missing or unreadable
-    /// file is an empty cache: it only saves requests).
-    pub(crate) fn load_cache(&self, path: &std::path::Path) {
-        let kept: Option<HashMap<String, (String, Reply)>> = std::fs::read_to_string(path)
-            .ok()
-            .and_then(|text| serde_json::from_str(&text).ok());
-        if let Some(kept) = kept {
-            *self.cache.borrow_mut() = kept;
-        }
+    /// ETags and replies kept from an earlier run.
+    pub(crate) fn set_etags(&self, kept: HashMap<String, (String, Reply)>) {
+        *self.cache.borrow_mut() = kept;
     }
 
-    /// Keeps the ETags and replies for the next run.
-    pub(crate) fn save_cache(&self, path: &std::path::Path) -> std::io::Result<()> {
-        let text = serde_json::to_string(&*self.cache.borrow()).map_err(std::io::Error::other)?;
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
-        std::fs::write(path, text)
+    /// The ETags and replies to keep for the next run.
+    pub(crate) fn etags(&self) -> HashMap<String, (String, Reply)> {
+        self.cache.borrow().clone()
     }
 
     /// Requests sent so far, and how many of them were answered 304.

@@ -11,13 +11,16 @@
 //! may be bare strings, a dismissed review is no vote, and a pull request's
 //! file list stops at 3,000 (more is refused, never guessed at). Writes
 //! that GitHub may or may not have carried out are settled by re-reading
-//! (see `writes`), never by sending them again blindly.
+//! (see `writes`), never by sending them again blindly. A matter's thread
+//! is read only when its `updated_at` has moved since a copy was kept
+//! between runs, or the copy is old (see `threads`).
 
 mod admin;
 mod codec;
 mod dto;
 mod heads;
 pub(crate) mod http;
+mod threads;
 mod writes;
 
 use std::cell::RefCell;
@@ -68,8 +71,12 @@ pub struct GitHubForge {
     /// Each pull request's head as this run read it (`None`: not open), so
     /// a merge needs no read first when the run already knows.
     heads: RefCell<HashMap<u64, Option<String>>>,
-    /// Where ETags are kept between runs, if anywhere.
+    /// Where ETags and threads are kept between runs, if anywhere.
     cache_file: Option<PathBuf>,
+    /// The API's base URL, which the cache file is stamped with.
+    api: String,
+    /// Threads kept between runs (see `threads`).
+    threads: RefCell<threads::Threads>,
 }
 
 /// Where and as whom to reach GitHub.
@@ -101,16 +108,36 @@ impl GitHubForge {
             labels: RefCell::default(),
             heads: RefCell::default(),
             cache_file: None,
+            api: settings.api.trim_end_matches('/').to_string(),
+            threads: RefCell::new(threads::Threads::new(
+                Timestamp::from_unix(0),
+                threads::DEFAULT_MAX_AGE_HOURS,
+            )),
         }
     }
 
     /// Keeps ETags and replies in `path` between runs, so what has not
     /// changed since the last run is answered 304, which costs no rate
-    /// limit (CI restores and saves the file with its cache).
+    /// limit with the same token, and each matter's thread with its
+    /// `updated_at`, so an unchanged thread is not read at all (see
+    /// `threads`; CI restores and saves the file with its cache). A file
+    /// that is missing, unreadable, of another format or of another
+    /// repository is ignored.
     #[must_use]
     pub fn with_cache_file(mut self, path: PathBuf) -> Self {
-        self.client.load_cache(&path);
+        if let Some(mut kept) = threads::Threads::load(&path, &self.api, &self.repo) {
+            self.threads.borrow_mut().adopt(&mut kept);
+            self.client.set_etags(std::mem::take(&mut kept.etags));
+        }
         self.cache_file = Some(path);
+        self
+    }
+
+    /// Reads every thread again once its kept copy is `hours` old, however
+    /// still its matter's `updated_at` stands (see `threads`).
+    #[must_use]
+    pub fn with_thread_max_age(self, hours: i64) -> Self {
+        self.threads.borrow_mut().set_max_age(hours);
         self
     }
 
@@ -120,6 +147,7 @@ impl GitHubForge {
     #[must_use]
     pub fn with_clock(self, now: Timestamp, max_wait: Duration) -> Self {
         self.client.set_clock(now, max_wait);
+        self.threads.borrow_mut().set_clock(now);
         self
     }
 
@@ -168,6 +196,7 @@ impl GitHubForge {
             link: pull.html_url,
             updated: pull.updated_at.as_deref().map(dto::time).transpose()?,
         };
+        self.threads.borrow_mut().listed(info.number, info.updated);
         self.labels
             .borrow_mut()
             .insert(info.number, info.labels.clone());
@@ -178,6 +207,8 @@ impl GitHubForge {
 
     fn issue_info(&self, issue: Issue) -> Result<MatterInfo, ForgeError> {
         self.pulls.borrow_mut().insert(issue.number, false);
+        let updated = issue.updated_at.as_deref().map(dto::time).transpose()?;
+        self.threads.borrow_mut().listed(issue.number, updated);
         let info = MatterInfo {
             number: issue.number,
             title: issue.title,
@@ -304,6 +335,7 @@ impl Forge for GitHubForge {
                 out.push(self.issue_info(issue)?);
             }
         }
+        self.threads.borrow_mut().listed_all_open();
         out.retain(|m| m.kind().is_some());
         out.sort_by_key(|m| m.number);
         Ok(out)
@@ -345,12 +377,20 @@ impl Forge for GitHubForge {
     }
 
     fn comments(&self, number: u64) -> Result<Vec<ForgeComment>, ForgeError> {
-        let mut out = Vec::new();
-        out.extend(self.conversation(number)?);
-        if self.is_pull(number)? {
-            out.extend(self.review_votes(number)?);
-        }
-        out.sort_by_key(|c| (c.created, c.id));
+        let kept = self.threads.borrow_mut().get(number);
+        let out = match kept {
+            Some(kept) => kept,
+            None => {
+                let mut out = Vec::new();
+                out.extend(self.conversation(number)?);
+                if self.is_pull(number)? {
+                    out.extend(self.review_votes(number)?);
+                }
+                out.sort_by_key(|c| (c.created, c.id));
+                self.threads.borrow_mut().put(number, &out);
+                out
+            }
+        };
         let status = out.iter().find(|c| self.is_status(c)).cloned();
         self.statuses.borrow_mut().insert(number, status);
         Ok(out)
@@ -387,6 +427,15 @@ impl Forge for GitHubForge {
 
     fn bot(&self) -> &str {
         &self.bot
+    }
+
+    fn thread_was_kept(&self, number: u64) -> bool {
+        self.threads.borrow().served(number)
+    }
+
+    fn read_thread_afresh(&self, number: u64) {
+        self.threads.borrow_mut().forget(number);
+        self.statuses.borrow_mut().remove(&number);
     }
 
     fn status_comment(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError> {
@@ -457,7 +506,19 @@ impl Drop for GitHubForge {
             "GitHub: {sent} requests, {not_modified} answered 304 (no rate limit spent)"
         );
         if let Some(path) = &self.cache_file {
-            if let Err(e) = self.client.save_cache(path) {
+            let file = self
+                .threads
+                .borrow()
+                .file(&self.api, &self.repo, self.client.etags());
+            let saved = serde_json::to_string(&file)
+                .map_err(std::io::Error::other)
+                .and_then(|text| {
+                    if let Some(dir) = path.parent() {
+                        std::fs::create_dir_all(dir)?;
+                    }
+                    std::fs::write(path, text)
+                });
+            if let Err(e) = saved {
                 tracing::warn!("could not keep GitHub's ETags in {}: {e}", path.display());
             }
         }

@@ -96,7 +96,9 @@ impl GitHubForge {
         // answered with is the status now, so the next write of this run
         // edits it without reading the thread again; when the answer is
         // not known, the next status is found afresh and edited, never
-        // posted twice.
+        // posted twice. The thread kept between runs is read again by the
+        // next run (see `threads`).
+        self.threads.borrow_mut().status_written(number);
         match &written {
             Ok(Some(comment)) if self.is_status(comment) => {
                 self.statuses
