@@ -13,7 +13,7 @@
 
 use super::said::{Command, Target, Value, Verb};
 use super::schema::{VarDecl, VarType, Who};
-use super::sets::{SetValue, VARIABLES_FILE, apply_chain};
+use super::sets::{SetValue, VARIABLES_FILE, apply_chain, edit_value};
 use super::{GameState, Player};
 use crate::time::Timestamp;
 
@@ -205,7 +205,7 @@ fn set_variable(text: &str, set: &SetValue, absent_ok: bool) -> Result<String, S
     }
     let mut doc = super::edit::StateDoc::parse(VARIABLES_FILE, text).map_err(|e| e.to_string())?;
     let tables: Vec<&str> = set.table.iter().map(String::as_str).collect();
-    doc.set(&tables, &set.key, toml_value(&set.to)?)
+    doc.set(&tables, &set.key, edit_value(&set.to)?)
         .map_err(|e| e.to_string())?;
     Ok(doc.render())
 }
@@ -218,15 +218,6 @@ pub fn apply_to(path: &str, text: &str, sets: &[SetValue]) -> Result<String, Str
     } else {
         apply_sets(text, sets)
     }
-}
-
-fn toml_value(value: &toml::Value) -> Result<toml_edit::Value, String> {
-    Ok(match value {
-        toml::Value::Integer(n) => (*n).into(),
-        toml::Value::Boolean(b) => (*b).into(),
-        toml::Value::String(s) => s.as_str().into(),
-        other => return Err(format!("{other} cannot be set by an action")),
-    })
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use super::said::{Command, Target, Value, Verb};
 use super::schema::Who;
 use super::schema::{CollectionDecl, VarType};
-use super::sets::{COLLECTIONS, COLLECTIONS_FILE, SetValue, apply_chain};
+use super::sets::{COLLECTIONS, COLLECTIONS_FILE, SetValue, apply_chain, edit_value};
 use super::{GameState, Item, Player};
 use crate::time::Timestamp;
 
@@ -462,15 +462,6 @@ fn edit_table(id: &str, fields: &toml::Table) -> Result<toml_edit::Table, String
         table.insert(k, toml_edit::value(edit_value(v)?));
     }
     Ok(table)
-}
-
-fn edit_value(value: &toml::Value) -> Result<toml_edit::Value, String> {
-    Ok(match value {
-        toml::Value::Integer(n) => (*n).into(),
-        toml::Value::Boolean(b) => (*b).into(),
-        toml::Value::String(s) => s.as_str().into(),
-        other => return Err(format!("{other} cannot be set by an action")),
-    })
 }
 
 #[cfg(test)]

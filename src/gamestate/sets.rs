@@ -110,3 +110,14 @@ pub(crate) fn apply_chain(
     }
     forward
 }
+
+/// A value an action sets, as the state files are edited: whole numbers,
+/// booleans and text; anything else is not settable by an action.
+pub(crate) fn edit_value(value: &toml::Value) -> Result<toml_edit::Value, String> {
+    Ok(match value {
+        toml::Value::Integer(n) => (*n).into(),
+        toml::Value::Boolean(b) => (*b).into(),
+        toml::Value::String(s) => s.as_str().into(),
+        other => return Err(format!("{other} cannot be set by an action")),
+    })
+}

@@ -10,18 +10,22 @@ use crate::fake_github::{FakeGitHub, Item, REPO};
 use crate::game_test::{GameTest, Run};
 use crate::github::setup;
 
-fn run(game: &GameTest, fake: &FakeGitHub, now: &str) -> Run {
+pub(crate) fn run(game: &GameTest, fake: &FakeGitHub, now: &str) -> Run {
     run_aged(game, fake, now, "6")
 }
 
-/// A run whose kept threads may be `hours` old ("0": none is used).
-fn run_aged(game: &GameTest, fake: &FakeGitHub, now: &str, hours: &str) -> Run {
-    let cache = game.path("../etags.json");
-    let cache = format!(
+/// The cache file the runs of `game` keep between them (one per game).
+pub(crate) fn cache_file(game: &GameTest) -> String {
+    format!(
         "{}-{}",
-        cache.display(),
+        game.path("../etags.json").display(),
         game.root().file_name().unwrap().to_string_lossy()
-    );
+    )
+}
+
+/// A run whose kept threads may be `hours` old ("0": none is used).
+pub(crate) fn run_aged(game: &GameTest, fake: &FakeGitHub, now: &str, hours: &str) -> Run {
+    let cache = cache_file(game);
     // A new token every run, as GITHUB_TOKEN is in the workflows.
     let token = format!("t0ken-{}", fake.world().log.len());
     let run = game.run_with_env(

@@ -4,37 +4,10 @@
 //! may not is seen once the copy is too old; and no decision is taken
 //! from a copy.
 
-use crate::fake_github::{FakeGitHub, REPO};
-use crate::game_test::{GameTest, Run};
+use crate::fake_github::FakeGitHub;
+use crate::game_test::GameTest;
 use crate::github::setup;
-
-/// A resolve run with the cache kept between runs and a new token.
-fn run(game: &GameTest, fake: &FakeGitHub, now: &str) -> Run {
-    run_aged(game, fake, now, "6")
-}
-
-/// A run whose kept threads may be `hours` old.
-fn run_aged(game: &GameTest, fake: &FakeGitHub, now: &str, hours: &str) -> Run {
-    let cache = format!(
-        "{}-{}",
-        game.path("../threads.json").display(),
-        game.root().file_name().unwrap().to_string_lossy()
-    );
-    let token = format!("t0ken-{}", fake.world().log.len());
-    let run = game.run_with_env(
-        &["--forge", "github", "--now", now, "resolve"],
-        &[
-            ("GITHUB_API_URL", fake.url.as_str()),
-            ("GITHUB_REPOSITORY", REPO),
-            ("GITHUB_TOKEN", token.as_str()),
-            ("GITNOMIC_NO_RETRY_WAIT", "1"),
-            ("GITNOMIC_HTTP_CACHE", cache.as_str()),
-            ("GITNOMIC_THREAD_MAX_AGE", hours),
-        ],
-    );
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    run
-}
+use crate::github_budget::{cache_file, run, run_aged};
 
 /// The threads read by a run: requests for comments and reviews.
 fn thread_reads(fake: &FakeGitHub, f: impl FnOnce()) -> usize {
@@ -148,11 +121,7 @@ fn the_bots_own_write_costs_one_read_of_the_thread_next_run() {
 #[test]
 fn a_cache_from_another_repository_or_version_is_ignored() {
     let (game, fake) = settled();
-    let cache = format!(
-        "{}-{}",
-        game.path("../threads.json").display(),
-        game.root().file_name().unwrap().to_string_lossy()
-    );
+    let cache = cache_file(&game);
     let text = std::fs::read_to_string(&cache).unwrap();
     for (what, bad) in [
         (
