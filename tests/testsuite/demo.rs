@@ -51,7 +51,10 @@ fn the_demo_plays_its_script_to_the_end() {
         "the record keeps what each DEFERENTIAL counted as: {record}"
     );
     let page = std::fs::read_to_string(game.join("public/matters/4.html")).unwrap();
-    assert!(page.contains("DEFERENTIAL</span> (counts as FOR)"), "{page}");
+    assert!(
+        page.contains("DEFERENTIAL</span> (counts as FOR)"),
+        "{page}"
+    );
     // The site was built, with the waiting proposal's live tally.
     let pending = std::fs::read_to_string(game.join("public/pending/index.html")).unwrap();
     assert!(
