@@ -399,6 +399,9 @@ mod tests {
                 "enact_quorum_hours = 24"
             ]
         );
+        let (was, now) = diffs[0].markdown.clone().unwrap_or_default();
+        assert_eq!(was, "Wait.\n\nenact_quorum_hours = 12", "a paragraph each");
+        assert!(now.ends_with("\n\nenact_quorum_hours = 24"));
     }
 
     #[test]

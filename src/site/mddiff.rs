@@ -43,7 +43,8 @@ struct Leaf<'t> {
 }
 
 /// The rendered diff of two Markdown texts: one `<div>` per block, of
-/// class `same`, `del`, `add` or `fold`, changed words in `<ins>`/`<del>`.
+/// class `same`, `del`, `add` or `fold`, changed words in `<ins>`/`<del>`;
+/// empty when the texts render alike.
 pub(crate) fn diff_html(old: &str, new: &str) -> String {
     let (a, b) = (blocks(old), blocks(new));
     let keys = |v: &[Block]| v.iter().map(|b| b.key.clone()).collect::<Vec<_>>();
@@ -142,15 +143,7 @@ fn blocks(text: &str) -> Vec<Block<'_>> {
     }
     for (event, range) in crate::markdown::parser(text).into_offset_iter() {
         if let Some(open) = leaf.as_mut().filter(|l| l.depth > 0) {
-            match &event {
-                Event::Start(_) => open.depth += 1,
-                Event::End(_) => open.depth -= 1,
-                _ => {}
-            }
-            open.span.1 = open.span.1.max(range.end);
-            let done = open.depth == 0;
-            open.events.push(event);
-            if done {
+            if open.extend(event, range) {
                 flush!();
             }
             continue;
@@ -164,17 +157,7 @@ fn blocks(text: &str) -> Vec<Block<'_>> {
             }
             Event::Start(Tag::Item) => {
                 flush!();
-                let (ordered, number) = lists.last().copied().unwrap_or((false, 1));
-                if let Some(list) = lists.last_mut() {
-                    list.1 += 1;
-                }
-                let depth = lists.len();
-                items.push(Item {
-                    ordered,
-                    number,
-                    depth,
-                    first: true,
-                });
+                items.push(next_item(&mut lists));
             }
             Event::Start(Tag::BlockQuote(_)) => {
                 flush!();
@@ -205,6 +188,35 @@ fn blocks(text: &str) -> Vec<Block<'_>> {
     }
     flush!();
     out
+}
+
+impl<'t> Leaf<'t> {
+    /// Adds an event to a block being gathered; whether it ended it.
+    fn extend(&mut self, event: Event<'t>, range: std::ops::Range<usize>) -> bool {
+        match &event {
+            Event::Start(_) => self.depth += 1,
+            Event::End(_) => self.depth -= 1,
+            _ => {}
+        }
+        self.span.1 = self.span.1.max(range.end);
+        self.events.push(event);
+        self.depth == 0
+    }
+}
+
+/// The item a list's next `Item` starts, numbered in its list.
+fn next_item(lists: &mut [(bool, u64)]) -> Item {
+    let depth = lists.len();
+    let (ordered, number) = lists.last().copied().unwrap_or((false, 1));
+    if let Some(list) = lists.last_mut() {
+        list.1 += 1;
+    }
+    Item {
+        ordered,
+        number,
+        depth,
+        first: true,
+    }
 }
 
 /// Ends the block being gathered, if any, as the next of `out`.
@@ -277,77 +289,97 @@ fn tokens<'e>(events: &'e [Event]) -> Vec<Token<'e>> {
 /// A block as HTML, the tokens flagged in `changed` (by [`tokens`] index)
 /// wrapped in `<{mark}>`, inside its quotes and list item.
 fn render(block: &Block, changed: &[bool], mark: &str) -> String {
-    let mut k = 0;
-    let marked = |text: &str, k: &mut usize| {
-        let mut html = String::new();
-        let mut open = false;
+    let mut marker = Marker {
+        changed,
+        mark,
+        next: 0,
+    };
+    let mut images = 0usize;
+    let events = block.events.iter().map(|event| {
+        match event {
+            Event::Start(Tag::Image { .. }) => images += 1,
+            Event::End(TagEnd::Image) => images = images.saturating_sub(1),
+            // Alt text is an attribute: leave it as text.
+            Event::Text(t) if images > 0 => {
+                marker.next += textdiff::tokens(t).len();
+                return Event::Text(t.clone());
+            }
+            _ => {}
+        }
+        marker.event(event)
+    });
+    let mut body = String::new();
+    pulldown_cmark::html::push_html(&mut body, events);
+    wrap(block, body.trim_end())
+}
+
+/// Walks a block's events as [`tokens`] counts them, marking the flagged.
+struct Marker<'m> {
+    changed: &'m [bool],
+    mark: &'m str,
+    /// The index of the next token.
+    next: usize,
+}
+
+impl Marker<'_> {
+    /// The event as it is rendered in a diff: text with its changed words
+    /// marked, raw HTML as text, no ids.
+    fn event<'t>(&mut self, event: &Event<'t>) -> Event<'t> {
+        if let Some(text) = shown(event) {
+            return Event::InlineHtml(CowStr::from(self.text(text)));
+        }
+        let out = match event {
+            Event::Code(code) => {
+                self.next += 1;
+                let inner = self.text(code);
+                Event::InlineHtml(CowStr::from(format!("<code>{inner}</code>")))
+            }
+            Event::Start(Tag::Heading {
+                level,
+                classes,
+                attrs,
+                ..
+            }) => Event::Start(Tag::Heading {
+                level: *level,
+                id: None,
+                classes: classes.clone(),
+                attrs: attrs.clone(),
+            }),
+            Event::FootnoteReference(name) => Event::InlineHtml(CowStr::from(format!(
+                "<sup class=\"footnote-reference\">[{}]</sup>",
+                escape(name)
+            ))),
+            Event::Start(Tag::FootnoteDefinition(name)) => {
+                Event::InlineHtml(CowStr::from(format!(
+                    "<div class=\"footnote-definition\"><sup class=\"footnote-definition-label\">{}</sup>",
+                    escape(name)
+                )))
+            }
+            Event::End(TagEnd::FootnoteDefinition) => Event::InlineHtml("</div>".into()),
+            other => other.clone(),
+        };
+        self.next += 1;
+        out
+    }
+
+    /// Text as HTML, each run of changed words in one `<ins>` or `<del>`.
+    fn text(&mut self, text: &str) -> String {
+        let (mut html, mut open) = (String::new(), false);
         for word in textdiff::tokens(text) {
-            let on = changed.get(*k).copied().unwrap_or(false);
-            *k += 1;
+            let on = self.changed.get(self.next).copied().unwrap_or(false);
+            self.next += 1;
             if on != open {
-                html.push_str(&if on {
-                    format!("<{mark}>")
-                } else {
-                    format!("</{mark}>")
-                });
+                let slash = if on { "" } else { "/" };
+                html.push_str(&format!("<{slash}{}>", self.mark));
                 open = on;
             }
             html.push_str(&escape(word));
         }
         if open {
-            html.push_str(&format!("</{mark}>"));
+            html.push_str(&format!("</{}>", self.mark));
         }
         html
-    };
-    let mut images = 0usize;
-    let events = block.events.iter().map(|event| {
-        let out = match event {
-            // Alt text is an attribute: leave it as text.
-            Event::Text(t) if images > 0 => {
-                k += textdiff::tokens(t).len();
-                return Event::Text(t.clone());
-            }
-            Event::Start(Tag::Image { .. }) => {
-                images += 1;
-                event.clone()
-            }
-            Event::End(TagEnd::Image) => {
-                images = images.saturating_sub(1);
-                event.clone()
-            }
-            Event::Code(code) => {
-                k += 1;
-                let inner = marked(code, &mut k);
-                Event::InlineHtml(CowStr::from(format!("<code>{inner}</code>")))
-            }
-            Event::Start(Tag::Heading { level, classes, attrs, .. }) => {
-                Event::Start(Tag::Heading {
-                    level: *level,
-                    id: None,
-                    classes: classes.clone(),
-                    attrs: attrs.clone(),
-                })
-            }
-            Event::FootnoteReference(name) => Event::InlineHtml(CowStr::from(format!(
-                "<sup class=\"footnote-reference\">[{}]</sup>",
-                escape(name)
-            ))),
-            Event::Start(Tag::FootnoteDefinition(name)) => Event::InlineHtml(CowStr::from(format!(
-                "<div class=\"footnote-definition\"><sup class=\"footnote-definition-label\">{}</sup>",
-                escape(name)
-            ))),
-            Event::End(TagEnd::FootnoteDefinition) => Event::InlineHtml("</div>".into()),
-            other => match shown(other) {
-                Some(text) => return Event::InlineHtml(CowStr::from(marked(text, &mut k))),
-                None => other.clone(),
-            },
-        };
-        k += 1;
-        out
-    });
-    let mut body = String::new();
-    pulldown_cmark::html::push_html(&mut body, events);
-    wrap(block, body.trim_end())
+    }
 }
 
 /// The block's HTML inside its quotes and list item: a list item keeps
@@ -405,6 +437,10 @@ fn fold(rows: &[(&str, String)]) -> String {
         rows[lo..hi].iter().any(|(kind, _)| *kind != "same")
     };
     let mut out = String::new();
+    if rows.iter().all(|(kind, _)| *kind == "same") {
+        // A change of source alone (spacing, a list marker): nothing shows.
+        return out;
+    }
     for (i, (kind, html)) in rows.iter().enumerate() {
         if near(i) {
             let sr = match *kind {
@@ -457,6 +493,11 @@ mod tests {
             "{html}"
         );
         assert!(!html.contains("- ") && !html.contains("3."), "{html}");
+        assert_eq!(
+            diff_html("- a\n- b\n", "* a\n* b\n"),
+            "",
+            "only the markers changed"
+        );
     }
 
     #[test]
