@@ -89,6 +89,10 @@ pub struct RuleDiff {
     /// For an amendment: its text, glossary and parameters, line by line
     /// with the words that changed marked.
     pub lines: Vec<Line>,
+    /// For an amendment: the old and new text as Markdown (the body, then
+    /// each glossary entry and parameter as a paragraph of its own), for a
+    /// diff shown rendered rather than as source.
+    pub markdown: Option<(String, String)>,
 }
 
 /// What happened to a rule.
@@ -180,11 +184,12 @@ pub fn rule_diffs(old: &Ruleset, new: &Ruleset) -> Vec<RuleDiff> {
                 title: rule.title.clone(),
                 what: What::Added,
                 lines: Vec::new(),
+                markdown: None,
             });
             continue;
         };
-        let (text_was, text_now) = (full_text(old, was), full_text(new, rule));
-        let amended = text_was != text_now;
+        let (parts_was, parts_now) = (full_text(old, was), full_text(new, rule));
+        let amended = parts_was != parts_now;
         let renamed_from = (was.title != rule.title).then(|| was.title.clone());
         let renumbered_from = (was.number != rule.number).then(|| was.number.clone());
         if amended || renamed_from.is_some() || renumbered_from.is_some() {
@@ -193,10 +198,11 @@ pub fn rule_diffs(old: &Ruleset, new: &Ruleset) -> Vec<RuleDiff> {
                 number: rule.number.clone(),
                 title: rule.title.clone(),
                 lines: if amended {
-                    textdiff::lines(&text_was, &text_now)
+                    textdiff::lines(&parts_was.join("\n"), &parts_now.join("\n"))
                 } else {
                     Vec::new()
                 },
+                markdown: amended.then(|| (parts_was.join("\n\n"), parts_now.join("\n\n"))),
                 what: What::Changed {
                     renamed_from,
                     renumbered_from,
@@ -213,24 +219,26 @@ pub fn rule_diffs(old: &Ruleset, new: &Ruleset) -> Vec<RuleDiff> {
                 title: rule.title.clone(),
                 what: What::Repealed,
                 lines: Vec::new(),
+                markdown: None,
             });
         }
     }
     changes
 }
 
-/// What an amendment can change of a rule, as lines: its text, then its
+/// What an amendment can change of a rule, in parts: its text, then its
 /// glossary entries, then its parameters (`enact_quorum_hours = 12`), so a
-/// change of parameters alone shows too.
-fn full_text(ruleset: &Ruleset, rule: &Rule) -> String {
-    let mut text = rule.body.trim_end().to_string();
+/// change of parameters alone shows too. Joined by lines for the source
+/// diff, by blank lines for the rendered one (each part a paragraph).
+fn full_text(ruleset: &Ruleset, rule: &Rule) -> Vec<String> {
+    let mut parts = vec![rule.body.trim_end().to_string()];
     for t in &rule.terms {
-        text.push_str(&format!("\n{}: {}", t.term, t.definition.trim()));
+        parts.push(format!("{}: {}", t.term, t.definition.trim()));
     }
     for (name, p) in ruleset.params.iter().filter(|(_, p)| p.rule == rule.id) {
-        text.push_str(&format!("\n{name} = {}", p.value));
+        parts.push(format!("{name} = {}", p.value));
     }
-    text
+    parts
 }
 
 /// How many characters a change from `old` to `new` files alters, if it is
@@ -391,6 +399,9 @@ mod tests {
                 "enact_quorum_hours = 24"
             ]
         );
+        let (was, now) = diffs[0].markdown.clone().unwrap_or_default();
+        assert_eq!(was, "Wait.\n\nenact_quorum_hours = 12", "a paragraph each");
+        assert!(now.ends_with("\n\nenact_quorum_hours = 24"));
     }
 
     #[test]

@@ -113,8 +113,9 @@ fn replaced(run: &[Op<'_>]) -> Vec<Line> {
     old_lines
 }
 
-/// Words, runs of spaces and single other characters.
-fn tokens(text: &str) -> Vec<&str> {
+/// Words, runs of spaces and single other characters: the units a
+/// replaced line (or a rendered block's text) is compared in.
+pub fn tokens(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let class = |c: char| {
@@ -169,12 +170,24 @@ fn push(segments: &mut Vec<Segment>, text: &str, changed: bool) {
     }
 }
 
-/// The longest common subsequence of `a` and `b` as operations; past
+/// One step of an alignment of two sequences, by index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// `a[i]` equals `b[j]`.
+    Same(usize, usize),
+    /// `a[i]` is not in `b`.
+    Del(usize),
+    /// `b[j]` is not in `a`.
+    Add(usize),
+}
+
+/// The longest common subsequence of `a` and `b` as steps; past
 /// `MAX_CELLS` everything of `a` is deleted and everything of `b` added.
-fn align<'t>(a: &[&'t str], b: &[&'t str]) -> Vec<Op<'t>> {
+/// Generic so that lines, words and rendered blocks align the same way.
+pub fn steps<T: PartialEq>(a: &[T], b: &[T]) -> Vec<Step> {
     if a.len().saturating_mul(b.len()) > MAX_CELLS {
-        let mut out: Vec<Op> = a.iter().map(|t| Op::Del(t)).collect();
-        out.extend(b.iter().map(|t| Op::Add(t)));
+        let mut out: Vec<Step> = (0..a.len()).map(Step::Del).collect();
+        out.extend((0..b.len()).map(Step::Add));
         return out;
     }
     let mut lcs = vec![vec![0u32; b.len() + 1]; a.len() + 1];
@@ -190,17 +203,29 @@ fn align<'t>(a: &[&'t str], b: &[&'t str]) -> Vec<Op<'t>> {
     let (mut i, mut j, mut out) = (0, 0, Vec::new());
     while i < a.len() || j < b.len() {
         if i < a.len() && j < b.len() && a[i] == b[j] {
-            out.push(Op::Same(a[i]));
+            out.push(Step::Same(i, j));
             (i, j) = (i + 1, j + 1);
         } else if i < a.len() && (j == b.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
-            out.push(Op::Del(a[i]));
+            out.push(Step::Del(i));
             i += 1;
         } else {
-            out.push(Op::Add(b[j]));
+            out.push(Step::Add(j));
             j += 1;
         }
     }
     out
+}
+
+/// [`steps`] with the texts themselves.
+fn align<'t>(a: &[&'t str], b: &[&'t str]) -> Vec<Op<'t>> {
+    steps(a, b)
+        .into_iter()
+        .map(|s| match s {
+            Step::Same(i, _) => Op::Same(a[i]),
+            Step::Del(i) => Op::Del(a[i]),
+            Step::Add(j) => Op::Add(b[j]),
+        })
+        .collect()
 }
 
 fn fold(lines: &[Line]) -> Vec<Line> {

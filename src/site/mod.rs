@@ -13,6 +13,7 @@ mod cache;
 mod context;
 pub mod links;
 mod log;
+mod mddiff;
 pub mod pending;
 mod players;
 mod revisions;

@@ -8,6 +8,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::context::{Context, date, matter_url};
+use super::mddiff;
 use super::rules::{Links, rule_view, section_views};
 use super::xref::Targets;
 use super::{Revision, Site, SiteError};
@@ -32,6 +33,9 @@ pub(crate) struct DiffEntry<'a> {
     id: &'a str,
     label: String,
     what: String,
+    /// The amendment rendered, changed words marked (empty if none).
+    html: &'a str,
+    /// The same as Markdown source lines.
     lines: &'a [Line],
 }
 
@@ -44,14 +48,27 @@ pub(crate) struct MatterChange<'a> {
     diff: Vec<DiffEntry<'a>>,
 }
 
-fn entries(changes: &[RuleDiff]) -> Vec<DiffEntry<'_>> {
+fn entries<'a>(changes: &'a [RuleDiff], rendered: &'a [String]) -> Vec<DiffEntry<'a>> {
     changes
         .iter()
-        .map(|c| DiffEntry {
+        .zip(rendered)
+        .map(|(c, html)| DiffEntry {
             id: &c.id,
             label: format!("{} {}", c.number, c.title),
             what: c.describe(),
+            html,
             lines: &c.lines,
+        })
+        .collect()
+}
+
+/// Each change's amendment rendered ([`mddiff::diff_html`]), in order.
+fn rendered(changes: &[RuleDiff]) -> Vec<String> {
+    changes
+        .iter()
+        .map(|c| match &c.markdown {
+            Some((old, new)) => mddiff::diff_html(old, new),
+            None => String::new(),
         })
         .collect()
 }
@@ -61,6 +78,9 @@ fn entries(changes: &[RuleDiff]) -> Vec<DiffEntry<'_>> {
 pub(crate) struct History {
     views: Vec<RevisionView>,
     diffs: Vec<Vec<RuleDiff>>,
+    /// Each diff's amendments rendered, made once for the revision's page
+    /// and its matter's.
+    rendered: Vec<Vec<String>>,
     /// Revision index by the address of the matter that made it.
     by_matter: BTreeMap<String, usize>,
 }
@@ -70,7 +90,7 @@ impl History {
     pub(crate) fn new(cx: &Context) -> Self {
         let revisions = &cx.input.timeline.revisions;
         let empty = crate::ruleset::Ruleset::default();
-        let diffs: Vec<Vec<RuleDiff>> = revisions
+        let (diffs, rendered): (Vec<Vec<RuleDiff>>, Vec<Vec<String>>) = revisions
             .par_iter()
             .enumerate()
             .map(|(i, rev)| {
@@ -79,9 +99,11 @@ impl History {
                 } else {
                     &*revisions[i - 1].ruleset
                 };
-                rule_diffs(before, &rev.ruleset)
+                let changes = rule_diffs(before, &rev.ruleset);
+                let html = rendered(&changes);
+                (changes, html)
             })
-            .collect();
+            .unzip();
         let matters = Matters::new(&cx.game.records);
         let views: Vec<RevisionView> = revisions
             .iter()
@@ -107,6 +129,7 @@ impl History {
         History {
             views,
             diffs,
+            rendered,
             by_matter,
         }
     }
@@ -116,7 +139,7 @@ impl History {
         let i = *self.by_matter.get(url)?;
         Some(MatterChange {
             revision: self.views[i].number,
-            diff: entries(&self.diffs[i]),
+            diff: entries(&self.diffs[i], &self.rendered[i]),
         })
     }
 }
@@ -178,6 +201,7 @@ fn pr_number(summary: &str) -> Option<u64> {
 pub(crate) fn render(cx: &Context, history: &History, site: &mut Site) -> Result<(), SiteError> {
     let revisions = &cx.input.timeline.revisions;
     let (views, diffs) = (&history.views, &history.diffs);
+    let rendered = &history.rendered;
     let path = "rulesets/index.html";
     let mut context = cx.page(path, "Ruleset history", "rulesets")?;
     let newest: Vec<&RevisionView> = views.iter().rev().collect();
@@ -187,7 +211,7 @@ pub(crate) fn render(cx: &Context, history: &History, site: &mut Site) -> Result
     }
     let pages: Vec<Option<(String, String)>> = (0..revisions.len())
         .into_par_iter()
-        .map(|i| revision_page(cx, (&revisions[i], &views[i]), &diffs[i]))
+        .map(|i| revision_page(cx, (&revisions[i], &views[i]), &diffs[i], &rendered[i]))
         .collect::<Result<_, _>>()?;
     site.extend(pages.into_iter().flatten());
     rule_pages(cx, views, diffs, site)
@@ -197,6 +221,7 @@ fn revision_page(
     cx: &Context,
     (rev, view): (&Revision, &RevisionView),
     changes: &[RuleDiff],
+    rendered: &[String],
 ) -> Result<Option<(String, String)>, SiteError> {
     let path = format!("rulesets/{}.html", rev.number);
     let title = format!("Ruleset {}", rev.number);
@@ -210,7 +235,7 @@ fn revision_page(
     context.insert("prev", &rev.number.checked_sub(1).filter(|n| *n > 0));
     let last = cx.input.timeline.revisions.len();
     context.insert("next", &(rev.number < last).then_some(rev.number + 1));
-    context.insert("diff", &entries(changes));
+    context.insert("diff", &entries(changes, rendered));
     context.insert("sections", &section_views(&rev.ruleset, links));
     Ok(cx
         .render("revision.html", &path, context)?
