@@ -205,38 +205,97 @@ fn y_axis(svg: &mut String, ticks: &[f64], unit: &str, y: &dyn Fn(f64) -> f64) {
 }
 
 fn time_axis(svg: &mut String, t0: f64, t1: f64, x: &dyn Fn(f64) -> f64) {
-    let span_days = (t1 - t0) / 86_400.0;
-    let format = if span_days > 3.0 * 365.0 {
-        "%Y"
-    } else if span_days > 90.0 {
-        "%Y-%m"
-    } else if span_days > 5.0 {
-        "%Y-%m-%d"
-    } else {
-        "%m-%d %H:%M"
-    };
     let baseline = TOP + PLOT_HEIGHT;
     let _ = write!(
         svg,
         "<line class=\"axis\" x1=\"{LEFT}\" x2=\"{}\" y1=\"{baseline}\" y2=\"{baseline}\"/>",
         WIDTH - RIGHT
     );
-    for i in 0..=4 {
-        let t = t0 + (t1 - t0) * f64::from(i) / 4.0;
-        #[allow(clippy::cast_possible_truncation)] // seconds since 1970 fit an i64
-        let label = Timestamp::from_unix(t as i64).to_datetime().format(format);
-        let anchor = match i {
-            0 => "start",
-            4 => "end",
-            _ => "middle",
+    #[allow(clippy::cast_possible_truncation)] // seconds since 1970 fit an i64
+    let (ticks, format) = time_ticks(t0 as i64, t1 as i64);
+    for (i, t) in ticks.iter().enumerate() {
+        #[allow(clippy::cast_precision_loss)] // seconds since 1970 fit an f64
+        let at = x(*t as f64);
+        let label = Timestamp::from_unix(*t).to_datetime().format(format);
+        // A label near an edge is kept inside the chart.
+        let anchor = if at < LEFT + 40.0 {
+            "start"
+        } else if at > WIDTH - RIGHT - 40.0 {
+            "end"
+        } else {
+            "middle"
         };
         let _ = write!(
             svg,
-            "<text class=\"t{i}\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"{anchor}\">{label}</text>",
-            x(t),
+            "<text class=\"t{i}\" x=\"{at:.1}\" y=\"{:.1}\" text-anchor=\"{anchor}\">{label}</text>",
             baseline + 22.0
         );
     }
+}
+
+/// At most five round moments between `t0` and `t1` (seconds since 1970):
+/// whole hours, days, weeks, month starts or year starts, whichever is the
+/// finest that needs no more than five, with the label format that suits
+/// them. People read "6 Mar 12:00", not "03-05 19:03".
+fn time_ticks(t0: i64, t1: i64) -> (Vec<i64>, &'static str) {
+    const HOUR: i64 = 3600;
+    const DAY: i64 = 24 * HOUR;
+    const FIXED: [(i64, &str); 8] = [
+        (HOUR, "%-d %b %H:%M"),
+        (3 * HOUR, "%-d %b %H:%M"),
+        (6 * HOUR, "%-d %b %H:%M"),
+        (12 * HOUR, "%-d %b %H:%M"),
+        (DAY, "%-d %b"),
+        (2 * DAY, "%-d %b"),
+        (7 * DAY, "%-d %b %Y"),
+        (14 * DAY, "%-d %b %Y"),
+    ];
+    for (step, format) in FIXED {
+        // Multiples of a whole number of hours or days since 1970 are
+        // whole hours and midnights, UTC.
+        let first = t0.div_euclid(step) * step + if t0.rem_euclid(step) == 0 { 0 } else { step };
+        let ticks: Vec<i64> = (0..)
+            .map(|k| first + k * step)
+            .take_while(|t| *t <= t1)
+            .collect();
+        if ticks.len() <= 5 {
+            return (ticks, format);
+        }
+    }
+    // Month starts, every 1, 3, 6 or 12·k months.
+    let months = |from: i64| {
+        use chrono::Datelike as _;
+        let d = Timestamp::from_unix(from).to_datetime();
+        i64::from(d.year()) * 12 + i64::from(d.month0())
+    };
+    let (m0, m1) = (months(t0), months(t1));
+    let mut step = 1;
+    while (m1 - m0) / step > 4 {
+        step = match step {
+            1 => 3,
+            3 => 6,
+            6 => 12,
+            n => n + 12,
+        };
+    }
+    let start = |m: i64| {
+        let (year, month) = (m.div_euclid(12), m.rem_euclid(12) + 1);
+        chrono::NaiveDate::from_ymd_opt(
+            i32::try_from(year).unwrap_or(1970),
+            u32::try_from(month).unwrap_or(1),
+            1,
+        )
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map_or(0, |d| d.and_utc().timestamp())
+    };
+    let first = (m0 + 1).div_euclid(step) * step;
+    let first = if first <= m0 { first + step } else { first };
+    let ticks: Vec<i64> = (0..)
+        .map(|k| start(first + k * step))
+        .take_while(|t| *t <= t1)
+        .filter(|t| *t >= t0)
+        .collect();
+    (ticks, if step >= 12 { "%Y" } else { "%b %Y" })
 }
 
 /// Splits names into legend rows that fit the width.
@@ -323,6 +382,54 @@ mod tests {
     }
 
     #[test]
+    fn time_ticks_are_round_moments_people_read() {
+        let t = |text: &str| Timestamp::parse(text).unwrap().unix();
+        let label = |(ticks, format): (Vec<i64>, &str)| -> Vec<String> {
+            ticks
+                .iter()
+                .map(|s| {
+                    Timestamp::from_unix(*s)
+                        .to_datetime()
+                        .format(format)
+                        .to_string()
+                })
+                .collect()
+        };
+        assert_eq!(
+            label(time_ticks(
+                t("2030-03-01T00:00:00Z"),
+                t("2030-03-02T15:10:00Z")
+            )),
+            ["1 Mar 00:00", "1 Mar 12:00", "2 Mar 00:00", "2 Mar 12:00"],
+            "a day and a half: every 12 hours"
+        );
+        assert_eq!(
+            label(time_ticks(
+                t("2030-03-01T05:00:00Z"),
+                t("2030-03-05T01:00:00Z")
+            )),
+            ["2 Mar", "3 Mar", "4 Mar", "5 Mar"],
+            "midnights"
+        );
+        assert_eq!(
+            label(time_ticks(
+                t("2005-06-01T00:00:00Z"),
+                t("2025-11-01T00:00:00Z")
+            )),
+            ["2010", "2015", "2020", "2025"],
+            "twenty years: every 5"
+        );
+        assert_eq!(
+            label(time_ticks(
+                t("2030-01-15T00:00:00Z"),
+                t("2030-09-20T00:00:00Z")
+            )),
+            ["Apr 2030", "Jul 2030"],
+            "months: quarter starts"
+        );
+    }
+
+    #[test]
     fn ticks_are_round_and_cover_the_range() {
         assert_eq!(nice_ticks(0.0, 10.0, true), [0.0, 5.0, 10.0]);
         assert_eq!(nice_ticks(0.0, 7.0, true), [0.0, 2.0, 4.0, 6.0, 8.0]);
@@ -395,13 +502,22 @@ mod tests {
             points: vec![(at(0), 1.0)],
         }];
         let svg = step_chart(Labels::new("c", "round", "the round"), &series);
-        // The axis runs from a day before to just after the one moment,
-        // with whole-number ticks only.
-        let last_label = Timestamp::from_unix(at(0).unix() + 2_592)
-            .to_datetime()
-            .format("%m-%d %H:%M")
-            .to_string();
-        assert!(svg.contains(&format!(">{last_label}</text>")), "{svg}");
+        // The axis runs from a day before to just after the one moment
+        // (round times on both days, none on the next), with whole-number
+        // ticks only.
+        let day = |secs: i64| {
+            Timestamp::from_unix(secs)
+                .to_datetime()
+                .format("%-d %b ")
+                .to_string()
+        };
+        let moment = at(0).unix();
+        assert!(svg.contains(&format!(">{}", day(moment - 86_400))), "{svg}");
+        assert!(svg.contains(&format!(">{}", day(moment))), "{svg}");
+        assert!(
+            !svg.contains(&format!(">{}", day(moment + 86_400))),
+            "{svg}"
+        );
         assert!(!svg.contains(">0.5</text>"), "{svg}");
     }
 
