@@ -142,8 +142,8 @@ fn records() -> Vec<SourceFile> {
     let imported = Record {
         number: 1,
         source: Some("blognomic".into()),
-        title: "Fixing things up.".into(),
-        author: "Excalabur".into(),
+        title: "Tidy the glossary.".into(),
+        author: "Quillon".into(),
         dynasty: 1,
         opened: at("2005-08-03T05:42:56Z"),
         resolved: at("2005-08-04T04:16:57Z"),
@@ -159,7 +159,7 @@ fn records() -> Vec<SourceFile> {
         votes: vec![],
         sticky: vec![RecordedVote {
             counts_as: None,
-            player: "Kevan".into(),
+            player: "Marrow".into(),
             vote: "VETO".into(),
             at: Some(at("2005-08-04T04:00:00Z")),
             link: None,

@@ -125,10 +125,10 @@ mod tests {
 
     #[test]
     fn a_players_later_pages_sit_beside_the_first() {
-        assert_eq!(player_page("players/kevan.html", 0), "players/kevan.html");
+        assert_eq!(player_page("players/marrow.html", 0), "players/marrow.html");
         assert_eq!(
-            player_page("players/kevan.html", 2),
-            "players/kevan/page-3.html"
+            player_page("players/marrow.html", 2),
+            "players/marrow/page-3.html"
         );
     }
 }
