@@ -24,6 +24,7 @@ use crate::gamestate::sets::SetValue;
 use crate::gamestate::{GameState, Phase};
 use crate::matter::ForgeComment;
 use crate::plan::Outcome;
+use crate::time::Timestamp;
 
 /// How the status comment of an action issue begins.
 const HOW: &str = "Comment with commands, one per line: `SET springs 3`, `ADD cogs -2`, `SET globals.round 2`, `ADD springs DICE6` (a roll); for a collection, `ADD gadgets key-2 name=\"Winding Key\"`, `SET gadgets.key-2.cogs 3`, `REMOVE gadgets key-2`. The resolver carries them out in comment order, each once, checked against state/schema.toml.";
@@ -109,9 +110,8 @@ impl Planner<'_> {
                 "the game awaits the new {}'s Ascension Address, and takes no actions until then",
                 state.terms.emperor
             )),
-            Phase::Hiatus => Some("the game is in hiatus: actions wait".into()),
-            Phase::Playing if self.hiatus => Some(
-                "a Declaration of Victory is pending, so the game is in hiatus: actions wait"
+            Phase::Hiatus => Some(
+                "the game is in hiatus, when no dynastic action may be taken (comment again once it ends)"
                     .into(),
             ),
             Phase::Playing => None,
@@ -141,6 +141,15 @@ impl Planner<'_> {
         if params.is_some_and(|p| in_downtime(p, c.created)) {
             return Err(
                 "it was made during Seasonal Downtime, when no dynastic action may be taken".into(),
+            );
+        }
+        let pending = |(opened, resolved): &(Timestamp, Option<Timestamp>)| {
+            *opened <= c.created && resolved.is_none_or(|r| c.created <= r)
+        };
+        if self.dov_pending.iter().any(pending) {
+            return Err(
+                "it was made while a Declaration of Victory was pending, a hiatus in which no dynastic action may be taken"
+                    .into(),
             );
         }
         if m.voided.iter().any(|v| v.id == c.id) {

@@ -27,6 +27,7 @@ const RESOLVED_BY: &str = "gitnomic resolve";
 
 /// Makes the plan for one run. See the module docs of [`super`].
 pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError> {
+    let dov_pending = dov_pending(&inputs);
     let mut p = Planner {
         trial,
         prospect: inputs.base,
@@ -37,7 +38,7 @@ pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError
         games: BTreeMap::new(),
         dice: BTreeMap::new(),
         logs: BTreeMap::new(),
-        hiatus: inputs.open.iter().any(|m| m.kind == Kind::Dov),
+        dov_pending,
     };
     let everything: Vec<&Collected> = inputs
         .unfinished
@@ -126,8 +127,31 @@ pub(super) struct Planner<'t> {
     pub(super) dice: BTreeMap<u64, String>,
     /// Each matter's dice log as this run leaves it.
     pub(super) logs: BTreeMap<u64, crate::rolls::RollLog>,
-    /// Whether a Declaration of Victory is open (dynastic actions wait).
-    pub(super) hiatus: bool,
+    /// When Declarations of Victory were pending: from their opening to
+    /// their resolution (`None`: still pending as the run begins). A
+    /// dynastic action made in one of these spans was made in a hiatus.
+    pub(super) dov_pending: Vec<(Timestamp, Option<Timestamp>)>,
+}
+
+/// When each Declaration of Victory the run knows of was pending: the
+/// recorded ones, those a killed run left to finish, and the open ones.
+/// Judged from the records, not from what is open as the run begins, so a
+/// run that finishes a killed one judges a comment as it would have.
+fn dov_pending(inputs: &Inputs<'_>) -> Vec<(Timestamp, Option<Timestamp>)> {
+    let recorded = inputs
+        .base
+        .game
+        .records
+        .iter()
+        .filter(|r| r.kind == crate::engine::MatterKind::Dov)
+        .map(|r| (r.opened, Some(r.resolved)));
+    let live = inputs
+        .unfinished
+        .iter()
+        .chain(inputs.open)
+        .filter(|m| m.kind == Kind::Dov)
+        .map(|m| (m.info.opened, m.journal.resolution.as_ref().map(|r| r.at)));
+    recorded.chain(live).collect()
 }
 
 impl Planner<'_> {

@@ -233,7 +233,10 @@ fn idle_players_and_a_hiatus_stop_actions() {
     game.at("2030-01-01T03:00:00Z", &["resolve"]);
     let status = status(&game);
     assert!(status.contains("not done: Dmitri was idle"), "{status}");
-    assert!(status.contains("the game is in hiatus"), "{status}");
+    assert!(
+        status.contains("a Declaration of Victory was pending"),
+        "{status}"
+    );
     assert!(variables(&game).contains("[players.Boris]\nsprings = 3"));
 }
 
@@ -343,5 +346,60 @@ fn seasonal_downtime_stops_actions_by_comment_and_by_pull_request() {
     assert!(
         variables(&game).contains("[players.Boris]\nsprings = 3"),
         "the comment made in the downtime stays refused"
+    );
+}
+
+/// Found by the random histories: a DoV that fails in the same run as an
+/// action comment made while it was pending. The hiatus is judged at the
+/// comment's time, from the DoV's opening and resolution, so a run killed
+/// after the DoV's record and finished by the next answers the comment as
+/// an uninterrupted run does; a comment made before the DoV was opened is
+/// carried out though the DoV is pending when the resolver runs.
+#[test]
+fn a_hiatus_is_judged_at_the_comments_time_in_any_run() {
+    let game = game_with_action();
+    game.commit_on(
+        "b1",
+        &[("content/pages/b1.md", "+++\ntitle = \"b1\"\n+++\nText.\n")],
+        "b1",
+    );
+    comment(&game, "2030-01-01T00:00:30Z", "cleo-c", "ADD springs 1");
+    game.at(
+        "2030-01-01T00:01:00Z",
+        &[
+            "play", "open", "--as", "cleo-c", "--kind", "dov", "--title", "T", "--branch", "b1",
+        ],
+    );
+    comment(
+        &game,
+        "2030-01-03T05:01:00Z",
+        "dmitri-d",
+        "ADD springs DICE6",
+    );
+    let twin = game.duplicate();
+    twin.at("2030-01-03T05:01:00Z", &["resolve"]);
+    // Killed after the DoV's record, before the action's answer.
+    let killed = game.at("2030-01-03T05:01:00Z", &["resolve", "--halt-after", "5"]);
+    assert!(
+        killed.stdout.contains("Halted after 5"),
+        "{}",
+        killed.stdout
+    );
+    game.at("2030-01-03T05:01:00Z", &["resolve"]);
+    assert_eq!(
+        game.read_at("main", "state/variables.toml"),
+        twin.read_at("main", "state/variables.toml"),
+        "the killed run, finished, leaves what the uninterrupted one does"
+    );
+    let status = status(&twin);
+    assert!(
+        status.contains("comment 1 by @cleo-c: `ADD springs 1`: players.Cleo.springs: 1 → 2"),
+        "made before the DoV: carried out: {status}"
+    );
+    assert!(
+        status.contains(
+            "comment 2 by @dmitri-d: `ADD springs DICE6`: not done: it was made while a Declaration of Victory was pending"
+        ),
+        "made during it: refused, in both runs: {status}"
     );
 }
