@@ -44,7 +44,7 @@ impl Planner<'_> {
             .iter()
             .map(|s| format!("{} (finishing an earlier run)", s.describe()))
             .collect();
-        let blocked = self.blocked(&state);
+        let blocked = blocked(&state);
         for c in m.comments.values() {
             if journal.acted.contains_key(&c.id) {
                 continue;
@@ -101,21 +101,6 @@ impl Planner<'_> {
         }
         self.line(&m.info, m.kind, "merge", Outcome::Pending);
         Ok(())
-    }
-
-    /// Why no action may be taken now, if none may.
-    fn blocked(&self, state: &GameState) -> Option<String> {
-        match state.dynasty.phase {
-            Phase::AwaitingAscension => Some(format!(
-                "the game awaits the new {}'s Ascension Address, and takes no actions until then",
-                state.terms.emperor
-            )),
-            Phase::Hiatus => Some(
-                "the game is in hiatus, when no dynastic action may be taken (comment again once it ends)"
-                    .into(),
-            ),
-            Phase::Playing => None,
-        }
     }
 
     /// One command of comment `c`: the value set, and what was rolled.
@@ -246,5 +231,20 @@ fn stopped_at_bound(cmd: &Command, rolled: Option<i64>, set: &SetValue) -> Strin
         String::new()
     } else {
         format!(" ({asked} asked for; it stops at its bound)")
+    }
+}
+
+/// Why no action may be taken now, if none may.
+fn blocked(state: &GameState) -> Option<String> {
+    match state.dynasty.phase {
+        Phase::AwaitingAscension => Some(format!(
+            "the game awaits the new {}'s Ascension Address, and takes no actions until then",
+            state.terms.emperor
+        )),
+        Phase::Hiatus => Some(
+            "the game is in hiatus, when no dynastic action may be taken (comment again once it ends)"
+                .into(),
+        ),
+        Phase::Playing => None,
     }
 }
