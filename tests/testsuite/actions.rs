@@ -8,12 +8,7 @@ use crate::game_test::GameTest;
 fn game_with_action() -> GameTest {
     let game = GameTest::bundled();
     game.commit_all("the bundled game");
-    let run = game.at(
-        "2030-01-01T00:00:00Z",
-        &[
-            "play", "open", "--as", "boris-b", "--kind", "action", "--title", "Winding",
-        ],
-    );
+    let run = game.open("2030-01-01T00:00:00Z", "boris-b", "action", "Winding", None);
     assert!(run.stdout.contains("opened Action #1"), "{}", run.stdout);
     game
 }
@@ -208,27 +203,10 @@ fn idle_players_and_a_hiatus_stop_actions() {
         "login = \"dmitri-d\"\nidle = [{ from = 2029-01-01T00:00:00Z }]\n",
     );
     game.commit_all("Dmitri idles");
-    game.at(
-        "2030-01-01T00:00:00Z",
-        &[
-            "play", "open", "--as", "boris-b", "--kind", "action", "--title", "Winding",
-        ],
-    );
+    game.open("2030-01-01T00:00:00Z", "boris-b", "action", "Winding", None);
     comment(&game, "2030-01-01T01:00:00Z", "dmitri-d", "ADD springs 1");
     game.at("2030-01-01T01:10:00Z", &["resolve"]);
-    game.at(
-        "2030-01-01T01:30:00Z",
-        &[
-            "play",
-            "open",
-            "--as",
-            "ada-tinkers",
-            "--kind",
-            "dov",
-            "--title",
-            "I win",
-        ],
-    );
+    game.open("2030-01-01T01:30:00Z", "ada-tinkers", "dov", "I win", None);
     comment(&game, "2030-01-01T02:00:00Z", "boris-b", "ADD springs 1");
     game.at("2030-01-01T03:00:00Z", &["resolve"]);
     let status = status(&game);
@@ -364,12 +342,7 @@ fn a_hiatus_is_judged_at_the_comments_time_in_any_run() {
         "b1",
     );
     comment(&game, "2030-01-01T00:00:30Z", "cleo-c", "ADD springs 1");
-    game.at(
-        "2030-01-01T00:01:00Z",
-        &[
-            "play", "open", "--as", "cleo-c", "--kind", "dov", "--title", "T", "--branch", "b1",
-        ],
-    );
+    game.open("2030-01-01T00:01:00Z", "cleo-c", "dov", "T", Some("b1"));
     comment(
         &game,
         "2030-01-03T05:01:00Z",

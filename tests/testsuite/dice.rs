@@ -8,18 +8,12 @@ use crate::game_test::GameTest;
 fn game_with_matter() -> GameTest {
     let game = GameTest::bundled();
     game.commit_all("the bundled game");
-    game.at(
+    game.open(
         "2030-01-01T00:00:00Z",
-        &[
-            "play",
-            "open",
-            "--as",
-            "ada-tinkers",
-            "--kind",
-            "proposal",
-            "--title",
-            "Luck",
-        ],
+        "ada-tinkers",
+        "proposal",
+        "Luck",
+        None,
     );
     game
 }
@@ -140,18 +134,12 @@ fn a_game_without_a_seed_says_so() {
     let game = GameTest::bundled();
     game.replace("state/game.toml", "seed = ", "# seed = ");
     game.commit_all("no seed");
-    game.at(
+    game.open(
         "2030-01-01T00:00:00Z",
-        &[
-            "play",
-            "open",
-            "--as",
-            "ada-tinkers",
-            "--kind",
-            "proposal",
-            "--title",
-            "Luck",
-        ],
+        "ada-tinkers",
+        "proposal",
+        "Luck",
+        None,
     );
     comment(&game, "2030-01-01T01:00:00Z", "boris-b", "ROLL D6");
     game.at("2030-01-01T02:00:00Z", &["resolve"]);

@@ -11,6 +11,22 @@ pub(crate) struct Run {
     pub(crate) stderr: String,
 }
 
+impl Run {
+    /// The effects a run printed under `header` (`Done:`, `Would do`), one
+    /// per line.
+    pub(crate) fn effects(&self, header: &str) -> Vec<String> {
+        self.stdout
+            .split(header)
+            .nth(1)
+            .unwrap_or_default()
+            .lines()
+            .skip(1)
+            .take_while(|l| l.starts_with("  "))
+            .map(|l| l.trim().to_string())
+            .collect()
+    }
+}
+
 /// A copy of the bundled game in a temporary directory.
 pub(crate) struct GameTest {
     dir: tempfile::TempDir,
@@ -247,6 +263,23 @@ impl GameTest {
     }
 
     /// Runs the binary at moment `now` (RFC 3339) with `args`, asserting success.
+    /// `play open` at `now`: a matter of `kind` titled `title` by `login`,
+    /// from `branch` if given (else an issue).
+    pub(crate) fn open(
+        &self,
+        now: &str,
+        login: &str,
+        kind: &str,
+        title: &str,
+        branch: Option<&str>,
+    ) -> Run {
+        let mut args = vec![
+            "play", "open", "--as", login, "--kind", kind, "--title", title,
+        ];
+        args.extend(branch.map(|b| ["--branch", b]).into_iter().flatten());
+        self.at(now, &args)
+    }
+
     pub(crate) fn at(&self, now: &str, args: &[&str]) -> Run {
         let mut all = vec!["--now", now];
         all.extend_from_slice(args);

@@ -30,7 +30,7 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 
 use crate::game_test::{GameTest, Run};
-use crate::histories_checks::{acted_once, assert_same_state, copy_dir, effects, records};
+use crate::histories_checks::{acted_once, assert_same_state, copy_dir, records};
 
 const LOGINS: [&str; 6] = [
     "ada-tinkers",
@@ -427,7 +427,7 @@ impl Play {
     fn resolve(&mut self, kill: Option<usize>) {
         let dry = self.run(&["resolve", "--dry-run"]);
         assert_eq!(dry.code, 0, "dry run: {}{}", dry.stdout, dry.stderr);
-        let planned = effects(&dry, "Would do");
+        let planned = dry.effects("Would do");
         match kill {
             Some(k) if !planned.is_empty() => {
                 let k = k % planned.len();
@@ -453,7 +453,7 @@ impl Play {
                 assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
                 assert_eq!(
                     planned,
-                    effects(&run, "Done:"),
+                    run.effects("Done:"),
                     "the dry run said what the run would do:\n{}",
                     run.stdout
                 );
@@ -461,7 +461,7 @@ impl Play {
         }
         let again = self.run(&["resolve", "--dry-run"]);
         assert!(
-            effects(&again, "Would do").is_empty(),
+            again.effects("Would do").is_empty(),
             "a run leaves nothing to do at its moment:\n{}",
             self.story()
         );

@@ -5,8 +5,6 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::game_test::Run;
-
 /// Each comment is named by the changes of at most one commit of each
 /// state file on main (the variables and the collections are committed
 /// one file at a time, with the same message): its commands were carried
@@ -48,19 +46,6 @@ pub(crate) fn acted_once(root: &Path, story: &str) {
             }
         }
     }
-}
-
-/// The effects a run printed under `header`.
-pub(crate) fn effects(run: &Run, header: &str) -> Vec<String> {
-    run.stdout
-        .split(header)
-        .nth(1)
-        .unwrap_or_default()
-        .lines()
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .map(|l| l.trim().to_string())
-        .collect()
 }
 
 /// The records on main, by path.

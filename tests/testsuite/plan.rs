@@ -3,7 +3,7 @@
 //! dry run, a revived DoV, a dirty work tree, rule changes named from the
 //! fork point, an Ascension Address's kept list, two kind labels).
 
-use crate::game_test::{GameTest, Run};
+use crate::game_test::GameTest;
 
 fn committed() -> GameTest {
     let game = GameTest::bundled();
@@ -65,19 +65,6 @@ fn three_against(game: &GameTest, number: u64) {
     for login in ["ada-tinkers", "dmitri-d", "cleo-c"] {
         vote(game, "2030-01-01T01:00:00Z", number, login, "AGAINST");
     }
-}
-
-/// The effects a run printed under `header`, one per line.
-fn effects(run: &Run, header: &str) -> Vec<String> {
-    run.stdout
-        .split(header)
-        .nth(1)
-        .unwrap_or_default()
-        .lines()
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .map(|l| l.trim().to_string())
-        .collect()
 }
 
 #[test]
@@ -173,11 +160,11 @@ fn what_cannot_be_carried_out_is_closed_and_the_queue_moves_on_as_the_dry_run_sa
         "{}",
         run.stdout
     );
-    let planned = effects(&dry, "Would do");
+    let planned = dry.effects("Would do");
     assert!(planned.iter().any(|e| e == "#1 close"), "{planned:?}");
     assert_eq!(
         planned,
-        effects(&run, "Done:"),
+        run.effects("Done:"),
         "the dry run said what the run did"
     );
     assert!(game.read_at("main", ".github/workflows/x.yml").is_none());
