@@ -325,12 +325,18 @@ pub(crate) fn issue_comment(c: IssueComment) -> Result<Option<ForgeComment>, For
 }
 
 impl Forge for GitHubForge {
+    /// The open issues list names the open pull requests too (without
+    /// their heads): the pull requests are listed only when it names one,
+    /// so a game with nothing open costs one list here, not two.
     fn open_matters(&self) -> Result<Vec<MatterInfo>, ForgeError> {
+        let issues = self.list::<Issue>("/issues?state=open&per_page=100")?;
         let mut out = Vec::new();
-        for pull in self.list::<Pull>("/pulls?state=open&per_page=100")? {
-            out.push(self.pull_info(pull)?);
+        if issues.iter().any(|i| i.pull_request.is_some()) {
+            for pull in self.list::<Pull>("/pulls?state=open&per_page=100")? {
+                out.push(self.pull_info(pull)?);
+            }
         }
-        for issue in self.list::<Issue>("/issues?state=open&per_page=100")? {
+        for issue in issues {
             if issue.pull_request.is_none() {
                 out.push(self.issue_info(issue)?);
             }
