@@ -25,6 +25,7 @@ mod resolve;
 mod roll;
 mod serve;
 mod tally;
+mod timings;
 
 /// Exit code: the command ran and found nothing wrong.
 pub const EXIT_OK: u8 = 0;
@@ -197,6 +198,9 @@ pub enum Command {
     /// workflow permissions, the roster's logins (exit 0 all well, 1
     /// something to do, 2 error).
     Doctor(doctor::Args),
+    /// How long the game's resolve runs took on GitHub's runners (`--forge
+    /// github`): run by run, and from a comment to its status update.
+    Timings(timings::Args),
     /// Play offline on the local forge: open matters, comment, list them.
     #[command(subcommand)]
     Play(play::Play),
@@ -228,6 +232,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Demo(args) => demo::run(&args, &cli.global),
         Command::New(args) => new::run(&args, &cli.global),
         Command::Doctor(args) => doctor::run(&args, &cli.global),
+        Command::Timings(args) => timings::run(&args, &cli.global),
         Command::Import(args) => import::run(&args, &cli.global),
         Command::Build(args) => build::run(&args, &cli.global),
         Command::Serve(args) => serve::run(&args, &cli.global),

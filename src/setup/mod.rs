@@ -6,6 +6,7 @@
 pub mod doctor;
 pub mod labels;
 pub mod new_game;
+pub mod timings;
 
 /// What makes a new game impossible, in words the admin can act on.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

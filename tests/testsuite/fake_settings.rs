@@ -31,6 +31,22 @@ pub(crate) struct Settings {
     pub(crate) labels: BTreeMap<String, (String, String)>,
     /// login → `User`, `Bot` or `Organization`.
     pub(crate) accounts: BTreeMap<String, &'static str>,
+    /// Completed runs of the resolve workflow, oldest first.
+    pub(crate) runs: Vec<WorkflowRun>,
+}
+
+/// A completed run of `resolve.yml`: its job `resolve` (the steps given)
+/// and its job `site` (no step of interest).
+#[derive(Debug, Clone)]
+pub(crate) struct WorkflowRun {
+    pub(crate) id: u64,
+    pub(crate) number: u64,
+    pub(crate) event: &'static str,
+    pub(crate) created_at: String,
+    pub(crate) updated_at: String,
+    pub(crate) job_started_at: String,
+    /// (name, conclusion, completed_at) of each step of job `resolve`.
+    pub(crate) steps: Vec<(&'static str, &'static str, String)>,
 }
 
 impl Default for Settings {
@@ -50,6 +66,7 @@ impl Default for Settings {
             pages: Some("workflow"),
             labels: BTreeMap::new(),
             accounts: BTreeMap::new(),
+            runs: Vec::new(),
         }
     }
 }
@@ -114,8 +131,68 @@ pub(crate) fn respond(
             page(&list, target, base, w.page_size.unwrap_or(PAGE))
         }
         ("POST", "/labels") => create_label(w, body),
+        ("GET", "/actions/workflows/resolve.yml/runs") => runs(s, target),
+        ("GET", p) if p.starts_with("/actions/runs/") && p.ends_with("/jobs") => {
+            let id = p
+                .trim_start_matches("/actions/runs/")
+                .trim_end_matches("/jobs");
+            match s.runs.iter().find(|r| r.id.to_string() == id) {
+                Some(run) => jobs(run),
+                None => error(404, "Not Found"),
+            }
+        }
         _ => return None,
     })
+}
+
+/// The newest runs first, as many as `per_page` asks for.
+fn runs(s: &Settings, target: &str) -> Answer {
+    let query = target.split_once('?').map_or("", |(_, q)| q);
+    let per_page = query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("per_page="))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(30);
+    let list: Vec<Value> = s
+        .runs
+        .iter()
+        .rev()
+        .take(per_page)
+        .map(|r| {
+            json!({
+                "id": r.id, "run_number": r.number, "event": r.event,
+                "status": "completed", "conclusion": "success", "path": ".github/workflows/resolve.yml",
+                "name": "resolve", "created_at": r.created_at, "updated_at": r.updated_at,
+                "run_started_at": r.created_at, "pull_requests": [],
+            })
+        })
+        .collect();
+    ok(
+        200,
+        json!({ "total_count": s.runs.len(), "workflow_runs": list }),
+    )
+}
+
+/// The run's two jobs: `resolve` with its steps, then `site`.
+fn jobs(run: &WorkflowRun) -> Answer {
+    let steps: Vec<Value> = run
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, (name, conclusion, done))| {
+            json!({ "name": name, "status": "completed", "conclusion": conclusion, "number": i + 1,
+                    "started_at": run.job_started_at, "completed_at": done })
+        })
+        .collect();
+    let job = |id: u64, name: &str, steps: Vec<Value>| {
+        json!({ "id": id, "run_id": run.id, "name": name, "status": "completed", "conclusion": "success",
+                "created_at": run.created_at, "started_at": run.job_started_at,
+                "completed_at": run.updated_at, "steps": steps, "labels": ["ubuntu-latest"] })
+    };
+    ok(
+        200,
+        json!({ "total_count": 2, "jobs": [job(run.id * 10, "resolve", steps), job(run.id * 10 + 1, "site", Vec::new())] }),
+    )
 }
 
 /// Creates a label; a name taken (without regard to case) is refused, as

@@ -35,3 +35,4 @@ mod resolve;
 mod schema;
 mod site;
 mod state;
+mod timings;

@@ -20,6 +20,7 @@ mod codec;
 mod dto;
 mod heads;
 pub(crate) mod http;
+mod runs;
 mod threads;
 mod writes;
 
