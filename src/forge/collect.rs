@@ -117,6 +117,11 @@ fn unnoted_push_time(journal: &Journal, info: &MatterInfo, now: Timestamp) -> Ti
 /// one for a matter already decided changes nothing. A journal that holds
 /// no head yet first notes `before`, at the matter's opening (the best the
 /// bot knows), so the push is judged against it.
+///
+/// The status is written only if no other run wrote it since this one
+/// read it (a resolve run deciding the matter, another push's check):
+/// else the thread is read again and the push noted on what is there now,
+/// a few times at most.
 pub fn note_push(
     forge: &dyn Forge,
     info: &MatterInfo,
@@ -124,6 +129,32 @@ pub fn note_push(
     params: &engine::Params,
     judge: &TypoJudge<'_>,
 ) -> Result<bool, ForgeError> {
+    const TRIES: usize = 3;
+    for _ in 0..TRIES {
+        if let Some(noted) = note_push_once(forge, info, push, params, judge)? {
+            return Ok(noted);
+        }
+        tracing::info!(
+            "#{}: the status changed while this run noted a push; reading it again",
+            info.number
+        );
+    }
+    Err(ForgeError::Other(format!(
+        "#{}: the status comment changed under this run {TRIES} times; the push is noted by \
+         the next run",
+        info.number
+    )))
+}
+
+/// One try of [`note_push`]: whether the journal changed, `None` when
+/// the status changed since it was read (nothing written).
+fn note_push_once(
+    forge: &dyn Forge,
+    info: &MatterInfo,
+    push: &Push,
+    params: &engine::Params,
+    judge: &TypoJudge<'_>,
+) -> Result<Option<bool>, ForgeError> {
     let (status, comments) = thread(forge, info.number)?;
     let mut journal = status
         .as_ref()
@@ -132,12 +163,12 @@ pub fn note_push(
     if journal.resolution.is_some() || (journal.heads.is_empty() && push.before.is_none()) {
         // Decided; or a pull request just opened: its first head voids
         // nothing, and is noted by the first tally or the first push.
-        return Ok(false);
+        return Ok(Some(false));
     }
     let heads_before = journal.heads.clone();
     redate(&mut journal, push);
     if unseen(&journal, vec![(push.after.clone(), push.at)]).is_empty() {
-        return Ok(false);
+        return Ok(Some(false));
     }
     let heads = Heads {
         params,
@@ -149,14 +180,15 @@ pub fn note_push(
     }
     heads.note(&mut journal, &push.after, push.at)?;
     if journal.heads == heads_before {
-        return Ok(false);
+        return Ok(Some(false));
     }
     let text = match &status {
         Some(s) => crate::journal::text_of(&s.body).to_string(),
         None => "Waiting for the resolver's first tally.".to_string(),
     };
-    forge.put_status(info.number, &journal.render(&text))?;
-    Ok(true)
+    let read = status.as_ref().map(|s| s.body.as_str());
+    let written = forge.put_status_over(info.number, read, &journal.render(&text))?;
+    Ok(written.then_some(true))
 }
 
 /// A head a resolve run noted when it first saw it, later than GitHub saw

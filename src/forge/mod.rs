@@ -140,6 +140,26 @@ pub trait Forge {
     }
     /// Posts the status comment, or edits it in place if there is one.
     fn put_status(&self, number: u64, body: &str) -> Result<(), ForgeError>;
+    /// Writes the status comment only if it is still as this run read it
+    /// (`read`: its body then, `None`: there was none), so a run that
+    /// planned from an older status never overwrites what another run
+    /// wrote since (a resolve run's decision, a push another check noted).
+    /// Returns whether it wrote; when it did not, the thread is read
+    /// afresh from then on, for the caller to plan again.
+    fn put_status_over(
+        &self,
+        number: u64,
+        read: Option<&str>,
+        body: &str,
+    ) -> Result<bool, ForgeError> {
+        self.read_thread_afresh(number);
+        let now = self.status_comment(number)?;
+        if now.as_ref().map(|c| c.body.as_str()) != read {
+            return Ok(false);
+        }
+        self.put_status(number, body)?;
+        Ok(true)
+    }
     /// Marks a commit as passing or failing `gitnomic check`.
     fn set_commit_status(
         &self,

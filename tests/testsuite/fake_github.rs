@@ -168,7 +168,42 @@ pub(crate) struct World {
     /// The repository's settings, labels and the accounts GitHub knows
     /// (see `fake_settings`).
     pub(crate) settings: crate::fake_settings::Settings,
+    /// Another run's write landing while a run works: done just before
+    /// the fake answers the request it names.
+    pub(crate) concurrent: Option<ConcurrentEdit>,
     next_id: u64,
+}
+
+/// Comment `comment`'s body becomes `body` just before the fake answers
+/// the `nth` (from 1) request of `method` on a path (after
+/// `/repos/{REPO}`, query left out) equal to `path`: as if another run
+/// edited it between two requests of this one.
+#[derive(Debug, Clone)]
+pub(crate) struct ConcurrentEdit {
+    pub(crate) method: &'static str,
+    pub(crate) path: String,
+    pub(crate) nth: usize,
+    pub(crate) comment: u64,
+    pub(crate) body: String,
+}
+
+/// Lands the concurrent edit if `request` is the one it waits for.
+fn land_concurrent_edit(w: &mut World, request: &Incoming) {
+    let Some(edit) = w.concurrent.as_mut() else {
+        return;
+    };
+    let path = request.target.split('?').next().unwrap_or("");
+    if request.method != edit.method || path != format!("/repos/{REPO}{}", edit.path) {
+        return;
+    }
+    edit.nth -= 1;
+    if edit.nth > 0 {
+        return;
+    }
+    let edit = w.concurrent.take().expect("just seen");
+    if let Some(c) = w.comments.iter_mut().find(|c| c.id == edit.comment) {
+        c.body = edit.body;
+    }
 }
 
 impl World {
@@ -483,6 +518,7 @@ fn serve(stream: TcpStream, world: &Mutex<World>, base: &str) {
         Some(Ok(op)) => Some(op),
         None => None,
     };
+    land_concurrent_edit(&mut w, &request);
     let fault = take_fault(&mut w, &request);
     let answer = match &fault {
         Some(f) if matches!(f.when, When::Before | When::HangUpBefore) => None,

@@ -391,6 +391,11 @@ fn what_a_force_push_costs() {
     );
     let exact = |kind: &str| check.iter().find(|(k, _)| k == kind).map_or(0, |(_, n)| *n);
     assert_eq!(
+        exact("GET /repos/clockwork/game/issues/N/comments"),
+        2,
+        "the conversation, then once more just before the status is written: {check:#?}"
+    );
+    assert_eq!(
         exact("GET /repos/clockwork/game/pulls/N"),
         1,
         "the pull request is read once: {check:#?}"
@@ -410,5 +415,52 @@ fn what_a_force_push_costs() {
     assert!(
         !w.log[from..].iter().any(|r| r.path.contains("/git/")),
         "a head in the checkout is not pinned again"
+    );
+}
+
+/// A resolve run writes the status (here: a new tally) after `check
+/// --event` read it and before it writes the push's note: the check
+/// must not overwrite it with what it planned from the older status, but
+/// note the push on the status as it is now.
+#[test]
+fn a_push_noted_while_another_run_writes_the_status_overwrites_nothing() {
+    let c = case();
+    c.vote("boris-b", "2030-01-01T01:00:00Z");
+    c.resolve_on_first_head("2030-01-01T01:30:00Z");
+    let (id, body) = {
+        let w = c.fake.world();
+        let status = w
+            .comments
+            .iter()
+            .find(|c| c.number == 1 && c.body.contains("gitnomic:status"))
+            .expect("the first resolve run wrote the status");
+        (status.id, status.body.clone())
+    };
+    let tally = "Tallied again by a concurrent run.";
+    let heading = "### Proposal #1: Pending";
+    assert!(body.contains(heading), "{body}");
+    let written = body.replacen(heading, &format!("{heading}\n{tally}"), 1);
+    let second = c.head("p2", "8", &[], "2030-01-01T02:00:00Z");
+    // The check reads the conversation once; the other run's write lands
+    // before its second read (the one just before it writes).
+    c.fake.world().concurrent = Some(crate::fake_github::ConcurrentEdit {
+        method: "GET",
+        path: "/issues/1/comments".into(),
+        nth: 2,
+        comment: id,
+        body: written,
+    });
+    c.synchronize(&c.first, &second, "2030-01-01T02:00:00Z");
+    let status = c.status();
+    assert!(c.fake.world().concurrent.is_none(), "the other run wrote");
+    assert!(
+        status.contains(tally),
+        "the other run's status is kept: {status}"
+    );
+    assert!(status.contains(&second), "the push is noted: {status}");
+    assert_eq!(
+        c.fake.world().bot_comments(1).len(),
+        1,
+        "one status comment"
     );
 }
