@@ -140,12 +140,14 @@ pub trait Forge {
     }
     /// Posts the status comment, or edits it in place if there is one.
     fn put_status(&self, number: u64, body: &str) -> Result<(), ForgeError>;
-    /// Writes the status comment only if it is still as this run read it
-    /// (`read`: its body then, `None`: there was none), so a run that
-    /// planned from an older status never overwrites what another run
-    /// wrote since (a resolve run's decision, a push another check noted).
-    /// Returns whether it wrote; when it did not, the thread is read
-    /// afresh from then on, for the caller to plan again.
+    /// Writes the status comment only if its journal is still as this run
+    /// read it (`read`: the status's body then, `None`: there was none),
+    /// so a run that planned from an older journal never overwrites what
+    /// another run noted since (a resolve run's decision, a push a check
+    /// noted). The text above the journal is only a view of it, written
+    /// anew by every run, and is not compared. Returns whether it wrote;
+    /// when it did not, the thread is read afresh from then on, for the
+    /// caller to plan again.
     fn put_status_over(
         &self,
         number: u64,
@@ -154,7 +156,8 @@ pub trait Forge {
     ) -> Result<bool, ForgeError> {
         self.read_thread_afresh(number);
         let now = self.status_comment(number)?;
-        if now.as_ref().map(|c| c.body.as_str()) != read {
+        let journal = |body: &str| crate::journal::Journal::read(body);
+        if now.map(|c| journal(&c.body)) != read.map(journal) {
             return Ok(false);
         }
         self.put_status(number, body)?;

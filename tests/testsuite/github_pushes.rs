@@ -418,10 +418,10 @@ fn what_a_force_push_costs() {
     );
 }
 
-/// A resolve run writes the status (here: a new tally) after `check
-/// --event` read it and before it writes the push's note: the check
-/// must not overwrite it with what it planned from the older status, but
-/// note the push on the status as it is now.
+/// A resolve run writes the status (here: a new vote first seen) after
+/// `check --event` read it and before it writes the push's note: the
+/// check must not overwrite it with what it planned from the older
+/// journal, but note the push on the status as it is now.
 #[test]
 fn a_push_noted_while_another_run_writes_the_status_overwrites_nothing() {
     let c = case();
@@ -436,10 +436,10 @@ fn a_push_noted_while_another_run_writes_the_status_overwrites_nothing() {
             .expect("the first resolve run wrote the status");
         (status.id, status.body.clone())
     };
-    let tally = "Tallied again by a concurrent run.";
-    let heading = "### Proposal #1: Pending";
-    assert!(body.contains(heading), "{body}");
-    let written = body.replacen(heading, &format!("{heading}\n{tally}"), 1);
+    let seen = r#""first_seen":{"1001":"FOR"}"#;
+    assert!(body.contains(seen), "{body}");
+    let tally = r#""first_seen":{"1001":"FOR","1077":"AGAINST"}"#;
+    let written = body.replacen(seen, tally, 1);
     let second = c.head("p2", "8", &[], "2030-01-01T02:00:00Z");
     // The check reads the conversation once; the other run's write lands
     // before its second read (the one just before it writes).
