@@ -480,11 +480,11 @@ fn the_gamestate_log_is_on_the_tracker_and_player_pages_in_pages() {
         .expect("the action's change");
     assert!(round < springs, "newest first: {log}");
     assert!(
-        log.contains("<td><a href=\"../players/ada.html\">Ada</a></td><th scope=\"row\"><code>players.Ada.springs</code></th><td>3</td><td>5</td><td>#2, comment 41, rolled DICE6 = 2</td>"),
+        log.contains("<td role=\"cell\" data-label=\"Who\"><a href=\"../players/ada.html\">Ada</a></td><th scope=\"row\" role=\"rowheader\"><code>players.Ada.springs</code></th><td role=\"cell\" data-label=\"Was\">3</td><td role=\"cell\" data-label=\"Now\">5</td><td role=\"cell\" data-label=\"From\">#2, comment 41, rolled DICE6 = 2</td>"),
         "who, old → new, matter, comment, roll: {log}"
     );
     assert!(
-        log.contains("<td>gitnomic</td><th scope=\"row\"><code>globals.round</code></th><td>1</td><td>2</td><td><a href=\"../matters/3.html\">#3</a></td>"),
+        log.contains("<td role=\"cell\" data-label=\"Who\">gitnomic</td><th scope=\"row\" role=\"rowheader\"><code>globals.round</code></th><td role=\"cell\" data-label=\"Was\">1</td><td role=\"cell\" data-label=\"Now\">2</td><td role=\"cell\" data-label=\"From\"><a href=\"../matters/3.html\">#3</a></td>"),
         "a proposal's change links its record: {log}"
     );
     let ada = main_of(&site, "players/ada.html");
@@ -509,7 +509,7 @@ fn the_gamestate_log_is_on_the_tracker_and_player_pages_in_pages() {
     let site = render_with(&Pending::default(), gitnomic::changelog::changes(&versions));
     let tracker = main_of(&site, "tracker/index.html");
     assert_eq!(
-        tracker.matches("<td>#9, comment").count(),
+        tracker.matches(">#9, comment").count(),
         100,
         "a page of 100"
     );
@@ -519,7 +519,7 @@ fn the_gamestate_log_is_on_the_tracker_and_player_pages_in_pages() {
     );
     assert!(tracker.contains("comment 1250</td>"), "the newest first");
     let last = main_of(&site, "tracker/log/page-3.html");
-    assert_eq!(last.matches("<td>#9, comment").count(), 51, "{last}");
+    assert_eq!(last.matches(">#9, comment").count(), 51, "{last}");
     assert!(last.contains("comment 1000</td>"), "the oldest last");
     let ada_last = main_of(&site, "players/ada/log/page-3.html");
     assert!(ada_last.contains("comment 1000</td>"), "{ada_last}");
