@@ -42,7 +42,11 @@ fn game_files(amended: bool) -> Vec<SourceFile> {
             "rules/core/quorum.md",
             &format!(
                 "+++\nid = \"quorum\"\ntitle = \"Quorum\"\norder = 20\n+++\nA quorum of {{{{ players }}}} may enact after {{{{ enact_quorum_hours }}}} hours{}.\n",
-                if amended { ", rounded up" } else { "" }
+                if amended {
+                    ", rounded up as “Ties” says"
+                } else {
+                    ""
+                }
             ),
         ),
         file(
@@ -422,6 +426,25 @@ fn snapshots_of_key_pages() {
         &chart[..chart.find("</svg>").expect("its end") + 6]
     );
     insta::assert_snapshot!("feed", site["feed.xml"]);
+}
+
+/// A matter's rule diff links the rule titles it quotes, into the
+/// revision the text is from, as the ruleset pages do.
+#[test]
+fn a_rule_diff_links_the_titles_it_quotes() {
+    let site = render(&pending());
+    let matter = main_of(&site, "matters/3.html");
+    let diff = &matter[matter.find("<ul class=\"diff\">").expect("a diff")..];
+    let diff = &diff[..diff.find("</ul>\n").expect("its end") + 5];
+    insta::assert_snapshot!("matter_diff", diff);
+    let link = r##"<a class="xref" href="../rulesets/2.html#quorum-ties"><ins>“Ties”</ins></a>"##;
+    assert!(diff.contains(link), "{diff}");
+    let revision = main_of(&site, "rulesets/2.html");
+    assert!(revision.contains(link), "the revision shows the same diff");
+    assert!(
+        revision.contains("id=\"quorum-ties\""),
+        "its anchor is there"
+    );
 }
 
 #[test]
