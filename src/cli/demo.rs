@@ -69,7 +69,8 @@ const SCRIPT: &[Step] = &[
         edit: edit(
             "rules/dynastic/springs.md",
             "starts with three Springs",
-            "starts with four Springs",
+            // Quotes a rule, so the matter's diff shows a linked title.
+            "starts with four Springs (enough to Tinker twice and then Build, as “Cogs and Gadgets” allows)",
         ),
     },
     Step::Open {
