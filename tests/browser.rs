@@ -6,7 +6,7 @@
 //! Then the demo game's key pages, at a phone's 390 px and a desktop's
 //! 1280 px, in the light and the dark scheme: nothing scrolls sideways,
 //! the page nor any box in it (the tracker's roster, the dynasties: every
-//! column is on the screen), and
+//! column is on the screen), a chart's bars are as tall as drawn, and
 //! axe-core (from npm, pinned; `.ci/run` installs it under target/axe)
 //! finds no serious or critical violation (tests/browser/layout.html).
 //!
