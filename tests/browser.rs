@@ -4,7 +4,9 @@
 //! of the ruleset is saved. Both the bundled game and, when the shared
 //! data is here, the bundled game with BlogNomic's imported history.
 //! Then the demo game's key pages, at a phone's 390 px and a desktop's
-//! 1280 px, in the light and the dark scheme: nothing scrolls sideways and
+//! 1280 px, in the light and the dark scheme: nothing scrolls sideways,
+//! the page nor any box in it (the tracker's roster, the dynasties: every
+//! column is on the screen), a chart's bars are as tall as drawn, and
 //! axe-core (from npm, pinned; `.ci/run` installs it under target/axe)
 //! finds no serious or critical violation (tests/browser/layout.html).
 //!
@@ -198,6 +200,7 @@ fn key_pages(public: &Path) -> Vec<String> {
     pages.extend(first("matters", &|html| html.contains("What it changed")));
     pages.extend(first("rulesets", &|_| true));
     pages.extend(first("players", &|_| true));
+    pages.extend(first("dynasties", &|_| true));
     pages
 }
 

@@ -42,7 +42,11 @@ fn game_files(amended: bool) -> Vec<SourceFile> {
             "rules/core/quorum.md",
             &format!(
                 "+++\nid = \"quorum\"\ntitle = \"Quorum\"\norder = 20\n+++\nA quorum of {{{{ players }}}} may enact after {{{{ enact_quorum_hours }}}} hours{}.\n",
-                if amended { ", rounded up" } else { "" }
+                if amended {
+                    ", rounded up as “Ties” says"
+                } else {
+                    ""
+                }
             ),
         ),
         file(
@@ -424,6 +428,25 @@ fn snapshots_of_key_pages() {
     insta::assert_snapshot!("feed", site["feed.xml"]);
 }
 
+/// A matter's rule diff links the rule titles it quotes, into the
+/// revision the text is from, as the ruleset pages do.
+#[test]
+fn a_rule_diff_links_the_titles_it_quotes() {
+    let site = render(&pending());
+    let matter = main_of(&site, "matters/3.html");
+    let diff = &matter[matter.find("<ul class=\"diff\">").expect("a diff")..];
+    let diff = &diff[..diff.find("</ul>\n").expect("its end") + 5];
+    insta::assert_snapshot!("matter_diff", diff);
+    let link = r##"<a class="xref" href="../rulesets/2.html#quorum-ties"><ins>“Ties”</ins></a>"##;
+    assert!(diff.contains(link), "{diff}");
+    let revision = main_of(&site, "rulesets/2.html");
+    assert!(revision.contains(link), "the revision shows the same diff");
+    assert!(
+        revision.contains("id=\"quorum-ties\""),
+        "its anchor is there"
+    );
+}
+
 #[test]
 fn every_internal_link_and_anchor_resolves() {
     let site = render(&pending());
@@ -480,11 +503,11 @@ fn the_gamestate_log_is_on_the_tracker_and_player_pages_in_pages() {
         .expect("the action's change");
     assert!(round < springs, "newest first: {log}");
     assert!(
-        log.contains("<td><a href=\"../players/ada.html\">Ada</a></td><th scope=\"row\"><code>players.Ada.springs</code></th><td>3</td><td>5</td><td>#2, comment 41, rolled DICE6 = 2</td>"),
+        log.contains("<td role=\"cell\" data-label=\"Who\"><a href=\"../players/ada.html\">Ada</a></td><th scope=\"row\" role=\"rowheader\"><code>players.Ada.springs</code></th><td role=\"cell\" data-label=\"Was\">3</td><td role=\"cell\" data-label=\"Now\">5</td><td role=\"cell\" data-label=\"From\">#2, comment 41, rolled DICE6 = 2</td>"),
         "who, old → new, matter, comment, roll: {log}"
     );
     assert!(
-        log.contains("<td>gitnomic</td><th scope=\"row\"><code>globals.round</code></th><td>1</td><td>2</td><td><a href=\"../matters/3.html\">#3</a></td>"),
+        log.contains("<td role=\"cell\" data-label=\"Who\">gitnomic</td><th scope=\"row\" role=\"rowheader\"><code>globals.round</code></th><td role=\"cell\" data-label=\"Was\">1</td><td role=\"cell\" data-label=\"Now\">2</td><td role=\"cell\" data-label=\"From\"><a href=\"../matters/3.html\">#3</a></td>"),
         "a proposal's change links its record: {log}"
     );
     let ada = main_of(&site, "players/ada.html");
@@ -509,7 +532,7 @@ fn the_gamestate_log_is_on_the_tracker_and_player_pages_in_pages() {
     let site = render_with(&Pending::default(), gitnomic::changelog::changes(&versions));
     let tracker = main_of(&site, "tracker/index.html");
     assert_eq!(
-        tracker.matches("<td>#9, comment").count(),
+        tracker.matches(">#9, comment").count(),
         100,
         "a page of 100"
     );
@@ -519,7 +542,7 @@ fn the_gamestate_log_is_on_the_tracker_and_player_pages_in_pages() {
     );
     assert!(tracker.contains("comment 1250</td>"), "the newest first");
     let last = main_of(&site, "tracker/log/page-3.html");
-    assert_eq!(last.matches("<td>#9, comment").count(), 51, "{last}");
+    assert_eq!(last.matches(">#9, comment").count(), 51, "{last}");
     assert!(last.contains("comment 1000</td>"), "the oldest last");
     let ada_last = main_of(&site, "players/ada/log/page-3.html");
     assert!(ada_last.contains("comment 1000</td>"), "{ada_last}");

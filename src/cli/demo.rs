@@ -69,7 +69,8 @@ const SCRIPT: &[Step] = &[
         edit: edit(
             "rules/dynastic/springs.md",
             "starts with three Springs",
-            "starts with four Springs",
+            // Quotes a rule, so the matter's diff shows a linked title.
+            "starts with four Springs (enough to Tinker twice and then Build, as “Cogs and Gadgets” allows)",
         ),
     },
     Step::Open {
@@ -286,7 +287,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         eprintln!("demo: not as scripted: {failure}");
     }
     println!(
-        "\n{}\nThe game is in {dir}: `git -C {dir} log --oneline` shows the enactments and records;\n`gitnomic --root {dir} --now 2030-03-04T01:00:00Z resolve` lets the 48-hour branch decide #5.\nThe site is in {site}: open {site}/index.html, or `gitnomic --root {dir} serve`.",
+        "\n{}\nThe game is in {dir}: `git -C {dir} log --oneline` shows the enactments and records;\n`gitnomic --root {dir} --now 2030-03-04T01:00:00Z resolve` lets the 48-hour branch decide #5.\nThe site is in {site}: open {site}/index.html, or `gitnomic --root {dir} --now 2030-03-02T13:00:00Z serve`\n(the game's matters are in 2030: without --now, the pending page is built at today's clock).",
         if failures.is_empty() {
             "Every matter ended as scripted."
         } else {

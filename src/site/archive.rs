@@ -389,7 +389,7 @@ pub(crate) fn rows_digest(key: Digest, rows: &[&MatterRow]) -> Digest {
 struct MatterView<'r> {
     number: u64,
     title: &'r str,
-    /// The kind as players name it: `Call for Judgment`.
+    /// The kind as players and the ruleset name it: `Call for Judgement`.
     kind: &'static str,
     status: &'static str,
     author: &'r str,
@@ -428,7 +428,7 @@ struct StickyView<'r> {
 fn kind_words(kind: crate::engine::MatterKind) -> &'static str {
     match kind {
         crate::engine::MatterKind::Proposal => "Proposal",
-        crate::engine::MatterKind::Cfj => "Call for Judgment",
+        crate::engine::MatterKind::Cfj => "Call for Judgement",
         crate::engine::MatterKind::Dov => "Declaration of Victory",
     }
 }

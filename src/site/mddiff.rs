@@ -5,11 +5,30 @@
 //! words marked, and a list item's own "- " is a bullet, not a deletion.
 //! Raw HTML in rule text is shown as text, as everywhere on the site; ids
 //! (heading attributes, footnotes) are dropped, since the old and new
-//! versions of a block stand on one page.
+//! versions of a block stand on one page. References to rules ("Rule
+//! 2.5", a quoted title that names one rule) are linked as on the ruleset
+//! pages ([`super::xref`]), the removed text's to the ruleset before.
 
 use pulldown_cmark::{CowStr, Event, Tag, TagEnd, TextMergeStream};
 
+use super::xref::{self, Targets};
 use crate::ruleset::textdiff::{self, Step};
+
+/// Where one side of a diff links its references: `{prefix}#{id}` for a
+/// rule of `targets`.
+#[derive(Clone, Copy)]
+pub(crate) struct Links<'a> {
+    pub(crate) targets: &'a Targets,
+    pub(crate) prefix: &'a str,
+}
+
+/// Where a diff's references link: removed blocks to the ruleset before
+/// the change, added and unchanged ones to the ruleset after.
+#[derive(Clone, Copy)]
+pub(crate) struct Xrefs<'a> {
+    pub(crate) before: Links<'a>,
+    pub(crate) after: Links<'a>,
+}
 
 /// Unchanged blocks kept around each change.
 const CONTEXT: usize = 1;
@@ -44,16 +63,18 @@ struct Leaf<'t> {
 
 /// The rendered diff of two Markdown texts: one `<div>` per block, of
 /// class `same`, `del`, `add` or `fold`, changed words in `<ins>`/`<del>`;
-/// empty when the texts render alike.
-pub(crate) fn diff_html(old: &str, new: &str) -> String {
+/// empty when the texts render alike. With `xrefs`, references to rules
+/// are links.
+pub(crate) fn diff_html(old: &str, new: &str, xrefs: Option<Xrefs>) -> String {
     let (a, b) = (blocks(old), blocks(new));
     let keys = |v: &[Block]| v.iter().map(|b| b.key.clone()).collect::<Vec<_>>();
     let steps = textdiff::steps(&keys(&a), &keys(&b));
+    let after = xrefs.map(|x| x.after);
     let mut rows: Vec<(&str, String)> = Vec::new();
     let mut i = 0;
     while i < steps.len() {
         if let Step::Same(x, _) = steps[i] {
-            rows.push(("same", render(&a[x], &[], "")));
+            rows.push(("same", render(&a[x], &[], "", after)));
             i += 1;
             continue;
         }
@@ -66,19 +87,23 @@ pub(crate) fn diff_html(old: &str, new: &str) -> String {
             }
             i += 1;
         }
-        rows.extend(replaced(&dels, &adds));
+        rows.extend(replaced(&dels, &adds, xrefs));
     }
     fold(&rows)
 }
 
 /// A run of removed and added blocks: the k-th removed paired with the
 /// k-th added and compared by word; the rest marked whole.
-fn replaced<'r>(dels: &[&Block], adds: &[&Block]) -> Vec<(&'r str, String)> {
+fn replaced<'r>(dels: &[&Block], adds: &[&Block], xrefs: Option<Xrefs>) -> Vec<(&'r str, String)> {
+    let (before, after) = (xrefs.map(|x| x.before), xrefs.map(|x| x.after));
     let (mut old, mut new) = (Vec::new(), Vec::new());
     for (k, was) in dels.iter().enumerate() {
         let was_tokens = tokens(&was.events);
         let Some(now) = adds.get(k) else {
-            old.push(("del", render(was, &vec![true; was_tokens.len()], "del")));
+            old.push((
+                "del",
+                render(was, &vec![true; was_tokens.len()], "del", before),
+            ));
             continue;
         };
         let now_tokens = tokens(&now.events);
@@ -91,12 +116,12 @@ fn replaced<'r>(dels: &[&Block], adds: &[&Block]) -> Vec<(&'r str, String)> {
                 Step::Same(..) => {}
             }
         }
-        old.push(("del", render(was, &gone, "del")));
-        new.push(("add", render(now, &came, "ins")));
+        old.push(("del", render(was, &gone, "del", before)));
+        new.push(("add", render(now, &came, "ins", after)));
     }
     for now in adds.iter().skip(dels.len()) {
         let all = vec![true; tokens(&now.events).len()];
-        new.push(("add", render(now, &all, "ins")));
+        new.push(("add", render(now, &all, "ins", after)));
     }
     old.extend(new);
     old
@@ -287,12 +312,15 @@ fn tokens<'e>(events: &'e [Event]) -> Vec<Token<'e>> {
 }
 
 /// A block as HTML, the tokens flagged in `changed` (by [`tokens`] index)
-/// wrapped in `<{mark}>`, inside its quotes and list item.
-fn render(block: &Block, changed: &[bool], mark: &str) -> String {
+/// wrapped in `<{mark}>`, inside its quotes and list item; references
+/// linked by `links`.
+fn render(block: &Block, changed: &[bool], mark: &str, links: Option<Links>) -> String {
     let mut marker = Marker {
         changed,
         mark,
         next: 0,
+        links,
+        in_link: 0,
     };
     let mut images = 0usize;
     let events = block.events.iter().map(|event| {
@@ -319,14 +347,22 @@ struct Marker<'m> {
     mark: &'m str,
     /// The index of the next token.
     next: usize,
+    links: Option<Links<'m>>,
+    /// How many links the walk is inside: their text is not linked again.
+    in_link: usize,
 }
 
-impl Marker<'_> {
+impl<'m> Marker<'m> {
     /// The event as it is rendered in a diff: text with its changed words
     /// marked, raw HTML as text, no ids.
     fn event<'t>(&mut self, event: &Event<'t>) -> Event<'t> {
         if let Some(text) = shown(event) {
             return Event::InlineHtml(CowStr::from(self.text(text)));
+        }
+        match event {
+            Event::Start(Tag::Link { .. }) => self.in_link += 1,
+            Event::End(TagEnd::Link) => self.in_link = self.in_link.saturating_sub(1),
+            _ => {}
         }
         let out = match event {
             Event::Code(code) => {
@@ -362,10 +398,26 @@ impl Marker<'_> {
         out
     }
 
-    /// Text as HTML, each run of changed words in one `<ins>` or `<del>`.
+    /// Text as HTML, each run of changed words in one `<ins>` or `<del>`,
+    /// each reference to a rule in a link (the marks closed and opened
+    /// again at its ends, so the tags nest).
     fn text(&mut self, text: &str) -> String {
+        let words = textdiff::tokens(text);
+        let mut refs = self.references(text, &words).into_iter().peekable();
         let (mut html, mut open) = (String::new(), false);
-        for word in textdiff::tokens(text) {
+        let (mut at, mut link_end) = (0, None);
+        for word in words {
+            if link_end == Some(at) {
+                self.close(&mut html, &mut open);
+                html.push_str("</a>");
+                link_end = None;
+            }
+            if let Some((range, id)) = refs.next_if(|(r, _)| r.start == at) {
+                self.close(&mut html, &mut open);
+                let prefix = self.links.map_or("", |l| l.prefix);
+                xref::open_link(&mut html, prefix, id);
+                link_end = Some(range.end);
+            }
             let on = self.changed.get(self.next).copied().unwrap_or(false);
             self.next += 1;
             if on != open {
@@ -374,11 +426,37 @@ impl Marker<'_> {
                 open = on;
             }
             html.push_str(&escape(word));
+            at += word.len();
         }
-        if open {
-            html.push_str(&format!("</{}>", self.mark));
+        self.close(&mut html, &mut open);
+        if link_end.is_some() {
+            html.push_str("</a>");
         }
         html
+    }
+
+    /// Closes the open `<ins>` or `<del>`, if any.
+    fn close(&self, html: &mut String, open: &mut bool) {
+        if std::mem::take(open) {
+            html.push_str(&format!("</{}>", self.mark));
+        }
+    }
+
+    /// The references in `text` that start and end between its `words`
+    /// (outside links), in order.
+    fn references(&self, text: &str, words: &[&str]) -> Vec<(std::ops::Range<usize>, &'m str)> {
+        let Some(links) = self.links.filter(|_| self.in_link == 0) else {
+            return Vec::new();
+        };
+        let mut bounds = vec![0];
+        for word in words {
+            bounds.push(bounds.last().copied().unwrap_or(0) + word.len());
+        }
+        let between = |at: usize| bounds.binary_search(&at).is_ok();
+        xref::references(text, links.targets)
+            .into_iter()
+            .filter(|(r, _)| between(r.start) && between(r.end))
+            .collect()
     }
 }
 
@@ -466,7 +544,7 @@ mod tests {
                    - Wind once a day.\n- Rest.\n\nUntouched.\n";
         let new = "Each player has *four* [Springs](https://example.org/s).\n\n\
                    - Wind twice a day.\n- Rest.\n\nUntouched.\n";
-        let html = diff_html(old, new);
+        let html = diff_html(old, new, None);
         insta::assert_snapshot!(html, @r#"
         <div class="del"><span class="sr">removed: </span><p>Each player has <em><del>three</del></em> <a href="https://example.org/s">Springs</a>.</p></div>
         <div class="del"><span class="sr">removed: </span><ul class="depth-1"><li>Wind <del>once</del> a day.</li></ul></div>
@@ -481,7 +559,7 @@ mod tests {
     fn an_added_item_keeps_its_number_and_a_later_paragraph_no_bullet() {
         let old = "1. One.\n2. Two.\n";
         let new = "1. One.\n2. Two.\n3. Three.\n\n   More of three.\n";
-        let html = diff_html(old, new);
+        let html = diff_html(old, new, None);
         assert!(
             html.contains(
                 "<ol start=\"3\" class=\"depth-1\"><li><p><ins>Three.</ins></p></li></ol>"
@@ -494,15 +572,64 @@ mod tests {
         );
         assert!(!html.contains("- ") && !html.contains("3."), "{html}");
         assert_eq!(
-            diff_html("- a\n- b\n", "* a\n* b\n"),
+            diff_html("- a\n- b\n", "* a\n* b\n", None),
             "",
             "only the markers changed"
         );
     }
 
+    fn targets(titles: &[&str]) -> Targets {
+        let by_title = titles
+            .iter()
+            .map(|t| (t.to_lowercase(), Some(t.to_lowercase())))
+            .collect();
+        let by_number = [("2.6".to_string(), "raiding".to_string())].into();
+        Targets::from_maps(by_number, by_title)
+    }
+
+    #[test]
+    fn references_link_into_the_ruleset_each_side_was_in() {
+        let (before, after) = (targets(&["Invasion"]), targets(&["Invasion", "Raiding"]));
+        let xrefs = Xrefs {
+            before: Links {
+                targets: &before,
+                prefix: "../rulesets/1.html",
+            },
+            after: Links {
+                targets: &after,
+                prefix: "../rulesets/2.html",
+            },
+        };
+        let old =
+            "Raids follow “Invasion”.\n\nAs “Invasion” says, [Rule 2.6](https://x.org) holds.\n";
+        let new = "Raids follow “Raiding”, as Rule 2.6 says.\n\nAs “Invasion” says, [Rule 2.6](https://x.org) holds.\n";
+        let html = diff_html(old, new, Some(xrefs));
+        // The changed title is linked on each side into its own ruleset,
+        // the marks inside the link; a title no rule has stays text; a
+        // link in the text is not linked again.
+        insta::assert_snapshot!("linked_diff", html);
+        assert!(
+            html.contains(
+                "<a class=\"xref\" href=\"../rulesets/1.html#invasion\">“<del>Invasion</del>”</a>"
+            ),
+            "{html}"
+        );
+        assert!(
+            html.contains(
+                "<a class=\"xref\" href=\"../rulesets/2.html#raiding\">“<ins>Raiding</ins>”</a>"
+            ),
+            "{html}"
+        );
+        assert!(!html.contains("x.org\"><a"), "{html}");
+    }
+
     #[test]
     fn raw_html_and_markup_in_rule_text_are_shown_as_text() {
-        let html = diff_html("Safe.\n", "Safe <script>alert(1)</script> & \"sound\".\n");
+        let html = diff_html(
+            "Safe.\n",
+            "Safe <script>alert(1)</script> & \"sound\".\n",
+            None,
+        );
         assert!(!html.contains("<script>"), "{html}");
         assert!(html.contains("&lt;script&gt;"), "{html}");
         assert!(html.contains("<ins>"), "{html}");

@@ -62,15 +62,27 @@ fn entries<'a>(changes: &'a [RuleDiff], rendered: &'a [String]) -> Vec<DiffEntry
         .collect()
 }
 
-/// Each change's amendment rendered ([`mddiff::diff_html`]), in order.
-fn rendered(changes: &[RuleDiff]) -> Vec<String> {
+/// Where the rendered diffs are shown: pages one directory below the
+/// root (`rulesets/N.html`, a game's own `matters/K.html`), so a diff is
+/// rendered once for both.
+const DIFF_ROOT: &str = "../";
+
+/// Each change's amendment rendered ([`mddiff::diff_html`]), in order,
+/// references to rules linked into the text of the revisions it is
+/// between.
+fn rendered(changes: &[RuleDiff], xrefs: mddiff::Xrefs) -> Vec<String> {
     changes
         .iter()
         .map(|c| match &c.markdown {
-            Some((old, new)) => mddiff::diff_html(old, new),
+            Some((old, new)) => mddiff::diff_html(old, new, Some(xrefs)),
             None => String::new(),
         })
         .collect()
+}
+
+/// `rulesets/N.html` from a page one directory deep.
+fn revision_href(number: usize) -> String {
+    format!("{DIFF_ROOT}rulesets/{number}.html")
 }
 
 /// The revisions with their rule diffs, made once and shared by the
@@ -90,17 +102,35 @@ impl History {
     pub(crate) fn new(cx: &Context) -> Self {
         let revisions = &cx.input.timeline.revisions;
         let empty = crate::ruleset::Ruleset::default();
+        let nothing = Targets::new(&empty);
+        let targets: Vec<Targets> = revisions
+            .par_iter()
+            .map(|rev| Targets::new(&rev.ruleset))
+            .collect();
         let (diffs, rendered): (Vec<Vec<RuleDiff>>, Vec<Vec<String>>) = revisions
             .par_iter()
             .enumerate()
             .map(|(i, rev)| {
-                let before = if i == 0 {
-                    &empty
-                } else {
-                    &*revisions[i - 1].ruleset
+                let (before, before_links) = match i.checked_sub(1) {
+                    Some(k) => (
+                        &*revisions[k].ruleset,
+                        (&targets[k], revision_href(revisions[k].number)),
+                    ),
+                    None => (&empty, (&nothing, String::new())),
                 };
                 let changes = rule_diffs(before, &rev.ruleset);
-                let html = rendered(&changes);
+                let after_href = revision_href(rev.number);
+                let xrefs = mddiff::Xrefs {
+                    before: mddiff::Links {
+                        targets: before_links.0,
+                        prefix: &before_links.1,
+                    },
+                    after: mddiff::Links {
+                        targets: &targets[i],
+                        prefix: &after_href,
+                    },
+                };
+                let html = rendered(&changes, xrefs);
                 (changes, html)
             })
             .unzip();
@@ -137,6 +167,11 @@ impl History {
     /// What the matter at `url` changed in the rules, if it made a revision.
     pub(crate) fn of_matter(&self, url: &str) -> Option<MatterChange<'_>> {
         let i = *self.by_matter.get(url)?;
+        debug_assert_eq!(
+            super::context::root(url),
+            DIFF_ROOT,
+            "the diffs' links are written for a page one directory deep"
+        );
         Some(MatterChange {
             revision: self.views[i].number,
             diff: entries(&self.diffs[i], &self.rendered[i]),

@@ -162,9 +162,16 @@ pub fn bar_chart(labels: Labels, bars: &[(String, f64)], label_every: usize) -> 
         );
         svg.push_str("</title></rect>");
         if label_every > 0 && i % label_every == 0 {
+            // Every other label is "odd": a phone, with larger text,
+            // shows only the even ones, so none overlap.
+            let odd = if (i / label_every) % 2 == 1 {
+                " class=\"odd\""
+            } else {
+                ""
+            };
             let _ = write!(
                 svg,
-                "<text x=\"{:.1}\" y=\"{:.1}\">",
+                "<text{odd} x=\"{:.1}\" y=\"{:.1}\">",
                 left,
                 TOP + PLOT_HEIGHT + 22.0
             );
@@ -190,17 +197,23 @@ fn open(labels: Labels, height: f64) -> String {
     svg
 }
 
+/// The value axis; the unit after each value is a `tspan` of its own, which
+/// a phone's larger text leaves out (the chart's title names the unit).
 fn y_axis(svg: &mut String, ticks: &[f64], unit: &str, y: &dyn Fn(f64) -> f64) {
     for &tick in ticks {
         let at = y(tick);
         let _ = write!(
             svg,
-            "<line class=\"grid\" x1=\"{LEFT}\" x2=\"{}\" y1=\"{at:.1}\" y2=\"{at:.1}\"/><text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+            "<line class=\"grid\" x1=\"{LEFT}\" x2=\"{}\" y1=\"{at:.1}\" y2=\"{at:.1}\"/><text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}",
             WIDTH - RIGHT,
             LEFT - 6.0,
             at + 4.0,
-            format_args!("{}{unit}", trim_number(tick))
+            trim_number(tick)
         );
+        if !unit.is_empty() {
+            let _ = write!(svg, "<tspan class=\"unit\">{unit}</tspan>");
+        }
+        svg.push_str("</text>");
     }
 }
 

@@ -7,6 +7,7 @@
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
+use std::ops::Range;
 use std::sync::{LazyLock, Mutex};
 
 use pulldown_cmark::{CowStr, Event, Tag, TagEnd, TextMergeStream};
@@ -53,7 +54,7 @@ impl Targets {
         Targets::from_maps(by_number, by_title)
     }
 
-    fn from_maps(
+    pub(crate) fn from_maps(
         by_number: BTreeMap<String, String>,
         by_title: BTreeMap<String, Option<String>>,
     ) -> Self {
@@ -128,29 +129,43 @@ impl HtmlCache {
     }
 }
 
+/// Where `text` refers to exactly one rule: each reference's byte range
+/// and the id of its rule, in order.
+pub(crate) fn references<'t>(text: &str, targets: &'t Targets) -> Vec<(Range<usize>, &'t str)> {
+    REFERENCE
+        .captures_iter(text)
+        .filter_map(|found| {
+            let whole = found.get(0)?;
+            let number = found.get(1).map(|m| m.as_str());
+            let title = found.get(2).or_else(|| found.get(3)).map(|m| m.as_str());
+            Some((whole.range(), targets.resolve(number, title)?))
+        })
+        .collect()
+}
+
+/// Appends the opening tag of a cross-reference to `{prefix}#{id}`.
+pub(crate) fn open_link(out: &mut String, prefix: &str, id: &str) {
+    out.push_str("<a class=\"xref\" href=\"");
+    escape_into(out, prefix);
+    out.push('#');
+    escape_into(out, id);
+    out.push_str("\">");
+}
+
 /// The text as HTML with its references linked, or `None` when it has none.
 fn link_references(text: &str, targets: &Targets, prefix: &str) -> Option<String> {
+    let found = references(text, targets);
+    if found.is_empty() {
+        return None;
+    }
     let mut out = String::new();
     let mut last = 0;
-    for found in REFERENCE.captures_iter(text) {
-        let whole = found.get(0)?;
-        let number = found.get(1).map(|m| m.as_str());
-        let title = found.get(2).or_else(|| found.get(3)).map(|m| m.as_str());
-        let Some(id) = targets.resolve(number, title) else {
-            continue;
-        };
-        escape_into(&mut out, &text[last..whole.start()]);
-        out.push_str("<a class=\"xref\" href=\"");
-        escape_into(&mut out, prefix);
-        out.push('#');
-        escape_into(&mut out, id);
-        out.push_str("\">");
-        escape_into(&mut out, whole.as_str());
+    for (range, id) in found {
+        escape_into(&mut out, &text[last..range.start]);
+        open_link(&mut out, prefix, id);
+        escape_into(&mut out, &text[range.clone()]);
         out.push_str("</a>");
-        last = whole.end();
-    }
-    if last == 0 {
-        return None;
+        last = range.end;
     }
     escape_into(&mut out, &text[last..]);
     Some(out)

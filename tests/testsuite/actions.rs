@@ -134,18 +134,19 @@ fn commands_are_applied_once_in_order_as_one_commit() {
     let tracker = game.read("public/tracker/index.html");
     assert!(
         tracker.contains(
-            "<code>players.Boris.springs</code></th><td>3</td><td>5</td><td>#1, comment 1</td>"
+            "<code>players.Boris.springs</code></th><td role=\"cell\" data-label=\"Was\">3</td><td role=\"cell\" data-label=\"Now\">5</td><td role=\"cell\" data-label=\"From\">#1, comment 1</td>"
         ),
         "{tracker}"
     );
     assert!(
-        tracker.contains("<code>players.Ada.springs</code></th><td>4</td>")
-            && tracker.contains(", comment 2, rolled DICE6 = "),
+        tracker.contains(
+            "<code>players.Ada.springs</code></th><td role=\"cell\" data-label=\"Was\">4</td>"
+        ) && tracker.contains(", comment 2, rolled DICE6 = "),
         "{tracker}"
     );
     let boris = game.read("public/players/boris.html");
     assert!(
-        boris.contains("<code>players.Boris.cogs</code></th><td>5</td><td>3</td>"),
+        boris.contains("<code>players.Boris.cogs</code></th><td role=\"cell\" data-label=\"Was\">5</td><td role=\"cell\" data-label=\"Now\">3</td>"),
         "{boris}"
     );
     assert!(!boris.contains("<code>globals.round</code>"), "{boris}");

@@ -21,7 +21,10 @@ fn the_bundled_game_builds_with_every_link_resolving() {
         ruleset.contains("href=\"../rules/dynasties.html\""),
         "no permalink"
     );
-    assert!(page(&game, "tracker/index.html").contains("<table class=\"roster sortable\">"));
+    assert!(
+        page(&game, "tracker/index.html")
+            .contains("<table class=\"roster sortable stack\" role=\"table\">")
+    );
     assert!(page(&game, "pending/index.html").contains("This build asked no forge"));
     // Nothing changed: a second build rewrites nothing.
     let again = game.run(&["build"]);
