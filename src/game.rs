@@ -35,6 +35,12 @@ pub struct Game {
 impl Game {
     /// Parses, validates and renders a game from its files.
     pub fn check(files: &[SourceFile]) -> Game {
+        Game::check_with(files, Vec::new())
+    }
+
+    /// [`Game::check`] of `files` and of `parsed`, records already parsed
+    /// from files that are not among `files` (a rebuild's unchanged ones).
+    pub fn check_with(files: &[SourceFile], parsed: Vec<Record>) -> Game {
         let (source, mut problems) = Ruleset::parse(files);
         let (state, found) = gamestate::parse(files, &|id| source.get(id).is_some());
         problems.extend(found);
@@ -56,7 +62,7 @@ impl Game {
             .ok();
         let (pages, found) = parse_pages(files);
         problems.extend(found);
-        let (records, found) = parse_records(files);
+        let (records, found) = parse_records(files, parsed);
         problems.extend(found);
         let problems = relabel(problems, &source, &ruleset);
         Game {

@@ -241,25 +241,32 @@ fn is_source_name(name: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
-/// Parses every `content/matters/**/*.md`: the game's own records in
-/// number order, then imported ones by source and number.
-pub fn parse_records(files: &[SourceFile]) -> (Vec<Record>, Diagnostics) {
+/// Parses every `content/matters/**/*.md` of `files` and sorts them with
+/// `parsed` (records already parsed from other files): the game's own
+/// records in number order, then imported ones by source and number.
+pub fn parse_records(files: &[SourceFile], parsed: Vec<Record>) -> (Vec<Record>, Diagnostics) {
     // A twenty-year game has tens of thousands of records: parse in parallel.
-    let parsed: Vec<Result<Record, Diagnostic>> = files
+    let results: Vec<Result<Record, Diagnostic>> = files
         .par_iter()
-        .filter(|f| f.path.starts_with("content/matters/") && f.path.ends_with(".md"))
+        .filter(|f| is_record_path(&f.path))
         .map(Record::parse)
         .collect();
     let mut problems = Diagnostics::new();
-    let mut records = Vec::with_capacity(parsed.len());
-    for result in parsed {
+    let mut records = parsed;
+    records.reserve(results.len());
+    for result in results {
         match result {
             Ok(record) => records.push(record),
             Err(d) => problems.push(d),
         }
     }
-    records.sort_by(|a, b| (&a.source, a.number).cmp(&(&b.source, b.number)));
+    records.par_sort_unstable_by(|a, b| (&a.source, a.number).cmp(&(&b.source, b.number)));
     (records, problems)
+}
+
+/// Whether the file at `path` holds a record.
+pub fn is_record_path(path: &str) -> bool {
+    path.starts_with("content/matters/") && path.ends_with(".md")
 }
 
 #[cfg(test)]
@@ -347,10 +354,13 @@ mod tests {
         let line = text.lines().position(|l| l.starts_with("outcome")).unwrap() + 1;
         let err = Record::parse(&SourceFile::new(Record::path_for(12), text)).unwrap_err();
         assert_eq!(err.line, line);
-        let (records, problems) = parse_records(&[
-            misplaced,
-            SourceFile::new(Record::path_for(12), sample().render()),
-        ]);
+        let (records, problems) = parse_records(
+            &[
+                misplaced,
+                SourceFile::new(Record::path_for(12), sample().render()),
+            ],
+            Vec::new(),
+        );
         assert_eq!((records.len(), problems.len()), (1, 1));
     }
 
@@ -404,7 +414,7 @@ mod tests {
             SourceFile::new(imported().path(), imported().render()),
             SourceFile::new(Record::path_for(12), sample().render()),
         ];
-        let (records, problems) = parse_records(&files);
+        let (records, problems) = parse_records(&files, Vec::new());
         assert!(problems.is_empty(), "{problems}");
         let keys: Vec<String> = records.iter().map(Record::key).collect();
         assert_eq!(keys, ["12", "blognomic/7"]);

@@ -1,8 +1,9 @@
 //! `gitnomic build`: the static site, from the game and its git history.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::Context as _;
 use rayon::prelude::*;
@@ -10,6 +11,7 @@ use rayon::prelude::*;
 use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs};
 use crate::game::Game;
 use crate::load::{self, GAME_DIRS, Origin};
+use crate::record_cache::{Content, RecordCache, Stamp};
 use crate::site::{self, RenderCache, Rendered, SiteInput, ThemeFile, Timeline};
 use crate::{publish, timeline};
 
@@ -82,7 +84,16 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         }
     };
     let root = &global.root;
-    let game = read_game(root, args.rev.as_deref(), &say)?;
+    let out = if args.out.is_absolute() {
+        args.out.clone()
+    } else {
+        root.join(&args.out)
+    };
+    let cache_file = cache_path(root, &out, args.cache.as_deref());
+    let game = match &args.rev {
+        Some(rev) => read_revision(root, rev, &say)?,
+        None => read_work_tree(root, &records_path(&cache_file), args.full, &say)?,
+    };
     let timeline = if args.no_history {
         Timeline::default()
     } else {
@@ -98,12 +109,6 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         commit: args.rev.clone(),
         base_url: args.base_url.clone(),
     };
-    let out = if args.out.is_absolute() {
-        args.out.clone()
-    } else {
-        root.join(&args.out)
-    };
-    let cache_file = cache_path(root, &out, args.cache.as_deref());
     let (mut previous, written) = previous_build(&cache_file, &out, &identity(&out));
     if args.full {
         previous.files.clear();
@@ -138,11 +143,7 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         .with_context(|| format!("cannot write the site to {}", out.display()))?;
     let _ = std::fs::remove_file(out.join(OLD_MANIFEST));
     rendered.cache.identity = identity(&out);
-    if let Some(dir) = cache_file.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    std::fs::write(&cache_file, rendered.cache.to_text())
-        .with_context(|| format!("cannot write {}", cache_file.display()))?;
+    write_atomically(&cache_file, &rendered.cache.to_text())?;
     say(&format!(
         "wrote {}: {} changed, {} unchanged, {} removed",
         out.display(),
@@ -171,10 +172,38 @@ fn cache_path(root: &Path, out: &Path, given: Option<&Path>) -> PathBuf {
     out.with_file_name(format!(".{name}.gitnomic-cache"))
 }
 
-/// What made a cache: this program (its size and modification time, which
-/// any rebuild of it changes) and the output directory. Pages a different
-/// program rendered may differ, so its cache is not used.
+/// Where the records parsed by the build whose cache is `cache_file` are
+/// kept: beside it, never in the output.
+fn records_path(cache_file: &Path) -> PathBuf {
+    let mut name = cache_file.as_os_str().to_owned();
+    name.push(".records");
+    PathBuf::from(name)
+}
+
+/// Writes `text` to `file` through a temporary file beside it, renamed
+/// over it: a build killed while writing leaves the old file or the new
+/// one, never half of one.
+fn write_atomically(file: &Path, text: &str) -> anyhow::Result<()> {
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let mut temporary = file.as_os_str().to_owned();
+    temporary.push(format!(".{}.tmp", std::process::id()));
+    let temporary = PathBuf::from(temporary);
+    std::fs::write(&temporary, text)
+        .and_then(|()| std::fs::rename(&temporary, file))
+        .with_context(|| format!("cannot write {}", file.display()))
+}
+
+/// What made a cache: this program and the output directory. Pages a
+/// different program rendered may differ, so its cache is not used.
 fn identity(out: &Path) -> String {
+    format!("{} {}", program(), out_name(out))
+}
+
+/// This program: its version, size and modification time, which any
+/// rebuild of it changes.
+fn program() -> String {
     let program = std::env::current_exe()
         .and_then(std::fs::metadata)
         .map(|m| {
@@ -186,11 +215,7 @@ fn identity(out: &Path) -> String {
             format!("{} {modified}", m.len())
         })
         .unwrap_or_default();
-    format!(
-        "gitnomic {} {program} {}",
-        env!("CARGO_PKG_VERSION"),
-        out_name(out)
-    )
+    format!("gitnomic {} {program}", env!("CARGO_PKG_VERSION"))
 }
 
 /// The previous build's cache, if this program made it for `out`, less
@@ -277,14 +302,11 @@ fn pending(game: &Game, global: &GlobalArgs, say: &dyn Fn(&str)) -> anyhow::Resu
     Ok(views)
 }
 
-/// The game in the work tree at `root`, or at revision `rev` of it.
-fn read_game(root: &Path, rev: Option<&str>, say: &dyn Fn(&str)) -> anyhow::Result<Game> {
-    let origin = match rev {
-        Some(rev) => Origin::Revision {
-            repo: root.to_path_buf(),
-            rev: rev.to_string(),
-        },
-        None => Origin::Dir(root.to_path_buf()),
+/// The game at revision `rev` of the repository at `root`.
+fn read_revision(root: &Path, rev: &str, say: &dyn Fn(&str)) -> anyhow::Result<Game> {
+    let origin = Origin::Revision {
+        repo: root.to_path_buf(),
+        rev: rev.to_string(),
     };
     let files = load::read(&origin, GAME_DIRS).context("cannot read the game")?;
     let game = Game::check(&files);
@@ -294,13 +316,63 @@ fn read_game(root: &Path, rev: Option<&str>, say: &dyn Fn(&str)) -> anyhow::Resu
         game.ruleset.rules.len(),
         game.records.len()
     ));
+    warn_of_problems(&game);
+    Ok(game)
+}
+
+/// The game in the work tree at `root`, taking the records of unchanged
+/// files from those parsed by earlier builds (kept in `records_file`;
+/// `full`: not taken, as if there were none) and keeping this build's
+/// there for the next.
+fn read_work_tree(
+    root: &Path,
+    records_file: &Path,
+    full: bool,
+    say: &dyn Fn(&str),
+) -> anyhow::Result<Game> {
+    let program = program();
+    // A file changed in the last two seconds may change again with the
+    // same stamp: its record is parsed again until it is older.
+    let trusted_before = SystemTime::now() - Duration::from_secs(2);
+    let text = std::fs::read_to_string(records_file);
+    let cache = match text {
+        Ok(text) if !full => RecordCache::from_text(&text, &program),
+        _ => RecordCache::default(),
+    };
+    let read = load::read_dir_cached(root, GAME_DIRS, cache, trusted_before)
+        .context("cannot read the game")?;
+    let cached = read.records.len();
+    let game = Game::check_with(&read.files, read.records);
+    say(&format!(
+        "read {} files: {} rules, {} records ({cached} parsed by an earlier build)",
+        read.files.len() + cached,
+        game.ruleset.rules.len(),
+        game.records.len()
+    ));
+    if read.changed {
+        let seen: HashMap<String, (Stamp, Content)> = read
+            .seen
+            .into_iter()
+            .map(|(path, stamp, content)| (path, (stamp, content)))
+            .collect();
+        let entries = game.records.iter().filter_map(|r| {
+            let (stamp, content) = seen.get(&r.path())?;
+            Some((stamp, content, r))
+        });
+        write_atomically(records_file, &RecordCache::to_text(&program, entries))?;
+    }
+    warn_of_problems(&game);
+    Ok(game)
+}
+
+/// A warning when the game has problems: the site shows what could be read.
+fn warn_of_problems(game: &Game) {
     if !game.problems.is_empty() {
         tracing::warn!(
             "the game has {} problems (see `gitnomic check`); building what could be read",
             game.problems.len()
         );
     }
-    Ok(game)
 }
 
 /// The git history of `rev` at `root`, or none (with a note) when there

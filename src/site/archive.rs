@@ -29,13 +29,13 @@ pub(crate) struct MatterRow {
     /// The digest of the row as serialised: pages listing it digest this.
     #[serde(skip)]
     pub(crate) digest: u64,
-    number: u64,
+    pub(crate) number: u64,
     pub(crate) url: String,
-    title: String,
-    author: String,
+    pub(crate) title: String,
+    pub(crate) author: String,
     author_url: String,
     dynasty: u32,
-    resolved: String,
+    pub(crate) resolved: String,
     pub(crate) status: &'static str,
 }
 

@@ -133,6 +133,18 @@ impl<'a> Context<'a> {
         (!self.keep(path, digest)).then_some(text)
     }
 
+    /// Like [`Context::file`] for a file made from inputs whose digest is
+    /// `key`: its text is made only when they changed.
+    pub(crate) fn file_keyed(
+        &self,
+        path: &str,
+        key: Digest,
+        text: impl FnOnce() -> String,
+    ) -> Option<String> {
+        let digest = key.text(path).finish();
+        (!self.keep(path, digest)).then(text)
+    }
+
     /// Records that this build makes `path` from inputs with `digest`; true
     /// when the previous build made it from the same.
     fn keep(&self, path: &str, digest: u64) -> bool {

@@ -255,7 +255,7 @@ pub fn render_since(
     ));
     revisions::render(&cx, &history, &mut site)?;
     progress("rendering statistics, the feed and the search index");
-    stats::render(&cx, &mut site)?;
+    stats::render(&cx, (&rows, &newest), &mut site)?;
     for (path, text) in theme.statics() {
         if let Some(text) = cx.file(path, text.clone()) {
             site.insert(path.clone(), text);
