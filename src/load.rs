@@ -102,43 +102,45 @@ fn read_dir(root: &Path, dirs: &[&str]) -> Result<Vec<SourceFile>, LoadError> {
         .collect()
 }
 
-/// Every game file under `dirs` of `root`: its name in the game and its path.
+/// Every game file under `dirs` of `root`: its name in the game and its
+/// path, in the order of their names within each directory.
 fn list_dir(root: &Path, dirs: &[&str]) -> Result<Vec<(String, PathBuf)>, LoadError> {
     let mut found = Vec::new();
     for dir in dirs {
         let top = root.join(dir);
-        if !top.is_dir() {
-            continue;
-        }
-        for entry in walkdir::WalkDir::new(&top).sort_by_file_name() {
-            let entry = entry.map_err(|e| LoadError::Io {
-                path: e.path().unwrap_or(&top).display().to_string(),
-                source: e.into(),
-            })?;
-            if !entry.file_type().is_file() || !is_game_file(&entry.file_name().to_string_lossy()) {
-                continue;
-            }
-            let name = game_name(root, entry.path());
-            found.push((name, entry.into_path()));
+        if top.is_dir() {
+            list_into(&top, dir, &mut found)?;
         }
     }
     Ok(found)
 }
 
-/// The name in the game of the file at `path` under `root`:
-/// `content/matters/00012.md`, with `/` between directories.
-fn game_name(root: &Path, path: &Path) -> String {
-    let relative = path.strip_prefix(root).unwrap_or(path);
-    match relative.to_str() {
-        Some(name) if std::path::MAIN_SEPARATOR == '/' => name.to_string(),
-        _ => {
-            let parts: Vec<String> = relative
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            parts.join("/")
+/// Adds the game files under `dir` (named `name` in the game) to `found`.
+/// By hand rather than with a generic walker: a directory of tens of
+/// thousands of records is sorted by names made once, not compared path
+/// by path.
+fn list_into(dir: &Path, name: &str, found: &mut Vec<(String, PathBuf)>) -> Result<(), LoadError> {
+    let io = |source| LoadError::Io {
+        path: dir.display().to_string(),
+        source,
+    };
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let kind = entry.file_type().map_err(io)?;
+        let file_name = entry.file_name().to_string_lossy().into_owned();
+        entries.push((file_name, kind, entry));
+    }
+    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    for (file_name, kind, entry) in entries {
+        let child = format!("{name}/{file_name}");
+        if kind.is_dir() {
+            list_into(&entry.path(), &child, found)?;
+        } else if kind.is_file() && is_game_file(&file_name) {
+            found.push((child, entry.path()));
         }
     }
+    Ok(())
 }
 
 /// The file at `path`, named `name` in the game.
@@ -203,7 +205,9 @@ pub fn read_dir_cached(
         .collect::<Result<_, _>>()?;
     let mut out = CachedRead {
         files: Vec::new(),
-        records: Vec::with_capacity(cache.len()),
+        // Room for every record, those parsed later too: a vector of tens
+        // of thousands of records is costly to move.
+        records: Vec::with_capacity(got.len()),
         seen: Vec::with_capacity(cache.len()),
         changed: false,
     };
@@ -243,7 +247,7 @@ fn read_cached(
     name: String,
     path: &Path,
     cache: &RecordCache,
-    before: i128,
+    before: i64,
 ) -> Result<Got, LoadError> {
     if !is_record_path(&name) {
         return Ok(Got::Read(read_text(name, path)?, None));
@@ -265,7 +269,7 @@ fn read_cached(
 #[cfg(unix)]
 fn stamp(meta: &std::fs::Metadata) -> Option<Stamp> {
     use std::os::unix::fs::MetadataExt;
-    let ns = |s: i64, n: i64| i128::from(s) * 1_000_000_000 + i128::from(n);
+    let ns = |s: i64, n: i64| s.saturating_mul(1_000_000_000).saturating_add(n);
     Some(Stamp {
         len: meta.len(),
         modified: ns(meta.mtime(), meta.mtime_nsec()),
@@ -282,9 +286,9 @@ fn stamp(_: &std::fs::Metadata) -> Option<Stamp> {
 }
 
 /// `t` in nanoseconds since 1970.
-fn nanos(t: SystemTime) -> i128 {
+fn nanos(t: SystemTime) -> i64 {
     match t.duration_since(SystemTime::UNIX_EPOCH) {
-        Ok(d) => i128::try_from(d.as_nanos()).unwrap_or(i128::MAX),
-        Err(e) => -i128::try_from(e.duration().as_nanos()).unwrap_or(i128::MAX),
+        Ok(d) => i64::try_from(d.as_nanos()).unwrap_or(i64::MAX),
+        Err(e) => i64::try_from(e.duration().as_nanos()).map_or(i64::MIN, |n| -n),
     }
 }

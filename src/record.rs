@@ -40,7 +40,7 @@ pub enum Failure {
 }
 
 /// One counted vote.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RecordedVote {
     /// The player.
@@ -61,7 +61,7 @@ pub struct RecordedVote {
 }
 
 /// A comment that carried no counted vote, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Uncounted {
     /// Who wrote it (a login or a player name).
@@ -76,7 +76,7 @@ pub struct Uncounted {
 }
 
 /// The final count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FinalTally {
     /// FOR votes counted.
@@ -90,8 +90,9 @@ pub struct FinalTally {
     pub quorum: u32,
 }
 
-/// The record of one resolved matter.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The record of one resolved matter. `Hash` covers every field, the
+/// body too: the site digests a record's page by it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Record {
     /// The pull request or issue number (or, for an imported record, its
@@ -253,14 +254,16 @@ pub fn parse_records(files: &[SourceFile], parsed: Vec<Record>) -> (Vec<Record>,
         .collect();
     let mut problems = Diagnostics::new();
     let mut records = parsed;
-    records.reserve(results.len());
+    records.reserve_exact(results.len());
     for result in results {
         match result {
             Ok(record) => records.push(record),
             Err(d) => problems.push(d),
         }
     }
-    records.par_sort_unstable_by(|a, b| (&a.source, a.number).cmp(&(&b.source, b.number)));
+    // Stable, so runs already in order (the records a cache kept, in the
+    // order it kept them) are merged rather than sorted again.
+    records.sort_by(|a, b| (&a.source, a.number).cmp(&(&b.source, b.number)));
     (records, problems)
 }
 

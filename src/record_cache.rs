@@ -5,17 +5,20 @@
 //! tells the file unchanged without reading it (its [`Stamp`]) and, for a
 //! fresh checkout whose stamps are all new, the digest of its text.
 //!
-//! Pure: text in, text out. The edge (`crate::load`) takes the stamps,
+//! Pure: bytes in, bytes out. The edge (`crate::load`) takes the stamps,
 //! reads what changed and decides which stamps are old enough to trust.
 
 use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hasher};
 
 use rayon::prelude::*;
 
-use crate::record::Record;
+use crate::engine::MatterKind;
+use crate::record::{Failure, FinalTally, Outcome, Record, RecordedVote, Uncounted};
+use crate::time::Timestamp;
 
 /// The first word of a cache's text, with its format's version.
-const MAGIC: &str = "gitnomic-record-cache 1";
+const MAGIC: &str = "gitnomic-record-cache 2";
 
 /// What the file system says of a file: its length, its modification
 /// and change times in nanoseconds and its inode. A file edited, replaced
@@ -26,9 +29,9 @@ pub struct Stamp {
     /// The length in bytes.
     pub len: u64,
     /// The modification time, in nanoseconds since 1970.
-    pub modified: i128,
+    pub modified: i64,
     /// The status change time, in nanoseconds since 1970.
-    pub changed: i128,
+    pub changed: i64,
     /// The inode number.
     pub inode: u64,
 }
@@ -61,15 +64,19 @@ pub struct Hit(usize);
 impl RecordCache {
     /// A cache of `entries`, by the path of each record.
     pub fn new(entries: Vec<Entry>) -> RecordCache {
-        let by_path = entries
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (e.record.path(), i))
+        RecordCache::of(entries.into_iter().map(Some).collect())
+    }
+
+    fn of(entries: Vec<Option<Entry>>) -> RecordCache {
+        let paths: Vec<String> = entries
+            .par_iter()
+            .map(|e| e.as_ref().map(|e| e.record.path()).unwrap_or_default())
             .collect();
-        RecordCache {
-            entries: entries.into_iter().map(Some).collect(),
-            by_path,
+        let mut by_path = HashMap::with_capacity(paths.len());
+        for (i, path) in paths.into_iter().enumerate() {
+            by_path.insert(path, i);
         }
+        RecordCache { entries, by_path }
     }
 
     /// How many records it holds.
@@ -104,88 +111,356 @@ impl RecordCache {
         self.entries.get_mut(hit.0).and_then(Option::take)
     }
 
-    /// The cache's text: a header naming the program that parsed the
-    /// records (`identity`), then one line per record.
-    pub fn to_text<'e>(identity: &str, entries: impl Iterator<Item = EntryRef<'e>>) -> String {
+    /// The cache's bytes: a header line naming the program that parsed the
+    /// records (`identity`), then each entry, its length first.
+    pub fn to_bytes<'e>(identity: &str, entries: impl Iterator<Item = EntryRef<'e>>) -> Vec<u8> {
         let entries: Vec<EntryRef> = entries.collect();
-        let lines: Vec<String> = entries.par_iter().map(line).collect();
-        let mut out = format!("{MAGIC} {}\n", identity.replace('\n', " "));
-        out.reserve(lines.iter().map(|l| l.len() + 1).sum());
-        for l in lines {
-            out.push_str(&l);
-            out.push('\n');
+        let encoded: Vec<Vec<u8>> = entries.par_iter().map(encode).collect();
+        let mut out = header(identity).into_bytes();
+        let start = out.len();
+        out.reserve(encoded.iter().map(|e| e.len() + 4).sum::<usize>() + 8);
+        for e in encoded {
+            put_len(&mut out, e.len());
+            out.extend_from_slice(&e);
         }
+        let sum = checksum(&out[start..]);
+        out.extend_from_slice(&sum.to_le_bytes());
         out
     }
 
-    /// A cache read back from [`RecordCache::to_text`] by the program
+    /// A cache read back from [`RecordCache::to_bytes`] by the program
     /// `identity`. Anything else (another version, another program, a
     /// damaged or cut-short file) reads as an empty cache: every record is
     /// then read and parsed again.
-    pub fn from_text(text: &str, identity: &str) -> RecordCache {
-        let Some((header, rest)) = text.split_once('\n') else {
+    pub fn from_bytes(bytes: &[u8], identity: &str) -> RecordCache {
+        let header = header(identity);
+        let Some((mut rest, sum)) = bytes
+            .strip_prefix(header.as_bytes())
+            .and_then(|b| b.split_last_chunk::<8>())
+        else {
             return RecordCache::default();
         };
-        if header != format!("{MAGIC} {}", identity.replace('\n', " ")) || !rest.ends_with('\n') {
+        if checksum(rest) != u64::from_le_bytes(*sum) {
             return RecordCache::default();
         }
-        let entries: Option<Vec<Entry>> = rest.par_lines().map(entry).collect();
-        entries.map_or_else(RecordCache::default, RecordCache::new)
+        let mut slices = Vec::new();
+        while !rest.is_empty() {
+            let mut reader = Reader(rest);
+            let Some(slice) = reader.len().and_then(|n| reader.take(n)) else {
+                return RecordCache::default();
+            };
+            slices.push(slice);
+            rest = reader.0;
+        }
+        let entries: Option<Vec<Option<Entry>>> = slices
+            .par_iter()
+            .map(|bytes| decode(bytes).map(Some))
+            .collect();
+        entries.map_or_else(RecordCache::default, RecordCache::of)
     }
+}
+
+/// The bytes of the cache that keeps, of `records`, those whose file a
+/// read saw (`seen`: path, trusted stamp and digest of each).
+pub fn keep(identity: &str, seen: Vec<(String, Stamp, Content)>, records: &[Record]) -> Vec<u8> {
+    let seen: HashMap<String, (Stamp, Content)> = seen
+        .into_iter()
+        .map(|(path, stamp, content)| (path, (stamp, content)))
+        .collect();
+    let entries = records.iter().filter_map(|r| {
+        let (stamp, content) = seen.get(&r.path())?;
+        Some((stamp, content, r))
+    });
+    RecordCache::to_bytes(identity, entries)
 }
 
 /// An entry to write, by reference.
 pub type EntryRef<'e> = (&'e Stamp, &'e Content, &'e Record);
 
-/// `len modified changed inode<TAB>sha256<TAB>[record, body]`.
-fn line(&(stamp, content, record): &EntryRef) -> String {
-    let json = serde_json::to_string(&(record, &record.body)).unwrap_or_default();
-    format!(
-        "{} {} {} {}\t{}\t{json}",
-        stamp.len,
-        stamp.modified,
-        stamp.changed,
-        stamp.inode,
-        hex(content)
-    )
+/// A checksum of the entries, so that a damaged cache is not believed.
+fn checksum(bytes: &[u8]) -> u64 {
+    let mut h = DefaultHasher::new();
+    h.write(bytes);
+    h.finish()
 }
 
-/// An entry read back from [`line`]; `None` if anything is amiss.
-fn entry(line: &str) -> Option<Entry> {
-    let mut parts = line.splitn(3, '\t');
-    let (stamp, content, json) = (parts.next()?, parts.next()?, parts.next()?);
-    let mut numbers = stamp.split(' ');
-    let stamp = Stamp {
-        len: numbers.next()?.parse().ok()?,
-        modified: numbers.next()?.parse().ok()?,
-        changed: numbers.next()?.parse().ok()?,
-        inode: numbers.next()?.parse().ok()?,
-    };
-    if numbers.next().is_some() {
-        return None;
+/// The first line of a cache made by `identity`.
+fn header(identity: &str) -> String {
+    format!("{MAGIC} {}\n", identity.replace('\n', " "))
+}
+
+/// An entry as bytes. Every field of a record is written, by a pattern
+/// that names them all: a field added to [`Record`] fails to compile
+/// here until the cache keeps it too (and [`MAGIC`]'s version is raised).
+fn encode(&(stamp, content, record): &EntryRef) -> Vec<u8> {
+    let Record {
+        number,
+        source,
+        kind,
+        title,
+        author,
+        dynasty,
+        opened,
+        resolved,
+        outcome,
+        failure,
+        resolved_by,
+        reasons,
+        head,
+        merge_commit,
+        link,
+        comments,
+        tally,
+        votes,
+        uncounted,
+        sticky,
+        body,
+    } = record;
+    let mut w = Vec::with_capacity(256 + body.len());
+    w.extend_from_slice(&stamp.len.to_le_bytes());
+    w.extend_from_slice(&stamp.modified.to_le_bytes());
+    w.extend_from_slice(&stamp.changed.to_le_bytes());
+    w.extend_from_slice(&stamp.inode.to_le_bytes());
+    w.extend_from_slice(content);
+    w.extend_from_slice(&number.to_le_bytes());
+    put_opt(&mut w, source.as_ref(), |w, s| put_str(w, s));
+    w.push(match kind {
+        MatterKind::Proposal => 0,
+        MatterKind::Cfj => 1,
+        MatterKind::Dov => 2,
+    });
+    put_str(&mut w, title);
+    put_str(&mut w, author);
+    w.extend_from_slice(&dynasty.to_le_bytes());
+    w.extend_from_slice(&opened.unix().to_le_bytes());
+    w.extend_from_slice(&resolved.unix().to_le_bytes());
+    w.push(match outcome {
+        Outcome::Enacted => 0,
+        Outcome::Failed => 1,
+    });
+    put_opt(&mut w, failure.as_ref(), |w, f| {
+        w.push(match f {
+            Failure::Vetoed => 0,
+            Failure::Illegal => 1,
+            Failure::SelfKilled => 2,
+        });
+    });
+    put_str(&mut w, resolved_by);
+    put_len(&mut w, reasons.len());
+    for r in reasons {
+        put_str(&mut w, r);
     }
-    let (mut record, body): (Record, String) = serde_json::from_str(json).ok()?;
-    record.body = body;
-    Some(Entry {
+    for text in [head, merge_commit, link] {
+        put_opt(&mut w, text.as_ref(), |w, s| put_str(w, s));
+    }
+    put_opt(&mut w, comments.as_ref(), |w, c| {
+        w.extend_from_slice(&c.to_le_bytes());
+    });
+    put_opt(&mut w, tally.as_ref(), |w, t| {
+        let FinalTally {
+            for_,
+            against,
+            active,
+            quorum,
+        } = t;
+        for n in [for_, against, active, quorum] {
+            w.extend_from_slice(&n.to_le_bytes());
+        }
+    });
+    put_votes(&mut w, votes);
+    put_len(&mut w, uncounted.len());
+    for u in uncounted {
+        let Uncounted { by, at, why, link } = u;
+        put_str(&mut w, by);
+        w.extend_from_slice(&at.unix().to_le_bytes());
+        put_str(&mut w, why);
+        put_opt(&mut w, link.as_ref(), |w, s| put_str(w, s));
+    }
+    put_votes(&mut w, sticky);
+    put_str(&mut w, body);
+    w
+}
+
+fn put_votes(w: &mut Vec<u8>, votes: &[RecordedVote]) {
+    put_len(w, votes.len());
+    for v in votes {
+        let RecordedVote {
+            player,
+            vote,
+            counts_as,
+            at,
+            link,
+        } = v;
+        put_str(w, player);
+        put_str(w, vote);
+        put_opt(w, counts_as.as_ref(), |w, s| put_str(w, s));
+        put_opt(w, at.as_ref(), |w, t| {
+            w.extend_from_slice(&t.unix().to_le_bytes());
+        });
+        put_opt(w, link.as_ref(), |w, s| put_str(w, s));
+    }
+}
+
+fn put_len(w: &mut Vec<u8>, n: usize) {
+    w.extend_from_slice(&u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes());
+}
+
+fn put_str(w: &mut Vec<u8>, s: &str) {
+    put_len(w, s.len());
+    w.extend_from_slice(s.as_bytes());
+}
+
+fn put_opt<T>(w: &mut Vec<u8>, value: Option<T>, put: impl FnOnce(&mut Vec<u8>, T)) {
+    match value {
+        Some(v) => {
+            w.push(1);
+            put(w, v);
+        }
+        None => w.push(0),
+    }
+}
+
+/// An entry read back from [`encode`]'s bytes; `None` if anything is amiss.
+fn decode(bytes: &[u8]) -> Option<Entry> {
+    let mut r = Reader(bytes);
+    let stamp = Stamp {
+        len: r.u64()?,
+        modified: r.i64()?,
+        changed: r.i64()?,
+        inode: r.u64()?,
+    };
+    let content: Content = r.take(32)?.try_into().ok()?;
+    let record = Record {
+        number: r.u64()?,
+        source: r.opt(Reader::string)?,
+        kind: match r.u8()? {
+            0 => MatterKind::Proposal,
+            1 => MatterKind::Cfj,
+            2 => MatterKind::Dov,
+            _ => return None,
+        },
+        title: r.string()?,
+        author: r.string()?,
+        dynasty: r.u32()?,
+        opened: r.time()?,
+        resolved: r.time()?,
+        outcome: match r.u8()? {
+            0 => Outcome::Enacted,
+            1 => Outcome::Failed,
+            _ => return None,
+        },
+        failure: r.opt(|r| match r.u8()? {
+            0 => Some(Failure::Vetoed),
+            1 => Some(Failure::Illegal),
+            2 => Some(Failure::SelfKilled),
+            _ => None,
+        })?,
+        resolved_by: r.string()?,
+        reasons: r.list(Reader::string)?,
+        head: r.opt(Reader::string)?,
+        merge_commit: r.opt(Reader::string)?,
+        link: r.opt(Reader::string)?,
+        comments: r.opt(Reader::u32)?,
+        tally: r.opt(|r| {
+            Some(FinalTally {
+                for_: r.u32()?,
+                against: r.u32()?,
+                active: r.u32()?,
+                quorum: r.u32()?,
+            })
+        })?,
+        votes: r.list(Reader::vote)?,
+        uncounted: r.list(|r| {
+            Some(Uncounted {
+                by: r.string()?,
+                at: r.time()?,
+                why: r.string()?,
+                link: r.opt(Reader::string)?,
+            })
+        })?,
+        sticky: r.list(Reader::vote)?,
+        body: r.string()?,
+    };
+    r.0.is_empty().then_some(Entry {
         stamp,
-        content: unhex(content)?,
+        content,
         record,
     })
 }
 
-fn hex(bytes: &Content) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+/// What is left of the bytes being decoded.
+struct Reader<'b>(&'b [u8]);
 
-fn unhex(text: &str) -> Option<Content> {
-    let mut out = [0u8; 32];
-    if text.len() != 64 {
-        return None;
+impl<'b> Reader<'b> {
+    fn take(&mut self, n: usize) -> Option<&'b [u8]> {
+        if self.0.len() < n {
+            return None;
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Some(head)
     }
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
+
+    fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
+        self.take(N)?.try_into().ok()
     }
-    Some(out)
+
+    fn u8(&mut self) -> Option<u8> {
+        Some(self.array::<1>()?[0])
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        self.array().map(u32::from_le_bytes)
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        self.array().map(u64::from_le_bytes)
+    }
+
+    fn i64(&mut self) -> Option<i64> {
+        self.array().map(i64::from_le_bytes)
+    }
+
+    fn time(&mut self) -> Option<Timestamp> {
+        self.i64().map(Timestamp::from_unix)
+    }
+
+    fn len(&mut self) -> Option<usize> {
+        usize::try_from(self.u32()?).ok()
+    }
+
+    fn string(&mut self) -> Option<String> {
+        let n = self.len()?;
+        std::str::from_utf8(self.take(n)?).ok().map(str::to_string)
+    }
+
+    fn opt<T>(&mut self, read: impl FnOnce(&mut Self) -> Option<T>) -> Option<Option<T>> {
+        match self.u8()? {
+            0 => Some(None),
+            1 => read(self).map(Some),
+            _ => None,
+        }
+    }
+
+    fn list<T>(&mut self, read: impl Fn(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        let n = self.len()?;
+        // A damaged count must not reserve more than the bytes could hold.
+        let mut out = Vec::with_capacity(n.min(self.0.len()));
+        for _ in 0..n {
+            out.push(read(self)?);
+        }
+        Some(out)
+    }
+
+    fn vote(&mut self) -> Option<RecordedVote> {
+        Some(RecordedVote {
+            player: self.string()?,
+            vote: self.string()?,
+            counts_as: self.opt(Reader::string)?,
+            at: self.opt(Reader::time)?,
+            link: self.opt(Reader::string)?,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -209,8 +484,8 @@ mod tests {
         }
     }
 
-    fn text_of(entries: &[Entry], identity: &str) -> String {
-        RecordCache::to_text(
+    fn text_of(entries: &[Entry], identity: &str) -> Vec<u8> {
+        RecordCache::to_bytes(
             identity,
             entries.iter().map(|e| (&e.stamp, &e.content, &e.record)),
         )
@@ -220,7 +495,7 @@ mod tests {
     fn a_cache_gives_back_the_records_it_was_made_of() {
         let e = entry_of(TEXT);
         let text = text_of(std::slice::from_ref(&e), "gitnomic 1 x");
-        let mut cache = RecordCache::from_text(&text, "gitnomic 1 x");
+        let mut cache = RecordCache::from_bytes(&text, "gitnomic 1 x");
         assert_eq!(cache.len(), 1);
         let path = "content/matters/blognomic/00007.md";
         let other = Stamp {
@@ -239,20 +514,50 @@ mod tests {
     #[test]
     fn another_program_or_a_damaged_cache_reads_as_empty() {
         let e = entry_of(TEXT);
-        let text = text_of(&[e.clone(), e], "gitnomic 1 x");
-        assert_eq!(RecordCache::from_text(&text, "gitnomic 1 x").len(), 1);
-        assert!(RecordCache::from_text(&text, "gitnomic 2 x").is_empty());
-        let version = text.replace(MAGIC, "gitnomic-record-cache 0");
-        assert!(RecordCache::from_text(&version, "gitnomic 1 x").is_empty());
-        // Cut short anywhere (a build killed while writing it), or damaged.
-        for end in [1, text.len() / 2, text.len() - 1] {
-            assert!(
-                RecordCache::from_text(&text[..end], "gitnomic 1 x").is_empty(),
-                "{end}"
-            );
+        let bytes = text_of(&[e.clone(), e], "gitnomic 1 x");
+        assert_eq!(RecordCache::from_bytes(&bytes, "gitnomic 1 x").len(), 1);
+        assert!(RecordCache::from_bytes(&bytes, "gitnomic 2 x").is_empty());
+        let mut version = bytes.clone();
+        version[MAGIC.len() - 1] = b'1';
+        assert!(RecordCache::from_bytes(&version, "gitnomic 1 x").is_empty());
+        // Cut short anywhere (a build killed while writing it), or any
+        // byte damaged.
+        for end in 0..bytes.len() {
+            let cut = RecordCache::from_bytes(&bytes[..end], "gitnomic 1 x");
+            assert!(cut.is_empty(), "cut at {end}");
+            let mut damaged = bytes.clone();
+            damaged[end] ^= 0x20;
+            let damaged = RecordCache::from_bytes(&damaged, "gitnomic 1 x");
+            assert!(damaged.is_empty(), "damaged at {end}");
         }
-        let damaged = text.replacen("\"Ada\"", "\"Ada", 1);
-        assert!(RecordCache::from_text(&damaged, "gitnomic 1 x").is_empty());
-        assert!(RecordCache::from_text("", "gitnomic 1 x").is_empty());
+    }
+
+    #[test]
+    fn every_field_of_a_record_is_kept() {
+        let mut e = entry_of(TEXT);
+        let vote = e.record.votes[0].clone();
+        e.record.head = Some("abc".into());
+        e.record.merge_commit = Some("def".into());
+        e.record.link = Some("https://example.invalid/7".into());
+        e.record.tally = Some(FinalTally {
+            for_: 3,
+            against: 1,
+            active: 5,
+            quorum: 3,
+        });
+        e.record.votes[0].counts_as = Some("none".into());
+        e.record.votes[0].link = Some("https://example.invalid/c".into());
+        e.record.uncounted = vec![Uncounted {
+            by: "stranger".into(),
+            at: Timestamp::from_unix(1),
+            why: "not a player".into(),
+            link: Some("l".into()),
+        }];
+        e.record.sticky = vec![vote];
+        e.record.kind = MatterKind::Dov;
+        let bytes = text_of(std::slice::from_ref(&e), "id");
+        let mut cache = RecordCache::from_bytes(&bytes, "id");
+        let hit = cache.by_content(&e.record.path(), &e.content);
+        assert_eq!(hit.and_then(|h| cache.take(h)), Some(e));
     }
 }

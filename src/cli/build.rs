@@ -1,6 +1,5 @@
 //! `gitnomic build`: the static site, from the game and its git history.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
@@ -11,7 +10,7 @@ use rayon::prelude::*;
 use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs};
 use crate::game::Game;
 use crate::load::{self, GAME_DIRS, Origin};
-use crate::record_cache::{Content, RecordCache, Stamp};
+use crate::record_cache::{self, RecordCache};
 use crate::site::{self, RenderCache, Rendered, SiteInput, ThemeFile, Timeline};
 use crate::{publish, timeline};
 
@@ -90,10 +89,19 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         root.join(&args.out)
     };
     let cache_file = cache_path(root, &out, args.cache.as_deref());
-    let game = match &args.rev {
-        Some(rev) => read_revision(root, rev, &say)?,
-        None => read_work_tree(root, &records_path(&cache_file), args.full, &say)?,
-    };
+    // The previous build's files are checked on disk while the game is
+    // read: neither needs the other, and each waits on the disk at times.
+    let (game, (mut previous, written)) = std::thread::scope(|scope| {
+        let previous = scope.spawn(|| previous_build(&cache_file, &out, &identity(&out)));
+        let game = match &args.rev {
+            Some(rev) => read_revision(root, rev, &say),
+            None => read_work_tree(root, &records_path(&cache_file), args.full, &say),
+        };
+        let previous = previous
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        game.map(|game| (game, previous))
+    })?;
     let timeline = if args.no_history {
         Timeline::default()
     } else {
@@ -109,7 +117,6 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         commit: args.rev.clone(),
         base_url: args.base_url.clone(),
     };
-    let (mut previous, written) = previous_build(&cache_file, &out, &identity(&out));
     if args.full {
         previous.files.clear();
     }
@@ -143,7 +150,7 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         .with_context(|| format!("cannot write the site to {}", out.display()))?;
     let _ = std::fs::remove_file(out.join(OLD_MANIFEST));
     rendered.cache.identity = identity(&out);
-    write_atomically(&cache_file, &rendered.cache.to_text())?;
+    write_atomically(&cache_file, rendered.cache.to_text())?;
     say(&format!(
         "wrote {}: {} changed, {} unchanged, {} removed",
         out.display(),
@@ -183,7 +190,7 @@ fn records_path(cache_file: &Path) -> PathBuf {
 /// Writes `text` to `file` through a temporary file beside it, renamed
 /// over it: a build killed while writing leaves the old file or the new
 /// one, never half of one.
-fn write_atomically(file: &Path, text: &str) -> anyhow::Result<()> {
+fn write_atomically(file: &Path, text: impl AsRef<[u8]>) -> anyhow::Result<()> {
     if let Some(dir) = file.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -334,9 +341,8 @@ fn read_work_tree(
     // A file changed in the last two seconds may change again with the
     // same stamp: its record is parsed again until it is older.
     let trusted_before = SystemTime::now() - Duration::from_secs(2);
-    let text = std::fs::read_to_string(records_file);
-    let cache = match text {
-        Ok(text) if !full => RecordCache::from_text(&text, &program),
+    let cache = match std::fs::read(records_file) {
+        Ok(bytes) if !full => RecordCache::from_bytes(&bytes, &program),
         _ => RecordCache::default(),
     };
     let read = load::read_dir_cached(root, GAME_DIRS, cache, trusted_before)
@@ -350,16 +356,8 @@ fn read_work_tree(
         game.records.len()
     ));
     if read.changed {
-        let seen: HashMap<String, (Stamp, Content)> = read
-            .seen
-            .into_iter()
-            .map(|(path, stamp, content)| (path, (stamp, content)))
-            .collect();
-        let entries = game.records.iter().filter_map(|r| {
-            let (stamp, content) = seen.get(&r.path())?;
-            Some((stamp, content, r))
-        });
-        write_atomically(records_file, &RecordCache::to_text(&program, entries))?;
+        let bytes = record_cache::keep(&program, read.seen, &game.records);
+        write_atomically(records_file, bytes)?;
     }
     warn_of_problems(&game);
     Ok(game)

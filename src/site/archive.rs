@@ -90,27 +90,27 @@ impl Tally {
 
 /// The rows of every record, in record order.
 pub(crate) fn rows(cx: &Context) -> Vec<MatterRow> {
-    let mut rows: Vec<MatterRow> = cx
-        .game
+    cx.game
         .records
-        .iter()
-        .map(|r| MatterRow {
-            order: format!("{}{:08}", r.source.as_deref().unwrap_or("~"), r.number),
-            year: chrono::Datelike::year(&r.resolved.to_datetime()),
-            number: r.number,
-            url: matter_url(r),
-            title: r.title.clone(),
-            author: r.author.clone(),
-            author_url: cx.player_url(&r.author),
-            dynasty: r.dynasty,
-            resolved: date(r.resolved),
-            status: r.status(),
-            digest: 0,
+        .par_iter()
+        .map(|r| {
+            let mut row = MatterRow {
+                order: format!("{}{:08}", r.source.as_deref().unwrap_or("~"), r.number),
+                year: chrono::Datelike::year(&r.resolved.to_datetime()),
+                number: r.number,
+                url: matter_url(r),
+                title: r.title.clone(),
+                author: r.author.clone(),
+                author_url: cx.player_url(&r.author),
+                dynasty: r.dynasty,
+                resolved: date(r.resolved),
+                status: r.status(),
+                digest: 0,
+            };
+            row.digest = Digest::new().json(&row).finish();
+            row
         })
-        .collect();
-    rows.par_iter_mut()
-        .for_each(|row| row.digest = Digest::new().json(&*row).finish());
-    rows
+        .collect()
 }
 
 /// Indices of records, newest resolution first.
@@ -542,7 +542,7 @@ fn matters(
             // Everything the page is made from besides what all pages
             // share: what `matter_view` reads, and the rule change.
             let key = Digest::new()
-                .json(r)
+                .value(r)
                 .text(&cx.player_url(&r.author))
                 .number(targets.fingerprint)
                 .json(&change);
