@@ -128,7 +128,10 @@ fn list_into(dir: &Path, name: &str, found: &mut Vec<(String, PathBuf)>) -> Resu
     for entry in std::fs::read_dir(dir).map_err(io)? {
         let entry = entry.map_err(io)?;
         let kind = entry.file_type().map_err(io)?;
-        let file_name = entry.file_name().to_string_lossy().into_owned();
+        let file_name = entry
+            .file_name()
+            .into_string()
+            .unwrap_or_else(|name| name.to_string_lossy().into_owned());
         entries.push((file_name, kind, entry));
     }
     entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
@@ -185,8 +188,9 @@ enum Got {
     Cached(Hit, String, Option<Stamp>),
 }
 
-/// [`read`] of a directory, taking from `cache` the records of files that
-/// have not changed since it was made: same stamp, or same text. A stamp
+/// [`read`] of a directory, taking from `cache` (made while the directory
+/// is listed) the records of files that have not changed since it was
+/// made: same stamp, or same text. A stamp
 /// is trusted only when the file was last changed before `trusted_before`
 /// (a moment a little before this read began): a file changed again
 /// within the clock's resolution of the last read could otherwise keep
@@ -194,11 +198,12 @@ enum Got {
 pub fn read_dir_cached(
     root: &Path,
     dirs: &[&str],
-    mut cache: RecordCache,
+    cache: impl FnOnce() -> RecordCache + Send,
     trusted_before: SystemTime,
 ) -> Result<CachedRead, LoadError> {
     let before = nanos(trusted_before);
-    let listed = list_dir(root, dirs)?;
+    let (listed, mut cache) = rayon::join(|| list_dir(root, dirs), cache);
+    let listed = listed?;
     let got: Vec<Got> = listed
         .into_par_iter()
         .map(|(name, path)| read_cached(name, &path, &cache, before))

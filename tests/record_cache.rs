@@ -64,7 +64,7 @@ fn copy_tree(from: &Path, to: &Path) {
 
 /// The game read with `cache`, and the cache it leaves for the next read.
 fn read(root: &Path, cache: &[u8], trusted_before: SystemTime) -> (Game, CachedRead, Vec<u8>) {
-    let cache = RecordCache::from_bytes(cache, PROGRAM);
+    let cache = || RecordCache::from_bytes(cache, PROGRAM);
     let read = load::read_dir_cached(root, GAME_DIRS, cache, trusted_before).expect("readable");
     let game = Game::check_with(&read.files, read.records.clone());
     let next = record_cache::keep(PROGRAM, read.seen.clone(), &game.records);

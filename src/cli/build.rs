@@ -89,25 +89,28 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         root.join(&args.out)
     };
     let cache_file = cache_path(root, &out, args.cache.as_deref());
-    // The previous build's files are checked on disk while the game is
-    // read: neither needs the other, and each waits on the disk at times.
-    let (game, (mut previous, written)) = std::thread::scope(|scope| {
+    // The previous build's files are checked on disk, and the theme
+    // parsed, while the game is read: none needs the others.
+    let (game, (previous, written), (theme, overrides)) = std::thread::scope(|scope| {
         let previous = scope.spawn(|| previous_build(&cache_file, &out, &identity(&out)));
+        let theme = scope.spawn(|| -> anyhow::Result<_> {
+            let overrides = overrides(root, &args.theme)?;
+            let theme = site::Theme::load(&overrides).context("cannot render the site")?;
+            Ok((theme, overrides))
+        });
         let game = match &args.rev {
             Some(rev) => read_revision(root, rev, &say),
             None => read_work_tree(root, &records_path(&cache_file), args.full, &say),
         };
-        let previous = previous
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        game.map(|game| (game, previous))
+        let (previous, theme) = (joined(previous), joined(theme));
+        anyhow::Ok((game?, previous, theme?))
     })?;
+    let mut previous = previous;
     let timeline = if args.no_history {
         Timeline::default()
     } else {
         history(root, args.rev.as_deref().unwrap_or("HEAD"), &say)
     };
-    let overrides = overrides(root, &args.theme)?;
     let pending = pending(&game, global, &say)?;
     let input = SiteInput {
         game: &game,
@@ -120,7 +123,7 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
     if args.full {
         previous.files.clear();
     }
-    let mut rendered = site::render_since(&input, &previous, &|stage| say(stage))
+    let mut rendered = site::render_with(&input, &theme, &previous, &|stage| say(stage))
         .context("cannot render the site")?;
     say(&format!(
         "rendered {} files, kept {} unchanged",
@@ -159,6 +162,13 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         stats.removed
     ));
     Ok(Built { out, broken })
+}
+
+/// What a thread gave, or its panic, passed on.
+fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// Where the cache of the build writing to `out` lives.
@@ -341,7 +351,7 @@ fn read_work_tree(
     // A file changed in the last two seconds may change again with the
     // same stamp: its record is parsed again until it is older.
     let trusted_before = SystemTime::now() - Duration::from_secs(2);
-    let cache = match std::fs::read(records_file) {
+    let cache = || match std::fs::read(records_file) {
         Ok(bytes) if !full => RecordCache::from_bytes(&bytes, &program),
         _ => RecordCache::default(),
     };
