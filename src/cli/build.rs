@@ -153,7 +153,12 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         .with_context(|| format!("cannot write the site to {}", out.display()))?;
     let _ = std::fs::remove_file(out.join(OLD_MANIFEST));
     rendered.cache.identity = identity(&out);
-    write_atomically(&cache_file, rendered.cache.to_text())?;
+    // Unchanged (every file it listed still there, as the same build
+    // made them): not written again.
+    let unchanged = rendered.cache == previous && written.len() == previous.files.len();
+    if !unchanged {
+        write_atomically(&cache_file, rendered.cache.to_text())?;
+    }
     say(&format!(
         "wrote {}: {} changed, {} unchanged, {} removed",
         out.display(),

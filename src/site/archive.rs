@@ -16,8 +16,9 @@ use crate::record::Record;
 /// Rows per page of the archive's long lists.
 pub(crate) const PER_PAGE: usize = 500;
 
-/// A resolved matter as a row of a table.
-#[derive(Debug, Clone, Serialize)]
+/// A resolved matter as a row of a table. `Hash` covers every field it
+/// serialises: pages listing it digest its hash.
+#[derive(Debug, Clone, Hash, Serialize)]
 pub(crate) struct MatterRow {
     /// What the number column sorts by: the matter's number after its
     /// source, so imported and own matters keep apart. Of the record alone:
@@ -26,7 +27,7 @@ pub(crate) struct MatterRow {
     /// The year it was resolved in, for the archive's pages.
     #[serde(skip)]
     pub(crate) year: i32,
-    /// The digest of the row as serialised: pages listing it digest this.
+    /// The digest of the row's fields: pages listing it digest this.
     #[serde(skip)]
     pub(crate) digest: u64,
     pub(crate) number: u64,
@@ -107,7 +108,7 @@ pub(crate) fn rows(cx: &Context) -> Vec<MatterRow> {
                 status: r.status(),
                 digest: 0,
             };
-            row.digest = Digest::new().json(&row).finish();
+            row.digest = Digest::new().value(&row).finish();
             row
         })
         .collect()

@@ -160,7 +160,11 @@ impl<'a> Context<'a> {
     /// The digests of every file made, rendered or kept, with their sizes
     /// (from `rendered`, else from the previous build).
     pub(crate) fn cache(&self, rendered: &super::Site) -> RenderCache {
-        let made = self.made.lock().map(|m| m.clone()).unwrap_or_default();
+        let made = self
+            .made
+            .lock()
+            .map(|mut m| std::mem::take(&mut *m))
+            .unwrap_or_default();
         let files = made
             .into_iter()
             .map(|(path, digest)| {
