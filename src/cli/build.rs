@@ -47,10 +47,12 @@ pub struct Args {
     /// Where the build keeps the digest of every page it made, so that the
     /// next build renders only what changed [default:
     /// .git/gitnomic-site-cache when --root is a git repository, else
-    /// .<out>.gitnomic-cache beside the output]. Never inside the output.
+    /// .<out>.gitnomic-cache beside the output]. The records it parsed
+    /// are kept beside it, in FILE.records. Never inside the output.
     #[arg(long, value_name = "FILE")]
     pub cache: Option<PathBuf>,
-    /// Render every page, as if nothing had been built before.
+    /// Render every page and parse every record, as if nothing had been
+    /// built before.
     #[arg(long)]
     pub full: bool,
 }
