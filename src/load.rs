@@ -3,6 +3,7 @@
 //! Everything after this point works on [`SourceFile`]s, so `check` reads a
 //! pull request's head commit exactly as it reads a work tree.
 
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -257,17 +258,29 @@ fn read_cached(
     if !is_record_path(&name) {
         return Ok(Got::Read(read_text(name, path)?, None));
     }
-    let meta = std::fs::metadata(path).map_err(|e| io_error(&name, path, e))?;
-    let stamp = stamp(&meta).filter(|s| s.modified < before && s.changed < before);
-    if let Some(hit) = stamp.and_then(|s| cache.by_stamp(&name, &s)) {
-        return Ok(Got::Cached(hit, name, None));
+    let trusted = |s: &Stamp| s.modified < before && s.changed < before;
+    if cache.has(&name) {
+        let meta = std::fs::metadata(path).map_err(|e| io_error(&name, path, e))?;
+        let stamp = stamp(&meta).filter(trusted);
+        if let Some(hit) = stamp.and_then(|s| cache.by_stamp(&name, &s)) {
+            return Ok(Got::Cached(hit, name, None));
+        }
     }
-    let file = read_text(name, path)?;
-    let content: Content = Sha256::digest(file.text.as_bytes()).into();
-    if let Some(hit) = cache.by_content(&file.path, &content) {
-        return Ok(Got::Cached(hit, file.path, stamp));
+    // Stamped through the open file, before it is read.
+    let mut file = std::fs::File::open(path).map_err(|e| io_error(&name, path, e))?;
+    let meta = file.metadata().map_err(|e| io_error(&name, path, e))?;
+    let stamp = stamp(&meta).filter(trusted);
+    let mut text = String::with_capacity(usize::try_from(meta.len()).unwrap_or_default());
+    file.read_to_string(&mut text)
+        .map_err(|e| io_error(&name, path, e))?;
+    let content: Content = Sha256::digest(text.as_bytes()).into();
+    if let Some(hit) = cache.by_content(&name, &content) {
+        return Ok(Got::Cached(hit, name, stamp));
     }
-    Ok(Got::Read(file, stamp.map(|s| (s, content))))
+    Ok(Got::Read(
+        SourceFile::new(name, text),
+        stamp.map(|s| (s, content)),
+    ))
 }
 
 /// A file's [`Stamp`], where the system gives one.

@@ -89,6 +89,11 @@ impl RecordCache {
         self.by_path.is_empty()
     }
 
+    /// Whether the cache has a record of the file at `path`.
+    pub fn has(&self, path: &str) -> bool {
+        self.by_path.contains_key(path)
+    }
+
     /// The record of the file at `path`, if the cache has it from a file
     /// with the same stamp.
     pub fn by_stamp(&self, path: &str, stamp: &Stamp) -> Option<Hit> {
