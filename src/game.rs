@@ -35,6 +35,25 @@ pub struct Game {
 impl Game {
     /// Parses, validates and renders a game from its files.
     pub fn check(files: &[SourceFile]) -> Game {
+        Game::check_with(files, Vec::new())
+    }
+
+    /// [`Game::check`] of `files` and of `parsed`, records already parsed
+    /// from files that are not among `files` (a rebuild's unchanged ones).
+    pub fn check_with(files: &[SourceFile], parsed: Vec<Record>) -> Game {
+        // Tens of thousands of records are sorted (and any new ones
+        // parsed) while the rules and the state are checked.
+        let ((records, record_problems), mut game) =
+            rayon::join(|| parse_records(files, parsed), || Game::check_rest(files));
+        game.problems.extend(record_problems);
+        game.records = records;
+        game.problems = relabel(game.problems, &game.source, &game.ruleset);
+        game
+    }
+
+    /// Everything of [`Game::check_with`] but the records, and the
+    /// problems not yet relabelled.
+    fn check_rest(files: &[SourceFile]) -> Game {
         let (source, mut problems) = Ruleset::parse(files);
         let (state, found) = gamestate::parse(files, &|id| source.get(id).is_some());
         problems.extend(found);
@@ -56,16 +75,13 @@ impl Game {
             .ok();
         let (pages, found) = parse_pages(files);
         problems.extend(found);
-        let (records, found) = parse_records(files);
-        problems.extend(found);
-        let problems = relabel(problems, &source, &ruleset);
         Game {
             source,
             ruleset,
             state,
             params,
             pages,
-            records,
+            records: Vec::new(),
             problems,
         }
     }

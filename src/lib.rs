@@ -44,6 +44,7 @@ pub mod matter;
 pub mod plan;
 pub mod publish;
 pub mod record;
+pub mod record_cache;
 pub mod report;
 pub mod rolls;
 pub mod ruleset;

@@ -3,11 +3,16 @@
 //! Everything after this point works on [`SourceFile`]s, so `check` reads a
 //! pull request's head commit exactly as it reads a work tree.
 
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use rayon::prelude::*;
+use sha2::{Digest as _, Sha256};
 
 use crate::git::{GitError, Repo};
+use crate::record::{Record, is_record_path};
+use crate::record_cache::{Content, Hit, RecordCache, Stamp};
 use crate::source::SourceFile;
 
 /// The top-level directories that make up a game.
@@ -54,15 +59,18 @@ pub fn is_game_file(path: &str) -> bool {
     path.ends_with(".md") || path.ends_with(".toml")
 }
 
+/// Whether `path` is under rules/ or state/, which every game has.
+fn is_game_core(path: &str) -> bool {
+    path.starts_with("rules/") || path.starts_with("state/")
+}
+
 /// Reads every game file under the directories `dirs` of `origin`.
 pub fn read(origin: &Origin, dirs: &[&str]) -> Result<Vec<SourceFile>, LoadError> {
     let files = match origin {
         Origin::Dir(root) => read_dir(root, dirs)?,
         Origin::Revision { repo, rev } => read_revision(&Repo::open(repo)?, rev, dirs)?,
     };
-    let has_game = files
-        .iter()
-        .any(|f| f.path.starts_with("rules/") || f.path.starts_with("state/"));
+    let has_game = files.iter().any(|f| is_game_core(&f.path));
     if has_game {
         Ok(files)
     } else {
@@ -88,41 +96,217 @@ pub fn read_revision(repo: &Repo, rev: &str, dirs: &[&str]) -> Result<Vec<Source
 }
 
 fn read_dir(root: &Path, dirs: &[&str]) -> Result<Vec<SourceFile>, LoadError> {
+    // Tens of thousands of records are read faster in parallel.
+    list_dir(root, dirs)?
+        .into_par_iter()
+        .map(|(name, path)| read_text(name, &path))
+        .collect()
+}
+
+/// Every game file under `dirs` of `root`: its name in the game and its
+/// path, in the order of their names within each directory.
+fn list_dir(root: &Path, dirs: &[&str]) -> Result<Vec<(String, PathBuf)>, LoadError> {
     let mut found = Vec::new();
     for dir in dirs {
         let top = root.join(dir);
-        if !top.is_dir() {
-            continue;
+        if top.is_dir() {
+            list_into(&top, dir, &mut found)?;
         }
-        for entry in walkdir::WalkDir::new(&top).sort_by_file_name() {
-            let entry = entry.map_err(|e| LoadError::Io {
-                path: e.path().unwrap_or(&top).display().to_string(),
-                source: e.into(),
-            })?;
-            let path = entry.path();
-            let relative = path.strip_prefix(root).unwrap_or(path);
-            let name: Vec<String> = relative
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            let name = name.join("/");
-            if entry.file_type().is_file() && is_game_file(&name) {
-                found.push((name, entry.into_path()));
+    }
+    Ok(found)
+}
+
+/// Adds the game files under `dir` (named `name` in the game) to `found`.
+/// By hand rather than with a generic walker: a directory of tens of
+/// thousands of records is sorted by names made once, not compared path
+/// by path.
+fn list_into(dir: &Path, name: &str, found: &mut Vec<(String, PathBuf)>) -> Result<(), LoadError> {
+    let io = |source| LoadError::Io {
+        path: dir.display().to_string(),
+        source,
+    };
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let kind = entry.file_type().map_err(io)?;
+        let file_name = entry
+            .file_name()
+            .into_string()
+            .unwrap_or_else(|name| name.to_string_lossy().into_owned());
+        entries.push((file_name, kind, entry));
+    }
+    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    for (file_name, kind, entry) in entries {
+        let child = format!("{name}/{file_name}");
+        if kind.is_dir() {
+            list_into(&entry.path(), &child, found)?;
+        } else if kind.is_file() && is_game_file(&file_name) {
+            found.push((child, entry.path()));
+        }
+    }
+    Ok(())
+}
+
+/// The file at `path`, named `name` in the game.
+fn read_text(name: String, path: &Path) -> Result<SourceFile, LoadError> {
+    let text = std::fs::read_to_string(path).map_err(|source| io_error(&name, path, source))?;
+    Ok(SourceFile::new(name, text))
+}
+
+fn io_error(name: &str, path: &Path, source: std::io::Error) -> LoadError {
+    match source.kind() {
+        std::io::ErrorKind::InvalidData => LoadError::NotText(name.to_string()),
+        _ => LoadError::Io {
+            path: path.display().to_string(),
+            source,
+        },
+    }
+}
+
+/// A game read from a directory with the help of the records a previous
+/// build parsed (see [`crate::record_cache`]).
+#[derive(Debug)]
+pub struct CachedRead {
+    /// The files read: every game file but the records the cache had.
+    pub files: Vec<SourceFile>,
+    /// The records the cache had, from files that have not changed.
+    pub records: Vec<Record>,
+    /// Each record file's path, stamp and digest, where the stamp is old
+    /// enough to trust: what the next cache may keep.
+    pub seen: Vec<(String, Stamp, Content)>,
+    /// Whether the next cache would differ from this one: a record file
+    /// was added, changed or removed.
+    pub changed: bool,
+}
+
+/// What reading one file gave.
+enum Got {
+    /// A file to parse; for a record whose stamp can be trusted, its stamp
+    /// and digest.
+    Read(SourceFile, Option<(Stamp, Content)>),
+    /// A record the cache had, its file's name and, if it was found by its
+    /// text, the file's new stamp when it can be trusted.
+    Cached(Hit, String, Option<Stamp>),
+}
+
+/// [`read`] of a directory, taking from `cache` (made while the directory
+/// is listed) the records of files that have not changed since it was
+/// made: same stamp, or same text. A stamp
+/// is trusted only when the file was last changed before `trusted_before`
+/// (a moment a little before this read began): a file changed again
+/// within the clock's resolution of the last read could otherwise keep
+/// its stamp with new text.
+pub fn read_dir_cached(
+    root: &Path,
+    dirs: &[&str],
+    cache: impl FnOnce() -> RecordCache + Send,
+    trusted_before: SystemTime,
+) -> Result<CachedRead, LoadError> {
+    let before = nanos(trusted_before);
+    let (listed, mut cache) = rayon::join(|| list_dir(root, dirs), cache);
+    let listed = listed?;
+    let got: Vec<Got> = listed
+        .into_par_iter()
+        .map(|(name, path)| read_cached(name, &path, &cache, before))
+        .collect::<Result<_, _>>()?;
+    let mut out = CachedRead {
+        files: Vec::new(),
+        // Room for every record, those parsed later too: a vector of tens
+        // of thousands of records is costly to move.
+        records: Vec::with_capacity(got.len()),
+        seen: Vec::with_capacity(cache.len()),
+        changed: false,
+    };
+    let mut taken = 0;
+    for got in got {
+        match got {
+            Got::Read(file, stamp) => {
+                if let Some((stamp, content)) = stamp {
+                    out.seen.push((file.path.clone(), stamp, content));
+                    out.changed = true;
+                }
+                out.files.push(file);
+            }
+            Got::Cached(hit, name, new_stamp) => {
+                let Some(entry) = cache.take(hit) else {
+                    continue;
+                };
+                taken += 1;
+                out.changed |= new_stamp.is_some();
+                let stamp = new_stamp.unwrap_or(entry.stamp);
+                out.seen.push((name, stamp, entry.content));
+                out.records.push(entry.record);
             }
         }
     }
-    // Tens of thousands of records are read faster in parallel.
-    found
-        .into_par_iter()
-        .map(|(name, path)| {
-            let text = std::fs::read_to_string(&path).map_err(|source| match source.kind() {
-                std::io::ErrorKind::InvalidData => LoadError::NotText(name.clone()),
-                _ => LoadError::Io {
-                    path: path.display().to_string(),
-                    source,
-                },
-            })?;
-            Ok(SourceFile::new(name, text))
-        })
-        .collect()
+    out.changed |= taken != cache.len();
+    if !out.files.iter().any(|f| is_game_core(&f.path)) {
+        return Err(LoadError::NotAGame(root.display().to_string()));
+    }
+    Ok(out)
+}
+
+/// One file of [`read_dir_cached`]. A record's stamp is taken before its
+/// text is read, so a change while it is read makes a new stamp, never
+/// an old stamp on new text.
+fn read_cached(
+    name: String,
+    path: &Path,
+    cache: &RecordCache,
+    before: i64,
+) -> Result<Got, LoadError> {
+    if !is_record_path(&name) {
+        return Ok(Got::Read(read_text(name, path)?, None));
+    }
+    let trusted = |s: &Stamp| s.modified < before && s.changed < before;
+    if cache.has(&name) {
+        let meta = std::fs::metadata(path).map_err(|e| io_error(&name, path, e))?;
+        let stamp = stamp(&meta).filter(trusted);
+        if let Some(hit) = stamp.and_then(|s| cache.by_stamp(&name, &s)) {
+            return Ok(Got::Cached(hit, name, None));
+        }
+    }
+    // Stamped through the open file, before it is read.
+    let mut file = std::fs::File::open(path).map_err(|e| io_error(&name, path, e))?;
+    let meta = file.metadata().map_err(|e| io_error(&name, path, e))?;
+    let stamp = stamp(&meta).filter(trusted);
+    let mut text = String::with_capacity(usize::try_from(meta.len()).unwrap_or_default());
+    file.read_to_string(&mut text)
+        .map_err(|e| io_error(&name, path, e))?;
+    let content: Content = Sha256::digest(text.as_bytes()).into();
+    if let Some(hit) = cache.by_content(&name, &content) {
+        return Ok(Got::Cached(hit, name, stamp));
+    }
+    Ok(Got::Read(
+        SourceFile::new(name, text),
+        stamp.map(|s| (s, content)),
+    ))
+}
+
+/// A file's [`Stamp`], where the system gives one.
+#[cfg(unix)]
+fn stamp(meta: &std::fs::Metadata) -> Option<Stamp> {
+    use std::os::unix::fs::MetadataExt;
+    let ns = |s: i64, n: i64| s.saturating_mul(1_000_000_000).saturating_add(n);
+    Some(Stamp {
+        len: meta.len(),
+        modified: ns(meta.mtime(), meta.mtime_nsec()),
+        changed: ns(meta.ctime(), meta.ctime_nsec()),
+        inode: meta.ino(),
+    })
+}
+
+/// Without a change time no stamp can be trusted: every record is read
+/// (and found in the cache by its text).
+#[cfg(not(unix))]
+fn stamp(_: &std::fs::Metadata) -> Option<Stamp> {
+    None
+}
+
+/// `t` in nanoseconds since 1970.
+fn nanos(t: SystemTime) -> i64 {
+    match t.duration_since(SystemTime::UNIX_EPOCH) {
+        Ok(d) => i64::try_from(d.as_nanos()).unwrap_or(i64::MAX),
+        Err(e) => i64::try_from(e.duration().as_nanos()).map_or(i64::MIN, |n| -n),
+    }
 }

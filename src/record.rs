@@ -40,7 +40,7 @@ pub enum Failure {
 }
 
 /// One counted vote.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RecordedVote {
     /// The player.
@@ -61,7 +61,7 @@ pub struct RecordedVote {
 }
 
 /// A comment that carried no counted vote, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Uncounted {
     /// Who wrote it (a login or a player name).
@@ -76,7 +76,7 @@ pub struct Uncounted {
 }
 
 /// The final count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FinalTally {
     /// FOR votes counted.
@@ -90,8 +90,9 @@ pub struct FinalTally {
     pub quorum: u32,
 }
 
-/// The record of one resolved matter.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The record of one resolved matter. `Hash` covers every field, the
+/// body too: the site digests a record's page by it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Record {
     /// The pull request or issue number (or, for an imported record, its
@@ -241,25 +242,34 @@ fn is_source_name(name: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
-/// Parses every `content/matters/**/*.md`: the game's own records in
-/// number order, then imported ones by source and number.
-pub fn parse_records(files: &[SourceFile]) -> (Vec<Record>, Diagnostics) {
+/// Parses every `content/matters/**/*.md` of `files` and sorts them with
+/// `parsed` (records already parsed from other files): the game's own
+/// records in number order, then imported ones by source and number.
+pub fn parse_records(files: &[SourceFile], parsed: Vec<Record>) -> (Vec<Record>, Diagnostics) {
     // A twenty-year game has tens of thousands of records: parse in parallel.
-    let parsed: Vec<Result<Record, Diagnostic>> = files
+    let results: Vec<Result<Record, Diagnostic>> = files
         .par_iter()
-        .filter(|f| f.path.starts_with("content/matters/") && f.path.ends_with(".md"))
+        .filter(|f| is_record_path(&f.path))
         .map(Record::parse)
         .collect();
     let mut problems = Diagnostics::new();
-    let mut records = Vec::with_capacity(parsed.len());
-    for result in parsed {
+    let mut records = parsed;
+    records.reserve_exact(results.len());
+    for result in results {
         match result {
             Ok(record) => records.push(record),
             Err(d) => problems.push(d),
         }
     }
+    // Stable, so runs already in order (the records a cache kept, in the
+    // order it kept them) are merged rather than sorted again.
     records.sort_by(|a, b| (&a.source, a.number).cmp(&(&b.source, b.number)));
     (records, problems)
+}
+
+/// Whether the file at `path` holds a record.
+pub fn is_record_path(path: &str) -> bool {
+    path.starts_with("content/matters/") && path.ends_with(".md")
 }
 
 #[cfg(test)]
@@ -347,10 +357,13 @@ mod tests {
         let line = text.lines().position(|l| l.starts_with("outcome")).unwrap() + 1;
         let err = Record::parse(&SourceFile::new(Record::path_for(12), text)).unwrap_err();
         assert_eq!(err.line, line);
-        let (records, problems) = parse_records(&[
-            misplaced,
-            SourceFile::new(Record::path_for(12), sample().render()),
-        ]);
+        let (records, problems) = parse_records(
+            &[
+                misplaced,
+                SourceFile::new(Record::path_for(12), sample().render()),
+            ],
+            Vec::new(),
+        );
         assert_eq!((records.len(), problems.len()), (1, 1));
     }
 
@@ -404,7 +417,7 @@ mod tests {
             SourceFile::new(imported().path(), imported().render()),
             SourceFile::new(Record::path_for(12), sample().render()),
         ];
-        let (records, problems) = parse_records(&files);
+        let (records, problems) = parse_records(&files, Vec::new());
         assert!(problems.is_empty(), "{problems}");
         let keys: Vec<String> = records.iter().map(Record::key).collect();
         assert_eq!(keys, ["12", "blognomic/7"]);

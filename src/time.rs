@@ -118,20 +118,34 @@ impl Serialize for Timestamp {
     }
 }
 
-/// Accepts an RFC 3339 string or a TOML offset date-time.
+/// Accepts an RFC 3339 string or a TOML offset date-time. A visitor, not
+/// an untagged enum: tens of thousands of records are read at each build,
+/// and an untagged enum buffers every value before it tries each form.
 impl<'de> Deserialize<'de> for Timestamp {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Text(String),
-            Toml(toml::value::Datetime),
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Timestamp;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an RFC 3339 time")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Timestamp, E> {
+                Timestamp::parse(text).map_err(E::custom)
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Timestamp, A::Error> {
+                let toml = toml::value::Datetime::deserialize(
+                    serde::de::value::MapAccessDeserializer::new(map),
+                )?;
+                Timestamp::parse(&toml.to_string()).map_err(serde::de::Error::custom)
+            }
         }
-        let text = match Raw::deserialize(deserializer)? {
-            Raw::Text(s) => s,
-            Raw::Toml(d) => d.to_string(),
-        };
-        Timestamp::parse(&text).map_err(serde::de::Error::custom)
+        deserializer.deserialize_any(Visitor)
     }
 }
 

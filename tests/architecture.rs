@@ -14,6 +14,7 @@ const PURE: &[&str] = &[
     "admission.rs",
     "content.rs",
     "record.rs",
+    "record_cache.rs",
     "changelog.rs",
     "rolls.rs",
     "report.rs",

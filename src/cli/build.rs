@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::Context as _;
 use rayon::prelude::*;
@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs};
 use crate::game::Game;
 use crate::load::{self, GAME_DIRS, Origin};
+use crate::record_cache::{self, RecordCache};
 use crate::site::{self, RenderCache, Rendered, SiteInput, ThemeFile, Timeline};
 use crate::{publish, timeline};
 
@@ -46,10 +47,12 @@ pub struct Args {
     /// Where the build keeps the digest of every page it made, so that the
     /// next build renders only what changed [default:
     /// .git/gitnomic-site-cache when --root is a git repository, else
-    /// .<out>.gitnomic-cache beside the output]. Never inside the output.
+    /// .<out>.gitnomic-cache beside the output]. The records it parsed
+    /// are kept beside it, in FILE.records. Never inside the output.
     #[arg(long, value_name = "FILE")]
     pub cache: Option<PathBuf>,
-    /// Render every page, as if nothing had been built before.
+    /// Render every page and parse every record, as if nothing had been
+    /// built before.
     #[arg(long)]
     pub full: bool,
 }
@@ -82,13 +85,34 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         }
     };
     let root = &global.root;
-    let game = read_game(root, args.rev.as_deref(), &say)?;
+    let out = if args.out.is_absolute() {
+        args.out.clone()
+    } else {
+        root.join(&args.out)
+    };
+    let cache_file = cache_path(root, &out, args.cache.as_deref());
+    // The previous build's files are checked on disk, and the theme
+    // parsed, while the game is read: none needs the others.
+    let (game, (previous, written), (theme, overrides)) = std::thread::scope(|scope| {
+        let previous = scope.spawn(|| previous_build(&cache_file, &out, &identity(&out)));
+        let theme = scope.spawn(|| -> anyhow::Result<_> {
+            let overrides = overrides(root, &args.theme)?;
+            let theme = site::Theme::load(&overrides).context("cannot render the site")?;
+            Ok((theme, overrides))
+        });
+        let game = match &args.rev {
+            Some(rev) => read_revision(root, rev, &say),
+            None => read_work_tree(root, &records_path(&cache_file), args.full, &say),
+        };
+        let (previous, theme) = (joined(previous), joined(theme));
+        anyhow::Ok((game?, previous, theme?))
+    })?;
+    let mut previous = previous;
     let timeline = if args.no_history {
         Timeline::default()
     } else {
         history(root, args.rev.as_deref().unwrap_or("HEAD"), &say)
     };
-    let overrides = overrides(root, &args.theme)?;
     let pending = pending(&game, global, &say)?;
     let input = SiteInput {
         game: &game,
@@ -98,17 +122,10 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         commit: args.rev.clone(),
         base_url: args.base_url.clone(),
     };
-    let out = if args.out.is_absolute() {
-        args.out.clone()
-    } else {
-        root.join(&args.out)
-    };
-    let cache_file = cache_path(root, &out, args.cache.as_deref());
-    let (mut previous, written) = previous_build(&cache_file, &out, &identity(&out));
     if args.full {
         previous.files.clear();
     }
-    let mut rendered = site::render_since(&input, &previous, &|stage| say(stage))
+    let mut rendered = site::render_with(&input, &theme, &previous, &|stage| say(stage))
         .context("cannot render the site")?;
     say(&format!(
         "rendered {} files, kept {} unchanged",
@@ -138,11 +155,12 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         .with_context(|| format!("cannot write the site to {}", out.display()))?;
     let _ = std::fs::remove_file(out.join(OLD_MANIFEST));
     rendered.cache.identity = identity(&out);
-    if let Some(dir) = cache_file.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    // Unchanged (every file it listed still there, as the same build
+    // made them): not written again.
+    let unchanged = rendered.cache == previous && written.len() == previous.files.len();
+    if !unchanged {
+        write_atomically(&cache_file, rendered.cache.to_text())?;
     }
-    std::fs::write(&cache_file, rendered.cache.to_text())
-        .with_context(|| format!("cannot write {}", cache_file.display()))?;
     say(&format!(
         "wrote {}: {} changed, {} unchanged, {} removed",
         out.display(),
@@ -151,6 +169,13 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         stats.removed
     ));
     Ok(Built { out, broken })
+}
+
+/// What a thread gave, or its panic, passed on.
+fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// Where the cache of the build writing to `out` lives.
@@ -171,10 +196,38 @@ fn cache_path(root: &Path, out: &Path, given: Option<&Path>) -> PathBuf {
     out.with_file_name(format!(".{name}.gitnomic-cache"))
 }
 
-/// What made a cache: this program (its size and modification time, which
-/// any rebuild of it changes) and the output directory. Pages a different
-/// program rendered may differ, so its cache is not used.
+/// Where the records parsed by the build whose cache is `cache_file` are
+/// kept: beside it, never in the output.
+fn records_path(cache_file: &Path) -> PathBuf {
+    let mut name = cache_file.as_os_str().to_owned();
+    name.push(".records");
+    PathBuf::from(name)
+}
+
+/// Writes `text` to `file` through a temporary file beside it, renamed
+/// over it: a build killed while writing leaves the old file or the new
+/// one, never half of one.
+fn write_atomically(file: &Path, text: impl AsRef<[u8]>) -> anyhow::Result<()> {
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let mut temporary = file.as_os_str().to_owned();
+    temporary.push(format!(".{}.tmp", std::process::id()));
+    let temporary = PathBuf::from(temporary);
+    std::fs::write(&temporary, text)
+        .and_then(|()| std::fs::rename(&temporary, file))
+        .with_context(|| format!("cannot write {}", file.display()))
+}
+
+/// What made a cache: this program and the output directory. Pages a
+/// different program rendered may differ, so its cache is not used.
 fn identity(out: &Path) -> String {
+    format!("{} {}", program(), out_name(out))
+}
+
+/// This program: its version, size and modification time, which any
+/// rebuild of it changes.
+fn program() -> String {
     let program = std::env::current_exe()
         .and_then(std::fs::metadata)
         .map(|m| {
@@ -186,11 +239,7 @@ fn identity(out: &Path) -> String {
             format!("{} {modified}", m.len())
         })
         .unwrap_or_default();
-    format!(
-        "gitnomic {} {program} {}",
-        env!("CARGO_PKG_VERSION"),
-        out_name(out)
-    )
+    format!("gitnomic {} {program}", env!("CARGO_PKG_VERSION"))
 }
 
 /// The previous build's cache, if this program made it for `out`, less
@@ -277,14 +326,11 @@ fn pending(game: &Game, global: &GlobalArgs, say: &dyn Fn(&str)) -> anyhow::Resu
     Ok(views)
 }
 
-/// The game in the work tree at `root`, or at revision `rev` of it.
-fn read_game(root: &Path, rev: Option<&str>, say: &dyn Fn(&str)) -> anyhow::Result<Game> {
-    let origin = match rev {
-        Some(rev) => Origin::Revision {
-            repo: root.to_path_buf(),
-            rev: rev.to_string(),
-        },
-        None => Origin::Dir(root.to_path_buf()),
+/// The game at revision `rev` of the repository at `root`.
+fn read_revision(root: &Path, rev: &str, say: &dyn Fn(&str)) -> anyhow::Result<Game> {
+    let origin = Origin::Revision {
+        repo: root.to_path_buf(),
+        rev: rev.to_string(),
     };
     let files = load::read(&origin, GAME_DIRS).context("cannot read the game")?;
     let game = Game::check(&files);
@@ -294,13 +340,54 @@ fn read_game(root: &Path, rev: Option<&str>, say: &dyn Fn(&str)) -> anyhow::Resu
         game.ruleset.rules.len(),
         game.records.len()
     ));
+    warn_of_problems(&game);
+    Ok(game)
+}
+
+/// The game in the work tree at `root`, taking the records of unchanged
+/// files from those parsed by earlier builds (kept in `records_file`;
+/// `full`: not taken, as if there were none) and keeping this build's
+/// there for the next.
+fn read_work_tree(
+    root: &Path,
+    records_file: &Path,
+    full: bool,
+    say: &dyn Fn(&str),
+) -> anyhow::Result<Game> {
+    let program = program();
+    // A file changed in the last two seconds may change again with the
+    // same stamp: its record is parsed again until it is older.
+    let trusted_before = SystemTime::now() - Duration::from_secs(2);
+    let cache = || match std::fs::read(records_file) {
+        Ok(bytes) if !full => RecordCache::from_bytes(&bytes, &program),
+        _ => RecordCache::default(),
+    };
+    let read = load::read_dir_cached(root, GAME_DIRS, cache, trusted_before)
+        .context("cannot read the game")?;
+    let cached = read.records.len();
+    let game = Game::check_with(&read.files, read.records);
+    say(&format!(
+        "read {} files: {} rules, {} records ({cached} parsed by an earlier build)",
+        read.files.len() + cached,
+        game.ruleset.rules.len(),
+        game.records.len()
+    ));
+    if read.changed {
+        let bytes = record_cache::keep(&program, read.seen, &game.records);
+        write_atomically(records_file, bytes)?;
+    }
+    warn_of_problems(&game);
+    Ok(game)
+}
+
+/// A warning when the game has problems: the site shows what could be read.
+fn warn_of_problems(game: &Game) {
     if !game.problems.is_empty() {
         tracing::warn!(
             "the game has {} problems (see `gitnomic check`); building what could be read",
             game.problems.len()
         );
     }
-    Ok(game)
 }
 
 /// The git history of `rev` at `root`, or none (with a note) when there

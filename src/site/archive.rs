@@ -16,8 +16,9 @@ use crate::record::Record;
 /// Rows per page of the archive's long lists.
 pub(crate) const PER_PAGE: usize = 500;
 
-/// A resolved matter as a row of a table.
-#[derive(Debug, Clone, Serialize)]
+/// A resolved matter as a row of a table. `Hash` covers every field it
+/// serialises: pages listing it digest its hash.
+#[derive(Debug, Clone, Hash, Serialize)]
 pub(crate) struct MatterRow {
     /// What the number column sorts by: the matter's number after its
     /// source, so imported and own matters keep apart. Of the record alone:
@@ -26,16 +27,16 @@ pub(crate) struct MatterRow {
     /// The year it was resolved in, for the archive's pages.
     #[serde(skip)]
     pub(crate) year: i32,
-    /// The digest of the row as serialised: pages listing it digest this.
+    /// The digest of the row's fields: pages listing it digest this.
     #[serde(skip)]
     pub(crate) digest: u64,
-    number: u64,
+    pub(crate) number: u64,
     pub(crate) url: String,
-    title: String,
-    author: String,
+    pub(crate) title: String,
+    pub(crate) author: String,
     author_url: String,
     dynasty: u32,
-    resolved: String,
+    pub(crate) resolved: String,
     pub(crate) status: &'static str,
 }
 
@@ -90,27 +91,27 @@ impl Tally {
 
 /// The rows of every record, in record order.
 pub(crate) fn rows(cx: &Context) -> Vec<MatterRow> {
-    let mut rows: Vec<MatterRow> = cx
-        .game
+    cx.game
         .records
-        .iter()
-        .map(|r| MatterRow {
-            order: format!("{}{:08}", r.source.as_deref().unwrap_or("~"), r.number),
-            year: chrono::Datelike::year(&r.resolved.to_datetime()),
-            number: r.number,
-            url: matter_url(r),
-            title: r.title.clone(),
-            author: r.author.clone(),
-            author_url: cx.player_url(&r.author),
-            dynasty: r.dynasty,
-            resolved: date(r.resolved),
-            status: r.status(),
-            digest: 0,
+        .par_iter()
+        .map(|r| {
+            let mut row = MatterRow {
+                order: format!("{}{:08}", r.source.as_deref().unwrap_or("~"), r.number),
+                year: chrono::Datelike::year(&r.resolved.to_datetime()),
+                number: r.number,
+                url: matter_url(r),
+                title: r.title.clone(),
+                author: r.author.clone(),
+                author_url: cx.player_url(&r.author),
+                dynasty: r.dynasty,
+                resolved: date(r.resolved),
+                status: r.status(),
+                digest: 0,
+            };
+            row.digest = Digest::new().value(&row).finish();
+            row
         })
-        .collect();
-    rows.par_iter_mut()
-        .for_each(|row| row.digest = Digest::new().json(&*row).finish());
-    rows
+        .collect()
 }
 
 /// Indices of records, newest resolution first.
@@ -542,7 +543,7 @@ fn matters(
             // Everything the page is made from besides what all pages
             // share: what `matter_view` reads, and the rule change.
             let key = Digest::new()
-                .json(r)
+                .value(r)
                 .text(&cx.player_url(&r.author))
                 .number(targets.fingerprint)
                 .json(&change);

@@ -11,6 +11,7 @@
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 /// The first word of a cache's text, with its format's version.
@@ -60,20 +61,27 @@ impl RenderCache {
             return RenderCache::default();
         }
         let identity = lines.next().unwrap_or_default().to_string();
-        let mut files = BTreeMap::new();
-        for line in lines {
-            let mut parts = line.splitn(3, ' ');
-            let (Some(digest), Some(size), Some(path)) = (parts.next(), parts.next(), parts.next())
-            else {
-                return RenderCache::default();
-            };
-            let (Ok(digest), Ok(size)) = (u64::from_str_radix(digest, 16), size.parse()) else {
-                return RenderCache::default();
-            };
-            files.insert(path.to_string(), CacheEntry { digest, size });
-        }
+        // Tens of thousands of lines: read in parallel, then put in order
+        // at once (they are written in order, so the sort finds them so).
+        let lines: Vec<&str> = lines.collect();
+        let files: Option<Vec<(String, CacheEntry)>> = lines.par_iter().map(|l| line(l)).collect();
+        let Some(files) = files else {
+            return RenderCache::default();
+        };
+        let files: BTreeMap<String, CacheEntry> = files.into_iter().collect();
         RenderCache { identity, files }
     }
+}
+
+/// One file's line of [`RenderCache::to_text`]: `digest size path`.
+fn line(line: &str) -> Option<(String, CacheEntry)> {
+    let mut parts = line.splitn(3, ' ');
+    let (digest, size, path) = (parts.next()?, parts.next()?, parts.next()?);
+    let entry = CacheEntry {
+        digest: u64::from_str_radix(digest, 16).ok()?,
+        size: size.parse().ok()?,
+    };
+    Some((path.to_string(), entry))
 }
 
 /// The digest of a fixed text: the standard hasher is not promised to stay
@@ -109,30 +117,26 @@ impl Digest {
 
     /// Adds a value as its JSON.
     pub(crate) fn json<T: Serialize + ?Sized>(mut self, value: &T) -> Digest {
-        let mut writer = HashWriter(&mut self.0);
-        // Writing to a hasher cannot fail; a value that cannot be
+        // Written whole, then hashed at once: the hasher is slow at the
+        // many small writes a serialiser makes. A value that cannot be
         // serialised fails its page's rendering too.
-        let _ = serde_json::to_writer(&mut writer, value);
+        let json = serde_json::to_vec(value).unwrap_or_default();
+        self.0.write(&json);
         0xffu8.hash(&mut self.0);
+        self
+    }
+
+    /// Adds a value by its `Hash`, which must cover everything a page
+    /// shows of it: cheaper than its JSON for the thousands of records.
+    pub(crate) fn value<T: Hash + ?Sized>(mut self, value: &T) -> Digest {
+        value.hash(&mut self.0);
+        0xfeu8.hash(&mut self.0);
         self
     }
 
     /// The digest.
     pub(crate) fn finish(&self) -> u64 {
         self.0.finish()
-    }
-}
-
-struct HashWriter<'h>(&'h mut DefaultHasher);
-
-impl std::io::Write for HashWriter<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.write(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }
 

@@ -133,6 +133,18 @@ impl<'a> Context<'a> {
         (!self.keep(path, digest)).then_some(text)
     }
 
+    /// Like [`Context::file`] for a file made from inputs whose digest is
+    /// `key`: its text is made only when they changed.
+    pub(crate) fn file_keyed(
+        &self,
+        path: &str,
+        key: Digest,
+        text: impl FnOnce() -> String,
+    ) -> Option<String> {
+        let digest = key.text(path).finish();
+        (!self.keep(path, digest)).then(text)
+    }
+
     /// Records that this build makes `path` from inputs with `digest`; true
     /// when the previous build made it from the same.
     fn keep(&self, path: &str, digest: u64) -> bool {
@@ -148,7 +160,11 @@ impl<'a> Context<'a> {
     /// The digests of every file made, rendered or kept, with their sizes
     /// (from `rendered`, else from the previous build).
     pub(crate) fn cache(&self, rendered: &super::Site) -> RenderCache {
-        let made = self.made.lock().map(|m| m.clone()).unwrap_or_default();
+        let made = self
+            .made
+            .lock()
+            .map(|mut m| std::mem::take(&mut *m))
+            .unwrap_or_default();
         let files = made
             .into_iter()
             .map(|(path, digest)| {
@@ -271,14 +287,23 @@ pub(crate) fn slug(text: &str) -> String {
     if out.is_empty() { "player".into() } else { out }
 }
 
-/// `2005-08-03`.
+/// `2005-08-03`. Written out by hand for years of four digits (every
+/// page of the archive shows thousands of dates), else as chrono would.
 pub(crate) fn date(t: Timestamp) -> String {
-    t.to_datetime().format("%Y-%m-%d").to_string()
+    use chrono::Datelike;
+    let d = t.to_datetime();
+    if (0..=9999).contains(&d.year()) {
+        format!("{:04}-{:02}-{:02}", d.year(), d.month(), d.day())
+    } else {
+        d.format("%Y-%m-%d").to_string()
+    }
 }
 
 /// `2005-08-03 05:42 UTC`.
 pub(crate) fn datetime(t: Timestamp) -> String {
-    t.to_datetime().format("%Y-%m-%d %H:%M UTC").to_string()
+    use chrono::Timelike;
+    let d = t.to_datetime();
+    format!("{} {:02}:{:02} UTC", date(t), d.hour(), d.minute())
 }
 
 /// The address of a record's page from the root: `matters/12.html`.
@@ -299,6 +324,26 @@ pub(crate) fn percent(part: usize, whole: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dates_read_as_chrono_writes_them() {
+        for secs in [
+            0,
+            1_123_047_776,
+            253_402_300_799,
+            253_402_300_800,
+            -62_167_219_201,
+        ] {
+            let t = Timestamp::from_unix(secs);
+            let d = t.to_datetime();
+            assert_eq!(date(t), d.format("%Y-%m-%d").to_string(), "{secs}");
+            assert_eq!(
+                datetime(t),
+                d.format("%Y-%m-%d %H:%M UTC").to_string(),
+                "{secs}"
+            );
+        }
+    }
 
     #[test]
     fn roots_slugs_and_percentages() {

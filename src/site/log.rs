@@ -47,6 +47,10 @@ pub(crate) struct LogPage<'r> {
 /// Every change as a row, newest first, each with the player it concerns
 /// (whose value, and who made it) so player pages can pick theirs.
 pub(crate) fn rows(cx: &Context) -> Vec<(LogRow, Vec<String>)> {
+    let changes = &cx.input.timeline.changes;
+    if changes.is_empty() {
+        return Vec::new();
+    }
     let state = cx.game.state.as_ref();
     let records: BTreeMap<u64, String> = cx
         .game
@@ -54,9 +58,7 @@ pub(crate) fn rows(cx: &Context) -> Vec<(LogRow, Vec<String>)> {
         .iter()
         .map(|r| (r.number, matter_url(r)))
         .collect();
-    cx.input
-        .timeline
-        .changes
+    changes
         .iter()
         .rev()
         .map(|c| {

@@ -34,7 +34,7 @@ use crate::ruleset::Ruleset;
 use crate::time::Timestamp;
 
 pub use cache::{CacheEntry, RenderCache};
-pub use theme::{ThemeFile, builtin_names};
+pub use theme::{Theme, ThemeFile, builtin_names};
 
 /// The rendered site: relative path (`ruleset/index.html`) to file text.
 pub type Site = BTreeMap<String, String>;
@@ -231,8 +231,19 @@ pub fn render_since(
     previous: &RenderCache,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Rendered, SiteError> {
-    let theme = theme::Theme::load(input.overrides)?;
-    let cx = context::Context::new(input, &theme, previous);
+    render_with(input, &Theme::load(input.overrides)?, previous, progress)
+}
+
+/// [`render_since`] with `theme`, which the caller loaded from
+/// `input.overrides` (while it read the game, say: parsing the templates
+/// takes a while).
+pub fn render_with(
+    input: &SiteInput,
+    theme: &Theme,
+    previous: &RenderCache,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Rendered, SiteError> {
+    let cx = context::Context::new(input, theme, previous);
     let mut site = Site::new();
     progress("rendering the ruleset and the rule pages");
     rules::render(&cx, &mut site)?;
@@ -255,7 +266,7 @@ pub fn render_since(
     ));
     revisions::render(&cx, &history, &mut site)?;
     progress("rendering statistics, the feed and the search index");
-    stats::render(&cx, &mut site)?;
+    stats::render(&cx, (&rows, &newest), &mut site)?;
     for (path, text) in theme.statics() {
         if let Some(text) = cx.file(path, text.clone()) {
             site.insert(path.clone(), text);

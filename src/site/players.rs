@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 
 use super::SiteError;
-use super::archive::{MatterRow, PER_PAGE, PageLink, Pager, Tally};
+use super::archive::{MatterRow, PER_PAGE, PageLink, Pager, Tally, rows_digest};
+use super::cache::Digest;
 use super::context::Context;
 use super::tracker::row_anchor;
 
@@ -86,23 +87,32 @@ pub(crate) fn render(
                     })
                     .collect(),
             };
-            let mut context = cx.page(&path, name, "players")?;
-            if n == 0 {
-                // Their gamestate log's first page; the rest have pages of
-                // their own (see `super::log`).
+            // Their gamestate log's first page; the rest have pages of
+            // their own (see `super::log`).
+            let log = (n == 0).then(|| {
                 let mine: Vec<&super::log::LogRow> = log
                     .iter()
                     .filter(|(_, concerns)| concerns.iter().any(|c| c == name))
                     .map(|(r, _)| r)
                     .collect();
                 let dir = super::log::player_dir(cx, name);
-                context.insert("log", &super::log::page(&mine, &first, &dir, 0));
-            }
-            context.insert("p", view);
-            context.insert("rows", &list);
-            context.insert("pager", &pager);
+                super::log::page(&mine, &first, &dir, 0)
+            });
+            // What the page shows, digested without serialising its rows
+            // again: a new record changes its author's first page only.
+            let key = Digest::new().json(view).json(&pager).json(&log);
+            let context = || {
+                let mut context = cx.page(&path, name, "players")?;
+                if let Some(log) = &log {
+                    context.insert("log", log);
+                }
+                context.insert("p", view);
+                context.insert("rows", &list);
+                context.insert("pager", &pager);
+                Ok(context)
+            };
             Ok(cx
-                .render("player.html", &path, context)?
+                .render_keyed("player.html", &path, rows_digest(key, &list), context)?
                 .map(|text| (path.clone(), text)))
         })
         .collect::<Result<_, SiteError>>()?;

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::archive::newest_first;
+use super::archive::{MatterRow, rows_digest};
+use super::cache::Digest;
 use super::context::{Context, matter_url, percent, slug};
 use super::svg::{self, Labels};
 use super::{Site, SiteError};
@@ -20,8 +21,13 @@ struct Chart {
     caption: String,
 }
 
-/// Renders `stats/index.html`, `feed.xml` and the search index.
-pub(crate) fn render(cx: &Context, site: &mut Site) -> Result<(), SiteError> {
+/// Renders `stats/index.html`, `feed.xml` and the search index, from
+/// the archive's `rows` and `newest` (see [`super::archive::rows`]).
+pub(crate) fn render(
+    cx: &Context,
+    (rows, newest): (&[MatterRow], &[usize]),
+    site: &mut Site,
+) -> Result<(), SiteError> {
     let records = &cx.game.records;
     let enacted = records.iter().filter(|r| r.status() == "enacted").count();
     let path = "stats/index.html";
@@ -38,14 +44,10 @@ pub(crate) fn render(cx: &Context, site: &mut Site) -> Result<(), SiteError> {
     if let Some(text) = cx.render("stats.html", path, context)? {
         site.insert(path.into(), text);
     }
-    if let Some(text) = feed(cx)? {
+    if let Some(text) = feed(cx, newest)? {
         site.insert("feed.xml".into(), text);
     }
-    for (path, text) in search_index(cx) {
-        if let Some(text) = cx.file(&path, text) {
-            site.insert(path, text);
-        }
-    }
+    search_index(cx, rows, newest, site);
     Ok(())
 }
 
@@ -119,7 +121,7 @@ fn rate_per_dynasty(cx: &Context) -> Chart {
     }
 }
 
-fn feed(cx: &Context) -> Result<Option<String>, SiteError> {
+fn feed(cx: &Context, newest: &[usize]) -> Result<Option<String>, SiteError> {
     #[derive(Serialize)]
     struct Entry {
         title: String,
@@ -132,10 +134,10 @@ fn feed(cx: &Context) -> Result<Option<String>, SiteError> {
     }
     let records = &cx.game.records;
     let game = slug(cx.game.state.as_ref().map_or("game", |s| s.name.as_str()));
-    let entries: Vec<Entry> = newest_first(records)
-        .into_iter()
+    let entries: Vec<Entry> = newest
+        .iter()
         .take(FEED_ENTRIES)
-        .map(|i| &records[i])
+        .map(|&i| &records[i])
         .map(|r| Entry {
             title: format!("{}: {}", r.status(), r.title),
             id: format!("urn:gitnomic:{game}:matter:{}", r.key()),
@@ -185,8 +187,10 @@ struct SearchEntry {
 /// The search index, split so that nothing loads more than it needs:
 /// `search/index.json` holds the rules and players and names the
 /// matters' files, `search/<year>.json`, newest year first; each year's
-/// matters are newest first. A new record changes its year's file only.
-fn search_index(cx: &Context) -> Vec<(String, String)> {
+/// matters are newest first. A new record changes its year's file only,
+/// and only that file is made: the others are told unchanged by the
+/// digests of their rows.
+fn search_index(cx: &Context, rows: &[MatterRow], newest: &[usize], site: &mut Site) {
     let game = cx.game;
     let rules = game.ruleset.rules.iter().map(|r| SearchEntry {
         t: format!("{} {}", r.number, r.title),
@@ -200,32 +204,39 @@ fn search_index(cx: &Context) -> Vec<(String, String)> {
         k: "player".into(),
         a: String::new(),
     });
-    let mut years: Vec<(i32, Vec<SearchEntry>)> = Vec::new();
-    for i in newest_first(&game.records) {
-        let r = &game.records[i];
-        let year = chrono::Datelike::year(&r.resolved.to_datetime());
-        let entry = SearchEntry {
-            t: r.title.clone(),
-            u: matter_url(r),
-            k: format!("{} {}", r.status(), super::context::date(r.resolved)),
-            a: format!("#{} {}", r.number, r.author),
-        };
+    let mut years: Vec<(i32, Vec<&MatterRow>)> = Vec::new();
+    for &i in newest {
+        let row = &rows[i];
         match years.last_mut() {
-            Some((y, list)) if *y == year => list.push(entry),
-            _ => years.push((year, vec![entry])),
+            Some((y, list)) if *y == row.year => list.push(row),
+            _ => years.push((row.year, vec![row])),
         }
     }
-    let mut out: Vec<(String, String)> = years
-        .iter()
-        .map(|(year, entries)| {
-            let text = serde_json::to_string(entries).unwrap_or_else(|_| "[]".into());
-            (format!("search/{year}.json"), text)
-        })
-        .collect();
+    for (year, list) in &years {
+        let path = format!("search/{year}.json");
+        let key = rows_digest(Digest::new().text("search"), list);
+        let text = || {
+            let entries: Vec<SearchEntry> = list
+                .iter()
+                .map(|row| SearchEntry {
+                    t: row.title.clone(),
+                    u: row.url.clone(),
+                    k: format!("{} {}", row.status, row.resolved),
+                    a: format!("#{} {}", row.number, row.author),
+                })
+                .collect();
+            serde_json::to_string(&entries).unwrap_or_else(|_| "[]".into())
+        };
+        if let Some(text) = cx.file_keyed(&path, key, text) {
+            site.insert(path, text);
+        }
+    }
     let index = serde_json::json!({
         "entries": rules.chain(players).collect::<Vec<_>>(),
         "shards": years.iter().map(|(y, _)| format!("search/{y}.json")).collect::<Vec<_>>(),
     });
-    out.push(("search/index.json".into(), index.to_string()));
-    out
+    let path = "search/index.json";
+    if let Some(text) = cx.file(path, index.to_string()) {
+        site.insert(path.into(), text);
+    }
 }

@@ -124,8 +124,8 @@ pub fn builtin_names() -> Vec<String> {
     templates.chain(statics).collect()
 }
 
-/// The templates and static files in force for one build.
-pub(crate) struct Theme {
+/// The templates and static files in force for one build, parsed.
+pub struct Theme {
     tera: tera::Tera,
     statics: BTreeMap<String, String>,
     /// A digest of every template and static file in force: a page made
@@ -160,7 +160,7 @@ fn thousands_filter(
 
 impl Theme {
     /// The built-in theme with `overrides` laid over it in order.
-    pub(crate) fn load(overrides: &[ThemeFile]) -> Result<Theme, SiteError> {
+    pub fn load(overrides: &[ThemeFile]) -> Result<Theme, SiteError> {
         let mut templates: BTreeMap<String, String> = TEMPLATES
             .iter()
             .map(|(n, t)| (n.to_string(), t.to_string()))

@@ -212,6 +212,16 @@ fn a_rebuild_renders_what_changed_and_leaves_what_a_full_build_makes() {
             Box::new(|| game.write("static/style.css", "body { margin: 0; }\n")),
         ),
         (
+            "a record's text edited",
+            Box::new(|| {
+                game.replace(
+                    "content/matters/00007.md",
+                    "Wind the springs faster.",
+                    "Wind the springs a little faster.",
+                );
+            }),
+        ),
+        (
             "a deleted record",
             Box::new(|| std::fs::remove_file(game.path("content/matters/00007.md")).unwrap()),
         ),

@@ -1,0 +1,189 @@
+//! The records a build keeps for the next: a game read with their help
+//! is the game read afresh, whatever happened to its files in between
+//! (edited, touched, deleted, renamed) or to the cache itself, and so is
+//! every page of its site.
+
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use gitnomic::game::Game;
+use gitnomic::load::{self, CachedRead, GAME_DIRS, Origin};
+use gitnomic::record_cache::{self, RecordCache};
+use gitnomic::site::{self, Pending, SiteInput, Timeline};
+
+/// The program that made the cache, as a build names itself.
+const PROGRAM: &str = "gitnomic test";
+
+/// A moment after every file of the test: every stamp is old enough to
+/// trust. (A build trusts only stamps older than two seconds; a test
+/// cannot wait for that.)
+fn trust_all() -> SystemTime {
+    SystemTime::UNIX_EPOCH + Duration::from_secs(8_000_000_000)
+}
+
+fn record(number: u64, title: &str, body: &str) -> String {
+    format!(
+        "+++\nnumber = {number}\nkind = \"proposal\"\ntitle = \"{title}\"\nauthor = \"Ada\"\n\
+         dynasty = 1\nopened = \"2030-03-01T10:00:00Z\"\nresolved = \"2030-03-02T10:00:00Z\"\n\
+         outcome = \"enacted\"\nresolved_by = \"gitnomic resolve\"\nreasons = []\nvotes = []\n\
+         uncounted = []\n+++\n{body}\n"
+    )
+}
+
+/// A copy of the bundled game with three records.
+fn game_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for top in ["rules", "state", "content"] {
+        copy_tree(&source.join(top), &dir.path().join(top));
+    }
+    let matters = dir.path().join("content/matters");
+    std::fs::create_dir_all(&matters).unwrap();
+    for (n, title) in [
+        (1, "Wind faster"),
+        (2, "Oil the gears"),
+        (3, "Stop the clock"),
+    ] {
+        let text = record(n, title, &format!("The text of {n}."));
+        std::fs::write(matters.join(format!("{n:05}.md")), text).unwrap();
+    }
+    dir
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The game read with `cache`, and the cache it leaves for the next read.
+fn read(root: &Path, cache: &[u8], trusted_before: SystemTime) -> (Game, CachedRead, Vec<u8>) {
+    let cache = || RecordCache::from_bytes(cache, PROGRAM);
+    let read = load::read_dir_cached(root, GAME_DIRS, cache, trusted_before).expect("readable");
+    let game = Game::check_with(&read.files, read.records.clone());
+    let next = record_cache::keep(PROGRAM, read.seen.clone(), &game.records);
+    (game, read, next)
+}
+
+/// The site of `game`.
+fn site_of(game: &Game) -> site::Site {
+    let input = SiteInput {
+        game,
+        timeline: &Timeline::default(),
+        pending: &Pending::default(),
+        overrides: &[],
+        commit: None,
+        base_url: None,
+    };
+    site::render(&input, &|_| {}).expect("the game renders")
+}
+
+/// Reads `root` with `cache` and checks that the game and its site are
+/// those of a read without any cache. Returns the read and the next cache.
+fn read_and_compare(root: &Path, cache: &[u8], what: &str) -> (CachedRead, Vec<u8>) {
+    let (game, read, next) = read(root, cache, trust_all());
+    let files = load::read(&Origin::Dir(root.to_path_buf()), GAME_DIRS).unwrap();
+    let fresh = Game::check(&files);
+    assert_eq!(game.records, fresh.records, "{what}: records");
+    assert_eq!(
+        game.problems.to_string(),
+        fresh.problems.to_string(),
+        "{what}: problems"
+    );
+    assert!(
+        site_of(&game) == site_of(&fresh),
+        "{what}: the sites differ"
+    );
+    (read, next)
+}
+
+fn records_read(read: &CachedRead) -> usize {
+    read.files
+        .iter()
+        .filter(|f| f.path.starts_with("content/matters/"))
+        .count()
+}
+
+/// Sets a file's modification time, as an edit within the same clock
+/// tick might not.
+fn set_modified(path: &Path, secs: u64) {
+    let file = std::fs::File::options().write(true).open(path).unwrap();
+    file.set_modified(SystemTime::UNIX_EPOCH + Duration::from_secs(secs))
+        .unwrap();
+}
+
+#[test]
+fn a_game_read_with_its_records_cache_is_the_game_read_afresh() {
+    let dir = game_dir();
+    let root = dir.path();
+    let matters = root.join("content/matters");
+    let (first, cache) = read_and_compare(root, &[], "no cache");
+    assert_eq!((records_read(&first), first.records.len()), (3, 0));
+    assert!(first.changed, "a new cache is written");
+
+    let (again, cache) = read_and_compare(root, &cache, "nothing changed");
+    assert_eq!((records_read(&again), again.records.len()), (0, 3));
+    assert!(!again.changed, "nothing to write");
+
+    std::fs::write(
+        matters.join("00002.md"),
+        record(2, "Oil the gears", "A longer text of 2."),
+    )
+    .unwrap();
+    let (edited, cache) = read_and_compare(root, &cache, "a record edited");
+    assert_eq!((records_read(&edited), edited.records.len()), (1, 2));
+    assert!(edited.changed);
+
+    // The same length, and its old modification time unless set anew.
+    let same_length = record(3, "Stop the block", "The text of 3.");
+    std::fs::write(matters.join("00003.md"), same_length).unwrap();
+    set_modified(&matters.join("00003.md"), 1_000_000);
+    let (edited, cache) = read_and_compare(root, &cache, "an edit of the same length");
+    assert_eq!(records_read(&edited), 1);
+
+    // Touched: new stamps, the same text: found by its text, not parsed.
+    set_modified(&matters.join("00001.md"), 2_000_000);
+    let (touched, cache) = read_and_compare(root, &cache, "a record touched");
+    assert_eq!((records_read(&touched), touched.records.len()), (0, 3));
+    assert!(touched.changed, "the new stamp is kept");
+    let (_, cache) = read_and_compare(root, &cache, "after the touch");
+
+    std::fs::rename(matters.join("00003.md"), matters.join("00009.md")).unwrap();
+    let (renamed, cache) = read_and_compare(root, &cache, "a record renamed");
+    assert_eq!((records_read(&renamed), renamed.records.len()), (1, 2));
+
+    std::fs::remove_file(matters.join("00001.md")).unwrap();
+    let (deleted, cache) = read_and_compare(root, &cache, "a record deleted");
+    assert_eq!(deleted.records.len(), 1);
+    assert!(deleted.changed, "the deleted record leaves the cache");
+
+    let mut damaged = cache.clone();
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 1;
+    let (read_damaged, _) = read_and_compare(root, &damaged, "a damaged cache");
+    assert_eq!(read_damaged.records.len(), 0, "a damaged cache is not used");
+    let (game, whole, _) = read(root, &cache, trust_all());
+    assert_eq!(whole.records.len(), 1);
+    let other = record_cache::keep("gitnomic other", whole.seen, &game.records);
+    let (read_other, _) = read_and_compare(root, &other, "another program's cache");
+    assert_eq!(
+        read_other.records.len(),
+        0,
+        "another program's cache is not used"
+    );
+}
+
+#[test]
+fn a_file_changed_too_recently_is_not_kept() {
+    let dir = game_dir();
+    let (_, first, cache) = read(dir.path(), &[], SystemTime::UNIX_EPOCH);
+    assert!(first.seen.is_empty(), "no stamp is old enough to trust");
+    let (_, again, _) = read(dir.path(), &cache, trust_all());
+    assert_eq!(records_read(&again), 3, "every record is read again");
+}
