@@ -404,6 +404,9 @@ struct MatterView<'r> {
     source: Option<&'r str>,
     link: Option<&'r str>,
     merge_commit: Option<&'r str>,
+    /// The merge commit's page on the forge, when the matter's link says
+    /// where the repository is.
+    merge_url: Option<String>,
     tally: Option<crate::record::FinalTally>,
     votes: Vec<VoteView<'r>>,
     uncounted: Vec<UncountedView<'r>>,
@@ -459,6 +462,7 @@ fn sticky_view<'r>(r: &'r Record, v: &'r crate::record::RecordedVote) -> StickyV
 #[derive(Serialize)]
 struct VoteView<'r> {
     player: &'r str,
+    player_url: String,
     vote: &'r str,
     /// `FOR`, `AGAINST` or `no vote`: what a DEFERENTIAL counted as.
     counts_as: Option<&'r str>,
@@ -473,9 +477,31 @@ struct UncountedView<'r> {
     why: &'r str,
 }
 
-/// The view of a record's page. It reads the record, its author's page
-/// and the ruleset's link targets only: `matters` digests those to tell
-/// whether the page changed, so a view that reads more must digest more.
+/// The page of commit `sha` in the repository a matter's forge `link`
+/// (`https://HOST/OWNER/REPO/pull/N` or `…/issues/N`) names; `None` for
+/// a link of another shape (the local forge has none).
+fn commit_url(link: &str, sha: &str) -> Option<String> {
+    let rest = link
+        .strip_prefix("https://")
+        .or_else(|| link.strip_prefix("http://"))?;
+    let parts: Vec<&str> = rest.split('/').collect();
+    let [host, owner, repo, kind, number] = parts[..] else {
+        return None;
+    };
+    let is_number = !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit());
+    let is_hex = !sha.is_empty() && sha.bytes().all(|b| b.is_ascii_hexdigit());
+    (matches!(kind, "pull" | "issues") && is_number && is_hex).then(|| {
+        format!(
+            "{}{host}/{owner}/{repo}/commit/{sha}",
+            &link[..link.len() - rest.len()]
+        )
+    })
+}
+
+/// The view of a record's page. It reads the record, its author's and
+/// voters' pages and the ruleset's link targets only: `matters` digests
+/// those to tell whether the page changed, so a view that reads more must
+/// digest more.
 fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -> MatterView<'r> {
     let html = if r.body.trim().is_empty() {
         String::new()
@@ -499,12 +525,17 @@ fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -
         source: r.source.as_deref(),
         link: r.link.as_deref(),
         merge_commit: r.merge_commit.as_deref(),
+        merge_url: r
+            .merge_commit
+            .as_deref()
+            .and_then(|sha| commit_url(r.link.as_deref()?, sha)),
         tally: r.tally,
         votes: r
             .votes
             .iter()
             .map(|v| VoteView {
                 player: &v.player,
+                player_url: cx.player_url(&v.player),
                 vote: &v.vote,
                 counts_as: v
                     .counts_as
@@ -542,8 +573,12 @@ fn matters(
             let change = history.of_matter(&path);
             // Everything the page is made from besides what all pages
             // share: what `matter_view` reads, and the rule change.
-            let key = Digest::new()
-                .value(r)
+            let key = r
+                .votes
+                .iter()
+                .fold(Digest::new().value(r), |key, v| {
+                    key.text(&cx.player_url(&v.player))
+                })
                 .text(&cx.player_url(&r.author))
                 .number(targets.fingerprint)
                 .json(&change);
@@ -617,4 +652,34 @@ fn dynasties(
         .collect::<Result<_, SiteError>>()?;
     out.extend(pages.into_iter().flatten());
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::commit_url;
+
+    #[test]
+    fn a_merge_commit_links_into_the_repository_its_matter_names() {
+        let sha = "4fc94d9a0b";
+        assert_eq!(
+            commit_url("https://github.com/clockwork/game/pull/12", sha).as_deref(),
+            Some("https://github.com/clockwork/game/commit/4fc94d9a0b")
+        );
+        assert_eq!(
+            commit_url("https://git.example.org/a/b/issues/3", sha).as_deref(),
+            Some("https://git.example.org/a/b/commit/4fc94d9a0b")
+        );
+        for odd in [
+            "https://github.com/clockwork/game/pull/12#issuecomment-1",
+            "https://github.com/clockwork/game/discussions/12",
+            "https://example.org/matters/12",
+            "local:12",
+        ] {
+            assert_eq!(commit_url(odd, sha), None, "{odd}");
+        }
+        assert_eq!(
+            commit_url("https://github.com/clockwork/game/pull/12", "not a sha"),
+            None
+        );
+    }
 }
