@@ -157,7 +157,8 @@ fn run_with(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     }
 }
 
-fn copy_tree(from: &Path, to: &Path) {
+/// Copies the tree at `from` to `to`, directories made as needed.
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
     for entry in walkdir::WalkDir::new(from) {
         let entry = entry.unwrap();
         let target = to.join(entry.path().strip_prefix(from).unwrap());

@@ -29,8 +29,9 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 
+use crate::game_test::copy_tree;
 use crate::game_test::{GameTest, Run};
-use crate::histories_checks::{acted_once, assert_same_state, copy_dir, records};
+use crate::histories_checks::{acted_once, assert_same_state, records};
 
 const LOGINS: [&str; 6] = [
     "ada-tinkers",
@@ -499,7 +500,7 @@ impl Play {
     /// A copy of the game (repository and forge) to run alongside.
     fn twin(&self) -> GameTest {
         let twin = GameTest::empty();
-        copy_dir(self.game.root(), twin.root());
+        copy_tree(self.game.root(), twin.root());
         twin
     }
 }

@@ -101,15 +101,3 @@ pub(crate) fn assert_same_state(a: &Path, b: &Path, k: &str) {
     }
     assert_eq!(fa.len(), fb.len(), "the same forge files");
 }
-
-pub(crate) fn copy_dir(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}

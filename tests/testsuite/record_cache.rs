@@ -11,6 +11,8 @@ use gitnomic::load::{self, CachedRead, GAME_DIRS, Origin};
 use gitnomic::record_cache::{self, RecordCache};
 use gitnomic::site::{self, Pending, SiteInput, Timeline};
 
+use crate::game_test::copy_tree;
+
 /// The program that made the cache, as a build names itself.
 const PROGRAM: &str = "gitnomic test";
 
@@ -48,18 +50,6 @@ fn game_dir() -> tempfile::TempDir {
         std::fs::write(matters.join(format!("{n:05}.md")), text).unwrap();
     }
     dir
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// The game read with `cache`, and the cache it leaves for the next read.
