@@ -128,7 +128,7 @@ impl Planner<'_> {
                 "it was made during Seasonal Downtime, when no dynastic action may be taken".into(),
             );
         }
-        let pending = |(opened, resolved): &(Timestamp, Option<Timestamp>)| {
+        let pending = |(_, opened, resolved): &(u64, Timestamp, Option<Timestamp>)| {
             *opened <= c.created && resolved.is_none_or(|r| c.created <= r)
         };
         if self.dov_pending.iter().any(pending) {

@@ -127,30 +127,34 @@ pub(super) struct Planner<'t> {
     pub(super) dice: BTreeMap<u64, String>,
     /// Each matter's dice log as this run leaves it.
     pub(super) logs: BTreeMap<u64, crate::rolls::RollLog>,
-    /// When Declarations of Victory were pending: from their opening to
-    /// their resolution (`None`: still pending as the run begins). A
-    /// dynastic action made in one of these spans was made in a hiatus.
-    pub(super) dov_pending: Vec<(Timestamp, Option<Timestamp>)>,
+    /// When Declarations of Victory were pending, by number: from their
+    /// opening to their resolution (`None`: still pending as the run
+    /// begins). A dynastic action made in one of these spans was made in
+    /// a hiatus. One this run closes as no valid DoV never opened one.
+    pub(super) dov_pending: Vec<(u64, Timestamp, Option<Timestamp>)>,
 }
 
 /// When each Declaration of Victory the run knows of was pending: the
 /// recorded ones, those a killed run left to finish, and the open ones.
 /// Judged from the records, not from what is open as the run begins, so a
 /// run that finishes a killed one judges a comment as it would have.
-fn dov_pending(inputs: &Inputs<'_>) -> Vec<(Timestamp, Option<Timestamp>)> {
+fn dov_pending(inputs: &Inputs<'_>) -> Vec<(u64, Timestamp, Option<Timestamp>)> {
     let recorded = inputs
         .base
         .game
         .records
         .iter()
         .filter(|r| r.kind == crate::engine::MatterKind::Dov)
-        .map(|r| (r.opened, Some(r.resolved)));
+        .map(|r| (r.number, r.opened, Some(r.resolved)));
     let live = inputs
         .unfinished
         .iter()
         .chain(inputs.open)
         .filter(|m| m.kind == Kind::Dov)
-        .map(|m| (m.info.opened, m.journal.resolution.as_ref().map(|r| r.at)));
+        .map(|m| {
+            let resolved = m.journal.resolution.as_ref().map(|r| r.at);
+            (m.info.number, m.info.opened, resolved)
+        });
     recorded.chain(live).collect()
 }
 
@@ -567,6 +571,11 @@ impl Planner<'_> {
         self.step(n, Effect::Close);
         let outcome = Outcome::Closed(why.to_string());
         self.line(&m.info, m.kind, d.decision.as_str(), outcome);
+        // No valid DoV, so no hiatus: as a later run, which no longer
+        // sees it open, would judge the actions made meanwhile.
+        if m.kind == Kind::Dov {
+            self.dov_pending.retain(|(number, ..)| *number != n);
+        }
     }
 
     /// Plans a pending matter's status comment.
