@@ -224,19 +224,9 @@ pub fn apply_to(path: &str, text: &str, sets: &[SetValue]) -> Result<String, Str
 mod tests {
     use super::*;
     use crate::gamestate::said::{self, Said};
-    use crate::source::SourceFile;
 
     fn state() -> GameState {
-        let files = [
-            SourceFile::new("state/game.toml", include_str!("../../state/game.toml")),
-            SourceFile::new("state/roster.toml", include_str!("../../state/roster.toml")),
-            SourceFile::new("state/schema.toml", include_str!("../../state/schema.toml")),
-            SourceFile::new(
-                "state/variables.toml",
-                include_str!("../../state/variables.toml"),
-            ),
-        ];
-        crate::gamestate::parse(&files, &|_| true).0.unwrap()
+        crate::gamestate::bundled_for_tests()
     }
 
     fn run(

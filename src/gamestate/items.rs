@@ -468,19 +468,9 @@ fn edit_table(id: &str, fields: &toml::Table) -> Result<toml_edit::Table, String
 mod tests {
     use super::*;
     use crate::gamestate::said::{self, Said};
-    use crate::source::SourceFile;
 
     fn state() -> GameState {
-        let files = [
-            SourceFile::new("state/game.toml", include_str!("../../state/game.toml")),
-            SourceFile::new("state/roster.toml", include_str!("../../state/roster.toml")),
-            SourceFile::new("state/schema.toml", include_str!("../../state/schema.toml")),
-            SourceFile::new(
-                COLLECTIONS_FILE,
-                include_str!("../../state/collections.toml"),
-            ),
-        ];
-        crate::gamestate::parse(&files, &|_| true).0.unwrap()
+        crate::gamestate::bundled_for_tests()
     }
 
     fn run(state: &mut GameState, who: &str, line: &str) -> Result<SetValue, String> {

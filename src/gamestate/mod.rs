@@ -15,6 +15,28 @@ pub mod said;
 pub mod schema;
 pub mod sets;
 
+/// The bundled game's gamestate, every file of it, for unit tests.
+#[cfg(test)]
+pub(crate) fn bundled_for_tests() -> GameState {
+    use crate::source::SourceFile;
+    let files = [
+        SourceFile::new("state/game.toml", include_str!("../../state/game.toml")),
+        SourceFile::new("state/roster.toml", include_str!("../../state/roster.toml")),
+        SourceFile::new("state/schema.toml", include_str!("../../state/schema.toml")),
+        SourceFile::new(
+            "state/variables.toml",
+            include_str!("../../state/variables.toml"),
+        ),
+        SourceFile::new(
+            sets::COLLECTIONS_FILE,
+            include_str!("../../state/collections.toml"),
+        ),
+    ];
+    parse(&files, &|_| true)
+        .0
+        .expect("the bundled gamestate parses")
+}
+
 use std::collections::BTreeMap;
 use std::fmt;
 
