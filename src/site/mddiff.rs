@@ -495,15 +495,7 @@ fn wrap(block: &Block, body: &str) -> String {
 /// Text made safe for HTML.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            _ => out.push(c),
-        }
-    }
+    xref::escape_into(&mut out, text);
     out
 }
 
