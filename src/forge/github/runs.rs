@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 
-use super::http::{expect_ok, parse};
+use super::codec::encode;
 use super::{ForgeError, GitHubForge, dto};
 use crate::setup::timings::{RESOLVE_STEP, RunTimes, Step, Woken};
 
@@ -52,7 +52,10 @@ impl GitHubForge {
         count: usize,
     ) -> Result<Vec<RunTimes>, ForgeError> {
         let count = count.clamp(1, 100);
-        let path = format!("/actions/workflows/{workflow}/runs?status=completed&per_page={count}");
+        let path = format!(
+            "/actions/workflows/{}/runs?status=completed&per_page={count}",
+            encode(workflow)
+        );
         let runs: Runs = self.read(&path, || {
             format!(
                 "GitHub knows no workflow `{workflow}` in {}: push the game's workflows and \
@@ -92,13 +95,10 @@ impl GitHubForge {
         rest: &str,
         absent: impl FnOnce() -> String,
     ) -> Result<T, ForgeError> {
-        let path = self.path(rest);
-        let reply = self.client.get(&path)?;
-        if reply.status == 404 {
-            return Err(ForgeError::Other(absent()));
-        }
-        expect_ok(&reply, &path)?;
-        parse(&reply.body, &path)
+        self.get_json(rest, 0).map_err(|e| match e {
+            ForgeError::NotFound(_) => ForgeError::Other(absent()),
+            e => e,
+        })
     }
 }
 
