@@ -707,3 +707,35 @@ fn a_new_record_renders_its_page_lists_feed_and_search_only() {
         assert!(!rendered.contains(&path), "{path} rendered again");
     }
 }
+
+#[test]
+fn a_players_years_have_pages_and_a_new_record_changes_its_own_year_only() {
+    let pending = pending();
+    let mut files = game_files(true);
+    files.extend(records());
+    // Quillon's first matter was resolved in 2005; this one in 2030.
+    files.push(later_record(9, "Quillon"));
+    let first = rebuild(&files, &pending, &[], &RenderCache::default());
+    let front = main_of(&first.files, "players/quillon.html");
+    assert!(front.contains("Later matter 9"), "{front}");
+    assert!(
+        front.contains(r#"href="../players/quillon/2005.html">2005</a>"#),
+        "the front page links the earlier year: {front}"
+    );
+    let old = main_of(&first.files, "players/quillon/2005.html");
+    assert!(!old.contains("Later matter 9"), "{old}");
+    assert!(old.contains("Quillon, 2005"), "{old}");
+    // A player of one year has no pages of years.
+    assert!(!first.files.keys().any(|p| p.starts_with("players/ada/20")));
+
+    files.push(later_record(10, "Quillon"));
+    let since = rebuild(&files, &pending, &[], &first.cache);
+    let rendered: Vec<&str> = since.files.keys().map(String::as_str).collect();
+    for path in ["players/quillon.html", "players/quillon/2030.html"] {
+        assert!(rendered.contains(&path), "{path} not in {rendered:?}");
+    }
+    assert!(
+        !rendered.contains(&"players/quillon/2005.html"),
+        "an earlier year rendered again: {rendered:?}"
+    );
+}

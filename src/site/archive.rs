@@ -265,7 +265,7 @@ fn matters_count(n: usize) -> String {
 }
 
 /// Rows (newest first) grouped by the year they were resolved in.
-fn by_year<'r>(rows: &[&'r MatterRow]) -> Vec<(i32, Vec<&'r MatterRow>)> {
+pub(crate) fn by_year<'r>(rows: &[&'r MatterRow]) -> Vec<(i32, Vec<&'r MatterRow>)> {
     let mut years: Vec<(i32, Vec<&MatterRow>)> = Vec::new();
     for row in rows {
         match years.last_mut() {

@@ -1,16 +1,20 @@
 //! The players' pages: an index of everyone who played or is on the
-//! roster, and a page per player with their matters, newest first, in
-//! pages of [`PER_PAGE`] (a prolific player has thousands).
+//! roster, and a page per player with their counts, their gamestate log
+//! and their matters of their newest year, newest first; their earlier
+//! years on pages of their own (a prolific player has thousands).
 
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
 use super::SiteError;
-use super::archive::{MatterRow, PER_PAGE, PageLink, Pager, Tally, rows_digest};
+use super::archive::{MatterRow, PageLink, Pager, Tally, by_year, rows_digest};
 use super::cache::Digest;
 use super::context::Context;
 use super::tracker::row_anchor;
+
+/// A player's matters by the year they were resolved in, newest first.
+type Years<'r> = Vec<(i32, Vec<&'r MatterRow>)>;
 
 /// `players/` and one page per player, paginated.
 pub(crate) fn render(
@@ -54,91 +58,124 @@ pub(crate) fn render(
         cx.render("players.html", path, context)?
             .map(|text| (path.to_string(), text)),
     );
-    // A prolific player's matters run to thousands: pages of PER_PAGE, the
-    // first at the player's own address.
-    let jobs: Vec<(&serde_json::Value, usize, usize)> = views
+    // A prolific player's matters run to thousands: a page per year, as
+    // in the archive, so that a new record changes its own year's page
+    // and the player's front page (their summary and newest year) only.
+    let jobs: Vec<(&serde_json::Value, Years)> = views
         .iter()
-        .flat_map(|view| {
+        .map(|view| {
             let name = view["name"].as_str().unwrap_or_default();
-            let count = by_author
-                .get(name)
-                .map_or(0, Vec::len)
-                .div_ceil(PER_PAGE)
-                .max(1);
-            (0..count).map(move |n| (view, n, count))
+            let mine = by_author.get(name).map_or(&[][..], Vec::as_slice);
+            let mine: Vec<&MatterRow> = mine.iter().map(|&i| &rows[i]).collect();
+            (view, by_year(&mine))
         })
         .collect();
-    let pages: Vec<Option<(String, String)>> = jobs
-        .par_iter()
-        .map(|&(view, n, count)| {
-            let name = view["name"].as_str().unwrap_or_default();
-            let first = cx.player_url(name);
-            let at = |n: usize| player_page(&first, n);
-            let path = at(n);
-            let mine = by_author.get(name).map_or(&[][..], Vec::as_slice);
-            let chunk = mine.chunks(PER_PAGE).nth(n).unwrap_or(&[]);
-            let list: Vec<&MatterRow> = chunk.iter().map(|&i| &rows[i]).collect();
-            let pager = Pager {
-                pages: (0..count)
-                    .map(|k| PageLink {
-                        label: (k + 1).to_string(),
-                        url: at(k),
-                        current: k == n,
-                    })
-                    .collect(),
-            };
-            // Their gamestate log's first page; the rest have pages of
-            // their own (see `super::log`).
-            let log = (n == 0).then(|| {
-                let mine: Vec<&super::log::LogRow> = log
-                    .iter()
-                    .filter(|(_, concerns)| concerns.iter().any(|c| c == name))
-                    .map(|(r, _)| r)
-                    .collect();
-                let dir = super::log::player_dir(cx, name);
-                super::log::page(&mine, &first, &dir, 0)
-            });
-            // What the page shows, digested without serialising its rows
-            // again: a new record changes its author's first page only.
-            let key = Digest::new().json(view).json(&pager).json(&log);
-            let context = || {
-                let mut context = cx.page(&path, name, "players")?;
-                if let Some(log) = &log {
-                    context.insert("log", log);
-                }
-                context.insert("p", view);
-                context.insert("rows", &list);
-                context.insert("pager", &pager);
-                Ok(context)
-            };
-            Ok(cx
-                .render_keyed("player.html", &path, rows_digest(key, &list), context)?
-                .map(|text| (path.clone(), text)))
+    let pages: Vec<(&serde_json::Value, &Years, Option<usize>)> = jobs
+        .iter()
+        .flat_map(|(view, years)| {
+            // Year pages only for a player of more than one year: the front
+            // page shows all of one year's.
+            let more = if years.len() > 1 { years.len() } else { 0 };
+            std::iter::once((*view, years, None))
+                .chain((0..more).map(move |y| (*view, years, Some(y))))
         })
+        .collect();
+    let pages: Vec<Option<(String, String)>> = pages
+        .par_iter()
+        .map(|&(view, years, year)| player_page(cx, &log, view, years, year))
         .collect::<Result<_, SiteError>>()?;
     out.extend(pages.into_iter().flatten());
     Ok(out)
 }
 
-/// Page `n` (from 0) of a player's matters: their own page first, then
-/// `players/<slug>/page-2.html`…
-fn player_page(first: &str, n: usize) -> String {
-    match n {
-        0 => first.to_string(),
-        n => format!("{}/page-{}.html", first.trim_end_matches(".html"), n + 1),
-    }
+/// A player's front page (`year` is `None`: their summary, gamestate log
+/// and newest year), or the page of one of their `years`.
+fn player_page(
+    cx: &Context,
+    log: &[(super::log::LogRow, Vec<String>)],
+    view: &serde_json::Value,
+    years: &Years,
+    year: Option<usize>,
+) -> Result<Option<(String, String)>, SiteError> {
+    let name = view["name"].as_str().unwrap_or_default();
+    let first = cx.player_url(name);
+    let path = year.map_or_else(|| first.clone(), |y| year_page(&first, years[y].0));
+    let (shown, list) = years
+        .get(year.unwrap_or(0))
+        .map_or((None, &[][..]), |(y, rows)| (Some(*y), rows.as_slice()));
+    let pager = Pager {
+        pages: if years.len() > 1 {
+            years
+                .iter()
+                .map(|(y, _)| PageLink {
+                    label: y.to_string(),
+                    url: year_page(&first, *y),
+                    current: Some(*y) == shown,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+    };
+    // Their gamestate log's first page on the front page; the rest have
+    // pages of their own (see `super::log`).
+    let log = year.is_none().then(|| {
+        let mine: Vec<&super::log::LogRow> = log
+            .iter()
+            .filter(|(_, concerns)| concerns.iter().any(|c| c == name))
+            .map(|(r, _)| r)
+            .collect();
+        let dir = super::log::player_dir(cx, name);
+        super::log::page(&mine, &first, &dir, 0)
+    });
+    // A year's page shows the player's name, not their counts: a new
+    // record leaves their other years' pages as they were.
+    let summary = year.is_none().then_some(view);
+    let title = match (year, shown) {
+        (Some(_), Some(y)) => format!("{name}, {y}"),
+        _ => name.to_string(),
+    };
+    // What the page shows, digested without serialising its rows again.
+    let key = Digest::new()
+        .text(name)
+        .text(&first)
+        .json(&summary)
+        .json(&shown)
+        .json(&pager)
+        .json(&log);
+    let context = || {
+        let mut context = cx.page(&path, &title, "players")?;
+        if let Some(log) = &log {
+            context.insert("log", log);
+        }
+        context.insert("name", name);
+        context.insert("home", &first);
+        context.insert("p", &summary);
+        context.insert("year", &shown);
+        context.insert("rows", list);
+        context.insert("pager", &pager);
+        Ok(context)
+    };
+    Ok(cx
+        .render_keyed("player.html", &path, rows_digest(key, list), context)?
+        .map(|text| (path.clone(), text)))
+}
+
+/// The page of a player's matters resolved in `year`, beside their own
+/// page: `players/<slug>/<year>.html`.
+fn year_page(first: &str, year: i32) -> String {
+    format!("{}/{year}.html", first.trim_end_matches(".html"))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::player_page;
+    use super::year_page;
 
     #[test]
-    fn a_players_later_pages_sit_beside_the_first() {
-        assert_eq!(player_page("players/marrow.html", 0), "players/marrow.html");
+    fn a_players_years_sit_beside_their_page() {
         assert_eq!(
-            player_page("players/marrow.html", 2),
-            "players/marrow/page-3.html"
+            year_page("players/marrow.html", 2019),
+            "players/marrow/2019.html"
         );
     }
 }
