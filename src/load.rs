@@ -12,7 +12,7 @@ use sha2::{Digest as _, Sha256};
 
 use crate::git::{GitError, Repo};
 use crate::record::{Record, is_record_path};
-use crate::record_cache::{Content, Hit, RecordCache, Stamp};
+use crate::record_cache::{Content, Hit, RecordCache, Seen, Stamp};
 use crate::source::SourceFile;
 
 /// The top-level directories that make up a game.
@@ -173,7 +173,7 @@ pub struct CachedRead {
     pub records: Vec<Record>,
     /// Each record file's path, stamp and digest, where the stamp is old
     /// enough to trust: what the next cache may keep.
-    pub seen: Vec<(String, Stamp, Content)>,
+    pub seen: Vec<Seen>,
     /// Whether the next cache would differ from this one: a record file
     /// was added, changed or removed.
     pub changed: bool,

@@ -39,6 +39,10 @@ pub struct Stamp {
 /// The SHA-256 of a file's text.
 pub type Content = [u8; 32];
 
+/// A record file a read saw with a stamp old enough to trust: its path,
+/// its stamp and the digest of its text.
+pub type Seen = (String, Stamp, Content);
+
 /// One parsed record and the file it came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
@@ -167,16 +171,38 @@ impl RecordCache {
 
 /// The bytes of the cache that keeps, of `records`, those whose file a
 /// read saw (`seen`: path, trusted stamp and digest of each).
-pub fn keep(identity: &str, seen: Vec<(String, Stamp, Content)>, records: &[Record]) -> Vec<u8> {
-    let seen: HashMap<String, (Stamp, Content)> = seen
-        .into_iter()
-        .map(|(path, stamp, content)| (path, (stamp, content)))
-        .collect();
+pub fn keep(identity: &str, seen: &[Seen], records: &[Record]) -> Vec<u8> {
+    let seen = by_path(seen);
     let entries = records.iter().filter_map(|r| {
-        let (stamp, content) = seen.get(&r.path())?;
+        let &(stamp, content) = seen.get(r.path().as_str())?;
         Some((stamp, content, r))
     });
     RecordCache::to_bytes(identity, entries)
+}
+
+/// [`keep`] in memory, for the next build in the same process: the
+/// records move in, no copy made.
+pub fn kept(seen: &[Seen], records: Vec<Record>) -> RecordCache {
+    let seen = by_path(seen);
+    let entries = records
+        .into_iter()
+        .filter_map(|record| {
+            let &(stamp, content) = seen.get(record.path().as_str())?;
+            Some(Entry {
+                stamp: *stamp,
+                content: *content,
+                record,
+            })
+        })
+        .collect();
+    RecordCache::new(entries)
+}
+
+/// The stamp and digest of each file seen, by its path.
+fn by_path(seen: &[Seen]) -> HashMap<&str, (&Stamp, &Content)> {
+    seen.iter()
+        .map(|(path, stamp, content)| (path.as_str(), (stamp, content)))
+        .collect()
 }
 
 /// An entry to write, by reference.
@@ -486,6 +512,30 @@ mod tests {
             },
             content: [7; 32],
             record: Record::parse(&file).expect("the sample parses"),
+        }
+    }
+
+    #[test]
+    fn the_cache_kept_in_memory_holds_what_the_bytes_hold() {
+        let entry = entry_of(TEXT);
+        let other = {
+            let text = TEXT.replace("number = 7", "number = 8");
+            let file = SourceFile::new("content/matters/blognomic/00008.md", text);
+            Record::parse(&file).expect("the sample parses")
+        };
+        // The first file was seen with a trusted stamp, the second not.
+        let seen = vec![(entry.record.path(), entry.stamp, entry.content)];
+        let records = vec![entry.record.clone(), other];
+        let from_bytes =
+            RecordCache::from_bytes(&keep("gitnomic 1", &seen, &records), "gitnomic 1");
+        let in_memory = kept(&seen, records);
+        for mut cache in [from_bytes, in_memory] {
+            assert_eq!(cache.len(), 1, "only the record of a file seen");
+            let hit = cache
+                .by_stamp(&entry.record.path(), &entry.stamp)
+                .expect("found by its stamp");
+            assert_eq!(cache.take(hit), Some(entry.clone()));
+            assert!(!cache.has("content/matters/blognomic/00008.md"));
         }
     }
 

@@ -5,7 +5,6 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::Context as _;
-use rayon::prelude::*;
 
 use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs};
 use crate::game::Game;
@@ -63,6 +62,8 @@ pub(crate) struct Built {
     pub(crate) out: PathBuf,
     /// Broken links, when checked.
     pub(crate) broken: usize,
+    /// How many files it rendered (the others stood as they were).
+    pub(crate) rendered: usize,
 }
 
 /// Runs `gitnomic build`.
@@ -75,8 +76,32 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::from(EXIT_OK))
 }
 
+/// What a build leaves in memory for the next build in the same process
+/// (`serve`'s, with the same arguments): the digests of the pages it
+/// made, the records it parsed and the theme it loaded. The next build
+/// then reads neither cache file back and parses no template again.
+#[derive(Default)]
+pub(crate) struct Kept {
+    /// The digests it wrote, as in the cache file.
+    cache: RenderCache,
+    /// The records of files whose stamps could be trusted.
+    records: RecordCache,
+    /// The theme's files and the theme loaded from them.
+    theme: Option<(Vec<ThemeFile>, site::Theme)>,
+}
+
 /// Builds the site once, reporting each stage on stderr unless --quiet.
 pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
+    build_keeping(args, global, &mut None)
+}
+
+/// [`build`], taking what the previous build in this process left in
+/// `kept`, if anything, and leaving there what the next one can use.
+pub(crate) fn build_keeping(
+    args: &Args,
+    global: &GlobalArgs,
+    kept: &mut Option<Kept>,
+) -> anyhow::Result<Built> {
     let started = Instant::now();
     let quiet = global.quiet;
     let say = |message: &str| {
@@ -91,22 +116,42 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         root.join(&args.out)
     };
     let cache_file = cache_path(root, &out, args.cache.as_deref());
+    let Kept {
+        cache: kept_cache,
+        records: kept_records,
+        theme: kept_theme,
+    } = kept.take().unwrap_or_default();
     // The previous build's files are checked on disk, and the theme
     // parsed, while the game is read: none needs the others.
-    let (game, (previous, written), (theme, overrides)) = std::thread::scope(|scope| {
-        let previous = scope.spawn(|| previous_build(&cache_file, &out, &identity(&out)));
+    let (read, (previous, written), (theme, overrides)) = std::thread::scope(|scope| {
+        let previous = scope.spawn(|| {
+            let identity = identity(&out);
+            if kept_cache.identity == identity {
+                on_disk(kept_cache, &out)
+            } else {
+                previous_build(&cache_file, &out, &identity)
+            }
+        });
         let theme = scope.spawn(|| -> anyhow::Result<_> {
             let overrides = overrides(root, &args.theme)?;
+            if let Some((files, theme)) = kept_theme.filter(|(files, _)| *files == overrides) {
+                return Ok((theme, files));
+            }
             let theme = site::Theme::load(&overrides).context("cannot render the site")?;
             Ok((theme, overrides))
         });
-        let game = match &args.rev {
-            Some(rev) => read_revision(root, rev, &say),
-            None => read_work_tree(root, &records_path(&cache_file), args.full, &say),
+        let read = match &args.rev {
+            Some(rev) => read_revision(root, rev, &say).map(|game| (game, None)),
+            None => {
+                let records = (!args.full).then_some(kept_records);
+                read_work_tree(root, &records_path(&cache_file), records, &say)
+                    .map(|(game, seen)| (game, Some(seen)))
+            }
         };
         let (previous, theme) = (joined(previous), joined(theme));
-        anyhow::Ok((game?, previous, theme?))
+        anyhow::Ok((read?, previous, theme?))
     })?;
+    let (mut game, seen) = read;
     let mut previous = previous;
     let timeline = if args.no_history {
         Timeline::default()
@@ -168,7 +213,19 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
         stats.unchanged + rendered.cache.files.len() - rendered.files.len(),
         stats.removed
     ));
-    Ok(Built { out, broken })
+    let rendered_count = rendered.files.len();
+    *kept = Some(Kept {
+        cache: rendered.cache,
+        records: seen.map_or_else(RecordCache::default, |seen| {
+            record_cache::kept(&seen, std::mem::take(&mut game.records))
+        }),
+        theme: Some((overrides, theme)),
+    });
+    Ok(Built {
+        out,
+        broken,
+        rendered: rendered_count,
+    })
 }
 
 /// What a thread gave, or its panic, passed on.
@@ -243,31 +300,57 @@ fn program() -> String {
 }
 
 /// The previous build's cache, if this program made it for `out`, less
-/// the files that are no longer there as it wrote them (by size): those
-/// are rendered again. And every file it lists (made by any program for
-/// `out`), to remove those this build does not make.
+/// the files that are no longer there: those are rendered again. And
+/// every file it lists (made by any program for `out`), to remove those
+/// this build does not make. The files are found by listing `out`, not
+/// by a stat of each: the output is the build's own, and a listing of
+/// tens of thousands of pages costs a fraction of their stats.
 fn previous_build(cache_file: &Path, out: &Path, identity: &str) -> (RenderCache, Vec<String>) {
     let Ok(text) = std::fs::read_to_string(cache_file) else {
         return Default::default();
     };
-    let mut cache = RenderCache::from_text(&text);
+    let cache = RenderCache::from_text(&text);
     let same_out = cache.identity.ends_with(&format!(" {}", out_name(out)));
-    let written = if same_out {
-        cache.files.keys().cloned().collect()
-    } else {
-        Vec::new()
-    };
-    if cache.identity != identity {
-        return (RenderCache::default(), written);
+    if !same_out {
+        return Default::default();
     }
-    let files = std::mem::take(&mut cache.files);
-    cache.files = files
-        .into_par_iter()
-        .filter(|(path, entry)| {
-            std::fs::metadata(out.join(path)).is_ok_and(|m| m.is_file() && m.len() == entry.size)
-        })
-        .collect();
+    if cache.identity != identity {
+        return (RenderCache::default(), cache.files.into_keys().collect());
+    }
+    on_disk(cache, out)
+}
+
+/// `cache`, less the files no longer in `out`; and every file it lists.
+fn on_disk(mut cache: RenderCache, out: &Path) -> (RenderCache, Vec<String>) {
+    let written = cache.files.keys().cloned().collect();
+    let mut present = std::collections::HashSet::new();
+    files_in(out, "", &mut present);
+    cache
+        .files
+        .retain(|path, _| present.contains(path.as_str()));
     (cache, written)
+}
+
+/// Adds the path of every file under `dir` (relative to the output
+/// directory, `prefix` before it) to `found`.
+fn files_in(dir: &Path, prefix: &str, found: &mut std::collections::HashSet<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let (Ok(kind), Some(name)) = (
+            entry.file_type(),
+            entry.file_name().to_str().map(str::to_owned),
+        ) else {
+            continue;
+        };
+        let path = format!("{prefix}{name}");
+        if kind.is_dir() {
+            files_in(&entry.path(), &format!("{path}/"), found);
+        } else if kind.is_file() {
+            found.insert(path);
+        }
+    }
 }
 
 /// The output directory as a cache's identity ends with it.
@@ -345,22 +428,26 @@ fn read_revision(root: &Path, rev: &str, say: &dyn Fn(&str)) -> anyhow::Result<G
 }
 
 /// The game in the work tree at `root`, taking the records of unchanged
-/// files from those parsed by earlier builds (kept in `records_file`;
-/// `full`: not taken, as if there were none) and keeping this build's
-/// there for the next.
+/// files from those parsed by earlier builds: `kept` in memory, else
+/// those kept in `records_file` (`None`: not taken, as if there were
+/// none). Keeps this build's in `records_file` for the next, and gives
+/// back each trusted record file's stamp and digest.
 fn read_work_tree(
     root: &Path,
     records_file: &Path,
-    full: bool,
+    kept: Option<RecordCache>,
     say: &dyn Fn(&str),
-) -> anyhow::Result<Game> {
+) -> anyhow::Result<(Game, Vec<record_cache::Seen>)> {
     let program = program();
     // A file changed in the last two seconds may change again with the
     // same stamp: its record is parsed again until it is older.
     let trusted_before = SystemTime::now() - Duration::from_secs(2);
-    let cache = || match std::fs::read(records_file) {
-        Ok(bytes) if !full => RecordCache::from_bytes(&bytes, &program),
-        _ => RecordCache::default(),
+    let cache = || match kept {
+        Some(kept) if !kept.is_empty() => kept,
+        Some(_) => std::fs::read(records_file)
+            .map(|bytes| RecordCache::from_bytes(&bytes, &program))
+            .unwrap_or_default(),
+        None => RecordCache::default(),
     };
     let read = load::read_dir_cached(root, GAME_DIRS, cache, trusted_before)
         .context("cannot read the game")?;
@@ -373,11 +460,11 @@ fn read_work_tree(
         game.records.len()
     ));
     if read.changed {
-        let bytes = record_cache::keep(&program, read.seen, &game.records);
+        let bytes = record_cache::keep(&program, &read.seen, &game.records);
         write_atomically(records_file, bytes)?;
     }
     warn_of_problems(&game);
-    Ok(game)
+    Ok((game, read.seen))
 }
 
 /// A warning when the game has problems: the site shows what could be read.
@@ -447,4 +534,88 @@ fn overrides(root: &Path, theme: &str) -> anyhow::Result<Vec<ThemeFile>> {
         }
     }
     Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A copy of the bundled game, and the arguments to build it.
+    fn game() -> (tempfile::TempDir, GlobalArgs) {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let bundled = Path::new(env!("CARGO_MANIFEST_DIR"));
+        for top in GAME_DIRS {
+            for entry in walkdir::WalkDir::new(bundled.join(top)) {
+                let entry = entry.expect("the bundled game is readable");
+                let to = dir.path().join(entry.path().strip_prefix(bundled).unwrap());
+                if entry.file_type().is_dir() {
+                    std::fs::create_dir_all(&to).unwrap();
+                } else {
+                    std::fs::copy(entry.path(), &to).unwrap();
+                }
+            }
+        }
+        let global = GlobalArgs {
+            root: dir.path().to_path_buf(),
+            now: None,
+            base: "main".into(),
+            forge: super::super::ForgeKind::Local,
+            verbose: false,
+            quiet: true,
+        };
+        (dir, global)
+    }
+
+    fn args(out: &str) -> Args {
+        Args {
+            out: out.into(),
+            rev: None,
+            theme: "default".into(),
+            base_url: None,
+            no_history: true,
+            check_links: false,
+            cache: None,
+            full: false,
+        }
+    }
+
+    const RECORD: &str = "+++\nnumber = 7\nkind = \"proposal\"\ntitle = \"Wind faster\"\nauthor = \"Ada\"\ndynasty = 1\nopened = \"2030-03-01T10:00:00Z\"\nresolved = \"2030-03-02T10:00:00Z\"\noutcome = \"failed\"\nresolved_by = \"gitnomic resolve\"\nreasons = []\nvotes = []\nuncounted = []\n+++\nWind the springs faster.\n";
+
+    #[test]
+    fn a_build_from_what_the_last_one_kept_equals_a_full_build() {
+        let (dir, global) = game();
+        let mut kept = None;
+        let first = build_keeping(&args("public"), &global, &mut kept).expect("it builds");
+        assert!(kept.is_some(), "the build keeps what it made");
+        // Without the cache on disk, only what was kept can spare the
+        // next build from rendering everything again.
+        std::fs::remove_file(cache_path(dir.path(), &first.out, None)).unwrap();
+        let matters = dir.path().join("content/matters");
+        std::fs::create_dir_all(&matters).unwrap();
+        std::fs::write(matters.join("00007.md"), RECORD).unwrap();
+        let again = build_keeping(&args("public"), &global, &mut kept).expect("it builds");
+        assert!(
+            again.rendered > 0 && again.rendered < first.rendered / 2,
+            "{} of {} files rendered again",
+            again.rendered,
+            first.rendered
+        );
+        let mut full = args("full");
+        full.full = true;
+        build(&full, &global).expect("it builds");
+        let files = |out: &str| -> Vec<(PathBuf, Vec<u8>)> {
+            let root = dir.path().join(out);
+            walkdir::WalkDir::new(&root)
+                .sort_by_file_name()
+                .into_iter()
+                .map(|e| e.expect("readable"))
+                .filter(|e| e.file_type().is_file())
+                .map(|e| {
+                    let bytes = std::fs::read(e.path()).unwrap();
+                    (e.path().strip_prefix(&root).unwrap().to_path_buf(), bytes)
+                })
+                .collect()
+        };
+        assert!(files("public") == files("full"), "the two builds differ");
+    }
 }

@@ -27,14 +27,15 @@ pub struct Args {
 
 /// Runs `gitnomic serve` until interrupted.
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
-    let built = build::build(&args.build, global)?;
+    let mut kept = None;
+    let built = build::build_keeping(&args.build, global, &mut kept)?;
     let listener = TcpListener::bind(("127.0.0.1", args.port))
         .with_context(|| format!("cannot listen on 127.0.0.1:{}", args.port))?;
     let address = listener.local_addr().context("no local address")?;
     println!("serving {} on http://{address}/", built.out.display());
     std::io::stdout().flush().ok();
     let (build_args, watch_global) = (args.build.clone(), global.clone());
-    std::thread::spawn(move || watch(&build_args, &watch_global));
+    std::thread::spawn(move || watch(&build_args, &watch_global, kept));
     for stream in listener.incoming().flatten() {
         let out = built.out.clone();
         std::thread::spawn(move || {
@@ -46,8 +47,9 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::from(EXIT_OK))
 }
 
-/// Rebuilds whenever the modification times of the game's files change.
-fn watch(args: &build::Args, global: &GlobalArgs) {
+/// Rebuilds whenever the modification times of the game's files change,
+/// each build starting from what the one before it kept in memory.
+fn watch(args: &build::Args, global: &GlobalArgs, mut kept: Option<build::Kept>) {
     let mut seen = fingerprint(&global.root);
     loop {
         std::thread::sleep(POLL);
@@ -55,8 +57,9 @@ fn watch(args: &build::Args, global: &GlobalArgs) {
         if now != seen {
             seen = now;
             eprintln!("a file changed: rebuilding");
-            if let Err(e) = build::build(args, global) {
-                eprintln!("gitnomic: error: {e:#}");
+            match build::build_keeping(args, global, &mut kept) {
+                Ok(built) => eprintln!("rebuilt: {} files rendered again", built.rendered),
+                Err(e) => eprintln!("gitnomic: error: {e:#}"),
             }
         }
     }

@@ -15,17 +15,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 /// The first word of a cache's text, with its format's version.
-const MAGIC: &str = "gitnomic-site-cache 1";
-
-/// One file of a built site: its digest and its size in bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CacheEntry {
-    /// The digest of the file's inputs.
-    pub digest: u64,
-    /// The file's length, so the edge can tell a file changed behind the
-    /// build's back.
-    pub size: u64,
-}
+const MAGIC: &str = "gitnomic-site-cache 2";
 
 /// Every file a build made, by path in the site.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -33,20 +23,20 @@ pub struct RenderCache {
     /// What made the files: the program and the output directory. A cache
     /// made by another program, or for another directory, is not used.
     pub identity: String,
-    /// The files, by path in the site.
-    pub files: BTreeMap<String, CacheEntry>,
+    /// The digest of each file's inputs, by its path in the site.
+    pub files: BTreeMap<String, u64>,
 }
 
 impl RenderCache {
-    /// The cache as text: a header line, then `digest size path` per file.
+    /// The cache as text: a header line, then `digest path` per file.
     pub fn to_text(&self) -> String {
         let mut out = format!(
             "{MAGIC} {}\n{}\n",
             probe(),
             self.identity.replace('\n', " ")
         );
-        for (path, e) in &self.files {
-            out.push_str(&format!("{:016x} {} {path}\n", e.digest, e.size));
+        for (path, digest) in &self.files {
+            out.push_str(&format!("{digest:016x} {path}\n"));
         }
         out
     }
@@ -64,24 +54,20 @@ impl RenderCache {
         // Tens of thousands of lines: read in parallel, then put in order
         // at once (they are written in order, so the sort finds them so).
         let lines: Vec<&str> = lines.collect();
-        let files: Option<Vec<(String, CacheEntry)>> = lines.par_iter().map(|l| line(l)).collect();
+        let files: Option<Vec<(String, u64)>> = lines.par_iter().map(|l| line(l)).collect();
         let Some(files) = files else {
             return RenderCache::default();
         };
-        let files: BTreeMap<String, CacheEntry> = files.into_iter().collect();
+        let files: BTreeMap<String, u64> = files.into_iter().collect();
         RenderCache { identity, files }
     }
 }
 
-/// One file's line of [`RenderCache::to_text`]: `digest size path`.
-fn line(line: &str) -> Option<(String, CacheEntry)> {
-    let mut parts = line.splitn(3, ' ');
-    let (digest, size, path) = (parts.next()?, parts.next()?, parts.next()?);
-    let entry = CacheEntry {
-        digest: u64::from_str_radix(digest, 16).ok()?,
-        size: size.parse().ok()?,
-    };
-    Some((path.to_string(), entry))
+/// One file's line of [`RenderCache::to_text`]: `digest path`.
+fn line(line: &str) -> Option<(String, u64)> {
+    let (digest, path) = line.split_once(' ')?;
+    let digest = u64::from_str_radix(digest, 16).ok()?;
+    Some((path.to_string(), digest))
 }
 
 /// The digest of a fixed text: the standard hasher is not promised to stay
@@ -149,27 +135,17 @@ mod tests {
         let cache = RenderCache {
             identity: "gitnomic 1 /tmp/public".into(),
             files: BTreeMap::from([
-                (
-                    "index.html".to_string(),
-                    CacheEntry {
-                        digest: 0xdead_beef,
-                        size: 12,
-                    },
-                ),
-                (
-                    "a b/c.html".to_string(),
-                    CacheEntry {
-                        digest: u64::MAX,
-                        size: 0,
-                    },
-                ),
+                ("index.html".to_string(), 0xdead_beef),
+                ("a b/c.html".to_string(), u64::MAX),
             ]),
         };
         assert_eq!(RenderCache::from_text(&cache.to_text()), cache);
         assert_eq!(RenderCache::from_text(""), RenderCache::default());
-        let damaged = cache.to_text().replace(" 12 ", " twelve ");
+        let damaged = cache
+            .to_text()
+            .replace("00000000deadbeef", "0000000deadbeeg");
         assert_eq!(RenderCache::from_text(&damaged), RenderCache::default());
-        let other = cache.to_text().replace(MAGIC, "gitnomic-site-cache 0");
+        let other = cache.to_text().replace(MAGIC, "gitnomic-site-cache 1");
         assert_eq!(RenderCache::from_text(&other), RenderCache::default());
     }
 

@@ -151,33 +151,19 @@ impl<'a> Context<'a> {
         if let Ok(mut made) = self.made.lock() {
             made.push((path.to_string(), digest));
         }
-        self.previous
-            .files
-            .get(path)
-            .is_some_and(|e| e.digest == digest)
+        self.previous.files.get(path).is_some_and(|d| *d == digest)
     }
 
-    /// The digests of every file made, rendered or kept, with their sizes
-    /// (from `rendered`, else from the previous build).
-    pub(crate) fn cache(&self, rendered: &super::Site) -> RenderCache {
+    /// The digests of every file made, rendered or kept.
+    pub(crate) fn cache(&self) -> RenderCache {
         let made = self
             .made
             .lock()
             .map(|mut m| std::mem::take(&mut *m))
             .unwrap_or_default();
-        let files = made
-            .into_iter()
-            .map(|(path, digest)| {
-                let size = match rendered.get(&path) {
-                    Some(text) => text.len() as u64,
-                    None => self.previous.files.get(&path).map_or(0, |e| e.size),
-                };
-                (path, super::cache::CacheEntry { digest, size })
-            })
-            .collect();
         RenderCache {
             identity: self.previous.identity.clone(),
-            files,
+            files: made.into_iter().collect(),
         }
     }
 

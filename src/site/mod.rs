@@ -33,7 +33,7 @@ use crate::game::Game;
 use crate::ruleset::Ruleset;
 use crate::time::Timestamp;
 
-pub use cache::{CacheEntry, RenderCache};
+pub use cache::RenderCache;
 pub use theme::{Theme, ThemeFile, builtin_names};
 
 /// The rendered site: relative path (`ruleset/index.html`) to file text.
@@ -272,6 +272,6 @@ pub fn render_with(
             site.insert(path.clone(), text);
         }
     }
-    let cache = cx.cache(&site);
+    let cache = cx.cache();
     Ok(Rendered { files: site, cache })
 }

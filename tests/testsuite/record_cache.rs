@@ -57,7 +57,7 @@ fn read(root: &Path, cache: &[u8], trusted_before: SystemTime) -> (Game, CachedR
     let cache = || RecordCache::from_bytes(cache, PROGRAM);
     let read = load::read_dir_cached(root, GAME_DIRS, cache, trusted_before).expect("readable");
     let game = Game::check_with(&read.files, read.records.clone());
-    let next = record_cache::keep(PROGRAM, read.seen.clone(), &game.records);
+    let next = record_cache::keep(PROGRAM, &read.seen, &game.records);
     (game, read, next)
 }
 
@@ -160,7 +160,7 @@ fn a_game_read_with_its_records_cache_is_the_game_read_afresh() {
     assert_eq!(read_damaged.records.len(), 0, "a damaged cache is not used");
     let (game, whole, _) = read(root, &cache, trust_all());
     assert_eq!(whole.records.len(), 1);
-    let other = record_cache::keep("gitnomic other", whole.seen, &game.records);
+    let other = record_cache::keep("gitnomic other", &whole.seen, &game.records);
     let (read_other, _) = read_and_compare(root, &other, "another program's cache");
     assert_eq!(
         read_other.records.len(),
