@@ -5,7 +5,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::Context as _;
 
@@ -57,8 +57,13 @@ fn watch(args: &build::Args, global: &GlobalArgs, mut kept: Option<build::Kept>)
         if now != seen {
             seen = now;
             eprintln!("a file changed: rebuilding");
+            let started = Instant::now();
             match build::build_keeping(args, global, &mut kept) {
-                Ok(built) => eprintln!("rebuilt: {} files rendered again", built.rendered),
+                Ok(built) => eprintln!(
+                    "rebuilt in {:.3} s: {} files rendered again",
+                    started.elapsed().as_secs_f64(),
+                    built.rendered
+                ),
                 Err(e) => eprintln!("gitnomic: error: {e:#}"),
             }
         }
