@@ -60,9 +60,12 @@ fn watch(args: &build::Args, global: &GlobalArgs, mut kept: Option<build::Kept>)
             let started = Instant::now();
             match build::build_keeping(args, global, &mut kept) {
                 Ok(built) => eprintln!(
-                    "rebuilt in {:.3} s: {} files rendered again",
+                    "rebuilt in {:.3} s: {} rendered again",
                     started.elapsed().as_secs_f64(),
-                    built.rendered
+                    match built.rendered {
+                        1 => "1 file".to_string(),
+                        n => format!("{n} files"),
+                    }
                 ),
                 Err(e) => eprintln!("gitnomic: error: {e:#}"),
             }
