@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::archive::{MatterRow, rows_digest};
+use super::archive::{MatterRow, by_year, rows_digest};
 use super::cache::Digest;
 use super::context::{Context, matter_url, percent, slug};
 use super::svg::{self, Labels};
@@ -204,14 +204,8 @@ fn search_index(cx: &Context, rows: &[MatterRow], newest: &[usize], site: &mut S
         k: "player".into(),
         a: String::new(),
     });
-    let mut years: Vec<(i32, Vec<&MatterRow>)> = Vec::new();
-    for &i in newest {
-        let row = &rows[i];
-        match years.last_mut() {
-            Some((y, list)) if *y == row.year => list.push(row),
-            _ => years.push((row.year, vec![row])),
-        }
-    }
+    let newest: Vec<&MatterRow> = newest.iter().map(|&i| &rows[i]).collect();
+    let years = by_year(&newest);
     for (year, list) in &years {
         let path = format!("search/{year}.json");
         let key = rows_digest(Digest::new().text("search"), list);
