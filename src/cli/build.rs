@@ -199,6 +199,8 @@ pub(crate) fn build_keeping(
     let stats = publish::write(&out, &rendered.files, &stale)
         .with_context(|| format!("cannot write the site to {}", out.display()))?;
     let _ = std::fs::remove_file(out.join(OLD_MANIFEST));
+    // Made again now that `out` exists: its canonical path may differ
+    // from the one a missing directory gave before it was written.
     rendered.cache.identity = identity(&out);
     // Unchanged (every file it listed still there, as the same build
     // made them): not written again.
