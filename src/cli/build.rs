@@ -80,6 +80,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
 /// (`serve`'s, with the same arguments): the digests of the pages it
 /// made, the records it parsed and the theme it loaded. The next build
 /// then reads neither cache file back and parses no template again.
+/// The default holds nothing: its build reads both cache files.
 #[derive(Default)]
 pub(crate) struct Kept {
     /// The digests it wrote, as in the cache file.
@@ -92,15 +93,17 @@ pub(crate) struct Kept {
 
 /// Builds the site once, reporting each stage on stderr unless --quiet.
 pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
-    build_keeping(args, global, &mut None)
+    build_keeping(args, global, None)
 }
 
 /// [`build`], taking what the previous build in this process left in
-/// `kept`, if anything, and leaving there what the next one can use.
+/// `kept` and leaving there what the next one can use. Without `kept`
+/// (a build the process ends after) nothing is gathered to keep: the
+/// records' index alone would cost a tenth of a rebuild.
 pub(crate) fn build_keeping(
     args: &Args,
     global: &GlobalArgs,
-    kept: &mut Option<Kept>,
+    mut kept: Option<&mut Kept>,
 ) -> anyhow::Result<Built> {
     let started = Instant::now();
     let quiet = global.quiet;
@@ -120,7 +123,7 @@ pub(crate) fn build_keeping(
         cache: kept_cache,
         records: kept_records,
         theme: kept_theme,
-    } = kept.take().unwrap_or_default();
+    } = kept.as_deref_mut().map(std::mem::take).unwrap_or_default();
     // The previous build's files are checked on disk, and the theme
     // parsed, while the game is read: none needs the others.
     let (read, (previous, written), (theme, overrides)) = std::thread::scope(|scope| {
@@ -215,19 +218,21 @@ pub(crate) fn build_keeping(
         stats.unchanged + rendered.cache.files.len() - rendered.files.len(),
         stats.removed
     ));
-    let rendered_count = rendered.files.len();
-    *kept = Some(Kept {
-        cache: rendered.cache,
-        records: seen.map_or_else(RecordCache::default, |seen| {
-            record_cache::kept(&seen, std::mem::take(&mut game.records))
-        }),
-        theme: Some((overrides, theme)),
-    });
-    Ok(Built {
+    let built = Built {
         out,
         broken,
-        rendered: rendered_count,
-    })
+        rendered: rendered.files.len(),
+    };
+    if let Some(kept) = kept {
+        *kept = Kept {
+            cache: rendered.cache,
+            records: seen.map_or_else(RecordCache::default, |seen| {
+                record_cache::kept(&seen, std::mem::take(&mut game.records))
+            }),
+            theme: Some((overrides, theme)),
+        };
+    }
+    Ok(built)
 }
 
 /// What a thread gave, or its panic, passed on.
@@ -586,16 +591,16 @@ mod tests {
     #[test]
     fn a_build_from_what_the_last_one_kept_equals_a_full_build() {
         let (dir, global) = game();
-        let mut kept = None;
-        let first = build_keeping(&args("public"), &global, &mut kept).expect("it builds");
-        assert!(kept.is_some(), "the build keeps what it made");
+        let mut kept = Kept::default();
+        let first = build_keeping(&args("public"), &global, Some(&mut kept)).expect("it builds");
+        assert!(!kept.cache.files.is_empty(), "the build keeps what it made");
         // Without the cache on disk, only what was kept can spare the
         // next build from rendering everything again.
         std::fs::remove_file(cache_path(dir.path(), &first.out, None)).unwrap();
         let matters = dir.path().join("content/matters");
         std::fs::create_dir_all(&matters).unwrap();
         std::fs::write(matters.join("00007.md"), RECORD).unwrap();
-        let again = build_keeping(&args("public"), &global, &mut kept).expect("it builds");
+        let again = build_keeping(&args("public"), &global, Some(&mut kept)).expect("it builds");
         assert!(
             again.rendered > 0 && again.rendered < first.rendered / 2,
             "{} of {} files rendered again",

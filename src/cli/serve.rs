@@ -27,8 +27,8 @@ pub struct Args {
 
 /// Runs `gitnomic serve` until interrupted.
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
-    let mut kept = None;
-    let built = build::build_keeping(&args.build, global, &mut kept)?;
+    let mut kept = build::Kept::default();
+    let built = build::build_keeping(&args.build, global, Some(&mut kept))?;
     let listener = TcpListener::bind(("127.0.0.1", args.port))
         .with_context(|| format!("cannot listen on 127.0.0.1:{}", args.port))?;
     let address = listener.local_addr().context("no local address")?;
@@ -49,7 +49,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
 
 /// Rebuilds whenever the modification times of the game's files change,
 /// each build starting from what the one before it kept in memory.
-fn watch(args: &build::Args, global: &GlobalArgs, mut kept: Option<build::Kept>) {
+fn watch(args: &build::Args, global: &GlobalArgs, mut kept: build::Kept) {
     let mut seen = fingerprint(&global.root);
     loop {
         std::thread::sleep(POLL);
@@ -58,7 +58,7 @@ fn watch(args: &build::Args, global: &GlobalArgs, mut kept: Option<build::Kept>)
             seen = now;
             eprintln!("a file changed: rebuilding");
             let started = Instant::now();
-            match build::build_keeping(args, global, &mut kept) {
+            match build::build_keeping(args, global, Some(&mut kept)) {
                 Ok(built) => eprintln!(
                     "rebuilt in {:.3} s: {} rendered again",
                     started.elapsed().as_secs_f64(),
