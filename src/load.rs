@@ -190,24 +190,29 @@ enum Got {
 }
 
 /// [`read`] of a directory, taking from `cache` (made while the directory
-/// is listed) the records of files that have not changed since it was
-/// made: same stamp, or same text. A stamp
-/// is trusted only when the file was last changed before `trusted_before`
-/// (a moment a little before this read began): a file changed again
-/// within the clock's resolution of the last read could otherwise keep
-/// its stamp with new text.
+/// is listed and its records stamped; `None`: there is none) the records
+/// of files that have not changed since it was made: same stamp, or same
+/// text. A stamp is trusted only when the file was last changed before
+/// `trusted_before` (a moment a little before this read began): a file
+/// changed again within the clock's resolution of the last read could
+/// otherwise keep its stamp with new text.
 pub fn read_dir_cached(
     root: &Path,
     dirs: &[&str],
-    cache: impl FnOnce() -> RecordCache + Send,
+    cache: Option<impl FnOnce() -> RecordCache + Send>,
     trusted_before: SystemTime,
 ) -> Result<CachedRead, LoadError> {
     let before = nanos(trusted_before);
-    let (listed, mut cache) = rayon::join(|| list_dir(root, dirs), cache);
-    let listed = listed?;
-    let got: Vec<Got> = listed
+    let stamped = cache.is_some();
+    // The records are stamped while the cache is decoded: neither waits
+    // for the other.
+    let (listed, mut cache) = rayon::join(
+        || listed_and_stamped(root, dirs, stamped),
+        || cache.map(|cache| cache()).unwrap_or_default(),
+    );
+    let got: Vec<Got> = listed?
         .into_par_iter()
-        .map(|(name, path)| read_cached(name, &path, &cache, before))
+        .map(|(name, path, stamp)| read_cached(name, &path, stamp, &cache, before))
         .collect::<Result<_, _>>()?;
     let mut out = CachedRead {
         files: Vec::new(),
@@ -246,12 +251,32 @@ pub fn read_dir_cached(
     Ok(out)
 }
 
-/// One file of [`read_dir_cached`]. A record's stamp is taken before its
-/// text is read, so a change while it is read makes a new stamp, never
-/// an old stamp on new text.
+/// Every game file under `dirs` of `root` (see [`list_dir`]) and, when
+/// `stamped`, each record file's stamp. A file gone since it was listed
+/// has none: it is then read, and the error names it.
+fn listed_and_stamped(
+    root: &Path,
+    dirs: &[&str],
+    stamped: bool,
+) -> Result<Vec<(String, PathBuf, Option<Stamp>)>, LoadError> {
+    Ok(list_dir(root, dirs)?
+        .into_par_iter()
+        .map(|(name, path)| {
+            let stamp = (stamped && is_record_path(&name))
+                .then(|| std::fs::metadata(&path).ok().as_ref().and_then(stamp))
+                .flatten();
+            (name, path, stamp)
+        })
+        .collect())
+}
+
+/// One file of [`read_dir_cached`], with its `stamp` if one was taken. A
+/// record's stamp is taken before its text is read, so a change while it
+/// is read makes a new stamp, never an old stamp on new text.
 fn read_cached(
     name: String,
     path: &Path,
+    stamp_taken: Option<Stamp>,
     cache: &RecordCache,
     before: i64,
 ) -> Result<Got, LoadError> {
@@ -259,12 +284,11 @@ fn read_cached(
         return Ok(Got::Read(read_text(name, path)?, None));
     }
     let trusted = |s: &Stamp| s.modified < before && s.changed < before;
-    if cache.has(&name) {
-        let meta = std::fs::metadata(path).map_err(|e| io_error(&name, path, e))?;
-        let stamp = stamp(&meta).filter(trusted);
-        if let Some(hit) = stamp.and_then(|s| cache.by_stamp(&name, &s)) {
-            return Ok(Got::Cached(hit, name, None));
-        }
+    if let Some(hit) = stamp_taken
+        .filter(trusted)
+        .and_then(|s| cache.by_stamp(&name, &s))
+    {
+        return Ok(Got::Cached(hit, name, None));
     }
     // Stamped through the open file, before it is read.
     let mut file = std::fs::File::open(path).map_err(|e| io_error(&name, path, e))?;

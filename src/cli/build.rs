@@ -148,7 +148,7 @@ pub(crate) fn build_keeping(
             None => {
                 let records = (!args.full).then_some(kept_records);
                 read_work_tree(root, &records_path(&cache_file), records, &say)
-                    .map(|(game, seen)| (game, Some(seen)))
+                    .map(|(game, seen, changed)| (game, Some((seen, changed))))
             }
         };
         let (previous, theme) = (joined(previous), joined(theme));
@@ -173,8 +173,24 @@ pub(crate) fn build_keeping(
     if args.full {
         previous.files.clear();
     }
-    let mut rendered = site::render_with(&input, &theme, &previous, &|stage| say(stage))
-        .context("cannot render the site")?;
+    // The records parsed are kept for the next build while this one
+    // renders: neither needs the other.
+    let records_file = records_path(&cache_file);
+    let (rendered, records_kept) = std::thread::scope(|scope| {
+        let keeping = seen
+            .as_ref()
+            .filter(|(_, changed)| *changed)
+            .map(|(seen, _)| {
+                scope.spawn(|| {
+                    let records = record_cache::keep(&program(), seen, &game.records);
+                    write_atomically(&records_file, records)
+                })
+            });
+        let rendered = site::render_with(&input, &theme, &previous, &|stage| say(stage));
+        (rendered, keeping.map(joined))
+    });
+    let mut rendered = rendered.context("cannot render the site")?;
+    records_kept.transpose()?;
     say(&format!(
         "rendered {} files, kept {} unchanged",
         rendered.files.len(),
@@ -226,7 +242,7 @@ pub(crate) fn build_keeping(
     if let Some(kept) = kept {
         *kept = Kept {
             cache: rendered.cache,
-            records: seen.map_or_else(RecordCache::default, |seen| {
+            records: seen.map_or_else(RecordCache::default, |(seen, _)| {
                 record_cache::kept(&seen, std::mem::take(&mut game.records))
             }),
             theme: Some((overrides, theme)),
@@ -437,24 +453,31 @@ fn read_revision(root: &Path, rev: &str, say: &dyn Fn(&str)) -> anyhow::Result<G
 /// The game in the work tree at `root`, taking the records of unchanged
 /// files from those parsed by earlier builds: `kept` in memory, else
 /// those kept in `records_file` (`None`: not taken, as if there were
-/// none). Keeps this build's in `records_file` for the next, and gives
-/// back each trusted record file's stamp and digest.
+/// none). Gives back each trusted record file's stamp and digest, and
+/// whether the records to keep for the next build differ from those
+/// kept.
 fn read_work_tree(
     root: &Path,
     records_file: &Path,
     kept: Option<RecordCache>,
     say: &dyn Fn(&str),
-) -> anyhow::Result<(Game, Vec<record_cache::Seen>)> {
+) -> anyhow::Result<(Game, Vec<record_cache::Seen>, bool)> {
     let program = program();
     // A file changed in the last two seconds may change again with the
     // same stamp: its record is parsed again until it is older.
     let trusted_before = SystemTime::now() - Duration::from_secs(2);
-    let cache = || match kept {
-        Some(kept) if !kept.is_empty() => kept,
-        Some(_) => std::fs::read(records_file)
+    let from_file = || {
+        std::fs::read(records_file)
             .map(|bytes| RecordCache::from_bytes(&bytes, &program))
-            .unwrap_or_default(),
-        None => RecordCache::default(),
+            .unwrap_or_default()
+    };
+    // With no cache file nor records in memory, no record is stamped to
+    // be looked up in a cache that cannot have it.
+    type Source<'s> = Box<dyn FnOnce() -> RecordCache + Send + 's>;
+    let cache: Option<Source> = match kept {
+        Some(kept) if !kept.is_empty() => Some(Box::new(move || kept)),
+        Some(_) if records_file.exists() => Some(Box::new(from_file)),
+        _ => None,
     };
     let read = load::read_dir_cached(root, GAME_DIRS, cache, trusted_before)
         .context("cannot read the game")?;
@@ -466,12 +489,8 @@ fn read_work_tree(
         game.ruleset.rules.len(),
         game.records.len()
     ));
-    if read.changed {
-        let bytes = record_cache::keep(&program, &read.seen, &game.records);
-        write_atomically(records_file, bytes)?;
-    }
     warn_of_problems(&game);
-    Ok((game, read.seen))
+    Ok((game, read.seen, read.changed))
 }
 
 /// A warning when the game has problems: the site shows what could be read.
