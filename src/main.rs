@@ -5,6 +5,10 @@ use std::process::ExitCode;
 use clap::Parser;
 use gitnomic::cli::{self, Cli};
 
+/// See Cargo.toml for why not the system's allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     gitnomic::logging::init(cli.global.verbosity());
