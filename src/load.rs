@@ -192,27 +192,34 @@ enum Got {
 /// [`read`] of a directory, taking from `cache` (made while the directory
 /// is listed and its records stamped; `None`: there is none) the records
 /// of files that have not changed since it was made: same stamp, or same
-/// text. A stamp is trusted only when the file was last changed before
-/// `trusted_before` (a moment a little before this read began): a file
-/// changed again within the clock's resolution of the last read could
-/// otherwise keep its stamp with new text.
+/// text. The directory is listed here unless `listed` gives its files
+/// already (see [`list_stamped`]). A stamp is trusted only when the file
+/// was last changed before `trusted_before` (a moment a little before the
+/// files were stamped): a file changed again within the clock's
+/// resolution of the last read could otherwise keep its stamp with new
+/// text.
 pub fn read_dir_cached(
     root: &Path,
     dirs: &[&str],
+    listed: Option<Vec<Listed>>,
     cache: Option<impl FnOnce() -> RecordCache + Send>,
     trusted_before: SystemTime,
 ) -> Result<CachedRead, LoadError> {
     let before = nanos(trusted_before);
-    let stamped = cache.is_some();
+    let stamped = if cache.is_some() {
+        Stamped::Records
+    } else {
+        Stamped::None
+    };
     // The records are stamped while the cache is decoded: neither waits
     // for the other.
     let (listed, mut cache) = rayon::join(
-        || listed_and_stamped(root, dirs, stamped),
+        || listed.map_or_else(|| list_stamped(root, dirs, stamped), Ok),
         || cache.map(|cache| cache()).unwrap_or_default(),
     );
     let got: Vec<Got> = listed?
         .into_par_iter()
-        .map(|(name, path, stamp)| read_cached(name, &path, stamp, &cache, before))
+        .map(|file| read_cached(file.name, &file.path, file.stamp, &cache, before))
         .collect::<Result<_, _>>()?;
     let mut out = CachedRead {
         files: Vec::new(),
@@ -251,21 +258,43 @@ pub fn read_dir_cached(
     Ok(out)
 }
 
-/// Every game file under `dirs` of `root` (see [`list_dir`]) and, when
-/// `stamped`, each record file's stamp. A file gone since it was listed
-/// has none: it is then read, and the error names it.
-fn listed_and_stamped(
-    root: &Path,
-    dirs: &[&str],
-    stamped: bool,
-) -> Result<Vec<(String, PathBuf, Option<Stamp>)>, LoadError> {
+/// A game file as [`list_stamped`] found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    /// Its name in the game (`content/matters/00012.md`).
+    pub name: String,
+    /// Where it is.
+    pub path: PathBuf,
+    /// Its stamp, if it was taken and the file was still there.
+    pub stamp: Option<Stamp>,
+}
+
+/// Which files [`list_stamped`] stamps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stamped {
+    /// None.
+    None,
+    /// The records, to be looked up in a cache of parsed records.
+    Records,
+    /// Every file, to tell when any changes.
+    All,
+}
+
+/// Every game file under `dirs` of `root`, in the order of their names
+/// within each directory, each stamped as `which` says.
+pub fn list_stamped(root: &Path, dirs: &[&str], which: Stamped) -> Result<Vec<Listed>, LoadError> {
     Ok(list_dir(root, dirs)?
         .into_par_iter()
         .map(|(name, path)| {
-            let stamp = (stamped && is_record_path(&name))
-                .then(|| std::fs::metadata(&path).ok().as_ref().and_then(stamp))
+            let wanted = match which {
+                Stamped::None => false,
+                Stamped::Records => is_record_path(&name),
+                Stamped::All => true,
+            };
+            let stamp = wanted
+                .then(|| std::fs::metadata(&path).ok().as_ref().map(stamp))
                 .flatten();
-            (name, path, stamp)
+            Listed { name, path, stamp }
         })
         .collect())
 }
@@ -293,7 +322,7 @@ fn read_cached(
     // Stamped through the open file, before it is read.
     let mut file = std::fs::File::open(path).map_err(|e| io_error(&name, path, e))?;
     let meta = file.metadata().map_err(|e| io_error(&name, path, e))?;
-    let stamp = stamp(&meta).filter(trusted);
+    let stamp = Some(stamp(&meta)).filter(trusted);
     let mut text = String::with_capacity(usize::try_from(meta.len()).unwrap_or_default());
     file.read_to_string(&mut text)
         .map_err(|e| io_error(&name, path, e))?;
@@ -307,24 +336,31 @@ fn read_cached(
     ))
 }
 
-/// A file's [`Stamp`], where the system gives one.
+/// A file's [`Stamp`].
 #[cfg(unix)]
-fn stamp(meta: &std::fs::Metadata) -> Option<Stamp> {
+fn stamp(meta: &std::fs::Metadata) -> Stamp {
     use std::os::unix::fs::MetadataExt;
     let ns = |s: i64, n: i64| s.saturating_mul(1_000_000_000).saturating_add(n);
-    Some(Stamp {
+    Stamp {
         len: meta.len(),
         modified: ns(meta.mtime(), meta.mtime_nsec()),
         changed: ns(meta.ctime(), meta.ctime_nsec()),
         inode: meta.ino(),
-    })
+    }
 }
 
-/// Without a change time no stamp can be trusted: every record is read
-/// (and found in the cache by its text).
+/// A file's [`Stamp`] without a change time or inode: enough to tell a
+/// change, never trusted to tell a file unchanged (its change time is
+/// the latest there is), so every record is read and found in the cache
+/// by its text.
 #[cfg(not(unix))]
-fn stamp(_: &std::fs::Metadata) -> Option<Stamp> {
-    None
+fn stamp(meta: &std::fs::Metadata) -> Stamp {
+    Stamp {
+        len: meta.len(),
+        modified: meta.modified().map_or(0, nanos),
+        changed: i64::MAX,
+        inode: 0,
+    }
 }
 
 /// `t` in nanoseconds since 1970.

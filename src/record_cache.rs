@@ -67,10 +67,6 @@ pub struct Hit(usize);
 
 impl RecordCache {
     /// A cache of `entries`, by the path of each record.
-    pub fn new(entries: Vec<Entry>) -> RecordCache {
-        RecordCache::of(entries.into_iter().map(Some).collect())
-    }
-
     fn of(entries: Vec<Option<Entry>>) -> RecordCache {
         let paths: Vec<String> = entries
             .par_iter()
@@ -181,21 +177,30 @@ pub fn keep(identity: &str, seen: &[Seen], records: &[Record]) -> Vec<u8> {
 }
 
 /// [`keep`] in memory, for the next build in the same process: the
-/// records move in, no copy made.
-pub fn kept(seen: &[Seen], records: Vec<Record>) -> RecordCache {
-    let seen = by_path(seen);
-    let entries = records
-        .into_iter()
-        .filter_map(|record| {
-            let &(stamp, content) = seen.get(record.path().as_str())?;
-            Some(Entry {
-                stamp: *stamp,
-                content: *content,
-                record,
-            })
-        })
+/// records and the paths seen move in, no copy made.
+pub fn kept(seen: Vec<Seen>, records: Vec<Record>) -> RecordCache {
+    let index: HashMap<String, usize> = records
+        .par_iter()
+        .enumerate()
+        .map(|(i, r)| (r.path(), i))
         .collect();
-    RecordCache::new(entries)
+    let mut records: Vec<Option<Record>> = records.into_iter().map(Some).collect();
+    let mut cache = RecordCache {
+        entries: Vec::with_capacity(seen.len()),
+        by_path: HashMap::with_capacity(seen.len()),
+    };
+    for (path, stamp, content) in seen {
+        let Some(record) = index.get(&path).and_then(|&i| records[i].take()) else {
+            continue;
+        };
+        cache.by_path.insert(path, cache.entries.len());
+        cache.entries.push(Some(Entry {
+            stamp,
+            content,
+            record,
+        }));
+    }
+    cache
 }
 
 /// The stamp and digest of each file seen, by its path.
@@ -528,7 +533,7 @@ mod tests {
         let records = vec![entry.record.clone(), other];
         let from_bytes =
             RecordCache::from_bytes(&keep("gitnomic 1", &seen, &records), "gitnomic 1");
-        let in_memory = kept(&seen, records);
+        let in_memory = kept(seen, records);
         for mut cache in [from_bytes, in_memory] {
             assert_eq!(cache.len(), 1, "only the record of a file seen");
             let hit = cache

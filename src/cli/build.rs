@@ -8,7 +8,7 @@ use anyhow::Context as _;
 
 use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs};
 use crate::game::Game;
-use crate::load::{self, GAME_DIRS, Origin};
+use crate::load::{self, GAME_DIRS, Listed, Origin};
 use crate::record_cache::{self, RecordCache};
 use crate::site::{self, RenderCache, Rendered, SiteInput, ThemeFile, Timeline};
 use crate::{publish, timeline};
@@ -85,10 +85,25 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
 pub(crate) struct Kept {
     /// The digests it wrote, as in the cache file.
     cache: RenderCache,
-    /// The records of files whose stamps could be trusted.
-    records: RecordCache,
+    /// The records of files whose stamps could be trusted, indexed on a
+    /// thread of their own once the build is done: the next build, half
+    /// a second away at least, finds them ready.
+    records: Option<std::thread::JoinHandle<RecordCache>>,
     /// The theme's files and the theme loaded from them.
     theme: Option<(Vec<ThemeFile>, site::Theme)>,
+    /// The game's files, every one stamped, as serve's watcher listed
+    /// them a moment ago to see that something changed: not listed and
+    /// stamped again. A file changed since then changes the watcher's
+    /// next listing, and the build after it reads it.
+    listed: Option<Vec<Listed>>,
+}
+
+impl Kept {
+    /// Gives the next build the game's files as just listed (see
+    /// [`load::list_stamped`]).
+    pub(crate) fn listed(&mut self, files: Vec<Listed>) {
+        self.listed = Some(files);
+    }
 }
 
 /// Builds the site once, reporting each stage on stderr unless --quiet.
@@ -123,6 +138,7 @@ pub(crate) fn build_keeping(
         cache: kept_cache,
         records: kept_records,
         theme: kept_theme,
+        listed,
     } = kept.as_deref_mut().map(std::mem::take).unwrap_or_default();
     // The previous build's files are checked on disk, and the theme
     // parsed, while the game is read: none needs the others.
@@ -146,8 +162,14 @@ pub(crate) fn build_keeping(
         let read = match &args.rev {
             Some(rev) => read_revision(root, rev, &say).map(|game| (game, None)),
             None => {
-                let records = (!args.full).then_some(kept_records);
-                read_work_tree(root, &records_path(&cache_file), records, &say)
+                let records = (!args.full).then(|| {
+                    kept_records.map_or_else(RecordCache::default, |records| {
+                        records
+                            .join()
+                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                    })
+                });
+                read_work_tree(root, listed, &records_path(&cache_file), records, &say)
                     .map(|(game, seen, changed)| (game, Some((seen, changed))))
             }
         };
@@ -242,10 +264,12 @@ pub(crate) fn build_keeping(
     if let Some(kept) = kept {
         *kept = Kept {
             cache: rendered.cache,
-            records: seen.map_or_else(RecordCache::default, |(seen, _)| {
-                record_cache::kept(&seen, std::mem::take(&mut game.records))
+            records: seen.map(|(seen, _)| {
+                let records = std::mem::take(&mut game.records);
+                std::thread::spawn(move || record_cache::kept(seen, records))
             }),
             theme: Some((overrides, theme)),
+            listed: None,
         };
     }
     Ok(built)
@@ -450,14 +474,16 @@ fn read_revision(root: &Path, rev: &str, say: &dyn Fn(&str)) -> anyhow::Result<G
     Ok(game)
 }
 
-/// The game in the work tree at `root`, taking the records of unchanged
-/// files from those parsed by earlier builds: `kept` in memory, else
+/// The game in the work tree at `root` (its files as `listed`, else
+/// listed now), taking the records of unchanged files from those parsed
+/// by earlier builds: `kept` in memory, else
 /// those kept in `records_file` (`None`: not taken, as if there were
 /// none). Gives back each trusted record file's stamp and digest, and
 /// whether the records to keep for the next build differ from those
 /// kept.
 fn read_work_tree(
     root: &Path,
+    listed: Option<Vec<Listed>>,
     records_file: &Path,
     kept: Option<RecordCache>,
     say: &dyn Fn(&str),
@@ -479,7 +505,7 @@ fn read_work_tree(
         Some(_) if records_file.exists() => Some(Box::new(from_file)),
         _ => None,
     };
-    let read = load::read_dir_cached(root, GAME_DIRS, cache, trusted_before)
+    let read = load::read_dir_cached(root, GAME_DIRS, listed, cache, trusted_before)
         .context("cannot read the game")?;
     let cached = read.records.len();
     let game = Game::check_with(&read.files, read.records);
@@ -619,6 +645,9 @@ mod tests {
         let matters = dir.path().join("content/matters");
         std::fs::create_dir_all(&matters).unwrap();
         std::fs::write(matters.join("00007.md"), RECORD).unwrap();
+        // As serve's watcher gives them, the files listed and stamped.
+        let listed = load::list_stamped(dir.path(), GAME_DIRS, load::Stamped::All);
+        kept.listed(listed.expect("the game lists"));
         let again = build_keeping(&args("public"), &global, Some(&mut kept)).expect("it builds");
         assert!(
             again.rendered > 0 && again.rendered < first.rendered / 2,

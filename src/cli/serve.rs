@@ -10,6 +10,7 @@ use std::time::{Duration, Instant, SystemTime};
 use anyhow::Context as _;
 
 use super::{EXIT_OK, GlobalArgs, build};
+use crate::load::{self, GAME_DIRS};
 
 /// How often the game's files are looked at for changes.
 const POLL: Duration = Duration::from_millis(500);
@@ -27,7 +28,13 @@ pub struct Args {
 
 /// Runs `gitnomic serve` until interrupted.
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    // Looked at before the first build, so that a file changed while it
+    // runs is built again after it.
+    let seen = Fingerprint::of(&global.root);
     let mut kept = build::Kept::default();
+    if let Some(files) = &seen.game {
+        kept.listed(files.clone());
+    }
     let built = build::build_keeping(&args.build, global, Some(&mut kept))?;
     let listener = TcpListener::bind(("127.0.0.1", args.port))
         .with_context(|| format!("cannot listen on 127.0.0.1:{}", args.port))?;
@@ -35,7 +42,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     println!("serving {} on http://{address}/", built.out.display());
     std::io::stdout().flush().ok();
     let (build_args, watch_global) = (args.build.clone(), global.clone());
-    std::thread::spawn(move || watch(&build_args, &watch_global, kept));
+    std::thread::spawn(move || watch(&build_args, &watch_global, kept, seen));
     for stream in listener.incoming().flatten() {
         let out = built.out.clone();
         std::thread::spawn(move || {
@@ -47,14 +54,18 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::from(EXIT_OK))
 }
 
-/// Rebuilds whenever the modification times of the game's files change,
-/// each build starting from what the one before it kept in memory.
-fn watch(args: &build::Args, global: &GlobalArgs, mut kept: build::Kept) {
-    let mut seen = fingerprint(&global.root);
+/// Rebuilds whenever the game's files or the theme's differ from those
+/// `seen`, each build starting from what the one before it kept in
+/// memory, and from the game's files as the watcher just listed and
+/// stamped them.
+fn watch(args: &build::Args, global: &GlobalArgs, mut kept: build::Kept, mut seen: Fingerprint) {
     loop {
         std::thread::sleep(POLL);
-        let now = fingerprint(&global.root);
+        let now = Fingerprint::of(&global.root);
         if now != seen {
+            if let Some(files) = &now.game {
+                kept.listed(files.clone());
+            }
             seen = now;
             eprintln!("a file changed: rebuilding");
             let started = Instant::now();
@@ -73,17 +84,29 @@ fn watch(args: &build::Args, global: &GlobalArgs, mut kept: build::Kept) {
     }
 }
 
-/// Paths, sizes and modification times of everything a build reads.
-fn fingerprint(root: &Path) -> Vec<(PathBuf, u64, Option<SystemTime>)> {
-    let mut out = Vec::new();
-    for dir in ["rules", "state", "content", "templates", "static", "themes"] {
-        for entry in walkdir::WalkDir::new(root.join(dir)).into_iter().flatten() {
-            if let Ok(meta) = entry.metadata() {
-                out.push((entry.path().to_path_buf(), meta.len(), meta.modified().ok()));
+/// What a build reads, as the watcher compares it between looks.
+#[derive(PartialEq)]
+struct Fingerprint {
+    /// The game's files, each stamped (`None`: they could not be listed;
+    /// the build lists them itself and says why not).
+    game: Option<Vec<load::Listed>>,
+    /// The path, size and modification time of every theme file.
+    theme: Vec<(PathBuf, u64, Option<SystemTime>)>,
+}
+
+impl Fingerprint {
+    fn of(root: &Path) -> Fingerprint {
+        let game = load::list_stamped(root, GAME_DIRS, load::Stamped::All).ok();
+        let mut theme = Vec::new();
+        for dir in ["templates", "static", "themes"] {
+            for entry in walkdir::WalkDir::new(root.join(dir)).into_iter().flatten() {
+                if let Ok(meta) = entry.metadata() {
+                    theme.push((entry.path().to_path_buf(), meta.len(), meta.modified().ok()));
+                }
             }
         }
+        Fingerprint { game, theme }
     }
-    out
 }
 
 /// Answers one GET or HEAD request with a file of `out`.

@@ -55,8 +55,8 @@ fn game_dir() -> tempfile::TempDir {
 /// The game read with `cache`, and the cache it leaves for the next read.
 fn read(root: &Path, cache: &[u8], trusted_before: SystemTime) -> (Game, CachedRead, Vec<u8>) {
     let cache = || RecordCache::from_bytes(cache, PROGRAM);
-    let read =
-        load::read_dir_cached(root, GAME_DIRS, Some(cache), trusted_before).expect("readable");
+    let read = load::read_dir_cached(root, GAME_DIRS, None, Some(cache), trusted_before)
+        .expect("readable");
     let game = Game::check_with(&read.files, read.records.clone());
     let next = record_cache::keep(PROGRAM, &read.seen, &game.records);
     (game, read, next)

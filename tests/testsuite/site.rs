@@ -180,23 +180,13 @@ fn files_under(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
 
 const RECORD: &str = "+++\nnumber = 7\nkind = \"proposal\"\ntitle = \"Wind faster\"\nauthor = \"Ada\"\ndynasty = 1\nopened = \"2030-03-01T10:00:00Z\"\nresolved = \"2030-03-02T10:00:00Z\"\noutcome = \"failed\"\nresolved_by = \"gitnomic resolve\"\nreasons = []\nvotes = []\nuncounted = []\n+++\nWind the springs faster.\n";
 
-#[test]
-fn a_rebuild_renders_what_changed_and_leaves_what_a_full_build_makes() {
-    let game = GameTest::bundled();
-    let first = game.run(&["build"]);
-    assert_eq!(first.code, 0, "{}", first.stderr);
-    assert!(
-        !game.path("public/.gitnomic-site").exists(),
-        "no list of files published with the site"
-    );
-    let again = game.run(&["build"]);
-    assert!(
-        again.stderr.contains("rendered 0 files"),
-        "{}",
-        again.stderr
-    );
-    type Change<'g> = Box<dyn Fn() + 'g>;
-    let mut steps: Vec<(&str, Change)> = vec![
+/// A change to the game, and what it is.
+type Change<'g> = (&'static str, Box<dyn Fn() + 'g>);
+
+/// Changes a rebuild must follow: a record added, edited and removed, the
+/// gamestate and a theme file changed.
+fn changes(game: &GameTest) -> Vec<Change<'_>> {
+    vec![
         (
             "a new record",
             Box::new(|| game.write("content/matters/00007.md", RECORD)),
@@ -225,8 +215,44 @@ fn a_rebuild_renders_what_changed_and_leaves_what_a_full_build_makes() {
             "a deleted record",
             Box::new(|| std::fs::remove_file(game.path("content/matters/00007.md")).unwrap()),
         ),
-    ];
-    for (what, change) in steps.drain(..) {
+    ]
+}
+
+/// Asserts that the site in `out` is, file for file and byte for byte,
+/// the site a full build makes now.
+fn assert_as_a_full_build(game: &GameTest, out: &str, what: &str) {
+    let full = game.run(&["build", "--full", "--out", "full", "--cache", "full.cache"]);
+    assert_eq!(full.code, 0, "{what}: {}", full.stderr);
+    let (built, expected) = (
+        files_under(&game.path(out)),
+        files_under(&game.path("full")),
+    );
+    assert_eq!(
+        built.keys().collect::<Vec<_>>(),
+        expected.keys().collect::<Vec<_>>(),
+        "{what}"
+    );
+    for (path, bytes) in &expected {
+        assert!(built[path] == *bytes, "{what}: {path} differs");
+    }
+}
+
+#[test]
+fn a_rebuild_renders_what_changed_and_leaves_what_a_full_build_makes() {
+    let game = GameTest::bundled();
+    let first = game.run(&["build"]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(
+        !game.path("public/.gitnomic-site").exists(),
+        "no list of files published with the site"
+    );
+    let again = game.run(&["build"]);
+    assert!(
+        again.stderr.contains("rendered 0 files"),
+        "{}",
+        again.stderr
+    );
+    for (what, change) in changes(&game) {
         change();
         let since = game.run(&["build", "--check-links"]);
         assert_eq!(since.code, 0, "{what}: {}", since.stderr);
@@ -240,19 +266,65 @@ fn a_rebuild_renders_what_changed_and_leaves_what_a_full_build_makes() {
             "{what}: {}",
             since.stderr
         );
-        let full = game.run(&["build", "--full", "--out", "full", "--cache", "full.cache"]);
-        assert_eq!(full.code, 0, "{what}: {}", full.stderr);
-        let (built, expected) = (
-            files_under(&game.path("public")),
-            files_under(&game.path("full")),
-        );
-        assert_eq!(
-            built.keys().collect::<Vec<_>>(),
-            expected.keys().collect::<Vec<_>>(),
-            "{what}"
-        );
-        for (path, bytes) in &expected {
-            assert!(built[path] == *bytes, "{what}: {path} differs");
+        assert_as_a_full_build(&game, "public", what);
+    }
+}
+
+#[test]
+fn serve_rebuilds_on_each_change_what_a_full_build_makes() {
+    use std::io::{BufRead as _, BufReader};
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+
+    let game = GameTest::bundled();
+    let serve = Command::new(env!("CARGO_BIN_EXE_gitnomic"))
+        .arg("--root")
+        .arg(game.root())
+        .args(["-q", "serve", "--port", "0", "--out", "served"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("serve starts");
+    let mut serve = Stopped(serve);
+    // Its lines, as they come: a rebuild is waited for, not slept on.
+    let (lines, said) = std::sync::mpsc::channel();
+    let stdout = serve.0.stdout.take().expect("piped");
+    let stderr = serve.0.stderr.take().expect("piped");
+    for output in [
+        Box::new(stdout) as Box<dyn std::io::Read + Send>,
+        Box::new(stderr),
+    ] {
+        let lines = lines.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(output).lines().map_while(Result::ok) {
+                if lines.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    let next = |prefix: &str, what: &str| loop {
+        match said.recv_timeout(Duration::from_secs(60)) {
+            Ok(line) if line.starts_with(prefix) => return line,
+            Ok(line) => assert!(!line.contains("error"), "{what}: {line}"),
+            Err(e) => panic!("{what}: no line starting {prefix:?} from serve ({e})"),
         }
+    };
+    next("serving ", "the first build");
+    for (what, change) in changes(&game) {
+        change();
+        let rebuilt = next("rebuilt in ", what);
+        assert!(!rebuilt.contains(" 0 files"), "{what}: {rebuilt}");
+        assert_as_a_full_build(&game, "served", what);
+    }
+}
+
+/// A child process, killed when the test ends, passed or failed.
+struct Stopped(std::process::Child);
+
+impl Drop for Stopped {
+    fn drop(&mut self) {
+        self.0.kill().ok();
+        self.0.wait().ok();
     }
 }
