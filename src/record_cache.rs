@@ -3,7 +3,8 @@
 //! reading and parsing them all is most of what a rebuild would otherwise
 //! do. Each entry holds a record as it was parsed from its file, with what
 //! tells the file unchanged without reading it (its [`Stamp`]) and, for a
-//! fresh checkout whose stamps are all new, the digest of its text.
+//! fresh checkout whose stamps are all new, the id git gives its text,
+//! which the checkout's index knows without reading the file either.
 //!
 //! Pure: bytes in, bytes out. The edge (`crate::load`) takes the stamps,
 //! reads what changed and decides which stamps are old enough to trust.
@@ -18,7 +19,7 @@ use crate::record::{Failure, FinalTally, Outcome, Record, RecordedVote, Uncounte
 use crate::time::Timestamp;
 
 /// The first word of a cache's text, with its format's version.
-const MAGIC: &str = "gitnomic-record-cache 2";
+const MAGIC: &str = "gitnomic-record-cache 3";
 
 /// What the file system says of a file: its length, its modification
 /// and change times in nanoseconds and its inode. A file edited, replaced
@@ -36,8 +37,10 @@ pub struct Stamp {
     pub inode: u64,
 }
 
-/// The SHA-256 of a file's text.
-pub type Content = [u8; 32];
+/// The id git gives a file's text (see [`crate::git::blob_id`]): what a
+/// git index records of each file, so that the records of a fresh
+/// checkout are found here without reading a file.
+pub type Content = [u8; 20];
 
 /// A record file a read saw with a stamp old enough to trust: its path,
 /// its stamp and the digest of its text.
@@ -365,7 +368,7 @@ fn decode(bytes: &[u8]) -> Option<Entry> {
         changed: r.i64()?,
         inode: r.u64()?,
     };
-    let content: Content = r.take(32)?.try_into().ok()?;
+    let content: Content = r.take(20)?.try_into().ok()?;
     let record = Record {
         number: r.u64()?,
         source: r.opt(Reader::string)?,
@@ -515,7 +518,7 @@ mod tests {
                 changed: 1_700_000_000_123_456_789,
                 inode: 99,
             },
-            content: [7; 32],
+            content: [7; 20],
             record: Record::parse(&file).expect("the sample parses"),
         }
     }
@@ -563,7 +566,7 @@ mod tests {
             ..e.stamp
         };
         assert_eq!(cache.by_stamp(path, &other), None);
-        assert_eq!(cache.by_content(path, &[8; 32]), None);
+        assert_eq!(cache.by_content(path, &[8; 20]), None);
         assert_eq!(cache.by_stamp("content/matters/00007.md", &e.stamp), None);
         let hit = cache.by_stamp(path, &e.stamp).expect("found by stamp");
         assert_eq!(cache.by_content(path, &e.content), Some(hit));

@@ -3,7 +3,7 @@
 //! A thin wrapper over git2 with the few operations gitnomic needs, so the
 //! rest of the crate never sees a `git2` type.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use crate::time::Timestamp;
@@ -519,4 +519,75 @@ impl Repo {
         let oid = git2::Oid::from_str(id).map_err(read)?;
         Ok(self.inner.find_blob(oid).map_err(read)?.content().to_vec())
     }
+
+    /// The files under `dir` (`content/`) as the work tree's index last
+    /// saw them: what git knows of a file's contents without reading it.
+    pub fn indexed(&self, dir: &str) -> Result<Indexed, GitError> {
+        let index = self.inner.index().map_err(read_err("the index"))?;
+        let written = index
+            .path()
+            .and_then(|path| std::fs::metadata(path).ok())
+            .and_then(|meta| meta.modified().ok())
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| {
+                (
+                    i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
+                    d.subsec_nanos(),
+                )
+            });
+        let Some(written) = written else {
+            return Ok(Indexed::default());
+        };
+        let files = index
+            .iter()
+            .filter(|entry| entry.path.starts_with(dir.as_bytes()))
+            .filter_map(|entry| {
+                let path = String::from_utf8(entry.path).ok()?;
+                let time = |t: git2::IndexTime| (i64::from(t.seconds()), t.nanoseconds());
+                let blob = entry.id.as_bytes().try_into().ok()?;
+                let file = IndexedFile {
+                    len: entry.file_size,
+                    modified: time(entry.mtime),
+                    changed: time(entry.ctime),
+                    inode: entry.ino,
+                    blob,
+                };
+                Some((path, file))
+            })
+            .collect();
+        Ok(Indexed { files, written })
+    }
+}
+
+/// The id git gives a file of `bytes` (a blob's SHA-1): equal ids, equal
+/// contents. `None` if it cannot be made (it always can).
+pub fn blob_id(bytes: &[u8]) -> Option<[u8; 20]> {
+    let id = git2::Oid::hash_object(git2::ObjectType::Blob, bytes).ok()?;
+    id.as_bytes().try_into().ok()
+}
+
+/// Files of a work tree as its index last saw them (see [`Repo::indexed`]).
+#[derive(Debug, Clone, Default)]
+pub struct Indexed {
+    /// Each file by its path in the repository.
+    pub files: HashMap<String, IndexedFile>,
+    /// When the index was written, in seconds and nanoseconds since 1970.
+    pub written: (i64, u32),
+}
+
+/// A file as the index recorded it: the parts of its status git keeps
+/// (sizes and inodes cut to 32 bits, as git writes them), and the
+/// [`blob_id`] of its contents then.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IndexedFile {
+    /// Its length in bytes, cut to 32 bits.
+    pub len: u32,
+    /// Its modification time, in seconds and nanoseconds.
+    pub modified: (i64, u32),
+    /// Its status change time, in seconds and nanoseconds.
+    pub changed: (i64, u32),
+    /// Its inode number, cut to 32 bits.
+    pub inode: u32,
+    /// The id of its contents.
+    pub blob: [u8; 20],
 }

@@ -178,3 +178,59 @@ fn a_file_changed_too_recently_is_not_kept() {
     let (_, again, _) = read(dir.path(), &cache, trust_all());
     assert_eq!(records_read(&again), 3, "every record is read again");
 }
+
+/// Commits everything under `root` to a new repository there.
+fn commit_all(root: &Path) {
+    let repo = git2::Repository::init(root).unwrap();
+    let mut index = repo.index().unwrap();
+    index
+        .add_all(["*"], git2::IndexAddOption::DEFAULT, None)
+        .unwrap();
+    index.write().unwrap();
+    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+    let who = git2::Signature::now("Ada", "ada@example.org").unwrap();
+    repo.commit(Some("HEAD"), &who, &who, "The game", &tree, &[])
+        .unwrap();
+}
+
+#[test]
+fn a_fresh_checkout_finds_its_records_through_gits_index() {
+    // Enough records for the index to be asked (see load::INDEX_WORTH).
+    let dir = game_dir();
+    let matters = dir.path().join("content/matters");
+    let many = u64::try_from(load::INDEX_WORTH).unwrap() + 10;
+    for n in 100..100 + many {
+        let text = record(n, "Wind faster", &format!("The text of {n}."));
+        std::fs::write(matters.join(format!("{n:05}.md")), text).unwrap();
+    }
+    commit_all(dir.path());
+    let (_, cache) = read_and_compare(dir.path(), &[], "the first read");
+
+    // A clone: every file new, with stamps no cache has seen.
+    let clone = tempfile::tempdir().expect("a temporary directory");
+    let source = dir.path().to_str().unwrap();
+    git2::Repository::clone(source, clone.path()).unwrap();
+    // One record edited in place after the checkout, its size and its
+    // modification time as git recorded them: only its change time tells.
+    let edited = clone.path().join("content/matters/00100.md");
+    let modified = std::fs::metadata(&edited).unwrap().modified().unwrap();
+    let text = std::fs::read_to_string(&edited).unwrap();
+    std::fs::write(&edited, text.replace("Wind faster", "Wind slower")).unwrap();
+    let file = std::fs::File::options().write(true).open(&edited).unwrap();
+    file.set_modified(modified).unwrap();
+    drop(file);
+
+    let (fresh, _) = read_and_compare(clone.path(), &cache, "a fresh checkout");
+    // Only the edited record and those written in the instant the index
+    // was (racily clean, as git says) are read.
+    let total = fresh.records.len() + records_read(&fresh);
+    assert!(
+        records_read(&fresh) < total / 10,
+        "{} of {total} records read",
+        records_read(&fresh)
+    );
+    assert!(fresh.changed, "the new stamps are kept");
+    let (game, _, _) = read(clone.path(), &cache, trust_all());
+    let record = game.records.iter().find(|r| r.number == 100).unwrap();
+    assert_eq!(record.title, "Wind slower");
+}
