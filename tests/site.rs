@@ -727,6 +727,18 @@ fn a_players_years_have_pages_and_a_new_record_changes_its_own_year_only() {
     assert!(old.contains("Quillon, 2005"), "{old}");
     // A player of one year has no pages of years.
     assert!(!first.files.keys().any(|p| p.starts_with("players/ada/20")));
+    // Two pagers on one page are two landmarks: each has its own name.
+    for (path, text) in &first.files {
+        let mut labels: Vec<&str> = text
+            .split("<nav ")
+            .skip(1)
+            .filter_map(|nav| nav.split("aria-label=\"").nth(1)?.split('"').next())
+            .collect();
+        let all = labels.len();
+        labels.sort_unstable();
+        labels.dedup();
+        assert_eq!(labels.len(), all, "{path}: navigation named twice");
+    }
 
     files.push(later_record(10, "Quillon"));
     let since = rebuild(&files, &pending, &[], &first.cache);
