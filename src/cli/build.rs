@@ -320,8 +320,41 @@ fn write_atomically(file: &Path, text: impl AsRef<[u8]>) -> anyhow::Result<()> {
     let temporary = PathBuf::from(temporary);
     std::fs::write(&temporary, text)
         .and_then(|()| std::fs::rename(&temporary, file))
-        .with_context(|| format!("cannot write {}", file.display()))
+        .with_context(|| format!("cannot write {}", file.display()))?;
+    remove_abandoned(file);
+    Ok(())
 }
+
+/// Removes the temporary files beside `file` that builds killed while
+/// writing it left behind: those of processes no longer running.
+#[cfg(target_os = "linux")]
+fn remove_abandoned(file: &Path) {
+    let (Some(dir), Some(name)) = (file.parent(), file.file_name().and_then(|n| n.to_str())) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let other = entry.file_name();
+        let pid = other
+            .to_str()
+            .and_then(|o| {
+                o.strip_prefix(name)?
+                    .strip_prefix('.')?
+                    .strip_suffix(".tmp")
+            })
+            .filter(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()));
+        if pid.is_some_and(|pid| !Path::new("/proc").join(pid).exists()) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Elsewhere no process can be told running or not: a killed build's
+/// temporary file stays until removed by hand.
+#[cfg(not(target_os = "linux"))]
+fn remove_abandoned(_: &Path) {}
 
 /// What made a cache: this program and the output directory. Pages a
 /// different program rendered may differ, so its cache is not used.
@@ -632,6 +665,30 @@ mod tests {
     }
 
     const RECORD: &str = "+++\nnumber = 7\nkind = \"proposal\"\ntitle = \"Wind faster\"\nauthor = \"Ada\"\ndynasty = 1\nopened = \"2030-03-01T10:00:00Z\"\nresolved = \"2030-03-02T10:00:00Z\"\noutcome = \"failed\"\nresolved_by = \"gitnomic resolve\"\nreasons = []\nvotes = []\nuncounted = []\n+++\nWind the springs faster.\n";
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_write_removes_the_temporary_files_of_killed_builds_only() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let file = dir.path().join("cache");
+        // Above any process id Linux gives: no such process runs.
+        let abandoned = dir.path().join("cache.999999999.tmp");
+        let kept = [
+            "cache.x1.tmp",
+            "other.999999999.tmp",
+            "cache.999999999.tmp.bak",
+        ];
+        std::fs::write(&abandoned, "half").unwrap();
+        for name in kept {
+            std::fs::write(dir.path().join(name), "not ours").unwrap();
+        }
+        write_atomically(&file, "whole").expect("it writes");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "whole");
+        assert!(!abandoned.exists(), "a killed build's temporary file stays");
+        for name in kept {
+            assert!(dir.path().join(name).exists(), "{name} was removed");
+        }
+    }
 
     #[test]
     fn a_build_from_what_the_last_one_kept_equals_a_full_build() {
