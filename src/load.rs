@@ -7,11 +7,12 @@ use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use rayon::prelude::*;
+
 use crate::git::{self, GitError, Indexed, Repo};
 use crate::record::{Record, is_record_path};
 use crate::record_cache::{Content, Hit, RecordCache, Seen, Stamp};
 use crate::source::SourceFile;
-use rayon::prelude::*;
 
 /// The top-level directories that make up a game.
 pub const GAME_DIRS: &[&str] = &["rules", "state", "content"];
