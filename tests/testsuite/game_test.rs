@@ -77,11 +77,15 @@ impl GameTest {
         std::fs::read_to_string(self.path(relative)).unwrap_or_else(|e| panic!("{relative}: {e}"))
     }
 
-    /// Writes a game file.
+    /// Writes a game file whole: made outside the game, then renamed into
+    /// place, so that a `serve` watching the game never sees half of it.
     pub(crate) fn write(&self, relative: &str, text: &str) {
+        use std::io::Write as _;
         let path = self.path(relative);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
+        let mut file = tempfile::NamedTempFile::new_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+        file.write_all(text.as_bytes()).unwrap();
+        file.persist(path).unwrap();
     }
 
     /// Replaces the first `from` in a file by `to`, returning the 1-based
