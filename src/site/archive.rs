@@ -52,6 +52,27 @@ pub(crate) struct Pager {
     pub(crate) pages: Vec<PageLink>,
 }
 
+impl Pager {
+    /// A pager of `years` (newest first), `shown` marked current, each
+    /// year's page at `url(year)`. (A pager of one page is not shown.)
+    pub(crate) fn of_years<T>(
+        years: &[(i32, T)],
+        shown: Option<i32>,
+        url: impl Fn(i32) -> String,
+    ) -> Pager {
+        Pager {
+            pages: years
+                .iter()
+                .map(|(y, _)| PageLink {
+                    label: y.to_string(),
+                    url: url(*y),
+                    current: Some(*y) == shown,
+                })
+                .collect(),
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct Facet {
     label: String,
@@ -346,17 +367,7 @@ fn listing_page(
             })
             .collect(),
     };
-    let pager = Pager {
-        pages: list
-            .years
-            .iter()
-            .map(|(y, _)| PageLink {
-                label: y.to_string(),
-                url: format!("{}{y}.html", list.base),
-                current: Some(*y) == year,
-            })
-            .collect(),
-    };
+    let pager = Pager::of_years(&list.years, year, |y| format!("{}{y}.html", list.base));
     let key = Digest::new()
         .text(&title)
         .text(&description)

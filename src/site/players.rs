@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 
 use super::SiteError;
-use super::archive::{MatterRow, PageLink, Pager, Tally, by_year, rows_digest};
+use super::archive::{MatterRow, Pager, Tally, by_year, rows_digest};
 use super::cache::Digest;
 use super::context::Context;
 use super::tracker::row_anchor;
@@ -103,20 +103,7 @@ fn player_page(
     let (shown, list) = years
         .get(year.unwrap_or(0))
         .map_or((None, &[][..]), |(y, rows)| (Some(*y), rows.as_slice()));
-    let pager = Pager {
-        pages: if years.len() > 1 {
-            years
-                .iter()
-                .map(|(y, _)| PageLink {
-                    label: y.to_string(),
-                    url: year_page(&first, *y),
-                    current: Some(*y) == shown,
-                })
-                .collect()
-        } else {
-            Vec::new()
-        },
-    };
+    let pager = Pager::of_years(years, shown, |y| year_page(&first, y));
     // Their gamestate log's first page on the front page; the rest have
     // pages of their own (see `super::log`).
     let log = year.is_none().then(|| {
