@@ -334,11 +334,11 @@ enum First {
 fn by_stamp(file: Listed, cache: &RecordCache, before: i64) -> First {
     let hit = file
         .stamp
-        .filter(|s| trusted(s, before))
+        .filter(|s| is_record_path(&file.name) && trusted(s, before))
         .and_then(|s| cache.by_stamp(&file.name, &s));
     match hit {
-        Some(hit) if is_record_path(&file.name) => First::Found(Got::Cached(hit, file.name, None)),
-        _ => First::Unread(file),
+        Some(hit) => First::Found(Got::Cached(hit, file.name, None)),
+        None => First::Unread(file),
     }
 }
 

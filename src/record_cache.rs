@@ -93,7 +93,8 @@ impl RecordCache {
     }
 
     /// Whether the cache has a record of the file at `path`.
-    pub fn has(&self, path: &str) -> bool {
+    #[cfg(test)]
+    fn has(&self, path: &str) -> bool {
         self.by_path.contains_key(path)
     }
 

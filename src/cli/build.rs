@@ -134,6 +134,8 @@ pub(crate) fn build_keeping(
         root.join(&args.out)
     };
     let cache_file = cache_path(root, &out, args.cache.as_deref());
+    let records_file = records_path(&cache_file);
+    let program = program();
     let Kept {
         cache: kept_cache,
         records: kept_records,
@@ -144,7 +146,7 @@ pub(crate) fn build_keeping(
     // parsed, while the game is read: none needs the others.
     let (read, (previous, written), (theme, overrides)) = std::thread::scope(|scope| {
         let previous = scope.spawn(|| {
-            let identity = identity(&out);
+            let identity = identity(&program, &out);
             if kept_cache.identity == identity {
                 on_disk(kept_cache, &out)
             } else {
@@ -169,7 +171,7 @@ pub(crate) fn build_keeping(
                             .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
                     })
                 });
-                read_work_tree(root, listed, &records_path(&cache_file), records, &say)
+                read_work_tree(root, listed, &records_file, &program, records, &say)
                     .map(|(game, seen, changed)| (game, Some((seen, changed))))
             }
         };
@@ -197,14 +199,13 @@ pub(crate) fn build_keeping(
     }
     // The records parsed are kept for the next build while this one
     // renders: neither needs the other.
-    let records_file = records_path(&cache_file);
     let (rendered, records_kept) = std::thread::scope(|scope| {
         let keeping = seen
             .as_ref()
             .filter(|(_, changed)| *changed)
             .map(|(seen, _)| {
                 scope.spawn(|| {
-                    let records = record_cache::keep(&program(), seen, &game.records);
+                    let records = record_cache::keep(&program, seen, &game.records);
                     write_atomically(&records_file, records)
                 })
             });
@@ -242,7 +243,7 @@ pub(crate) fn build_keeping(
     let _ = std::fs::remove_file(out.join(OLD_MANIFEST));
     // Made again now that `out` exists: its canonical path may differ
     // from the one a missing directory gave before it was written.
-    rendered.cache.identity = identity(&out);
+    rendered.cache.identity = identity(&program, &out);
     // Unchanged (every file it listed still there, as the same build
     // made them): not written again.
     let unchanged = rendered.cache == previous && written.len() == previous.files.len();
@@ -358,8 +359,8 @@ fn remove_abandoned(_: &Path) {}
 
 /// What made a cache: this program and the output directory. Pages a
 /// different program rendered may differ, so its cache is not used.
-fn identity(out: &Path) -> String {
-    format!("{} {}", program(), out_name(out))
+fn identity(program: &str, out: &Path) -> String {
+    format!("{program} {}", out_name(out))
 }
 
 /// This program: its version, size and modification time, which any
@@ -510,24 +511,24 @@ fn read_revision(root: &Path, rev: &str, say: &dyn Fn(&str)) -> anyhow::Result<G
 /// The game in the work tree at `root` (its files as `listed`, else
 /// listed now), taking the records of unchanged files from those parsed
 /// by earlier builds: `kept` in memory, else
-/// those kept in `records_file` (`None`: not taken, as if there were
-/// none). Gives back each trusted record file's stamp and digest, and
+/// those `program` kept in `records_file` (`None`: not taken, as if
+/// there were none). Gives back each trusted record file's stamp and digest, and
 /// whether the records to keep for the next build differ from those
 /// kept.
 fn read_work_tree(
     root: &Path,
     listed: Option<Vec<Listed>>,
     records_file: &Path,
+    program: &str,
     kept: Option<RecordCache>,
     say: &dyn Fn(&str),
 ) -> anyhow::Result<(Game, Vec<record_cache::Seen>, bool)> {
-    let program = program();
     // A file changed in the last two seconds may change again with the
     // same stamp: its record is parsed again until it is older.
     let trusted_before = SystemTime::now() - Duration::from_secs(2);
     let from_file = || {
         std::fs::read(records_file)
-            .map(|bytes| RecordCache::from_bytes(&bytes, &program))
+            .map(|bytes| RecordCache::from_bytes(&bytes, program))
             .unwrap_or_default()
     };
     // With no cache file nor records in memory, no record is stamped to
