@@ -289,7 +289,7 @@ mod tests {
             outcome: Outcome::Enacted,
             failure: None,
             resolved_by: "gitnomic resolve".into(),
-            reasons: vec!["3 FOR ≥ quorum 3 and open 12 h".into()],
+            reasons: vec!["neither vetoed nor self-killed; 3 FOR, at least the quorum of 3; open 12 h, at least 12 h".into()],
             head: Some("abc123".into()),
             merge_commit: Some("def456".into()),
             link: None,

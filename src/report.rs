@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use crate::collected::Collected;
 use crate::engine::ballot::Vote;
+use crate::engine::decide::{NOT_ENACTED, NOT_FAILED};
 use crate::engine::tally::Source;
 use crate::engine::{Decision, MatterDecision, MatterKind, Run};
 use crate::ruleset::diff::RuleChange;
@@ -99,7 +100,10 @@ pub fn status_text(
         let _ = writeln!(out, "\n**{}.**", capitalised(&standing(decision).next));
     }
     if !decision.reasons.is_empty() {
-        let _ = writeln!(out, "\nBy the rules: {}.", decision.reasons.join("; "));
+        out.push_str("\nBy the rules:\n");
+        for reason in &decision.reasons {
+            let _ = writeln!(out, "- {reason}");
+        }
     }
     out
 }
@@ -200,7 +204,7 @@ fn waiting(d: &MatterDecision) -> String {
         parts.extend(
             d.reasons
                 .iter()
-                .filter(|r| !r.starts_with("not enactable:") && !r.starts_with("not failing:"))
+                .filter(|r| !r.starts_with(NOT_ENACTED) && !r.starts_with(NOT_FAILED))
                 .cloned(),
         );
     }
@@ -396,12 +400,20 @@ mod tests {
             more_against: None,
         };
         assert_eq!(
-            standing(&waiting(Some(next), &["not failing: 5 − 1 ≥ 3"])).next,
+            standing(&waiting(
+                Some(next),
+                &["not failed yet: 4 (5 active players minus 1 AGAINST), at least the quorum of 3"]
+            ))
+            .next,
             "needs 1 more FOR; enacts at 00:40 UTC on 4 Mar 2030 if nothing changes"
         );
         // The engine's arithmetic is not a next step; its queue is.
         assert_eq!(
-            standing(&waiting(None, &["not enactable: 1 FOR < 3"])).next,
+            standing(&waiting(
+                None,
+                &["not enacted yet: 1 FOR, under the quorum of 3"]
+            ))
+            .next,
             "waits for more votes"
         );
         assert_eq!(

@@ -143,6 +143,11 @@ proptest! {
         prop_assert_eq!(ids, want);
         for d in &run.decisions {
             prop_assert!(!d.reasons.is_empty(), "#{} has no reason", d.id);
+            // Reasons are for players: words and numbers, not the
+            // conditions' symbols or the names they are written with.
+            for r in &d.reasons {
+                prop_assert!(!r.contains(['≥', '≤', '<', '>', '=', '≠', '_']), "#{}: {}", d.id, r);
+            }
             prop_assert!(d.tally.for_votes + d.tally.against_votes <= run.active);
         }
     }

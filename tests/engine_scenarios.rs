@@ -96,7 +96,9 @@ fn resolve_agrees_with_the_expectations_and_explains_itself() {
         Some(gitnomic::time::Timestamp::parse("2030-03-03T00:00:00Z").unwrap())
     );
     assert!(
-        d.reasons.iter().any(|r| r.contains("3 FOR < quorum 4")),
+        d.reasons
+            .iter()
+            .any(|r| r.contains("3 FOR, under the quorum of 4")),
         "{:?}",
         d.reasons
     );

@@ -112,7 +112,7 @@ fn records() -> Vec<SourceFile> {
         outcome: Outcome::Enacted,
         failure: None,
         resolved_by: "gitnomic resolve".into(),
-        reasons: vec!["2 FOR ≥ quorum 1, open 24 h".into()],
+        reasons: vec!["neither vetoed nor self-killed; 2 FOR, at least the quorum of 1; open 24 h, at least 12 h".into()],
         head: Some("aaa".into()),
         merge_commit: Some("c0ffee0000000000000000000000000000000002".into()),
         link: Some("https://forge.invalid/pr/3".into()),
@@ -348,7 +348,7 @@ fn pending() -> Pending {
         opened: at("2030-01-05T10:00:00Z"),
         decision: Decision::Wait,
         tally,
-        reasons: vec!["not enactable: 2 FOR ≥ quorum 3".into()],
+        reasons: vec!["not enacted yet: 2 FOR, under the quorum of 3".into()],
         next_change: Some(NextChange {
             at: Some(at("2030-01-06T00:40:00Z")),
             becomes: Some(Decision::Enact),

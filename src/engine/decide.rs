@@ -53,6 +53,11 @@ impl Verdict {
     }
 }
 
+/// How a waiting matter's reason for not being enacted begins.
+pub const NOT_ENACTED: &str = "not enacted yet: ";
+/// How a waiting matter's reason for not failing begins.
+pub const NOT_FAILED: &str = "not failed yet: ";
+
 /// The quantities a condition sees for one matter at one moment.
 pub struct Quantities<'a> {
     /// The matter's tally.
@@ -106,22 +111,36 @@ impl Env for Quantities<'_> {
         match (name, value) {
             ("for_votes", v) => format!("{v} FOR"),
             ("against_votes", v) => format!("{v} AGAINST"),
-            ("valid_votes", v) => format!("{v} valid votes"),
+            ("valid_votes", v) => format!("{v} FOR and AGAINST"),
+            ("votes", Value::Int(1)) => "1 vote".into(),
             ("votes", v) => format!("{v} votes"),
+            ("active", Value::Int(1)) => "1 active player".into(),
             ("active", v) => format!("{v} active players"),
-            ("quorum", v) => format!("quorum {v}"),
+            ("quorum", v) => format!("the quorum of {v}"),
             ("age", v) => format!("open {v}"),
+            ("blocked", Value::Bool(false)) => "neither vetoed nor self-killed".into(),
             ("blocked", _) if t.vetoed && t.self_killed => "vetoed and self-killed".into(),
-            ("blocked", _) if t.vetoed => "vetoed".into(),
             ("blocked", _) if t.self_killed => "self-killed".into(),
-            ("wizard_for", _) => "the emperor voted FOR".into(),
-            ("wizard_voted", _) => "the emperor voted".into(),
-            ("hiatus", _) => "in hiatus".into(),
-            (_, Value::Bool(_)) => QUANTITIES
-                .iter()
-                .find(|q| q.0 == name)
-                .map_or(name, |q| q.2)
-                .to_owned(),
+            ("blocked", _) => "vetoed".into(),
+            ("wizard_for", Value::Bool(true)) => "the emperor voted FOR".into(),
+            ("wizard_for", _) => "the emperor did not vote FOR".into(),
+            ("wizard_voted", Value::Bool(true)) => "the emperor voted".into(),
+            ("wizard_voted", _) => "the emperor has not voted FOR or AGAINST".into(),
+            ("hiatus", Value::Bool(true)) => "the game is in hiatus".into(),
+            ("hiatus", _) => "the game is not in hiatus".into(),
+            ("enactable", Value::Bool(true)) => "it can be enacted".into(),
+            ("enactable", _) => "it cannot be enacted".into(),
+            (_, Value::Bool(b)) => {
+                let said = QUANTITIES
+                    .iter()
+                    .find(|q| q.0 == name)
+                    .map_or(name, |q| q.2);
+                if b {
+                    said.to_owned()
+                } else {
+                    format!("not {said}")
+                }
+            }
             (_, v) => v.to_string(),
         }
     }
@@ -153,8 +172,8 @@ pub fn decide(kind: MatterKind, mut q: Quantities<'_>) -> Verdict {
         (true, false) => vec![enact.expr.explain(&q, true)],
         (false, true) => vec![fail.expr.explain(&q, true)],
         (false, false) => vec![
-            format!("not enactable: {}", enact.expr.explain(&q, false)),
-            format!("not failing: {}", fail.expr.explain(&q, false)),
+            format!("{NOT_ENACTED}{}", enact.expr.explain(&q, false)),
+            format!("{NOT_FAILED}{}", fail.expr.explain(&q, false)),
         ],
         (true, true) => {
             vec!["the ruleset's enact and fail conditions both hold: an admin must decide".into()]
@@ -204,4 +223,64 @@ pub(crate) fn decision_over(kind: MatterKind, q: &Quantities<'_>, until: Span) -
         return None;
     };
     Some(decision_of(enactable, failable))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::params::DEFAULT_PRESET;
+
+    /// A proposal of the default preset with `for_votes` FOR and
+    /// `against` AGAINST among 5 active players, open `minutes`.
+    fn proposal(for_votes: i64, against: i64, vetoed: bool, minutes: i64) -> Verdict {
+        let params = Params::preset(DEFAULT_PRESET).unwrap();
+        let tally = Tally {
+            for_votes,
+            against_votes: against,
+            votes_cast: for_votes + against,
+            vetoed,
+            ..Tally::default()
+        };
+        decide(
+            MatterKind::Proposal,
+            Quantities {
+                tally: &tally,
+                params: &params,
+                active: 5,
+                quorum: 3,
+                age: Span::seconds(minutes * 60),
+                hiatus: false,
+                enactable: None,
+            },
+        )
+    }
+
+    #[test]
+    fn the_reasons_read_as_sentences_with_the_numbers_in() {
+        let enacted = proposal(3, 0, false, 13 * 60);
+        assert_eq!(enacted.decision, Decision::Enact);
+        assert_eq!(
+            enacted.reasons,
+            [
+                "neither vetoed nor self-killed; 3 FOR, at least the quorum of 3; \
+              open 13 h, at least 12 h"
+            ]
+        );
+        let waiting = proposal(2, 1, false, 12 * 60 + 20);
+        assert_eq!(waiting.decision, Decision::Wait);
+        assert_eq!(
+            waiting.reasons,
+            [
+                "not enacted yet: 2 FOR, under the quorum of 3; open 12 h 20 min, under 48 h",
+                "not failed yet: neither vetoed nor self-killed; \
+                 4 (5 active players minus 1 AGAINST), at least the quorum of 3; \
+                 open 12 h 20 min, under 48 h",
+            ]
+        );
+        let vetoed = proposal(4, 0, true, 60);
+        assert_eq!(
+            (vetoed.decision, vetoed.reasons),
+            (Decision::Fail, vec!["vetoed".to_string()])
+        );
+    }
 }

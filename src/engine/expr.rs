@@ -53,7 +53,9 @@ pub trait Env {
     fn type_of(&self, name: &str) -> Option<Type>;
     /// The value of `name` (only asked for names `type_of` knows).
     fn value_of(&self, name: &str) -> Option<Value>;
-    /// How `name` reads in an explanation, with its value, e.g. `3 FOR`.
+    /// How `name` reads in an explanation, with its value, e.g. `3 FOR`;
+    /// for a truth value, the statement that it is true or false (`vetoed`,
+    /// `not vetoed`).
     fn describe(&self, name: &str, value: Value) -> String;
 }
 
@@ -105,6 +107,25 @@ impl Op {
             Op::Sub => "−",
             Op::Mul => "×",
             Op::Div => "÷",
+        }
+    }
+
+    /// How the operator reads in an explanation: `3 FOR, at least the
+    /// quorum of 3`; `2 times 3 FOR`.
+    fn words(self) -> &'static str {
+        match self {
+            Op::Or => "or",
+            Op::And => "and",
+            Op::Ge => "at least",
+            Op::Le => "at most",
+            Op::Gt => "more than",
+            Op::Lt => "under",
+            Op::Eq => "equal to",
+            Op::Ne => "not equal to",
+            Op::Add => "plus",
+            Op::Sub => "minus",
+            Op::Mul => "times",
+            Op::Div => "divided by",
         }
     }
 
@@ -302,7 +323,11 @@ impl Expr {
     }
 
     /// Why the condition holds (or, with `holds = false`, why it does not),
-    /// in words with the values filled in: `3 FOR ≥ quorum 3 and open 12 h ≥ 12 h`.
+    /// in words with the values filled in, one clause per reason:
+    /// `neither vetoed nor self-killed; 3 FOR, at least the quorum of 3`.
+    /// A name that is a truth value is described with the truth claimed
+    /// (`describe(name, Value::Bool(holds))`), so the environment words
+    /// its negation itself.
     pub fn explain(&self, env: &dyn Env, holds: bool) -> String {
         self.0.explain(env, holds)
     }
@@ -366,19 +391,44 @@ impl Node {
                         r.explain(env, holds)
                     }
                 } else {
-                    let sep = if holds { " and " } else { "; " };
-                    format!("{}{sep}{}", l.explain(env, holds), r.explain(env, holds))
+                    // Every side counts: each clause is one reason.
+                    format!("{}; {}", l.explain(env, holds), r.explain(env, holds))
                 }
             }
             Node::Bin(op, l, r) if op.is_comparison() => {
                 let op = if holds { *op } else { op.negated() };
-                format!("{} {} {}", l.show(env), op.symbol(), r.show(env))
+                let spans = [l, r]
+                    .iter()
+                    .any(|side| matches!(side.eval(env), Ok(Value::Span(_))));
+                let (l, r) = (l.side(env, spans), r.side(env, spans));
+                match (op, r.1) {
+                    // `0 AGAINST` says all that `0 AGAINST, equal to 0` would.
+                    (Op::Eq, Node::Lit(_)) => l.0,
+                    (Op::Ne, Node::Lit(_)) => format!("{}, not {}", l.0, r.0),
+                    _ => format!("{}, {} {}", l.0, op.words(), r.0),
+                }
             }
+            Node::Var(name) => env.describe(name, Value::Bool(holds)),
             _ => {
                 let text = self.show(env);
                 if holds { text } else { format!("not {text}") }
             }
         }
+    }
+
+    /// One side of a comparison in words; an arithmetic side leads with
+    /// its value (`4 (5 active players minus 1 AGAINST)`), and a bare
+    /// number compared with a duration reads as the hours it means.
+    fn side<'n>(&'n self, env: &dyn Env, spans: bool) -> (String, &'n Node) {
+        let text = match self {
+            Node::Lit(Value::Int(h)) if spans => Span::hours(*h).to_string(),
+            Node::Bin(..) => match self.eval(env) {
+                Ok(v) => format!("{v} ({})", self.show(env)),
+                Err(_) => self.show(env),
+            },
+            _ => self.show(env),
+        };
+        (text, self)
     }
 
     fn show(&self, env: &dyn Env) -> String {
@@ -389,7 +439,7 @@ impl Node {
                 None => name.clone(),
             },
             Node::Not(inner) => format!("not ({})", inner.show(env)),
-            Node::Bin(op, l, r) => format!("{} {} {}", l.show(env), op.symbol(), r.show(env)),
+            Node::Bin(op, l, r) => format!("{} {} {}", l.show(env), op.words(), r.show(env)),
         }
     }
 }
@@ -502,7 +552,11 @@ mod tests {
             self.0.get(name).copied()
         }
         fn describe(&self, name: &str, value: Value) -> String {
-            format!("{name} {value}")
+            match value {
+                Value::Bool(true) => name.to_owned(),
+                Value::Bool(false) => format!("not {name}"),
+                v => format!("{name} {v}"),
+            }
         }
     }
 
@@ -573,12 +627,31 @@ mod tests {
         let e = Expr::parse("!blocked && (f >= q && age >= 12 || n < 2)").unwrap();
         assert_eq!(
             e.explain(&env(), true),
-            "not blocked false and f 3 ≥ q 3 and age 48 h 0 min 1 s ≥ 12"
+            "not blocked; f 3, at least q 3; age 48 h 0 min 1 s, at least 12 h"
         );
         let e = Expr::parse("f > n || age < limit").unwrap();
         assert_eq!(
             e.explain(&env(), false),
-            "f 3 ≤ n 5; age 48 h 0 min 1 s ≥ limit 48 h"
+            "f 3, at most n 5; age 48 h 0 min 1 s, at least limit 48 h"
+        );
+    }
+
+    #[test]
+    fn explains_arithmetic_by_its_value_and_equality_plainly() {
+        let e = Expr::parse("n - f >= q / 2 && f * 2 > n").unwrap();
+        assert_eq!(
+            e.explain(&env(), true),
+            "2 (n 5 minus f 3), at least 1 (q 3 divided by 2); \
+             6 (f 3 times 2), more than n 5"
+        );
+        assert_eq!(Expr::parse("f == 3").unwrap().explain(&env(), true), "f 3");
+        assert_eq!(
+            Expr::parse("f == 0").unwrap().explain(&env(), false),
+            "f 3, not 0"
+        );
+        assert_eq!(
+            Expr::parse("not (f < q)").unwrap().explain(&env(), true),
+            "f 3, at least q 3"
         );
     }
 }
