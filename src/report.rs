@@ -27,10 +27,13 @@ pub enum Progress {
     Blocked(String),
 }
 
-/// The status comment's text for people (the journal is added by the caller).
+/// The status comment's text for people (the journal is added by the
+/// caller): the tally with a row for every player in `active` (roster
+/// order), as `play list` and the site show it.
 pub fn status_text(
     decision: &MatterDecision,
     matter: &Collected,
+    active: &[String],
     changes: &[RuleChange],
     progress: &Progress,
 ) -> String {
@@ -58,20 +61,16 @@ pub fn status_text(
         let list: Vec<String> = changes.iter().map(ToString::to_string).collect();
         let _ = writeln!(out, "\nThis proposal {}.", list.join(", "));
     }
-    if !t.votes.is_empty() {
+    let rows = ballot(decision, active, Some(matter));
+    if !rows.is_empty() {
         out.push_str("\n| player | vote | from |\n|---|---|---|\n");
-        for (name, v) in &t.votes {
-            let shown = if v.vote == v.cast {
-                v.vote.as_str().to_string()
-            } else {
-                format!("{} (counts as {})", v.cast.as_str(), v.vote.as_str())
-            };
-            let from = match v.source {
-                Source::Implicit => "the author's own proposal".to_string(),
-                Source::Comment { order, at } => from(matter, order, at),
-            };
-            let _ = writeln!(out, "| {name} | {shown} | {from} |");
-        }
+    }
+    for row in rows {
+        let from = match (row.via, row.at) {
+            (Some(via), Some(at)) => linked(format!("{via} at {}", when(at)), row.link.as_deref()),
+            _ => String::new(),
+        };
+        let _ = writeln!(out, "| {} | {} | {from} |", row.player, row.shown());
     }
     let uncounted: Vec<String> = t
         .uncounted
@@ -80,17 +79,19 @@ pub fn status_text(
             format!(
                 "- {} ({}): {}",
                 u.by,
-                link(matter, u.order, &u.at.to_string()),
+                linked(
+                    when(u.at),
+                    matter
+                        .comments
+                        .get(&u.order)
+                        .and_then(|c| c.link.as_deref())
+                ),
                 u.why
             )
         })
         .chain(matter.voided.iter().map(|c| {
-            format!(
-                "- @{} ({}): {}",
-                c.author,
-                c.created,
-                crate::collected::VOIDED
-            )
+            let at = linked(when(c.created), c.link.as_deref());
+            format!("- @{} ({at}): {}", c.author, crate::collected::VOIDED)
         }))
         .collect();
     if !uncounted.is_empty() {
@@ -108,19 +109,11 @@ pub fn status_text(
     out
 }
 
-/// Where a vote came from, linked: `[a review (approved), 2030-…](url)`.
-fn from(matter: &Collected, order: u64, at: Timestamp) -> String {
-    let via = matter
-        .comments
-        .get(&order)
-        .map_or("a comment", |c| c.via.describe());
-    link(matter, order, &format!("{via}, {at}"))
-}
-
-fn link(matter: &Collected, order: u64, text: &str) -> String {
-    match matter.comments.get(&order).and_then(|c| c.link.as_deref()) {
+/// `text` as a Markdown link to `url`, or plain without one.
+fn linked(text: String, url: Option<&str>) -> String {
+    match url {
         Some(url) => format!("[{text}]({url})"),
-        None => text.to_string(),
+        None => text,
     }
 }
 

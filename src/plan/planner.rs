@@ -14,7 +14,7 @@ use crate::game::Game;
 use crate::journal::Resolution;
 use crate::matter::{Kind, MatterInfo};
 use crate::record::{Failure, Outcome as Ended};
-use crate::report::{Progress, status_text};
+use crate::report::{Progress, active_players, status_text};
 use crate::ruleset::diff::{RuleChange, diff};
 use crate::time::Timestamp;
 
@@ -467,8 +467,13 @@ impl Planner<'_> {
         let at = resolution.at;
         let mut journal = m.journal.clone();
         journal.resolution = Some(resolution);
+        let players = self.active_players();
         let status = |this: &Self, progress: &Progress| {
-            this.render(n, &journal, &status_text(d, m, &changes, progress))
+            this.render(
+                n,
+                &journal,
+                &status_text(d, m, &players, &changes, progress),
+            )
         };
         let body = status(self, &Progress::Carrying(d.decision));
         self.step(n, Effect::Status { body });
@@ -578,10 +583,21 @@ impl Planner<'_> {
         }
     }
 
+    /// The players active now, in roster order: the rows of a status
+    /// comment's tally.
+    fn active_players(&self) -> Vec<String> {
+        self.prospect
+            .game
+            .state
+            .as_ref()
+            .map(|state| active_players(state, self.now))
+            .unwrap_or_default()
+    }
+
     /// Plans a pending matter's status comment.
     fn pending(&mut self, m: &Collected, d: &MatterDecision) -> Result<(), PlanError> {
         let changes = self.changes(m)?;
-        let text = status_text(d, m, &changes, &Progress::Pending);
+        let text = status_text(d, m, &self.active_players(), &changes, &Progress::Pending);
         let body = self.render(m.info.number, &m.journal, &text);
         if m.status_body.as_deref() != Some(body.as_str()) {
             self.step(m.info.number, Effect::Status { body });

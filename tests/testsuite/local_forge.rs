@@ -452,6 +452,17 @@ fn show_prints_the_thread_with_the_status_as_text() {
     );
     assert!(out.contains("the resolver's status"), "{out}");
     assert!(out.contains("### Proposal #1: Pending"), "{out}");
+    // The status's tally is `play list`'s: every active player has a row,
+    // and times read as words.
+    assert!(
+        out.contains("| Boris | FOR | a comment at 01:00 UTC on 1 Jan 2030 |"),
+        "{out}"
+    );
+    assert!(out.contains("| Cleo | — |  |"), "{out}");
+    assert!(
+        out.contains("- not enacted yet: 2 FOR, under the quorum of"),
+        "{out}"
+    );
     assert!(
         !out.contains("gitnomic:journal"),
         "the journal is for the resolver: {out}"
