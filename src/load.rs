@@ -170,8 +170,8 @@ pub struct CachedRead {
     pub files: Vec<SourceFile>,
     /// The records the cache had, from files that have not changed.
     pub records: Vec<Record>,
-    /// Each record file's path, stamp and digest, where the stamp is old
-    /// enough to trust: what the next cache may keep.
+    /// Each record file's path, stamp (or [`Stamp::NONE`], see
+    /// [`Seen`]) and digest: what the next cache keeps.
     pub seen: Vec<Seen>,
     /// Whether the next cache would differ from this one: a record file
     /// was added, changed or removed.
@@ -180,11 +180,11 @@ pub struct CachedRead {
 
 /// What reading one file gave.
 enum Got {
-    /// A file to parse; for a record whose stamp can be trusted, its stamp
-    /// and digest.
+    /// A file to parse; for a record, the stamp to keep (see
+    /// [`kept_stamp`]) and its digest.
     Read(SourceFile, Option<(Stamp, Content)>),
     /// A record the cache had, its file's name and, if it was found by its
-    /// text, the file's new stamp when it can be trusted.
+    /// text, the stamp to keep.
     Cached(Hit, String, Option<Stamp>),
 }
 
@@ -197,7 +197,8 @@ enum Got {
 /// the file was last changed before `trusted_before` (a moment a little
 /// before the files were stamped): a file changed again within the
 /// clock's resolution of the last read could otherwise keep its stamp
-/// with new text.
+/// with new text; an untrusted file's record is kept to be found by its
+/// text.
 pub fn read_dir_cached(
     root: &Path,
     dirs: &[&str],
@@ -258,8 +259,8 @@ pub fn read_dir_cached(
                     continue;
                 };
                 taken += 1;
-                out.changed |= new_stamp.is_some();
                 let stamp = new_stamp.unwrap_or(entry.stamp);
+                out.changed |= stamp != entry.stamp;
                 out.seen.push((name, stamp, entry.content));
                 out.records.push(entry.record);
             }
@@ -367,17 +368,18 @@ fn read_cached(
     if !is_record_path(&name) {
         return Ok(Got::Read(read_text(name, &path)?, None));
     }
-    if let Some(stamp) = listed.filter(|s| trusted(s, before)) {
+    // Git's index says when a file is as git wrote it, whatever its age.
+    if let Some(stamp) = listed {
         let blob = indexed.and_then(|i| indexed_blob(i, &name, &stamp));
         if let Some(hit) = blob.and_then(|blob| cache.by_content(&name, &blob)) {
-            return Ok(Got::Cached(hit, name, Some(stamp)));
+            return Ok(Got::Cached(hit, name, Some(kept_stamp(stamp, before))));
         }
     }
     // Stamped through the open file, before it is read.
     let path = path.as_path();
     let mut file = std::fs::File::open(path).map_err(|e| io_error(&name, path, e))?;
     let meta = file.metadata().map_err(|e| io_error(&name, path, e))?;
-    let stamp = Some(stamp(&meta)).filter(|s| trusted(s, before));
+    let stamp = kept_stamp(stamp(&meta), before);
     let mut text = String::with_capacity(usize::try_from(meta.len()).unwrap_or_default());
     file.read_to_string(&mut text)
         .map_err(|e| io_error(&name, path, e))?;
@@ -385,12 +387,23 @@ fn read_cached(
         return Ok(Got::Read(SourceFile::new(name, text), None));
     };
     if let Some(hit) = cache.by_content(&name, &content) {
-        return Ok(Got::Cached(hit, name, stamp));
+        return Ok(Got::Cached(hit, name, Some(stamp)));
     }
     Ok(Got::Read(
         SourceFile::new(name, text),
-        stamp.map(|s| (s, content)),
+        Some((stamp, content)),
     ))
+}
+
+/// The stamp a cache keeps of a file stamped `stamp`: itself when it is
+/// old enough to trust, else [`Stamp::NONE`] (the record is then kept to
+/// be found by its text).
+fn kept_stamp(stamp: Stamp, before: i64) -> Stamp {
+    if trusted(&stamp, before) {
+        stamp
+    } else {
+        Stamp::NONE
+    }
 }
 
 /// The contents `indexed` records of the file `name` stamped `stamp`, if

@@ -37,13 +37,26 @@ pub struct Stamp {
     pub inode: u64,
 }
 
+impl Stamp {
+    /// The stamp kept for a file whose own was too new to trust, or not
+    /// taken (a build of a git revision reads no files): no file has it
+    /// (none is changed at 1970 with inode 0), so such a record is found
+    /// again only by its text.
+    pub const NONE: Stamp = Stamp {
+        len: 0,
+        modified: 0,
+        changed: 0,
+        inode: 0,
+    };
+}
+
 /// The id git gives a file's text (see [`crate::git::blob_id`]): what a
 /// git index records of each file, so that the records of a fresh
 /// checkout are found here without reading a file.
 pub type Content = [u8; 20];
 
-/// A record file a read saw with a stamp old enough to trust: its path,
-/// its stamp and the digest of its text.
+/// A record file a read saw: its path, its stamp ([`Stamp::NONE`] unless
+/// it was old enough to trust) and the digest of its text.
 pub type Seen = (String, Stamp, Content);
 
 /// One parsed record and the file it came from.
@@ -101,6 +114,9 @@ impl RecordCache {
     /// The record of the file at `path`, if the cache has it from a file
     /// with the same stamp.
     pub fn by_stamp(&self, path: &str, stamp: &Stamp) -> Option<Hit> {
+        if *stamp == Stamp::NONE {
+            return None;
+        }
         self.find(path, |e| e.stamp == *stamp)
     }
 

@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 
 use gitnomic::game::Game;
 use gitnomic::load::{self, CachedRead, GAME_DIRS, Origin};
-use gitnomic::record_cache::{self, RecordCache};
+use gitnomic::record_cache::{self, RecordCache, Stamp};
 use gitnomic::site::{self, Pending, SiteInput, Timeline};
 
 use crate::game_test::copy_tree;
@@ -171,12 +171,27 @@ fn a_game_read_with_its_records_cache_is_the_game_read_afresh() {
 }
 
 #[test]
-fn a_file_changed_too_recently_is_not_kept() {
+fn a_file_changed_too_recently_is_kept_to_be_found_by_its_text() {
     let dir = game_dir();
     let (_, first, cache) = read(dir.path(), &[], SystemTime::UNIX_EPOCH);
-    assert!(first.seen.is_empty(), "no stamp is old enough to trust");
-    let (_, again, _) = read(dir.path(), &cache, trust_all());
-    assert_eq!(records_read(&again), 3, "every record is read again");
+    assert_eq!(first.seen.len(), 3, "{:?}", first.seen);
+    assert!(
+        first.seen.iter().all(|(_, stamp, _)| *stamp == Stamp::NONE),
+        "no stamp is old enough to trust: {:?}",
+        first.seen
+    );
+    // Not found by a stamp, but by the text read again: none is parsed,
+    // and the trusted stamps now taken are worth keeping.
+    let (_, again, cache) = read(dir.path(), &cache, trust_all());
+    assert_eq!(records_read(&again), 0);
+    assert!(again.changed);
+    assert!(again.seen.iter().all(|(_, stamp, _)| *stamp != Stamp::NONE));
+    let (_, third, _) = read(dir.path(), &cache, trust_all());
+    assert_eq!(records_read(&third), 0);
+    assert!(
+        !third.changed,
+        "found by their stamps, nothing to keep anew"
+    );
 }
 
 /// Commits everything under `root` to a new repository there.
