@@ -209,6 +209,7 @@ fn home(
     context.insert("pages", &entries);
     context.insert("recent", &recent);
     context.insert("pending", &super::pending::linked(cx));
+    context.insert("commit", &cx.input.commit);
     if let Some(text) = cx.render("index.html", path, context)? {
         site.insert(path.into(), text);
     }

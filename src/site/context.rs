@@ -24,7 +24,6 @@ pub(crate) struct SiteView {
     player_term: String,
     players_term: String,
     phase: String,
-    commit: Option<String>,
 }
 
 /// Shared inputs and helpers of one build.
@@ -58,7 +57,7 @@ impl<'a> Context<'a> {
         previous: &'a RenderCache,
     ) -> Self {
         let game = input.game;
-        let site = site_view(game, input.commit.clone());
+        let site = site_view(game);
         let mut base = tera::Context::new();
         base.insert("site", &site);
         let mut names: BTreeSet<&str> = game.records.iter().map(|r| r.author.as_str()).collect();
@@ -208,7 +207,7 @@ impl<'a> Context<'a> {
     }
 }
 
-fn site_view(game: &Game, commit: Option<String>) -> SiteView {
+fn site_view(game: &Game) -> SiteView {
     match &game.state {
         Some(state) => SiteView {
             name: state.name.clone(),
@@ -218,7 +217,6 @@ fn site_view(game: &Game, commit: Option<String>) -> SiteView {
             player_term: state.terms.player.clone(),
             players_term: state.terms.players.clone(),
             phase: state.dynasty.phase.to_string(),
-            commit,
         },
         None => SiteView {
             name: "A gitnomic game".into(),
@@ -228,7 +226,6 @@ fn site_view(game: &Game, commit: Option<String>) -> SiteView {
             player_term: "Player".into(),
             players_term: "Players".into(),
             phase: "unknown".into(),
-            commit,
         },
     }
 }

@@ -50,7 +50,9 @@ pub struct SiteInput<'a> {
     /// Template and static overrides, lowest priority first (the theme's,
     /// then the game's own); each replaces a built-in file of the same name.
     pub overrides: &'a [ThemeFile],
-    /// The commit built, if known, shown in the footer.
+    /// The revision built, if one was named, shown on the home page only:
+    /// a value on every page would change every page's digest, and a build
+    /// of each new commit would render the whole site again.
     pub commit: Option<String>,
     /// The absolute address the site is served from, used by the feed;
     /// without it the feed's links are relative to the feed.
