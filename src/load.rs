@@ -214,7 +214,7 @@ pub fn read_dir_cached(
     };
     // The records are stamped while the cache is decoded: neither waits
     // for the other.
-    let (listed, mut cache) = rayon::join(
+    let (listed, cache) = rayon::join(
         || listed.map_or_else(|| list_stamped(root, dirs, stamped), Ok),
         || cache.map(|cache| cache()).unwrap_or_default(),
     );
@@ -236,6 +236,61 @@ pub fn read_dir_cached(
             First::Unread(file) => read_cached(file, &cache, indexed.as_ref(), before),
         })
         .collect::<Result<_, _>>()?;
+    let out = gathered(got, cache);
+    if !out.files.iter().any(|f| is_game_core(&f.path)) {
+        return Err(LoadError::NotAGame(root.display().to_string()));
+    }
+    Ok(out)
+}
+
+/// [`read_revision`] of the repository at `root`, taking from `cache`
+/// (`None`: there is none) the
+/// records whose text it has: a revision names each file's [`git::blob_id`],
+/// so such a record's blob is not even read. A record's stamp stays the
+/// one the cache had (a later build of the work tree may still use it);
+/// one parsed here is kept with [`Stamp::NONE`].
+pub fn read_revision_cached(
+    root: &Path,
+    rev: &str,
+    dirs: &[&str],
+    cache: Option<impl FnOnce() -> RecordCache + Send>,
+) -> Result<CachedRead, LoadError> {
+    let repo = Repo::open(root)?;
+    // The tree is listed while the cache is decoded.
+    let (ids, cache) = std::thread::scope(|scope| {
+        let cache = scope.spawn(|| cache.map(|cache| cache()).unwrap_or_default());
+        let ids = repo.ids_at(rev, dirs);
+        let cache = cache
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (ids, cache)
+    });
+    let got: Vec<Got> = ids?
+        .into_iter()
+        .filter(|(name, _)| is_game_file(name))
+        .map(|(name, id)| {
+            let hit = is_record_path(&name)
+                .then(|| cache.by_content(&name, &id))
+                .flatten();
+            if let Some(hit) = hit {
+                return Ok(Got::Cached(hit, name, None));
+            }
+            let text = String::from_utf8(repo.blob_of(&name, id)?)
+                .map_err(|_| LoadError::NotText(name.clone()))?;
+            let seen = is_record_path(&name).then_some((Stamp::NONE, id));
+            Ok(Got::Read(SourceFile::new(name, text), seen))
+        })
+        .collect::<Result<_, LoadError>>()?;
+    let out = gathered(got, cache);
+    if !out.files.iter().any(|f| is_game_core(&f.path)) {
+        return Err(LoadError::NotAGame(format!("{rev} of {}", root.display())));
+    }
+    Ok(out)
+}
+
+/// The files and records that reading gave (`got`), with what the next
+/// cache keeps of them and whether it differs from `cache`.
+fn gathered(got: Vec<Got>, mut cache: RecordCache) -> CachedRead {
     let mut out = CachedRead {
         files: Vec::new(),
         // Room for every record, those parsed later too: a vector of tens
@@ -267,10 +322,7 @@ pub fn read_dir_cached(
         }
     }
     out.changed |= taken != cache.len();
-    if !out.files.iter().any(|f| is_game_core(&f.path)) {
-        return Err(LoadError::NotAGame(root.display().to_string()));
-    }
-    Ok(out)
+    out
 }
 
 /// A game file as [`list_stamped`] found it.

@@ -8,7 +8,7 @@ use anyhow::Context as _;
 
 use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs};
 use crate::game::Game;
-use crate::load::{self, GAME_DIRS, Listed, Origin};
+use crate::load::{self, GAME_DIRS, Listed};
 use crate::record_cache::{self, RecordCache};
 use crate::site::{self, RenderCache, Rendered, SiteInput, ThemeFile, Timeline};
 use crate::{publish, timeline};
@@ -161,24 +161,26 @@ pub(crate) fn build_keeping(
             let theme = site::Theme::load(&overrides).context("cannot render the site")?;
             Ok((theme, overrides))
         });
-        let read = match &args.rev {
-            Some(rev) => read_revision(root, rev, &say).map(|game| (game, None)),
-            None => {
-                let records = (!args.full).then(|| {
-                    kept_records.map_or_else(RecordCache::default, |records| {
-                        records
-                            .join()
-                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                    })
-                });
-                read_work_tree(root, listed, &records_file, &program, records, &say)
-                    .map(|(game, seen, changed)| (game, Some((seen, changed))))
-            }
-        };
+        let records = (!args.full).then(|| {
+            kept_records.map_or_else(RecordCache::default, |records| {
+                records
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+        });
+        let read = read_game(
+            root,
+            args.rev.as_deref(),
+            listed,
+            &records_file,
+            &program,
+            records,
+            &say,
+        );
         let (previous, theme) = (joined(previous), joined(theme));
         anyhow::Ok((read?, previous, theme?))
     })?;
-    let (mut game, seen) = read;
+    let (mut game, seen, changed) = read;
     let mut previous = previous;
     let timeline = if args.no_history {
         Timeline::default()
@@ -200,15 +202,12 @@ pub(crate) fn build_keeping(
     // The records parsed are kept for the next build while this one
     // renders: neither needs the other.
     let (rendered, records_kept) = std::thread::scope(|scope| {
-        let keeping = seen
-            .as_ref()
-            .filter(|(_, changed)| *changed)
-            .map(|(seen, _)| {
-                scope.spawn(|| {
-                    let records = record_cache::keep(&program, seen, &game.records);
-                    write_atomically(&records_file, records)
-                })
-            });
+        let keeping = changed.then(|| {
+            scope.spawn(|| {
+                let records = record_cache::keep(&program, &seen, &game.records);
+                write_atomically(&records_file, records)
+            })
+        });
         let rendered = site::render_with(&input, &theme, &previous, &|stage| say(stage));
         (rendered, keeping.map(joined))
     });
@@ -265,7 +264,7 @@ pub(crate) fn build_keeping(
     if let Some(kept) = kept {
         *kept = Kept {
             cache: rendered.cache,
-            records: seen.map(|(seen, _)| {
+            records: Some({
                 let records = std::mem::take(&mut game.records);
                 std::thread::spawn(move || record_cache::kept(seen, records))
             }),
@@ -490,33 +489,16 @@ fn pending(game: &Game, global: &GlobalArgs, say: &dyn Fn(&str)) -> anyhow::Resu
     Ok(views)
 }
 
-/// The game at revision `rev` of the repository at `root`.
-fn read_revision(root: &Path, rev: &str, say: &dyn Fn(&str)) -> anyhow::Result<Game> {
-    let origin = Origin::Revision {
-        repo: root.to_path_buf(),
-        rev: rev.to_string(),
-    };
-    let files = load::read(&origin, GAME_DIRS).context("cannot read the game")?;
-    let game = Game::check(&files);
-    say(&format!(
-        "read {} files: {} rules, {} records",
-        files.len(),
-        game.ruleset.rules.len(),
-        game.records.len()
-    ));
-    warn_of_problems(&game);
-    Ok(game)
-}
-
 /// The game in the work tree at `root` (its files as `listed`, else
-/// listed now), taking the records of unchanged files from those parsed
-/// by earlier builds: `kept` in memory, else
-/// those `program` kept in `records_file` (`None`: not taken, as if
-/// there were none). Gives back each trusted record file's stamp and digest, and
-/// whether the records to keep for the next build differ from those
-/// kept.
-fn read_work_tree(
+/// listed now), or at revision `rev` of its repository, taking the
+/// records of unchanged files from those parsed by earlier builds:
+/// `kept` in memory, else those `program` kept in `records_file`
+/// (`None`: not taken, as if there were none). Gives back each record
+/// file's stamp and digest, and whether the records to keep for the next
+/// build differ from those kept.
+fn read_game(
     root: &Path,
+    rev: Option<&str>,
     listed: Option<Vec<Listed>>,
     records_file: &Path,
     program: &str,
@@ -539,8 +521,11 @@ fn read_work_tree(
         Some(_) if records_file.exists() => Some(Box::new(from_file)),
         _ => None,
     };
-    let read = load::read_dir_cached(root, GAME_DIRS, listed, cache, trusted_before)
-        .context("cannot read the game")?;
+    let read = match rev {
+        Some(rev) => load::read_revision_cached(root, rev, GAME_DIRS, cache),
+        None => load::read_dir_cached(root, GAME_DIRS, listed, cache, trusted_before),
+    }
+    .context("cannot read the game")?;
     let cached = read.records.len();
     let game = Game::check_with(&read.files, read.records);
     say(&format!(

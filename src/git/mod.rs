@@ -123,6 +123,19 @@ impl Repo {
     /// the tree of revision `rev` (a branch, tag, SHA or `HEAD~2`), read
     /// from the object database, sorted by path.
     pub fn files_at(&self, rev: &str, dirs: &[&str]) -> Result<Vec<(String, Vec<u8>)>, GitError> {
+        self.ids_at(rev, dirs)?
+            .into_iter()
+            .map(|(path, id)| {
+                let bytes = self.blob_of(&path, id)?;
+                Ok((path, bytes))
+            })
+            .collect()
+    }
+
+    /// Every file under the top-level directories `dirs` in the tree of
+    /// revision `rev`, as (path, [`blob_id`] of its contents), sorted by
+    /// path: what the revision holds, no file read.
+    pub fn ids_at(&self, rev: &str, dirs: &[&str]) -> Result<Vec<(String, [u8; 20])>, GitError> {
         let tree = self
             .inner
             .revparse_single(rev)
@@ -132,7 +145,6 @@ impl Repo {
                 source,
             })?;
         let mut files = Vec::new();
-        let mut failure = None;
         tree.walk(git2::TreeWalkMode::PreOrder, |parent, entry| {
             let top = parent.split('/').next().unwrap_or_default();
             if parent.is_empty() {
@@ -143,15 +155,10 @@ impl Repo {
                     git2::TreeWalkResult::Skip
                 };
             }
-            if !dirs.contains(&top) || entry.kind() != Some(git2::ObjectType::Blob) {
-                return git2::TreeWalkResult::Ok;
-            }
-            let path = format!("{parent}{}", entry.name().unwrap_or_default());
-            match self.inner.find_blob(entry.id()) {
-                Ok(blob) => files.push((path, blob.content().to_vec())),
-                Err(source) => {
-                    failure = Some(GitError::Read { what: path, source });
-                    return git2::TreeWalkResult::Abort;
+            if dirs.contains(&top) && entry.kind() == Some(git2::ObjectType::Blob) {
+                let path = format!("{parent}{}", entry.name().unwrap_or_default());
+                if let Ok(id) = entry.id().as_bytes().try_into() {
+                    files.push((path, id));
                 }
             }
             git2::TreeWalkResult::Ok
@@ -160,13 +167,18 @@ impl Repo {
             what: format!("the tree of {rev}"),
             source,
         })?;
-        match failure {
-            Some(e) => Err(e),
-            None => {
-                files.sort();
-                Ok(files)
-            }
-        }
+        files.sort_unstable();
+        Ok(files)
+    }
+
+    /// The bytes of the blob `id`, the file at `path` (for the error).
+    pub fn blob_of(&self, path: &str, id: [u8; 20]) -> Result<Vec<u8>, GitError> {
+        let read = |source| GitError::Read {
+            what: path.to_string(),
+            source,
+        };
+        let oid = git2::Oid::from_bytes(&id).map_err(read)?;
+        Ok(self.inner.find_blob(oid).map_err(read)?.content().to_vec())
     }
 
     /// Makes a new repository at `path` whose first commit, on `branch`,

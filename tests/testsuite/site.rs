@@ -328,3 +328,83 @@ impl Drop for Stopped {
         self.0.wait().ok();
     }
 }
+
+#[test]
+fn a_build_of_a_revision_takes_unchanged_records_from_the_cache_by_their_blob_ids() {
+    let game = GameTest::bundled();
+    game.write("content/matters/00007.md", RECORD);
+    game.commit_all("a record");
+    let records = std::fs::read_dir(game.path("content/matters"))
+        .unwrap()
+        .count();
+    let build = |what: &str, args: &[&str]| {
+        let run = game.run(args);
+        assert_eq!(run.code, 0, "{what}: {}", run.stderr);
+        run.stderr
+    };
+    let rev = ["build", "--rev", "HEAD", "--out", "rev"];
+    let first = build("the first build", &rev);
+    assert!(first.contains("(0 parsed by an earlier build)"), "{first}");
+    let again = build("the same revision again", &rev);
+    assert!(
+        again.contains(&format!(
+            "{records} records ({records} parsed by an earlier build)"
+        )),
+        "{again}"
+    );
+    assert!(again.contains("rendered 0 files"), "{again}");
+
+    // Named by its id, a commit that changes no game file renders the
+    // home page alone, which names it.
+    let first = game.commit_all("nothing of the game");
+    game.write("notes.txt", "Not a game file.\n");
+    let second = game.commit_all("a note");
+    let at = |commit: &str| build(commit, &["build", "--rev", commit, "--out", "rev"]);
+    at(&first);
+    let noted = at(&second);
+    assert!(noted.contains("rendered 1 files"), "{noted}");
+    let home = game.read("rev/index.html");
+    assert!(
+        home.contains(&format!("<code class=\"hash\">{second}</code>")),
+        "{home}"
+    );
+
+    // A record changed in a new commit: only its text is parsed again,
+    // whatever the work tree holds (here, the text of the commit before).
+    game.replace("content/matters/00007.md", "Wind faster", "Wind slower");
+    game.commit_all("a record renamed");
+    game.replace("content/matters/00007.md", "Wind slower", "Wind faster");
+    let changed = build("a new commit", &rev);
+    let parsed = records - 1;
+    assert!(
+        changed.contains(&format!("({parsed} parsed by an earlier build)")),
+        "{changed}"
+    );
+    let full = build(
+        "a full build",
+        &[
+            "build",
+            "--rev",
+            "HEAD",
+            "--full",
+            "--out",
+            "full",
+            "--cache",
+            "full.cache",
+        ],
+    );
+    assert!(full.contains("(0 parsed by an earlier build)"), "{full}");
+    let (built, expected) = (
+        files_under(&game.path("rev")),
+        files_under(&game.path("full")),
+    );
+    assert_eq!(
+        built.keys().collect::<Vec<_>>(),
+        expected.keys().collect::<Vec<_>>()
+    );
+    for (path, bytes) in &expected {
+        assert!(built[path] == *bytes, "{path} differs from a full build");
+    }
+    let matter = game.read("rev/matters/7.html");
+    assert!(matter.contains("Wind slower"), "{matter}");
+}
