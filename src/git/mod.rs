@@ -69,34 +69,35 @@ pub struct Repo {
 #[derive(Debug, thiserror::Error)]
 pub enum GitError {
     /// The repository could not be opened.
-    #[error("cannot open a git repository at {path}: {source}")]
+    #[error("cannot open a git repository at {path}: {}", .git.message())]
     Open {
         /// Where we looked.
         path: String,
-        /// What git said.
-        source: git2::Error,
+        /// What git said (in the message, not as a source, so that an
+        /// error's chain does not say it twice).
+        git: git2::Error,
     },
     /// The revision does not name a commit.
-    #[error("`{rev}` does not name a commit: {source}")]
+    #[error("`{rev}` does not name a commit: {}", .git.message())]
     Revision {
         /// The revision asked for.
         rev: String,
         /// What git said.
-        source: git2::Error,
+        git: git2::Error,
     },
     /// Reading objects failed.
-    #[error("reading {what}: {source}")]
+    #[error("reading {what}: {}", .git.message())]
     Read {
         /// What was being read.
         what: String,
         /// What git said.
-        source: git2::Error,
+        git: git2::Error,
     },
 }
 
 fn read_err(what: impl Into<String>) -> impl FnOnce(git2::Error) -> GitError {
     let what = what.into();
-    move |source| GitError::Read { what, source }
+    move |source| GitError::Read { what, git: source }
 }
 
 /// The name and email git is configured to commit as (`user.name`,
@@ -115,7 +116,7 @@ impl Repo {
             .map(|inner| Repo { inner })
             .map_err(|source| GitError::Open {
                 path: path.display().to_string(),
-                source,
+                git: source,
             })
     }
 
@@ -142,7 +143,7 @@ impl Repo {
             .and_then(|object| object.peel_to_tree())
             .map_err(|source| GitError::Revision {
                 rev: rev.to_string(),
-                source,
+                git: source,
             })?;
         let mut files = Vec::new();
         tree.walk(git2::TreeWalkMode::PreOrder, |parent, entry| {
@@ -165,7 +166,7 @@ impl Repo {
         })
         .map_err(|source| GitError::Read {
             what: format!("the tree of {rev}"),
-            source,
+            git: source,
         })?;
         files.sort_unstable();
         Ok(files)
@@ -175,7 +176,7 @@ impl Repo {
     pub fn blob_of(&self, path: &str, id: [u8; 20]) -> Result<Vec<u8>, GitError> {
         let read = |source| GitError::Read {
             what: path.to_string(),
-            source,
+            git: source,
         };
         let oid = git2::Oid::from_bytes(&id).map_err(read)?;
         Ok(self.inner.find_blob(oid).map_err(read)?.content().to_vec())
@@ -191,7 +192,7 @@ impl Repo {
     ) -> Result<Self, GitError> {
         let open_err = |source| GitError::Open {
             path: path.display().to_string(),
-            source,
+            git: source,
         };
         let inner = git2::Repository::init(path).map_err(open_err)?;
         inner
@@ -238,7 +239,7 @@ impl Repo {
             Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
             Err(source) => Err(GitError::Read {
                 what: format!("branch {branch}"),
-                source,
+                git: source,
             }),
         }
     }
@@ -339,7 +340,7 @@ impl Repo {
             .map(|c| c.id())
             .map_err(|source| GitError::Revision {
                 rev: rev.to_string(),
-                source,
+                git: source,
             })
     }
 
@@ -421,7 +422,7 @@ impl Repo {
     ) -> Result<Vec<CommitTrees>, GitError> {
         let read = |what: &str| {
             let what = what.to_string();
-            move |source| GitError::Read { what, source }
+            move |source| GitError::Read { what, git: source }
         };
         let start = self
             .inner
@@ -429,7 +430,7 @@ impl Repo {
             .and_then(|o| o.peel_to_commit())
             .map_err(|source| GitError::Revision {
                 rev: rev.to_string(),
-                source,
+                git: source,
             })?;
         let mut walk = self.inner.revwalk().map_err(read("the history"))?;
         walk.push(start.id()).map_err(read("the history"))?;
@@ -505,7 +506,7 @@ impl Repo {
     pub fn tree_blobs(&self, tree: &str) -> Result<Vec<(String, String)>, GitError> {
         let read = |source| GitError::Read {
             what: format!("tree {tree}"),
-            source,
+            git: source,
         };
         let oid = git2::Oid::from_str(tree).map_err(read)?;
         let tree = self.inner.find_tree(oid).map_err(read)?;
@@ -526,7 +527,7 @@ impl Repo {
     pub fn blob(&self, id: &str) -> Result<Vec<u8>, GitError> {
         let read = |source| GitError::Read {
             what: format!("blob {id}"),
-            source,
+            git: source,
         };
         let oid = git2::Oid::from_str(id).map_err(read)?;
         Ok(self.inner.find_blob(oid).map_err(read)?.content().to_vec())

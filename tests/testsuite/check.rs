@@ -284,6 +284,9 @@ fn checks_a_git_revision_without_a_checkout() {
         "{}",
         run.stderr
     );
+    // Git's words once, without its internal class and code.
+    assert_eq!(run.stderr.matches("not found").count(), 1, "{}", run.stderr);
+    assert!(!run.stderr.contains("class="), "{}", run.stderr);
 }
 
 #[test]
