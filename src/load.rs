@@ -236,19 +236,15 @@ pub fn read_dir_cached(
             First::Unread(file) => read_cached(file, &cache, indexed.as_ref(), before),
         })
         .collect::<Result<_, _>>()?;
-    let out = gathered(got, cache);
-    if !out.files.iter().any(|f| is_game_core(&f.path)) {
-        return Err(LoadError::NotAGame(root.display().to_string()));
-    }
-    Ok(out)
+    gathered(got, cache, || root.display().to_string())
 }
 
 /// [`read_revision`] of the repository at `root`, taking from `cache`
-/// (`None`: there is none) the
-/// records whose text it has: a revision names each file's [`git::blob_id`],
-/// so such a record's blob is not even read. A record's stamp stays the
-/// one the cache had (a later build of the work tree may still use it);
-/// one parsed here is kept with [`Stamp::NONE`].
+/// (`None`: there is none) the records whose text it has: a revision
+/// names each file's [`git::blob_id`], so such a record's blob is not even
+/// read. A record's stamp stays the one the cache had (a later build of
+/// the work tree may still use it); one parsed here is kept with
+/// [`Stamp::NONE`].
 pub fn read_revision_cached(
     root: &Path,
     rev: &str,
@@ -281,16 +277,17 @@ pub fn read_revision_cached(
             Ok(Got::Read(SourceFile::new(name, text), seen))
         })
         .collect::<Result<_, LoadError>>()?;
-    let out = gathered(got, cache);
-    if !out.files.iter().any(|f| is_game_core(&f.path)) {
-        return Err(LoadError::NotAGame(format!("{rev} of {}", root.display())));
-    }
-    Ok(out)
+    gathered(got, cache, || format!("{rev} of {}", root.display()))
 }
 
 /// The files and records that reading gave (`got`), with what the next
-/// cache keeps of them and whether it differs from `cache`.
-fn gathered(got: Vec<Got>, mut cache: RecordCache) -> CachedRead {
+/// cache keeps of them and whether it differs from `cache`; an error
+/// naming `place` when they hold no game.
+fn gathered(
+    got: Vec<Got>,
+    mut cache: RecordCache,
+    place: impl FnOnce() -> String,
+) -> Result<CachedRead, LoadError> {
     let mut out = CachedRead {
         files: Vec::new(),
         // Room for every record, those parsed later too: a vector of tens
@@ -322,7 +319,10 @@ fn gathered(got: Vec<Got>, mut cache: RecordCache) -> CachedRead {
         }
     }
     out.changed |= taken != cache.len();
-    out
+    if !out.files.iter().any(|f| is_game_core(&f.path)) {
+        return Err(LoadError::NotAGame(place()));
+    }
+    Ok(out)
 }
 
 /// A game file as [`list_stamped`] found it.

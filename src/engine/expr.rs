@@ -400,12 +400,12 @@ impl Node {
                 let spans = [l, r]
                     .iter()
                     .any(|side| matches!(side.eval(env), Ok(Value::Span(_))));
-                let (l, r) = (l.side(env, spans), r.side(env, spans));
-                match (op, r.1) {
+                let (left, right) = (l.side(env, spans), r.side(env, spans));
+                match (op, &**r) {
                     // `0 AGAINST` says all that `0 AGAINST, equal to 0` would.
-                    (Op::Eq, Node::Lit(_)) => l.0,
-                    (Op::Ne, Node::Lit(_)) => format!("{}, not {}", l.0, r.0),
-                    _ => format!("{}, {} {}", l.0, op.words(), r.0),
+                    (Op::Eq, Node::Lit(_)) => left,
+                    (Op::Ne, Node::Lit(_)) => format!("{left}, not {right}"),
+                    _ => format!("{left}, {} {right}", op.words()),
                 }
             }
             Node::Var(name) => env.describe(name, Value::Bool(holds)),
@@ -419,16 +419,15 @@ impl Node {
     /// One side of a comparison in words; an arithmetic side leads with
     /// its value (`4 (5 active players minus 1 AGAINST)`), and a bare
     /// number compared with a duration reads as the hours it means.
-    fn side<'n>(&'n self, env: &dyn Env, spans: bool) -> (String, &'n Node) {
-        let text = match self {
+    fn side(&self, env: &dyn Env, spans: bool) -> String {
+        match self {
             Node::Lit(Value::Int(h)) if spans => Span::hours(*h).to_string(),
             Node::Bin(..) => match self.eval(env) {
                 Ok(v) => format!("{v} ({})", self.show(env)),
                 Err(_) => self.show(env),
             },
             _ => self.show(env),
-        };
-        (text, self)
+        }
     }
 
     fn show(&self, env: &dyn Env) -> String {
