@@ -85,9 +85,9 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
 pub(crate) struct Kept {
     /// The digests it wrote, as in the cache file.
     cache: RenderCache,
-    /// The records of files whose stamps could be trusted, indexed on a
-    /// thread of their own once the build is done: the next build, half
-    /// a second away at least, finds them ready.
+    /// The records parsed, with their files' stamps and text ids, indexed
+    /// on a thread of their own once the build is done: the next build,
+    /// half a second away at least, finds them ready.
     records: Option<std::thread::JoinHandle<RecordCache>>,
     /// The theme's files and the theme loaded from them.
     theme: Option<(Vec<ThemeFile>, site::Theme)>,

@@ -146,7 +146,8 @@ impl Repo {
                 git: source,
             })?;
         let mut files = Vec::new();
-        tree.walk(git2::TreeWalkMode::PreOrder, |parent, entry| {
+        let mut failure = None;
+        let walked = tree.walk(git2::TreeWalkMode::PreOrder, |parent, entry| {
             let top = parent.split('/').next().unwrap_or_default();
             if parent.is_empty() {
                 let name = entry.name().unwrap_or_default();
@@ -158,13 +159,23 @@ impl Repo {
             }
             if dirs.contains(&top) && entry.kind() == Some(git2::ObjectType::Blob) {
                 let path = format!("{parent}{}", entry.name().unwrap_or_default());
-                if let Ok(id) = entry.id().as_bytes().try_into() {
-                    files.push((path, id));
+                // Never a file left out: an id of another length (a
+                // repository of another hash) is an error.
+                match entry.id().as_bytes().try_into() {
+                    Ok(id) => files.push((path, id)),
+                    Err(_) => {
+                        let git = git2::Error::from_str("not a 20-byte SHA-1 object id");
+                        failure = Some(GitError::Read { what: path, git });
+                        return git2::TreeWalkResult::Abort;
+                    }
                 }
             }
             git2::TreeWalkResult::Ok
-        })
-        .map_err(|source| GitError::Read {
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        walked.map_err(|source| GitError::Read {
             what: format!("the tree of {rev}"),
             git: source,
         })?;
@@ -174,12 +185,14 @@ impl Repo {
 
     /// The bytes of the blob `id`, the file at `path` (for the error).
     pub fn blob_of(&self, path: &str, id: [u8; 20]) -> Result<Vec<u8>, GitError> {
-        let read = |source| GitError::Read {
-            what: path.to_string(),
-            git: source,
-        };
-        let oid = git2::Oid::from_bytes(&id).map_err(read)?;
-        Ok(self.inner.find_blob(oid).map_err(read)?.content().to_vec())
+        let oid = git2::Oid::from_bytes(&id).map_err(read_err(path))?;
+        self.blob_bytes(oid, path)
+    }
+
+    /// The bytes of the blob `oid`; `what` names it in an error.
+    fn blob_bytes(&self, oid: git2::Oid, what: &str) -> Result<Vec<u8>, GitError> {
+        let blob = self.inner.find_blob(oid).map_err(read_err(what))?;
+        Ok(blob.content().to_vec())
     }
 
     /// Makes a new repository at `path` whose first commit, on `branch`,
@@ -525,12 +538,9 @@ impl Repo {
 
     /// The bytes of the blob `id`.
     pub fn blob(&self, id: &str) -> Result<Vec<u8>, GitError> {
-        let read = |source| GitError::Read {
-            what: format!("blob {id}"),
-            git: source,
-        };
-        let oid = git2::Oid::from_str(id).map_err(read)?;
-        Ok(self.inner.find_blob(oid).map_err(read)?.content().to_vec())
+        let what = format!("blob {id}");
+        let oid = git2::Oid::from_str(id).map_err(read_err(&what))?;
+        self.blob_bytes(oid, &what)
     }
 
     /// The files under `dir` (`content/`) as the work tree's index last
