@@ -7,7 +7,7 @@
 
 use crate::engine::MatterKind;
 use crate::engine::Params;
-use crate::engine::limits::{ProposerRecord, may_propose};
+use crate::engine::limits::{ProposerRecord, in_downtime, may_propose};
 use crate::game::Game;
 use crate::gamestate::{GameState, Phase};
 use crate::matter::Kind;
@@ -109,7 +109,7 @@ pub fn judge(facts: &Facts<'_>) -> Judgement {
         }
     }
     if kind == Kind::Dov {
-        if let Some(why) = dov_refusal(facts, state, params) {
+        if let Some(why) = dov_refusal(facts.base, facts.author, facts.opened, state, params) {
             v.problems.push(format!("it cannot be a DoV: {why}"));
             v.not_a_matter = true;
         }
@@ -209,12 +209,32 @@ pub fn ascension_problems(
     Ok(problems)
 }
 
-/// Why the author may not declare victory now, if they may not: the
-/// emperor may not; nobody may while an Ascension Address is awaited; and
-/// an author whose DoV failed with more AGAINST votes than quorum waits
-/// `dov_cooldown_hours` from that failure.
-fn dov_refusal(facts: &Facts<'_>, state: &GameState, params: &Params) -> Option<String> {
-    let player = state.player_by_login(facts.author)?;
+/// Whether a Declaration of Victory by `author` (a forge login) opened at
+/// `opened` puts the game in a hiatus: only a valid one does, by an active
+/// player who may declare then. The resolver closes any other as no valid
+/// DoV, so it never stopped proposals (MECHANICS.md §2.5 step 0).
+pub fn opens_hiatus(base: &Game, author: &str, opened: Timestamp) -> bool {
+    let (Some(state), Some(params)) = (&base.state, &base.params) else {
+        return false;
+    };
+    state
+        .player_by_login(author)
+        .is_some_and(|p| !p.is_idle_at(opened))
+        && dov_refusal(base, author, opened, state, params).is_none()
+}
+
+/// Why `author` may not declare victory at `opened`, if they may not: the
+/// emperor may not; nobody may while an Ascension Address is awaited or in
+/// the seasonal downtime; and an author whose DoV failed with more AGAINST
+/// votes than quorum waits `dov_cooldown_hours` from that failure.
+fn dov_refusal(
+    base: &Game,
+    author: &str,
+    opened: Timestamp,
+    state: &GameState,
+    params: &Params,
+) -> Option<String> {
+    let player = state.player_by_login(author)?;
     if state.dynasty.emperor.as_deref() == Some(player.name.as_str()) {
         return Some(format!(
             "the {} may not declare victory",
@@ -227,15 +247,16 @@ fn dov_refusal(facts: &Facts<'_>, state: &GameState, params: &Params) -> Option<
             state.terms.emperor
         ));
     }
+    if in_downtime(params, opened) {
+        return Some("it is the seasonal downtime".into());
+    }
     let cooldown = crate::time::Span::hours(params.dov_cooldown_hours);
-    facts
-        .base
-        .records
+    base.records
         .iter()
         .filter(|r| r.kind == MatterKind::Dov && r.outcome == Outcome::Failed && r.author == player.name)
         .filter(|r| r.tally.is_some_and(|t| t.against > t.quorum))
         .map(|r| r.resolved.plus(cooldown))
-        .filter(|until| facts.opened <= *until)
+        .filter(|until| opened <= *until)
         .max()
         .map(|until| format!("{}'s last DoV failed with more AGAINST votes than quorum; they may declare again after {until}", player.name))
 }
@@ -462,6 +483,59 @@ mod tests {
                 .problems
                 .is_empty(),
             "AGAINST must exceed quorum"
+        );
+    }
+
+    #[test]
+    fn only_a_valid_dov_opens_a_hiatus() {
+        let mut base = game();
+        let params = base.params.as_mut().unwrap();
+        params.seasonal_downtime = true;
+        params.downtime_start = crate::engine::params::MonthDay { month: 12, day: 24 };
+        params.downtime_end = crate::engine::params::MonthDay { month: 12, day: 27 };
+        base.state.as_mut().unwrap().dynasty.emperor = Some("Ada".into());
+        let at = |t: &str| Timestamp::parse(t).unwrap();
+        let base_without_emperor = {
+            let mut b = base.clone();
+            b.state.as_mut().unwrap().dynasty.emperor = None;
+            b
+        };
+        assert!(opens_hiatus(
+            &base_without_emperor,
+            "ada",
+            at("2030-01-02T10:00:00Z")
+        ));
+        assert!(
+            !opens_hiatus(&base, "ada", at("2030-01-02T10:00:00Z")),
+            "the emperor's"
+        );
+        assert!(
+            !opens_hiatus(&base, "bo", at("2030-01-02T10:00:00Z")),
+            "an idle player's"
+        );
+        assert!(
+            !opens_hiatus(&base, "nobody", at("2030-01-02T10:00:00Z")),
+            "a non-player's"
+        );
+        assert!(
+            !opens_hiatus(&base_without_emperor, "ada", at("2030-12-25T10:00:00Z")),
+            "one in the downtime"
+        );
+        let judged = judge(&Facts {
+            kind: Some(Kind::Dov),
+            labels: &[],
+            author: "ada",
+            opened: at("2030-12-25T10:00:00Z"),
+            description: "",
+            changed: &[],
+            base: &base_without_emperor,
+            head: None,
+            record: ProposerRecord::default(),
+            dov_pending: false,
+        });
+        assert!(
+            judged.not_a_matter && judged.problems[0].contains("seasonal downtime"),
+            "{judged:?}"
         );
     }
 }

@@ -240,7 +240,7 @@ fn check_pr(
         Some(_) => forge.changed_files(number)?,
         None => Vec::new(),
     };
-    let (record, dov_pending) = proposer_record(forge, info)?;
+    let (record, dov_pending) = proposer_record(forge, info, &base)?;
     let verdict = admission::judge(&Facts {
         kind: info.kind(),
         labels: &info.labels,
@@ -287,9 +287,14 @@ fn check_pr(
     Ok(ExitCode::from(if ok { EXIT_OK } else { EXIT_PROBLEMS }))
 }
 
-/// The author's other proposals when `info` was opened, and whether a DoV
-/// was pending then.
-fn proposer_record(forge: &dyn Forge, info: &MatterInfo) -> anyhow::Result<(ProposerRecord, bool)> {
+/// The author's other proposals when `info` was opened, and whether a
+/// valid DoV was pending then (one the resolver will close as no valid DoV
+/// stops nothing).
+fn proposer_record(
+    forge: &dyn Forge,
+    info: &MatterInfo,
+    base: &Game,
+) -> anyhow::Result<(ProposerRecord, bool)> {
     let open = forge.open_matters()?;
     // Proposals opened that UTC day were updated that day too.
     let day_start = crate::time::Timestamp::from_unix(
@@ -313,7 +318,8 @@ fn proposer_record(forge: &dyn Forge, info: &MatterInfo) -> anyhow::Result<(Prop
     let dov_pending = open
         .iter()
         .filter(earlier)
-        .any(|m| m.kind() == Some(Kind::Dov));
+        .filter(|m| m.kind() == Some(Kind::Dov))
+        .any(|m| admission::opens_hiatus(base, &m.author.0, m.opened));
     let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
     Ok((
         ProposerRecord {

@@ -130,6 +130,30 @@ fn check_pr_closes_a_proposal_over_the_pending_limit() {
     assert!(!list.stdout.contains("#3 "), "{}", list.stdout);
 }
 
+/// A proposal opened while a DoV is pending waits out the hiatus, but only
+/// a valid DoV makes one: the emperor's is closed as no valid DoV by the
+/// resolver, so check must not refuse a proposal on its account.
+#[test]
+fn check_pr_refuses_a_proposal_in_a_hiatus_only_after_a_valid_dov() {
+    for (declarer, hiatus) in [("ada-tinkers", true), ("wren-w", false)] {
+        let game = committed();
+        open(&game, "2030-01-01T00:00:00Z", declarer, "dov", None);
+        let page = "+++\ntitle = \"Page\"\n+++\nText.\n";
+        game.commit_on("p2", &[("content/pages/p.md", page)], "a page");
+        open(
+            &game,
+            "2030-01-01T01:00:00Z",
+            "boris-b",
+            "proposal",
+            Some("p2"),
+        );
+        let run = game.run(&["--now", "2030-01-01T01:01:00Z", "check", "--pr", "2"]);
+        let refused = run.stdout.contains("hiatus");
+        assert_eq!(refused, hiatus, "a DoV by {declarer}: {}", run.stdout);
+        assert_eq!(run.code, if hiatus { 1 } else { 0 }, "{}", run.stdout);
+    }
+}
+
 #[test]
 fn an_action_that_checks_is_merged_without_a_vote_and_one_that_does_not_is_not() {
     let game = committed();
