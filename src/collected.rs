@@ -102,13 +102,19 @@ pub fn snapshot(
             .iter()
             .map(|p| engine::Player {
                 name: PlayerName(p.name.clone()),
+                // Before they joined, a player is no player: to the engine,
+                // idle, as `report::active_players` leaves them out.
                 idle: p
-                    .idle
-                    .iter()
-                    .map(|i| engine::IdleSpell {
+                    .joined
+                    .map(|joined| engine::IdleSpell {
+                        from: None,
+                        until: Some(joined),
+                    })
+                    .into_iter()
+                    .chain(p.idle.iter().map(|i| engine::IdleSpell {
                         from: Some(i.from),
                         until: i.until,
-                    })
+                    }))
                     .collect(),
             })
             .collect(),

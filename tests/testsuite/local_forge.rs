@@ -469,3 +469,26 @@ fn show_prints_the_thread_with_the_status_as_text() {
     );
     refused(&game, "2030-01-01T03:00:00Z", &["play", "show", "9"], "#9");
 }
+
+/// Before a player's `joined` moment they are no player: the engine's count
+/// of active players and the tally's rows both leave them out. (Dmitri
+/// joins the bundled game at 18:00 on 3 Nov 2026.)
+#[test]
+fn a_player_who_has_not_joined_yet_is_neither_counted_nor_listed() {
+    for (now, active) in [("2026-11-03T12:00:00Z", 4), ("2026-11-03T19:00:00Z", 5)] {
+        let game = committed();
+        game.at("2026-11-03T10:00:00Z", &open_args("ada-tinkers", "T", None));
+        let list = game.at(now, &["play", "list"]).stdout;
+        assert!(
+            list.contains(&format!(": {active} active players, quorum")),
+            "{list}"
+        );
+        let names = ["Ada", "Boris", "Cleo", "Dmitri", "Wren"];
+        let rows = list
+            .lines()
+            .filter(|l| names.iter().any(|n| l.starts_with(&format!("  {n}: "))))
+            .count();
+        assert_eq!(rows, active, "a row per active player:\n{list}");
+        assert_eq!(list.contains("Dmitri"), active == 5, "{list}");
+    }
+}
