@@ -372,7 +372,9 @@ impl Planner<'_> {
             illegal,
         };
         let crown = (enacted && m.kind == Kind::Dov).then(|| self.crown_edits(m));
-        self.resolve_steps(m, &d, (run.active, run.quorum), resolution, crown.clone())?;
+        let players = self.active_players();
+        let counted = (run.active, run.quorum);
+        self.resolve_steps(m, &d, counted, &players, resolution, crown.clone())?;
         self.decided_line(
             m,
             &d,
@@ -434,13 +436,21 @@ impl Planner<'_> {
         };
         d.reasons.clone_from(&resolution.reasons);
         d.next_change = None;
+        // The tally's rows are the players the decision counted, on the
+        // game as it was then: not the roster this enactment may change.
+        let players = then
+            .state
+            .as_ref()
+            .map(|state| active_players(state, resolution.at))
+            .unwrap_or_default();
         if enacted && m.info.merge_commit.is_none() {
             if let Some(Attempt::Clean(tree, game)) = self.attempt(&m.info, m.kind)? {
                 self.prospect.adopt(tree, *game);
             }
         }
         let crown = (enacted && m.kind == Kind::Dov).then(|| self.crown_edits(m));
-        self.resolve_steps(m, &d, (run.active, run.quorum), resolution, crown.clone())?;
+        let counted = (run.active, run.quorum);
+        self.resolve_steps(m, &d, counted, &players, resolution, crown.clone())?;
         if let Some(edits) = crown {
             self.edit_dynasty(n, &edits)?;
         }
@@ -451,12 +461,14 @@ impl Planner<'_> {
     /// The effects that resolve a decided matter, in the order that lets a
     /// later run finish after any of them: announce, merge or close, record
     /// (before anything else changes the game), crown, final status, and
-    /// last the labels that say it is done.
+    /// last the labels that say it is done. `players` are the rows of the
+    /// status comment's tally: those active when it was decided.
     fn resolve_steps(
         &mut self,
         m: &Collected,
         d: &MatterDecision,
         (active, quorum): (i64, i64),
+        players: &[String],
         resolution: Resolution,
         crown: Option<Vec<(&'static str, DynastyValue)>>,
     ) -> Result<(), PlanError> {
@@ -467,13 +479,8 @@ impl Planner<'_> {
         let at = resolution.at;
         let mut journal = m.journal.clone();
         journal.resolution = Some(resolution);
-        let players = self.active_players();
         let status = |this: &Self, progress: &Progress| {
-            this.render(
-                n,
-                &journal,
-                &status_text(d, m, &players, &changes, progress),
-            )
+            this.render(n, &journal, &status_text(d, m, players, &changes, progress))
         };
         let body = status(self, &Progress::Carrying(d.decision));
         self.step(n, Effect::Status { body });

@@ -251,6 +251,43 @@ fn an_enacted_dov_fails_every_other_one_never_valid_is_closed_and_none_comes_bac
     );
 }
 
+/// A run killed after deciding to enact a proposal that adds a player is
+/// finished by the next run with the status an uninterrupted run posts:
+/// the tally's rows are the players the decision counted, not the roster
+/// the merge makes.
+#[test]
+fn a_finished_enactment_that_adds_a_player_keeps_the_rows_it_counted() {
+    for halt in [None, Some("1")] {
+        let game = committed();
+        let roster =
+            game.read("state/roster.toml") + "\n[[players]]\nname = \"Fern\"\nlogin = \"fern-f\"\n";
+        game.commit_on("join", &[("state/roster.toml", &roster)], "Fern joins");
+        open(
+            &game,
+            "2030-01-01T00:00:00Z",
+            "ada-tinkers",
+            "proposal",
+            Some("join"),
+            "",
+        );
+        two_for(&game, 1, "ada-tinkers");
+        let now = "2030-01-01T13:00:00Z";
+        if let Some(k) = halt {
+            let halted = game.at(now, &["resolve", "--halt-after", k]);
+            assert!(!halted.stdout.contains("Merged"), "{}", halted.stdout);
+        }
+        game.at(now, &["resolve"]);
+        assert!(game.read("state/roster.toml").contains("Fern"), "enacted");
+        let thread = game.at(now, &["play", "show", "1"]).stdout;
+        let status = thread.rsplit("Tinkerer |").next().unwrap_or_default();
+        assert!(
+            status.contains("| Cleo | — |"),
+            "halted after {halt:?}:\n{thread}"
+        );
+        assert!(!status.contains("Fern"), "halted after {halt:?}:\n{thread}");
+    }
+}
+
 #[test]
 fn a_dirty_work_tree_is_refused_and_left_as_it_was() {
     let game = committed();
