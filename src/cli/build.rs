@@ -482,9 +482,10 @@ fn pending(game: &Game, global: &GlobalArgs, say: &dyn Fn(&str)) -> anyhow::Resu
         &author,
         &active,
     );
+    let count = i64::try_from(views.matters.len()).unwrap_or(i64::MAX);
     say(&format!(
-        "tallied {} pending matters at {now}",
-        views.matters.len()
+        "tallied {} at {now}",
+        crate::report::plural(count, "pending matter", "pending matters")
     ));
     Ok(views)
 }

@@ -478,7 +478,9 @@ struct VoteView<'r> {
     vote: &'r str,
     /// `FOR`, `AGAINST` or `no vote`: what a DEFERENTIAL counted as.
     counts_as: Option<&'r str>,
-    at: String,
+    /// When it was cast; `None` for the author's own FOR, which no comment
+    /// casts.
+    at: Option<String>,
     link: Option<&'r str>,
 }
 
@@ -553,7 +555,7 @@ fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -
                     .counts_as
                     .as_deref()
                     .map(|c| if c == "none" { "no vote" } else { c }),
-                at: v.at.map(datetime).unwrap_or_else(|| "implicit".into()),
+                at: v.at.map(datetime),
                 link: v.link.as_deref(),
             })
             .collect(),
