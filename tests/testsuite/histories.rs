@@ -72,6 +72,9 @@ enum Change {
     Rule,
     /// Adds a workflow (no matter may).
     Workflow,
+    /// Adds a player to the roster: the tally's rows of a status written
+    /// after its merge must still be the players its decision counted.
+    Join,
 }
 
 #[derive(Debug, Clone)]
@@ -117,6 +120,7 @@ fn change() -> impl Strategy<Value = Change> {
         1 => (4..=12i64).prop_map(Change::Cap),
         2 => Just(Change::Rule),
         1 => Just(Change::Workflow),
+        1 => Just(Change::Join),
     ]
 }
 
@@ -538,6 +542,11 @@ fn edit(game: &GameTest, change: &Change, salt: usize) -> Vec<(String, String)> 
             vec![("rules/dynastic/springs.md".into(), text)]
         }
         Change::Workflow => vec![(".github/workflows/x.yml".into(), "name: x\n".into())],
+        Change::Join => {
+            let text = main("state/roster.toml")
+                + &format!("\n[[players]]\nname = \"New{salt}\"\nlogin = \"new-{salt}\"\n");
+            vec![("state/roster.toml".into(), text)]
+        }
     }
 }
 
