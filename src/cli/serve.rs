@@ -1,5 +1,6 @@
 //! `gitnomic serve`: build the site, serve it on localhost, rebuild when a
-//! game or theme file changes. For previewing; not a production server.
+//! game or theme file, the commit built or the local forge's matters
+//! change. For previewing; not a production server.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -10,6 +11,7 @@ use std::time::{Duration, Instant, SystemTime};
 use anyhow::Context as _;
 
 use super::{EXIT_OK, GlobalArgs, build};
+use crate::git::Repo;
 use crate::load::{self, GAME_DIRS};
 
 /// How often the game's files are looked at for changes.
@@ -30,7 +32,8 @@ pub struct Args {
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     // Looked at before the first build, so that a file changed while it
     // runs is built again after it.
-    let seen = Fingerprint::of(&global.root);
+    let rev = args.build.rev.as_deref();
+    let seen = Fingerprint::of(&global.root, rev);
     let mut kept = build::Kept::default();
     if let Some(files) = &seen.game {
         kept.listed(files.clone());
@@ -54,20 +57,19 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::from(EXIT_OK))
 }
 
-/// Rebuilds whenever the game's files or the theme's differ from those
-/// `seen`, each build starting from what the one before it kept in
+/// Rebuilds whenever what the build reads differs from what was `seen`, each build starting from what the one before it kept in
 /// memory, and from the game's files as the watcher just listed and
 /// stamped them.
 fn watch(args: &build::Args, global: &GlobalArgs, mut kept: build::Kept, mut seen: Fingerprint) {
     loop {
         std::thread::sleep(POLL);
-        let now = Fingerprint::of(&global.root);
+        let now = Fingerprint::of(&global.root, args.rev.as_deref());
         if now != seen {
             if let Some(files) = &now.game {
                 kept.listed(files.clone());
             }
             seen = now;
-            eprintln!("a file changed: rebuilding");
+            eprintln!("the game changed: rebuilding");
             let started = Instant::now();
             match build::build_keeping(args, global, Some(&mut kept)) {
                 Ok(built) => eprintln!(
@@ -91,22 +93,50 @@ struct Fingerprint {
     /// the build lists them itself and says why not).
     game: Option<Vec<load::Listed>>,
     /// The path, size and modification time of every theme file.
-    theme: Vec<(PathBuf, u64, Option<SystemTime>)>,
+    theme: Vec<Stamp>,
+    /// The commit `--rev` (else HEAD) names: a new commit changes the
+    /// ruleset's history, and with `--rev` the whole game, though no file
+    /// of the work tree changed.
+    commit: Option<String>,
+    /// The local forge's files: a matter opened or a vote cast there
+    /// changes the pending page.
+    forge: Vec<Stamp>,
 }
 
+/// A file's path, size and modification time.
+type Stamp = (PathBuf, u64, Option<SystemTime>);
+
 impl Fingerprint {
-    fn of(root: &Path) -> Fingerprint {
+    fn of(root: &Path, rev: Option<&str>) -> Fingerprint {
         let game = load::list_stamped(root, GAME_DIRS, load::Stamped::All).ok();
-        let mut theme = Vec::new();
-        for dir in ["templates", "static", "themes"] {
-            for entry in walkdir::WalkDir::new(root.join(dir)).into_iter().flatten() {
-                if let Ok(meta) = entry.metadata() {
-                    theme.push((entry.path().to_path_buf(), meta.len(), meta.modified().ok()));
-                }
-            }
+        let theme = ["templates", "static", "themes"]
+            .iter()
+            .flat_map(|dir| stamps(&root.join(dir)))
+            .collect();
+        let commit = Repo::open(root)
+            .and_then(|repo| repo.commit_id(rev.unwrap_or("HEAD")))
+            .map(|id| id.to_string())
+            .ok();
+        let forge = stamps(&root.join(".git").join("gitnomic-forge"));
+        Fingerprint {
+            game,
+            theme,
+            commit,
+            forge,
         }
-        Fingerprint { game, theme }
     }
+}
+
+/// Every file and directory under `dir`, stamped.
+fn stamps(dir: &Path) -> Vec<Stamp> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| {
+            let meta = entry.metadata().ok()?;
+            Some((entry.path().to_path_buf(), meta.len(), meta.modified().ok()))
+        })
+        .collect()
 }
 
 /// Answers one GET or HEAD request with a file of `out`.

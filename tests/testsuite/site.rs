@@ -272,50 +272,125 @@ fn a_rebuild_renders_what_changed_and_leaves_what_a_full_build_makes() {
 
 #[test]
 fn serve_rebuilds_on_each_change_what_a_full_build_makes() {
-    use std::io::{BufRead as _, BufReader};
-    use std::process::{Command, Stdio};
-    use std::time::Duration;
-
     let game = GameTest::bundled();
-    let serve = Command::new(env!("CARGO_BIN_EXE_gitnomic"))
-        .arg("--root")
-        .arg(game.root())
-        .args(["-q", "serve", "--port", "0", "--out", "served"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("serve starts");
-    let mut serve = Stopped(serve);
-    // Its lines, as they come: a rebuild is waited for, not slept on.
-    let (lines, said) = std::sync::mpsc::channel();
-    let stdout = serve.0.stdout.take().expect("piped");
-    let stderr = serve.0.stderr.take().expect("piped");
-    for output in [
-        Box::new(stdout) as Box<dyn std::io::Read + Send>,
-        Box::new(stderr),
-    ] {
-        let lines = lines.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(output).lines().map_while(Result::ok) {
-                if lines.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-    }
-    let next = |prefix: &str, what: &str| loop {
-        match said.recv_timeout(Duration::from_secs(60)) {
-            Ok(line) if line.starts_with(prefix) => return line,
-            Ok(line) => assert!(!line.contains("error"), "{what}: {line}"),
-            Err(e) => panic!("{what}: no line starting {prefix:?} from serve ({e})"),
-        }
-    };
-    next("serving ", "the first build");
+    let serve = Served::start(&game, &["-q", "serve", "--port", "0", "--out", "served"]);
+    serve.next("serving ", "the first build");
     for (what, change) in changes(&game) {
         change();
-        let rebuilt = next("rebuilt in ", what);
+        let rebuilt = serve.next("rebuilt in ", what);
         assert!(!rebuilt.contains(" 0 files"), "{what}: {rebuilt}");
         assert_as_a_full_build(&game, "served", what);
+    }
+}
+
+/// What a build reads besides the work tree's files: the commit it builds
+/// and the local forge's matters. A change of either is served anew.
+#[test]
+fn serve_rebuilds_after_a_new_commit_or_a_vote_that_changes_no_file() {
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    let rule = game.read("rules/dynastic/springs.md");
+    game.commit_on("next", &[("rules/dynastic/springs.md", &rule)], "the same");
+    game.at(
+        "2030-01-01T00:00:00Z",
+        &[
+            "play",
+            "open",
+            "--as",
+            "ada-tinkers",
+            "--kind",
+            "cfj",
+            "--title",
+            "A question",
+        ],
+    );
+    let now = [
+        "--now",
+        "2030-01-01T02:00:00Z",
+        "-q",
+        "serve",
+        "--port",
+        "0",
+    ];
+    let serve = Served::start(
+        &game,
+        &[&now[..], &["--rev", "next", "--out", "served"]].concat(),
+    );
+    serve.next("serving ", "the first build");
+    let amended = rule.replace("starts with three Springs", "starts with five Springs");
+    assert_ne!(amended, rule);
+    game.commit_on("next", &[("rules/dynastic/springs.md", &amended)], "five");
+    serve.next("rebuilt in ", "a new commit of the revision served");
+    let ruleset = game.read("served/ruleset/index.html");
+    assert!(ruleset.contains("starts with five Springs"), "{ruleset}");
+    drop(serve);
+
+    let serve = Served::start(&game, &[&now[..], &["--out", "served"]].concat());
+    serve.next("serving ", "the first build");
+    game.at(
+        "2030-01-01T01:00:00Z",
+        &["play", "comment", "1", "FOR", "--as", "boris-b"],
+    );
+    serve.next("rebuilt in ", "a vote on the local forge");
+    let pending = game.read("served/pending/index.html");
+    assert!(
+        pending.contains("a comment, 01:00 UTC on 1 Jan 2030"),
+        "{pending}"
+    );
+}
+
+/// A `gitnomic serve` running on a game, and its output lines as they come:
+/// a rebuild is waited for, not slept on. Killed when dropped.
+struct Served {
+    _child: Stopped,
+    said: std::sync::mpsc::Receiver<String>,
+}
+
+impl Served {
+    fn start(game: &GameTest, args: &[&str]) -> Served {
+        use std::io::{BufRead as _, BufReader};
+        use std::process::{Command, Stdio};
+        let child = Command::new(env!("CARGO_BIN_EXE_gitnomic"))
+            .arg("--root")
+            .arg(game.root())
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("serve starts");
+        let mut child = Stopped(child);
+        let (lines, said) = std::sync::mpsc::channel();
+        let stdout = child.0.stdout.take().expect("piped");
+        let stderr = child.0.stderr.take().expect("piped");
+        for output in [
+            Box::new(stdout) as Box<dyn std::io::Read + Send>,
+            Box::new(stderr),
+        ] {
+            let lines = lines.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(output).lines().map_while(Result::ok) {
+                    if lines.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        Served {
+            _child: child,
+            said,
+        }
+    }
+
+    /// The next line starting with `prefix`; no line before it may tell of
+    /// an error.
+    fn next(&self, prefix: &str, what: &str) -> String {
+        loop {
+            match self.said.recv_timeout(std::time::Duration::from_secs(60)) {
+                Ok(line) if line.starts_with(prefix) => return line,
+                Ok(line) => assert!(!line.contains("error"), "{what}: {line}"),
+                Err(e) => panic!("{what}: no line starting {prefix:?} from serve ({e})"),
+            }
+        }
     }
 }
 
