@@ -57,9 +57,9 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::from(EXIT_OK))
 }
 
-/// Rebuilds whenever what the build reads differs from what was `seen`, each build starting from what the one before it kept in
-/// memory, and from the game's files as the watcher just listed and
-/// stamped them.
+/// Rebuilds whenever what the build reads differs from what was `seen`,
+/// each build starting from what the one before it kept in memory, and
+/// from the game's files as the watcher just listed and stamped them.
 fn watch(args: &build::Args, global: &GlobalArgs, mut kept: build::Kept, mut seen: Fingerprint) {
     loop {
         std::thread::sleep(POLL);
