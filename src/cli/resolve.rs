@@ -108,6 +108,14 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
                 );
                 return Ok(ExitCode::from(EXIT_PROBLEMS));
             }
+            Err(Carried::Overtaken) => {
+                println!(
+                    "  {step}: not done: another run wrote #{}'s status since this one read it",
+                    step.number
+                );
+                println!("Stopped: the next run plans again from what is there now.");
+                return Ok(ExitCode::from(EXIT_OK));
+            }
             Err(Carried::Failed(e)) => {
                 return Err(e).with_context(|| format!("carrying out: {step}"));
             }
@@ -139,6 +147,9 @@ fn report(plan: &Plan, dry_run: bool) {
 enum Carried {
     /// The forge refused in a way a later run may get past (the head moved).
     Refused(String),
+    /// Another run wrote the matter's status journal since this run read
+    /// it: this run's plan is stale, so it stops, and the next plans again.
+    Overtaken,
     /// The forge failed: the run stops, and the next finishes it.
     Failed(anyhow::Error),
 }
@@ -163,7 +174,7 @@ impl Carrier<'_> {
     fn carry(&mut self, step: &Step) -> Result<bool, Carried> {
         let n = step.number;
         match &step.effect {
-            Effect::Status { body } => return Ok(self.status(n, body)?),
+            Effect::Status { body } => return self.status(n, body),
             Effect::Labels { add, remove } => self.forge.set_labels(n, add, remove)?,
             Effect::Merge { head, message } => {
                 let (merged, now) = self.merge(n, head, message)?;
@@ -223,13 +234,18 @@ impl Carrier<'_> {
         Ok(true)
     }
 
-    /// Posts a status comment unless it already reads so (then `false`).
-    fn status(&mut self, n: u64, body: &str) -> Result<bool, ForgeError> {
+    /// Posts a status comment unless it already reads so (then `false`),
+    /// and only over the journal this run planned from: one another run
+    /// wrote since (a push a check noted, a decision of another resolve
+    /// run) is not this run's to overwrite, and stops it.
+    fn status(&mut self, n: u64, body: &str) -> Result<bool, Carried> {
         let current = self.statuses.entry(n).or_default();
         if current.as_deref() == Some(body) {
             return Ok(false);
         }
-        self.forge.put_status(n, body)?;
+        if !self.forge.put_status_over(n, current.as_deref(), body)? {
+            return Err(Carried::Overtaken);
+        }
         *current = Some(body.to_string());
         Ok(true)
     }
@@ -277,7 +293,13 @@ impl Carrier<'_> {
         let text = format!(
             "### #{n}: decided, but not done\n\n{why}\n\nThe next run will decide it again."
         );
-        self.status(n, &journal.render(&text))?;
+        match self.status(n, &journal.render(&text)) {
+            Ok(_) => {}
+            // Another run wrote the status since: what it wrote stands.
+            Err(Carried::Overtaken) => return Ok(()),
+            Err(Carried::Failed(e)) => return Err(e),
+            Err(Carried::Refused(why)) => bail!(why),
+        }
         self.forge.set_labels(n, &[], &[RESOLVING])?;
         Ok(())
     }

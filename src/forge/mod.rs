@@ -154,14 +154,20 @@ pub trait Forge {
         read: Option<&str>,
         body: &str,
     ) -> Result<bool, ForgeError> {
-        self.read_thread_afresh(number);
-        let now = self.status_comment(number)?;
+        let now = self.status_now(number)?;
         let journal = |body: &str| crate::journal::Journal::read(body);
         if now.map(|c| journal(&c.body)) != read.map(journal) {
+            self.read_thread_afresh(number);
             return Ok(false);
         }
         self.put_status(number, body)?;
         Ok(true)
+    }
+    /// The status comment as the forge has it now, not as this run read
+    /// it; the next `put_status` edits this one.
+    fn status_now(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError> {
+        self.read_thread_afresh(number);
+        self.status_comment(number)
     }
     /// Marks a commit as passing or failing `gitnomic check`.
     fn set_commit_status(

@@ -212,6 +212,11 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 .collect();
             page(&list, target, base, w.page_size.unwrap_or(PAGE))
         }
+        ("GET", ["issues", "comments", id]) => match w.comments.iter().find(|c| c.id == number(id))
+        {
+            Some(c) => ok(200, comment_json(c)),
+            None => error(404, "Not Found"),
+        },
         ("GET", ["pulls", n, "reviews"]) => {
             let list: Vec<Value> = w
                 .reviews

@@ -98,8 +98,24 @@ fn enacts_over_the_api_records_it_and_never_merges_twice() {
                 .iter()
                 .filter(|r| r.method == "GET" && r.path == thread)
                 .count(),
-            1,
-            "the thread is read once, not again before each status write"
+            2,
+            "the thread is read once, and once more just before the first status is posted \
+             (a check may have posted one meanwhile), not before each status write"
+        );
+        let status_reads = w
+            .log
+            .iter()
+            .filter(|r| r.method == "GET" && r.path.contains("/issues/comments/"))
+            .count();
+        let edits = w
+            .log
+            .iter()
+            .filter(|r| r.method == "PATCH" && r.path.contains("/issues/comments/"))
+            .count();
+        assert!(edits > 0, "the status was edited after it was posted");
+        assert_eq!(
+            status_reads, edits,
+            "each edit reads the status alone, by its id, just before"
         );
         assert!(
             w.log.iter().any(|r| r.path.contains("page=2")),

@@ -441,12 +441,12 @@ fn a_push_noted_while_another_run_writes_the_status_overwrites_nothing() {
     let tally = r#""first_seen":{"1001":"FOR","1077":"AGAINST"}"#;
     let written = body.replacen(seen, tally, 1);
     let second = c.head("p2", "8", &[], "2030-01-01T02:00:00Z");
-    // The check reads the conversation once; the other run's write lands
-    // before its second read (the one just before it writes).
+    // The other run's write lands after the check read the conversation,
+    // before it reads the status again just before it writes.
     c.fake.world().concurrent = Some(crate::fake_github::ConcurrentEdit {
         method: "GET",
-        path: "/issues/1/comments".into(),
-        nth: 2,
+        path: format!("/issues/comments/{id}"),
+        nth: 1,
         comment: id,
         body: written,
     });
@@ -458,6 +458,69 @@ fn a_push_noted_while_another_run_writes_the_status_overwrites_nothing() {
         "the other run's status is kept: {status}"
     );
     assert!(status.contains(&second), "the push is noted: {status}");
+    assert_eq!(
+        c.fake.world().bot_comments(1).len(),
+        1,
+        "one status comment"
+    );
+}
+
+/// The mirror of the case above: a check notes a push after a resolve run
+/// read the status and before it writes its own (here: a vote first
+/// seen). The resolve run must not overwrite the note with what it
+/// planned from the older journal: it stops, and the next run plans from
+/// the status as the check left it.
+#[test]
+fn a_push_a_check_noted_while_a_resolve_run_planned_is_kept() {
+    use gitnomic::journal::{Journal, SeenHead, text_of};
+    let c = case();
+    c.vote("boris-b", "2030-01-01T01:00:00Z");
+    c.resolve_on_first_head("2030-01-01T01:30:00Z");
+    let (id, body) = {
+        let w = c.fake.world();
+        let status = w
+            .comments
+            .iter()
+            .find(|c| c.number == 1 && c.body.contains("gitnomic:status"))
+            .expect("the first resolve run wrote the status");
+        (status.id, status.body.clone())
+    };
+    // The status as a check leaves it on noting a push: one head more.
+    let pushed = "c".repeat(40);
+    let mut journal = Journal::read(&body);
+    journal.heads.push(SeenHead {
+        sha: gitnomic::matter::HeadSha(pushed.clone()),
+        at: gitnomic::time::Timestamp::parse("2030-01-01T02:00:00Z").unwrap(),
+        voids: true,
+    });
+    let noted = journal.render(text_of(&body));
+    c.vote("dmitri-d", "2030-01-01T02:10:00Z");
+    // The check's write lands after the resolve run read the
+    // conversation, before it reads the status again just before it writes.
+    c.fake.world().concurrent = Some(crate::fake_github::ConcurrentEdit {
+        method: "GET",
+        path: format!("/issues/comments/{id}"),
+        nth: 1,
+        comment: id,
+        body: noted.clone(),
+    });
+    let run = c.resolve_on_first_head("2030-01-01T02:30:00Z");
+    assert!(c.fake.world().concurrent.is_none(), "the check wrote");
+    assert!(
+        run.stdout
+            .contains("another run wrote #1's status since this one read it"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(c.status(), noted, "the check's status stands");
+    let next = c.resolve_on_first_head("2030-01-01T02:40:00Z");
+    let status = c.status();
+    assert!(status.contains(&pushed), "the push stays noted: {status}");
+    assert!(
+        status.contains(r#""1003":"FOR""#),
+        "the next run saw the vote: {}{status}",
+        next.stdout
+    );
     assert_eq!(
         c.fake.world().bot_comments(1).len(),
         1,

@@ -461,6 +461,10 @@ impl Forge for GitHubForge {
         }
     }
 
+    fn status_now(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError> {
+        self.read_status_now(number)
+    }
+
     fn put_status(&self, number: u64, body: &str) -> Result<(), ForgeError> {
         self.write_status(number, &writes::fit_comment(body)?)
     }

@@ -86,6 +86,28 @@ impl GitHubForge {
         self.status_comment(number)
     }
 
+    /// The status comment as GitHub has it now, for a write that must not
+    /// overwrite what another run wrote since this one read it: read by
+    /// its id when this run knows it (one request, however long the
+    /// thread, and the thread this run read is kept), else looked for in
+    /// the conversation afresh, as it is when it was deleted since.
+    pub(super) fn read_status_now(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError> {
+        let known = self.statuses.borrow().get(&number).cloned().flatten();
+        let Some(known) = known else {
+            return self.fresh_status(number);
+        };
+        let path = self.path(&format!("/issues/comments/{}", known.id));
+        let reply = self.client.get(&path)?;
+        if reply.status == 404 {
+            return self.fresh_status(number);
+        }
+        expect_ok(&reply, &path)?;
+        let now = super::issue_comment(parse::<IssueComment>(&reply.body, &path)?)?
+            .filter(|c| self.is_status(c));
+        self.statuses.borrow_mut().insert(number, now.clone());
+        Ok(now)
+    }
+
     pub(super) fn write_status(&self, number: u64, body: &str) -> Result<(), ForgeError> {
         let existing = self.status_comment(number)?;
         if existing.as_ref().is_some_and(|c| c.body == body) {
