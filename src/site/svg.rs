@@ -16,6 +16,8 @@ const RIGHT: f64 = 12.0;
 const TOP: f64 = 34.0;
 const AXIS: f64 = 34.0;
 const LEGEND_ROW: f64 = 26.0;
+/// The fewest bars a bar chart makes room for.
+const MIN_BANDS: usize = 12;
 
 /// One line of a chart: a name and points (time, value), in time order.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,16 +144,18 @@ pub fn bar_chart(labels: Labels, bars: &[(String, f64)], label_every: usize) -> 
     let ticks = nice_ticks(0.0, labels.y_max.unwrap_or(v1), labels.integers);
     let hi = ticks[ticks.len() - 1];
     let height = TOP + PLOT_HEIGHT + AXIS;
-    let band = (WIDTH - LEFT - RIGHT) / bars.len().max(1) as f64;
+    // A few bars keep the width of a year's months, from the left, rather
+    // than one bar as wide as the plot.
+    let band = (WIDTH - LEFT - RIGHT) / bars.len().max(MIN_BANDS) as f64;
     let y = |v: f64| TOP + PLOT_HEIGHT - v / hi * PLOT_HEIGHT;
     let mut svg = open(labels, height);
     y_axis(&mut svg, &ticks, labels.unit, &y);
     for (i, (label, value)) in bars.iter().enumerate() {
-        let left = LEFT + band * i as f64;
+        let left = LEFT + band * i as f64 + band * 0.1;
         let _ = write!(
             svg,
             "<rect class=\"bar\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\"><title>",
-            left + band * 0.1,
+            left,
             y(*value),
             (band * 0.8).max(0.5),
             (TOP + PLOT_HEIGHT - y(*value)).max(0.0)
@@ -532,6 +536,34 @@ mod tests {
             "{svg}"
         );
         assert!(!svg.contains(">0.5</text>"), "{svg}");
+    }
+
+    /// The value of attribute `name` of the element of `svg` that starts
+    /// at the last `<tag` before `marker`.
+    fn attribute(svg: &str, tag: &str, marker: &str, name: &str) -> String {
+        let end = svg.find(marker).expect(marker);
+        let element = &svg[svg[..end].rfind(tag).expect(tag)..end];
+        let value = &element[element.find(&format!(" {name}=\"")).expect(name) + name.len() + 3..];
+        value[..value.find('"').unwrap()].to_string()
+    }
+
+    #[test]
+    fn one_bar_is_as_wide_as_one_of_twelve_and_its_label_starts_under_it() {
+        let labels = Labels::new("b", "t", "d");
+        let one = bar_chart(labels, &[("2030-03".to_string(), 5.0)], 1);
+        let year: Vec<(String, f64)> = (1..=12).map(|m| (format!("2030-{m:02}"), 1.0)).collect();
+        let twelve = bar_chart(labels, &year, 1);
+        let bar = "<title>2030-03:";
+        assert_eq!(
+            attribute(&one, "<rect", bar, "width"),
+            attribute(&twelve, "<rect", bar, "width"),
+            "{one}"
+        );
+        assert_eq!(
+            attribute(&one, "<rect", bar, "x"),
+            attribute(&one, "<text", ">2030-03</text>", "x"),
+            "{one}"
+        );
     }
 
     #[test]
