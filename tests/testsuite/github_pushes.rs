@@ -151,6 +151,20 @@ impl Case {
         run
     }
 
+    /// Boris votes and a resolve run on the first head writes the status:
+    /// its comment id and body.
+    fn first_status(&self) -> (u64, String) {
+        self.vote("boris-b", "2030-01-01T01:00:00Z");
+        self.resolve_on_first_head("2030-01-01T01:30:00Z");
+        let w = self.fake.world();
+        let status = w
+            .comments
+            .iter()
+            .find(|c| c.number == 1 && c.body.contains("gitnomic:status"))
+            .expect("the first resolve run wrote the status");
+        (status.id, status.body.clone())
+    }
+
     fn status(&self) -> String {
         self.fake.world().bot_comments(1).join("\n")
     }
@@ -425,17 +439,7 @@ fn what_a_force_push_costs() {
 #[test]
 fn a_push_noted_while_another_run_writes_the_status_overwrites_nothing() {
     let c = case();
-    c.vote("boris-b", "2030-01-01T01:00:00Z");
-    c.resolve_on_first_head("2030-01-01T01:30:00Z");
-    let (id, body) = {
-        let w = c.fake.world();
-        let status = w
-            .comments
-            .iter()
-            .find(|c| c.number == 1 && c.body.contains("gitnomic:status"))
-            .expect("the first resolve run wrote the status");
-        (status.id, status.body.clone())
-    };
+    let (id, body) = c.first_status();
     let seen = r#""first_seen":{"1001":"FOR"}"#;
     assert!(body.contains(seen), "{body}");
     let tally = r#""first_seen":{"1001":"FOR","1077":"AGAINST"}"#;
@@ -474,17 +478,7 @@ fn a_push_noted_while_another_run_writes_the_status_overwrites_nothing() {
 fn a_push_a_check_noted_while_a_resolve_run_planned_is_kept() {
     use gitnomic::journal::{Journal, SeenHead, text_of};
     let c = case();
-    c.vote("boris-b", "2030-01-01T01:00:00Z");
-    c.resolve_on_first_head("2030-01-01T01:30:00Z");
-    let (id, body) = {
-        let w = c.fake.world();
-        let status = w
-            .comments
-            .iter()
-            .find(|c| c.number == 1 && c.body.contains("gitnomic:status"))
-            .expect("the first resolve run wrote the status");
-        (status.id, status.body.clone())
-    };
+    let (id, body) = c.first_status();
     // The status as a check leaves it on noting a push: one head more.
     let pushed = "c".repeat(40);
     let mut journal = Journal::read(&body);
