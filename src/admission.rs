@@ -93,9 +93,14 @@ pub fn judge(facts: &Facts<'_>) -> Judgement {
             ));
             v.not_a_matter = true;
         }
-        Some(p) if p.is_idle_at(facts.opened) => {
+        Some(p) if !p.is_active_at(facts.opened) => {
+            let why = if p.is_idle_at(facts.opened) {
+                "was idle"
+            } else {
+                "had not joined yet"
+            };
             v.problems
-                .push(format!("{} was idle when it was opened", p.name));
+                .push(format!("{} {why} when it was opened", p.name));
             v.not_a_matter = true;
         }
         Some(_) => {}
@@ -219,7 +224,7 @@ pub fn opens_hiatus(base: &Game, author: &str, opened: Timestamp) -> bool {
     };
     state
         .player_by_login(author)
-        .is_some_and(|p| !p.is_idle_at(opened))
+        .is_some_and(|p| p.is_active_at(opened))
         && dov_refusal(base, author, opened, state, params).is_none()
 }
 
@@ -493,34 +498,36 @@ mod tests {
         params.seasonal_downtime = true;
         params.downtime_start = crate::engine::params::MonthDay { month: 12, day: 24 };
         params.downtime_end = crate::engine::params::MonthDay { month: 12, day: 27 };
-        base.state.as_mut().unwrap().dynasty.emperor = Some("Ada".into());
         let at = |t: &str| Timestamp::parse(t).unwrap();
-        let base_without_emperor = {
+        let day = "2030-01-02T10:00:00Z";
+        let with = |emperor: Option<&str>, joined: Option<&str>| {
             let mut b = base.clone();
-            b.state.as_mut().unwrap().dynasty.emperor = None;
+            let state = b.state.as_mut().unwrap();
+            state.dynasty.emperor = emperor.map(Into::into);
+            state.players[0].joined = joined.map(at);
             b
         };
-        assert!(opens_hiatus(
-            &base_without_emperor,
-            "ada",
-            at("2030-01-02T10:00:00Z")
-        ));
-        assert!(
-            !opens_hiatus(&base, "ada", at("2030-01-02T10:00:00Z")),
-            "the emperor's"
-        );
-        assert!(
-            !opens_hiatus(&base, "bo", at("2030-01-02T10:00:00Z")),
-            "an idle player's"
-        );
-        assert!(
-            !opens_hiatus(&base, "nobody", at("2030-01-02T10:00:00Z")),
-            "a non-player's"
-        );
-        assert!(
-            !opens_hiatus(&base_without_emperor, "ada", at("2030-12-25T10:00:00Z")),
-            "one in the downtime"
-        );
+        let plain = with(None, None);
+        assert!(opens_hiatus(&plain, "ada", at(day)));
+        for (game, author, opened, whose) in [
+            (with(Some("Ada"), None), "ada", day, "the emperor's"),
+            (plain.clone(), "bo", day, "an idle player's"),
+            (plain.clone(), "nobody", day, "a non-player's"),
+            (
+                plain.clone(),
+                "ada",
+                "2030-12-25T10:00:00Z",
+                "one in the downtime",
+            ),
+            (
+                with(None, Some("2030-01-03T00:00:00Z")),
+                "ada",
+                day,
+                "one before its author joined",
+            ),
+        ] {
+            assert!(!opens_hiatus(&game, author, at(opened)), "{whose}");
+        }
         let judged = judge(&Facts {
             kind: Some(Kind::Dov),
             labels: &[],
@@ -528,13 +535,34 @@ mod tests {
             opened: at("2030-12-25T10:00:00Z"),
             description: "",
             changed: &[],
-            base: &base_without_emperor,
+            base: &plain,
             head: None,
             record: ProposerRecord::default(),
             dov_pending: false,
         });
         assert!(
             judged.not_a_matter && judged.problems[0].contains("seasonal downtime"),
+            "{judged:?}"
+        );
+        let early = with(None, Some("2030-01-03T00:00:00Z"));
+        let judged = judge(&Facts {
+            kind: Some(Kind::Proposal),
+            labels: &[],
+            author: "ada",
+            opened: at(day),
+            description: "",
+            changed: &[],
+            base: &early,
+            head: None,
+            record: ProposerRecord::default(),
+            dov_pending: false,
+        });
+        assert!(
+            judged.not_a_matter
+                && judged
+                    .problems
+                    .iter()
+                    .any(|p| p == "Ada had not joined yet when it was opened"),
             "{judged:?}"
         );
     }

@@ -357,7 +357,7 @@ pub fn active_players(state: &crate::gamestate::GameState, t: Timestamp) -> Vec<
     state
         .players
         .iter()
-        .filter(|p| !p.is_idle_at(t) && p.joined.is_none_or(|j| j <= t))
+        .filter(|p| p.is_active_at(t))
         .map(|p| p.name.clone())
         .collect()
 }

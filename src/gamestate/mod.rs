@@ -146,6 +146,11 @@ impl Player {
             .iter()
             .any(|p| p.from <= t && p.until.is_none_or(|u| t < u))
     }
+
+    /// Whether the player is active at `t`: joined by then, and not idle.
+    pub fn is_active_at(&self, t: Timestamp) -> bool {
+        self.joined.is_none_or(|j| j <= t) && !self.is_idle_at(t)
+    }
 }
 
 /// One item of a named collection.
