@@ -459,7 +459,7 @@ fn whole_site(out: &Path, rendered: &Rendered) -> anyhow::Result<site::Site> {
 /// Live tallies of the open matters, when the game has a forge: GitHub with
 /// `--forge github`, or the local forge if the repository has one.
 fn pending(game: &Game, global: &GlobalArgs, say: &dyn Fn(&str)) -> anyhow::Result<site::Pending> {
-    let local = global.root.join(".git").join("gitnomic-forge").is_dir();
+    let local = crate::forge::local::dir_of(&global.root).is_dir();
     if global.forge == super::ForgeKind::Local && !local {
         say("no forge: the pending page lists no matters");
         return Ok(site::Pending::default());

@@ -341,7 +341,7 @@ fn at_time(global: &GlobalArgs, dir: &Path, at: &str) -> anyhow::Result<GlobalAr
 /// Writes the game bundled in the binary into `dir` and makes it a
 /// repository (`--root` plays no part: the script fits the bundled game).
 fn create_game(dir: &Path) -> anyhow::Result<()> {
-    if dir.join(".git").join("gitnomic-forge").is_dir() && dir.join("rules").is_dir() {
+    if crate::forge::local::dir_of(dir).is_dir() && dir.join("rules").is_dir() {
         std::fs::remove_dir_all(dir)
             .with_context(|| format!("replacing the earlier demo in {}", dir.display()))?;
     } else if dir.exists() && std::fs::read_dir(dir)?.next().is_some() {

@@ -117,7 +117,7 @@ impl Fingerprint {
             .and_then(|repo| repo.commit_id(rev.unwrap_or("HEAD")))
             .map(|id| id.to_string())
             .ok();
-        let forge = stamps(&root.join(".git").join("gitnomic-forge"));
+        let forge = stamps(&crate::forge::local::dir_of(root));
         Fingerprint {
             game,
             theme,

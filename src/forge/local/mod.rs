@@ -37,6 +37,12 @@ pub const BOT: &str = "gitnomic-bot";
 /// The label of a matter its author closed without a decision.
 pub const WITHDRAWN: &str = "withdrawn";
 
+/// Where the local forge of the repository at `root` keeps its matters:
+/// inside the git directory, outside the tracked tree.
+pub fn dir_of(root: &Path) -> PathBuf {
+    root.join(".git").join("gitnomic-forge")
+}
+
 /// Open, merged or closed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -167,7 +173,7 @@ impl LocalForge {
     /// branch moved since it was last looked at is noted as pushed now.
     pub fn open(root: &Path, base: &str, now: Timestamp) -> Result<Self, ForgeError> {
         let repo = Repo::open(root).map_err(git_error)?;
-        let dir = root.join(".git").join("gitnomic-forge");
+        let dir = dir_of(root);
         if !root.join(".git").is_dir() {
             return Err(ForgeError::Other(format!(
                 "{} has no .git directory",
