@@ -267,7 +267,6 @@ impl GameTest {
             .unwrap_or_default()
     }
 
-    /// Runs the binary at moment `now` (RFC 3339) with `args`, asserting success.
     /// `play open` at `now`: a matter of `kind` titled `title` by `login`,
     /// from `branch` if given (else an issue).
     pub(crate) fn open(
@@ -285,6 +284,7 @@ impl GameTest {
         self.at(now, &args)
     }
 
+    /// Runs the binary at moment `now` (RFC 3339) with `args`, asserting success.
     pub(crate) fn at(&self, now: &str, args: &[&str]) -> Run {
         let mut all = vec!["--now", now];
         all.extend_from_slice(args);

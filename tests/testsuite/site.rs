@@ -291,18 +291,12 @@ fn serve_rebuilds_after_a_new_commit_or_a_vote_that_changes_no_file() {
     game.commit_all("the bundled game");
     let rule = game.read("rules/dynastic/springs.md");
     game.commit_on("next", &[("rules/dynastic/springs.md", &rule)], "the same");
-    game.at(
+    game.open(
         "2030-01-01T00:00:00Z",
-        &[
-            "play",
-            "open",
-            "--as",
-            "ada-tinkers",
-            "--kind",
-            "cfj",
-            "--title",
-            "A question",
-        ],
+        "ada-tinkers",
+        "cfj",
+        "A question",
+        None,
     );
     let now = [
         "--now",
