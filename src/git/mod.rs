@@ -8,7 +8,11 @@ use std::path::Path;
 
 use crate::time::Timestamp;
 
+mod commit;
 pub mod trial;
+mod worktree;
+
+pub use worktree::{Forward, WorkTree};
 
 /// Who a commit made by gitnomic is by, and when.
 #[derive(Debug, Clone)]
@@ -28,6 +32,9 @@ pub enum MergeOutcome {
     Merged(String),
     /// The two sides conflict in these paths; nothing was changed.
     Conflict(Vec<String>),
+    /// The head is on the target branch already (a run that merged it was
+    /// stopped before it could say so): the commit that brought it in.
+    AlreadyIn(String),
 }
 
 /// A commit of the first-parent history with the trees of the top-level
@@ -69,7 +76,7 @@ pub struct Repo {
 #[derive(Debug, thiserror::Error)]
 pub enum GitError {
     /// The repository could not be opened.
-    #[error("cannot open a git repository at {path}: {}", .git.message())]
+    #[error("cannot open a git repository at {path}: {}", reason(.git))]
     Open {
         /// Where we looked.
         path: String,
@@ -78,7 +85,7 @@ pub enum GitError {
         git: git2::Error,
     },
     /// The revision does not name a commit.
-    #[error("`{rev}` does not name a commit: {}", .git.message())]
+    #[error("`{rev}` does not name a commit: {}", reason(.git))]
     Revision {
         /// The revision asked for.
         rev: String,
@@ -86,18 +93,74 @@ pub enum GitError {
         git: git2::Error,
     },
     /// Reading objects failed.
-    #[error("reading {what}: {}", .git.message())]
+    #[error("reading {what}: {}", reason(.git))]
     Read {
         /// What was being read.
         what: String,
         /// What git said.
         git: git2::Error,
     },
+    /// Writing objects, a reference, the index or the work tree failed.
+    #[error("writing {what}: {}", reason(.git))]
+    Write {
+        /// What was being written.
+        what: String,
+        /// What git said.
+        git: git2::Error,
+    },
+    /// A lock file of git's is in the way: another git process is writing
+    /// there, or one was killed while it did.
+    #[error(
+        "{path} exists: another git process is writing to the repository, or one was killed while it did; if no git command is running, remove the file and run again"
+    )]
+    Locked {
+        /// The lock file.
+        path: String,
+    },
+    /// The branch moved while a commit was being made on it (another
+    /// writer): the commit was not put on the branch.
+    #[error("{branch} moved while a commit was being made on it; nothing was changed")]
+    Moved {
+        /// The branch.
+        branch: String,
+    },
+}
+
+/// What git said, never empty: libgit2 ends some messages with a colon and
+/// the operating system's reason, which is blank when there was none.
+fn reason(git: &git2::Error) -> String {
+    let message = git.message().trim_end();
+    let message = message.strip_suffix(':').unwrap_or(message).trim_end();
+    if message.is_empty() {
+        format!("{:?} error ({:?})", git.class(), git.code())
+    } else {
+        message.to_string()
+    }
 }
 
 fn read_err(what: impl Into<String>) -> impl FnOnce(git2::Error) -> GitError {
     let what = what.into();
     move |source| GitError::Read { what, git: source }
+}
+
+/// The error of a failed write of `what`: a lock in the way is named as
+/// such, wherever libgit2 met it.
+fn write_err(what: impl Into<String>) -> impl FnOnce(git2::Error) -> GitError {
+    let what = what.into();
+    move |git| match locked_path(&git) {
+        Some(path) => GitError::Locked { path },
+        None => GitError::Write { what, git },
+    }
+}
+
+/// The lock file a "failed to lock" error of libgit2's names.
+fn locked_path(git: &git2::Error) -> Option<String> {
+    if git.code() != git2::ErrorCode::Locked && !git.message().contains("failed to lock") {
+        return None;
+    }
+    let (_, rest) = git.message().split_once('\'')?;
+    let (path, _) = rest.split_once('\'')?;
+    Some(path.to_string())
 }
 
 /// The name and email git is configured to commit as (`user.name`,
@@ -118,6 +181,11 @@ impl Repo {
                 path: path.display().to_string(),
                 git: source,
             })
+    }
+
+    /// The git directory (`.git` of a work tree).
+    pub fn git_dir(&self) -> &Path {
+        self.inner.path()
     }
 
     /// Every file (path, bytes) under the top-level directories `dirs` in
@@ -195,56 +263,6 @@ impl Repo {
         Ok(blob.content().to_vec())
     }
 
-    /// Makes a new repository at `path` whose first commit, on `branch`,
-    /// holds every file now in the directory.
-    pub fn init_with_work_tree(
-        path: &Path,
-        branch: &str,
-        message: &str,
-        stamp: &Stamp<'_>,
-    ) -> Result<Self, GitError> {
-        let open_err = |source| GitError::Open {
-            path: path.display().to_string(),
-            git: source,
-        };
-        let inner = git2::Repository::init(path).map_err(open_err)?;
-        inner
-            .set_head(&format!("refs/heads/{branch}"))
-            .map_err(open_err)?;
-        let repo = Repo { inner };
-        let mut index = repo.inner.index().map_err(read_err("the index"))?;
-        index
-            .add_all(["*"], git2::IndexAddOption::DEFAULT, None)
-            .map_err(read_err("the work tree"))?;
-        index.write().map_err(read_err("the index"))?;
-        let tree_id = index.write_tree().map_err(read_err("the index"))?;
-        repo.commit_on(branch, tree_id, &[], message, stamp)?;
-        Ok(repo)
-    }
-
-    /// Creates `branch` at the commit `from` names (a branch or SHA).
-    pub fn create_branch(&self, branch: &str, from: &str) -> Result<(), GitError> {
-        let commit = self
-            .inner
-            .find_commit(self.commit_id(from)?)
-            .map_err(read_err(from))?;
-        self.inner
-            .branch(branch, &commit, false)
-            .map_err(read_err(format!("branch {branch}")))?;
-        Ok(())
-    }
-
-    /// Points the reference `name` (a full name, `refs/...`) at commit
-    /// `sha`, so the commit stays reachable, and survives garbage
-    /// collection, whatever later becomes of the branch it was on.
-    pub fn pin(&self, name: &str, sha: &str) -> Result<(), GitError> {
-        let oid = self.commit_id(sha)?;
-        self.inner
-            .reference(name, oid, true, "gitnomic: keep a pushed head")
-            .map_err(read_err(format!("the reference {name}")))?;
-        Ok(())
-    }
-
     /// The commit a branch points at, if the branch exists.
     pub fn branch_head(&self, branch: &str) -> Result<Option<String>, GitError> {
         match self.inner.find_branch(branch, git2::BranchType::Local) {
@@ -285,67 +303,6 @@ impl Repo {
         Ok(paths)
     }
 
-    /// Merges commit `head` into `branch` with a merge commit, unless the
-    /// two conflict. The work tree follows if it is on `branch` and clean.
-    pub fn merge_into(
-        &self,
-        branch: &str,
-        head: &str,
-        message: &str,
-        stamp: &Stamp<'_>,
-    ) -> Result<MergeOutcome, GitError> {
-        let ours = self
-            .inner
-            .find_commit(self.commit_id(branch)?)
-            .map_err(read_err(branch))?;
-        let theirs = self
-            .inner
-            .find_commit(self.commit_id(head)?)
-            .map_err(read_err(head))?;
-        let mut index = self
-            .inner
-            .merge_commits(&ours, &theirs, None)
-            .map_err(read_err("a merge"))?;
-        if index.has_conflicts() {
-            let conflicts = index.conflicts().map_err(read_err("merge conflicts"))?;
-            let mut paths: Vec<String> = conflicts
-                .flatten()
-                .filter_map(|c| c.our.or(c.their).or(c.ancestor))
-                .map(|e| String::from_utf8_lossy(&e.path).into_owned())
-                .collect();
-            paths.dedup();
-            return Ok(MergeOutcome::Conflict(paths));
-        }
-        let tree_id = index
-            .write_tree_to(&self.inner)
-            .map_err(read_err("the merged tree"))?;
-        let id = self.commit_on(branch, tree_id, &[&ours, &theirs], message, stamp)?;
-        Ok(MergeOutcome::Merged(id))
-    }
-
-    /// Commits `text` at `path` on `branch` (creating or replacing the file).
-    pub fn commit_file(
-        &self,
-        branch: &str,
-        path: &str,
-        text: &str,
-        message: &str,
-        stamp: &Stamp<'_>,
-    ) -> Result<String, GitError> {
-        let parent = self
-            .inner
-            .find_commit(self.commit_id(branch)?)
-            .map_err(read_err(branch))?;
-        let blob = self.inner.blob(text.as_bytes()).map_err(read_err(path))?;
-        let base = parent.tree().map_err(read_err(branch))?;
-        let mut update = git2::build::TreeUpdateBuilder::new();
-        update.upsert(path, blob, git2::FileMode::Blob);
-        let tree_id = update
-            .create_updated(&self.inner, &base)
-            .map_err(read_err(path))?;
-        self.commit_on(branch, tree_id, &[&parent], message, stamp)
-    }
-
     pub(crate) fn commit_id(&self, rev: &str) -> Result<git2::Oid, GitError> {
         self.inner
             .revparse_single(rev)
@@ -357,64 +314,13 @@ impl Repo {
             })
     }
 
-    /// Makes a commit of `tree_id` on `branch` and keeps a clean work tree on
-    /// that branch in step with it.
-    fn commit_on(
-        &self,
-        branch: &str,
-        tree_id: git2::Oid,
-        parents: &[&git2::Commit<'_>],
-        message: &str,
-        stamp: &Stamp<'_>,
-    ) -> Result<String, GitError> {
-        let clean = self.work_tree_clean_on(branch);
-        let tree = self.inner.find_tree(tree_id).map_err(read_err("a tree"))?;
-        let who = git2::Signature::new(
-            stamp.name,
-            stamp.email,
-            &git2::Time::new(stamp.at.unix(), 0),
-        )
-        .map_err(read_err("the commit signature"))?;
-        let refname = format!("refs/heads/{branch}");
-        let id = self
+    /// When commit `rev` was made (its committer time).
+    pub fn commit_time(&self, rev: &str) -> Result<Timestamp, GitError> {
+        let commit = self
             .inner
-            .commit(Some(&refname), &who, &who, message, &tree, parents)
-            .map_err(read_err(format!("a commit on {branch}")))?;
-        if clean {
-            let mut checkout = git2::build::CheckoutBuilder::new();
-            checkout.force();
-            self.inner
-                .checkout_head(Some(&mut checkout))
-                .map_err(read_err("the work tree"))?;
-        }
-        Ok(id.to_string())
-    }
-
-    /// Whether the work tree has `branch` checked out and holds changes not
-    /// committed (to tracked files). Moving such a branch would leave those
-    /// changes looking like a revert of whatever was committed under them.
-    pub fn dirty_on(&self, branch: &str) -> bool {
-        self.work_tree_on(branch) == Some(true)
-    }
-
-    /// Whether the work tree has `branch` checked out with no changes.
-    fn work_tree_clean_on(&self, branch: &str) -> bool {
-        self.work_tree_on(branch) == Some(false)
-    }
-
-    /// When the work tree has `branch` checked out: whether it holds
-    /// uncommitted changes to tracked files.
-    fn work_tree_on(&self, branch: &str) -> Option<bool> {
-        let head = self.inner.head().ok()?;
-        if self.inner.is_bare() || head.shorthand().ok() != Some(branch) {
-            return None;
-        }
-        let mut options = git2::StatusOptions::new();
-        options.include_untracked(false);
-        self.inner
-            .statuses(Some(&mut options))
-            .ok()
-            .map(|s| !s.is_empty())
+            .find_commit(self.commit_id(rev)?)
+            .map_err(read_err(rev))?;
+        Ok(Timestamp::from_unix(commit.time().seconds()))
     }
 
     /// The first parent of commit `rev`, if it has one.

@@ -168,6 +168,17 @@ impl GitTrial {
         Ok(self.fork_from(head, merged)?.tree_id().to_string())
     }
 
+    /// The commit of the branch that brought `head` in (its merge), if the
+    /// branch holds it already: a run that merged it was stopped before
+    /// the forge said so.
+    pub fn brought_in(&self, head: &HeadSha) -> Result<Option<HeadSha>, String> {
+        let head = self.commit(head)?.id();
+        self.repo
+            .bringing_in(self.base, head)
+            .map(|c| c.map(|c| HeadSha(c.to_string())))
+            .map_err(|e| e.to_string())
+    }
+
     /// The tree just before merge commit `merge` (its first parent).
     pub fn before(&self, merge: &HeadSha) -> Result<TreeHex, String> {
         let commit = self.commit(merge)?;
