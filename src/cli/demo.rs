@@ -222,7 +222,7 @@ const EXPECTED: &[(u64, &str, &str)] = &[
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let dir = &args.dir;
     create_game(dir)?;
-    println!(
+    say!(
         "A new game repository in {}, from the game bundled in gitnomic.\n",
         dir.display()
     );
@@ -249,7 +249,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
                     body: String::new(),
                     branch,
                 };
-                print!("{at}  {login}: ");
+                say_more!("{at}  {login}: ");
                 super::play::run(&Play::Open(open), &at_time(global, dir, at)?)?;
             }
             Step::Comment {
@@ -258,7 +258,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
                 login,
                 body,
             } => {
-                println!("{at}  {login} on #{number}: {}", body.replace('\n', " / "));
+                say!("{at}  {login} on #{number}: {}", body.replace('\n', " / "));
                 let comment = CommentArgs {
                     number: *number,
                     author: (*login).into(),
@@ -267,7 +267,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
                 super::play::run(&Play::Comment(comment), &at_time(global, dir, at)?)?;
             }
             Step::Resolve { at } => {
-                println!("\n{at}  the resolver runs:");
+                say!("\n{at}  the resolver runs:");
                 super::resolve::run(
                     &super::resolve::Args {
                         dry_run: false,
@@ -275,18 +275,18 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
                     },
                     &at_time(global, dir, at)?,
                 )?;
-                println!();
+                say!();
             }
         }
     }
-    println!("Open matters and their live tallies now:\n");
+    say!("Open matters and their live tallies now:\n");
     super::play::run(&Play::List, &at_time(global, dir, "2030-03-02T13:00:00Z")?)?;
     let failures = verify(dir)?;
     let site = build_site(global, dir)?;
     for failure in &failures {
         eprintln!("demo: not as scripted: {failure}");
     }
-    println!(
+    say!(
         "\n{}\nThe game is in {dir}: `git -C {dir} log --oneline` shows the enactments and records;\n`gitnomic --root {dir} --now 2030-03-04T01:00:00Z resolve` lets the 48-hour branch decide #5.\nThe site is in {site}: open {site}/index.html, or `gitnomic --root {dir} --now 2030-03-02T13:00:00Z serve`\n(the game's matters are in 2030: without --now, the pending page is built at today's clock).",
         if failures.is_empty() {
             "Every matter ended as scripted."
@@ -306,7 +306,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
 /// Builds the demo game's site (with the live tallies of what is pending)
 /// into `DIR/public`, checking every link.
 fn build_site(global: &GlobalArgs, dir: &Path) -> anyhow::Result<PathBuf> {
-    println!("\nBuilding the site:");
+    say!("\nBuilding the site:");
     let args = super::build::Args {
         out: PathBuf::from("public"),
         rev: None,
@@ -338,17 +338,15 @@ fn at_time(global: &GlobalArgs, dir: &Path, at: &str) -> anyhow::Result<GlobalAr
     })
 }
 
+/// The file in a demo game's git directory that says the demo made it:
+/// only such a directory is ever replaced.
+const MARKER: &str = "gitnomic-demo";
+
 /// Writes the game bundled in the binary into `dir` and makes it a
 /// repository (`--root` plays no part: the script fits the bundled game).
 fn create_game(dir: &Path) -> anyhow::Result<()> {
-    if crate::forge::local::dir_of(dir).is_dir() && dir.join("rules").is_dir() {
-        std::fs::remove_dir_all(dir)
-            .with_context(|| format!("replacing the earlier demo in {}", dir.display()))?;
-    } else if dir.exists() && std::fs::read_dir(dir)?.next().is_some() {
-        bail!(
-            "{} already exists and is not empty: give the demo a new directory",
-            dir.display()
-        );
+    if dir.exists() && std::fs::read_dir(dir)?.next().is_some() {
+        replace_earlier_demo(dir)?;
     }
     for file in &crate::bundle::game_files() {
         let path = dir.join(&file.path);
@@ -364,7 +362,53 @@ fn create_game(dir: &Path) -> anyhow::Result<()> {
         at: Timestamp::parse("2030-03-01T00:00:00Z")?,
     };
     Repo::init_with_work_tree(dir, "main", "The bundled game", &stamp)?;
+    std::fs::write(dir.join(".git").join(MARKER), "made by gitnomic demo\n")?;
     Ok(())
+}
+
+/// Removes an earlier demo game from `dir`: one the demo made (its marker
+/// is there) holding nothing of the player's (no file git does not ignore
+/// that is not committed). Anything else is refused, naming what is there.
+fn replace_earlier_demo(dir: &Path) -> anyhow::Result<()> {
+    let shown = dir.display();
+    if !dir.join(".git").join(MARKER).is_file() {
+        let mut names: Vec<String> = std::fs::read_dir(dir)?
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let what = if names.iter().any(|n| n == ".git") {
+            "a git repository the demo did not make"
+        } else {
+            "files the demo did not make"
+        };
+        bail!(
+            "{shown} holds {what} ({}): the demo replaces only a game it made itself; give it a new directory",
+            names.join(", ")
+        );
+    }
+    let own = Repo::open(dir)?.uncommitted_files()?;
+    if !own.is_empty() {
+        bail!(
+            "{shown} is an earlier demo game, but it holds files of yours that are not committed ({}): move them away, or give the demo a new directory",
+            own.join(", ")
+        );
+    }
+    // Set aside first, then removed: a demo killed half-way leaves the old
+    // game whole beside the new directory, never half of it in place.
+    let aside = dir.with_file_name(format!(
+        ".{}.replaced-{}",
+        dir.file_name().unwrap_or_default().to_string_lossy(),
+        std::process::id()
+    ));
+    std::fs::rename(dir, &aside)
+        .with_context(|| format!("setting aside the earlier demo in {shown}"))?;
+    std::fs::remove_dir_all(&aside).with_context(|| {
+        format!(
+            "removing the earlier demo, set aside in {}",
+            aside.display()
+        )
+    })
 }
 
 /// Makes branch `proposal-N` from main with one edit; returns its name.
