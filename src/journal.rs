@@ -74,6 +74,11 @@ pub struct Journal {
     /// yet: the next run sets them again (a no-op if they were).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub acting: Vec<crate::gamestate::sets::SetValue>,
+    /// The lines of the commit message of `acting` (each value, who set it
+    /// and with which comment): a run that finishes the commit writes the
+    /// very commit an uninterrupted run writes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub acting_lines: Vec<String>,
 }
 
 impl Journal {

@@ -46,6 +46,7 @@ pub mod publish;
 pub mod record;
 pub mod record_cache;
 pub mod report;
+pub mod resolve;
 pub mod rolls;
 pub mod ruleset;
 pub mod setup;

@@ -112,7 +112,10 @@ pub struct MatterInfo {
     pub opened: Timestamp,
     /// Its labels.
     pub labels: Vec<String>,
-    /// For a pull request: its current head commit.
+    /// Whether it is a pull request (else an issue).
+    pub pull: bool,
+    /// For an open pull request: its current head commit (`None` when its
+    /// branch is gone).
     pub head: Option<HeadSha>,
     /// For a merged pull request: its merge commit.
     pub merge_commit: Option<HeadSha>,

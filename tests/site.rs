@@ -370,6 +370,7 @@ fn pending() -> Pending {
             author: Login("boris".into()),
             opened: at("2030-01-05T10:00:00Z"),
             labels: vec![],
+            pull: true,
             head: None,
             merge_commit: None,
             draft: false,

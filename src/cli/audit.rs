@@ -39,19 +39,20 @@ pub(crate) fn run(_: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
         };
         let Some(base) = base else {
             wrong += 1;
-            println!(
+            say!(
                 "#{} ({}): no commit before it to judge it by",
-                record.number, file.path
+                record.number,
+                file.path
             );
             continue;
         };
         let game = Game::check(&load::read_revision(&repo, &base, GAME_DIRS)?);
         if let Some(why) = disagreement(&record, &game) {
             wrong += 1;
-            println!("#{} ({}): {why}", record.number, file.path);
+            say!("#{} ({}): {why}", record.number, file.path);
         }
     }
-    println!(
+    say!(
         "{audited} records audited on {}: {}.",
         global.base,
         if wrong == 0 {

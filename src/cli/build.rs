@@ -466,7 +466,8 @@ fn pending(game: &Game, global: &GlobalArgs, say: &dyn Fn(&str)) -> anyhow::Resu
     }
     let now = global.now();
     let forge = super::open_forge(global, now)?;
-    let planned = super::live::plan(forge.as_ref(), game, &global.root, &global.base, now)?;
+    let planned =
+        crate::resolve::live::plan(forge.as_ref(), game, &global.root, &global.base, now)?;
     let run = planned.plan.tallies();
     let state = game
         .state

@@ -52,7 +52,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         let forge = open_forge(global, global.now())?;
         if event.sender.as_deref() == Some(forge.bot()) {
             // The bot's own labels and edits must not wake the bot again.
-            println!(
+            say!(
                 "the event was made by {} itself: nothing to check",
                 forge.bot()
             );
@@ -92,7 +92,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     let game = Game::check(&files);
     if args.list {
         for rule in &game.ruleset.rules {
-            println!("{}\t{}\t{}", rule.number, rule.section, rule.title);
+            say!("{}\t{}\t{}", rule.number, rule.section, rule.title);
         }
     }
     for problem in &game.problems {
@@ -100,7 +100,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     }
     if game.problems.is_empty() {
         if !args.list {
-            println!("{}", summary(&game));
+            say!("{}", summary(&game));
         }
         Ok(ExitCode::from(EXIT_OK))
     } else {
@@ -188,11 +188,13 @@ fn note_push(
     }
     let number = info.number;
     let repo = Repo::open(&global.root)?;
-    let judge = |old: &HeadSha, new: &HeadSha| super::live::typo_judge(&repo, forge, old, new);
+    let judge =
+        |old: &HeadSha, new: &HeadSha| crate::resolve::live::typo_judge(&repo, forge, old, new);
     if collect::note_push(forge, info, push, params, &judge)? {
-        println!(
+        say!(
             "noted the head {} of #{number}, pushed at {}",
-            push.after, push.at
+            push.after,
+            push.at
         );
     }
     Ok(())
@@ -260,15 +262,15 @@ fn check_pr(
     let kind = info
         .kind()
         .map_or("Pull request".to_string(), |k| k.to_string());
-    println!("{kind} #{number} by {}: {}", info.author, info.title);
+    say!("{kind} #{number} by {}: {}", info.author, info.title);
     if !changes.is_empty() {
-        println!("  {changes}");
+        say!("  {changes}");
     }
     for problem in &verdict.problems {
-        println!("  problem: {problem}");
+        say!("  problem: {problem}");
     }
     let ok = verdict.problems.is_empty();
-    println!("  {}", if ok { "ok" } else { "not ok" });
+    say!("  {}", if ok { "ok" } else { "not ok" });
     if !dry_run {
         if let Some(sha) = &info.head {
             let line = if ok {
@@ -281,7 +283,7 @@ fn check_pr(
         if verdict.not_a_matter && info.kind().is_some() {
             forge.set_labels(number, &["not-a-matter"], &[])?;
             forge.close(number)?;
-            println!("  closed: it cannot stand as a {kind}");
+            say!("  closed: it cannot stand as a {kind}");
         }
     }
     Ok(ExitCode::from(if ok { EXIT_OK } else { EXIT_PROBLEMS }))

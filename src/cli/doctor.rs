@@ -33,14 +33,14 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     let observations = observe(&forge, global, args.dry_run)?;
     let findings = doctor::findings(&observations);
     for finding in &findings {
-        println!("{finding}");
+        say!("{finding}");
     }
     let todo = findings.iter().filter(|f| f.level == Level::Todo).count();
     if todo == 0 {
-        println!("\nAll is well: the game can be played here.");
+        say!("\nAll is well: the game can be played here.");
         Ok(ExitCode::from(EXIT_OK))
     } else {
-        println!(
+        say!(
             "\n{todo} thing{} to do (TODO above); run doctor again when done.",
             if todo == 1 { "" } else { "s" }
         );

@@ -92,8 +92,8 @@ fn ruleset(args: &RulesetArgs) -> anyhow::Result<ExitCode> {
     match &args.out {
         Some(out) if !args.list => {
             write(out, &imported, &rules, args.force)?;
-            println!("{}", preset_line(&imported));
-            println!(
+            say!("{}", preset_line(&imported));
+            say!(
                 "imported {} rules in {} sections into {} (terms: {} / {}, {} / {})",
                 imported.rules.len(),
                 imported.sections.len(),
@@ -108,7 +108,7 @@ fn ruleset(args: &RulesetArgs) -> anyhow::Result<ExitCode> {
             eprintln!("{}", preset_line(&imported));
             let ruleset = plain::ruleset(&rules, &imported.terms).with_context(context)?;
             for rule in &ruleset.rules {
-                println!("{}\t{}\t{}", rule.number, rule.section, rule.title);
+                say!("{}\t{}\t{}", rule.number, rule.section, rule.title);
             }
         }
     }

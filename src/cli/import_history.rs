@@ -42,7 +42,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         .collect();
     let stats =
         publish::write(&global.root, &files, &[]).context("cannot write the imported records")?;
-    println!(
+    say!(
         "imported {} records into {} ({} written, {} unchanged); {} rows skipped",
         import.records.len(),
         global

@@ -53,13 +53,18 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     let found: Vec<changelog::Change> = all.into_iter().filter(wanted).collect();
     for c in &found {
         let matter = c.matter.map(|n| format!(" #{n}")).unwrap_or_default();
-        println!(
+        say!(
             "{} {}{matter} {}: {} → {} ({})",
-            c.at, c.commit, c.path, c.from, c.to, c.by
+            c.at,
+            c.commit,
+            c.path,
+            c.from,
+            c.to,
+            c.by
         );
     }
     if found.is_empty() {
-        println!("No changes.");
+        say!("No changes.");
     }
     Ok(ExitCode::from(EXIT_OK))
 }

@@ -10,6 +10,18 @@ use clap::{Args, Parser, Subcommand};
 use crate::logging::Verbosity;
 use crate::time::Timestamp;
 
+/// Prints a line of a report on stdout, like `println!`, but a closed
+/// pipe does not stop the command (see [`out`]).
+macro_rules! say {
+    () => { $crate::cli::out::write(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::cli::out::write(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// Prints a report on stdout, like `print!` (see [`say!`]).
+macro_rules! say_more {
+    ($($arg:tt)*) => { $crate::cli::out::write(format_args!($($arg)*)) };
+}
+
 mod audit;
 mod build;
 mod check;
@@ -17,9 +29,9 @@ mod demo;
 mod doctor;
 mod import;
 mod import_history;
-mod live;
 mod log;
 mod new;
+mod out;
 mod play;
 mod resolve;
 mod roll;

@@ -137,26 +137,26 @@ fn report(dir: &Path, game: &Game, branch: &str, bundled_roster: bool) {
         .iter()
         .map(|p| format!("{} ({})", p.name, p.login))
         .collect();
-    println!(
+    say!(
         "A new game of {} in {}: a git repository with one commit on `{branch}`.",
         state.name,
         dir.display()
     );
     if bundled_roster {
-        println!(
+        say!(
             "The players are the bundled game's examples: {}.\n\
              Put your own in state/roster.toml (or run `gitnomic new DIR --player LOGIN ...`).",
             players.join(", ")
         );
     } else {
-        println!(
+        say!(
             "The players: {}; {} is the admin and the {}.",
             players.join(", "),
             state.players.first().map_or("", |p| p.name.as_str()),
             state.terms.emperor
         );
     }
-    println!(
+    say!(
         "\nNext:\n  \
          1. Create an empty repository on GitHub and push this one to it:\n     \
          git -C {dir} remote add origin https://github.com/OWNER/NAME.git\n     \

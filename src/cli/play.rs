@@ -152,7 +152,7 @@ pub(crate) fn run(play: &Play, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
                 branch: a.branch.as_deref(),
             };
             let number = forge.open_matter(&new)?;
-            println!("opened {kind} #{number}: {}", a.title);
+            say!("opened {kind} #{number}: {}", a.title);
         }
         Play::Comment(a) => {
             let body = if a.body == "-" {
@@ -165,34 +165,38 @@ pub(crate) fn run(play: &Play, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
                 a.body.clone()
             };
             let id = forge.add_comment(a.number, &a.author, &body)?;
-            println!("comment {id} on #{} by {}", a.number, a.author);
+            say!("comment {id} on #{} by {}", a.number, a.author);
         }
         Play::Edit(a) => {
             forge.edit_comment(a.number, a.comment, &a.author, Some(&a.body))?;
-            println!(
+            say!(
                 "comment {} on #{} edited by {}",
-                a.comment, a.number, a.author
+                a.comment,
+                a.number,
+                a.author
             );
         }
         Play::Delete(a) => {
             forge.edit_comment(a.number, a.comment, &a.author, None)?;
-            println!(
+            say!(
                 "comment {} on #{} deleted by {}",
-                a.comment, a.number, a.author
+                a.comment,
+                a.number,
+                a.author
             );
         }
         Play::Close(a) => {
             let admin = is_admin(global, &a.author)?;
             forge.withdraw(a.number, &a.author, admin)?;
-            println!("closed #{}: withdrawn by {}", a.number, a.author);
+            say!("closed #{}: withdrawn by {}", a.number, a.author);
         }
         Play::Push(a) => {
             let admin = is_admin(global, &a.author)?;
             let head = forge.pushed(a.number, &a.author, admin)?;
-            println!("#{}: {} pushed {head} at {now}", a.number, a.author);
+            say!("#{}: {} pushed {head} at {now}", a.number, a.author);
         }
         Play::List => list(&forge, global, now)?,
-        Play::Show(a) => print!("{}", thread_text(&forge, a.number)?),
+        Play::Show(a) => say_more!("{}", thread_text(&forge, a.number)?),
     }
     Ok(ExitCode::from(EXIT_OK))
 }
@@ -221,9 +225,9 @@ fn list(
         rev: global.base.clone(),
     };
     let game = Game::check(&load::read(&origin, GAME_DIRS)?);
-    let planned = super::live::plan(forge, &game, &global.root, &global.base, now)?;
+    let planned = crate::resolve::live::plan(forge, &game, &global.root, &global.base, now)?;
     for line in planned.plan.lines.iter().filter(|l| l.decision == "merge") {
-        println!("#{} {}: {}", line.number, line.kind, line.outcome);
+        say!("#{} {}: {}", line.number, line.kind, line.outcome);
     }
     let active = game
         .state
@@ -231,7 +235,7 @@ fn list(
         .map(|s| crate::report::active_players(s, now))
         .unwrap_or_default();
     let matter = |n: u64| planned.matters.get(&n);
-    print!(
+    say_more!(
         "\n{}",
         crate::report::run_text(&planned.plan.tallies(), &active, &matter)
     );

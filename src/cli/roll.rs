@@ -51,7 +51,7 @@ pub(crate) fn run(roll: &Roll, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             }
         };
         if file.path != rolls::path(log.matter) {
-            println!(
+            say!(
                 "{}: the log of #{} belongs at {}",
                 file.path,
                 log.matter,
@@ -62,14 +62,14 @@ pub(crate) fn run(roll: &Roll, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         logs += 1;
         checked += log.rolls.len();
         for mismatch in rolls::verify(&log) {
-            println!("{mismatch}");
+            say!("{mismatch}");
             wrong += 1;
         }
     }
     if wrong > 0 {
-        println!("{wrong} of {checked} rolls in {logs} logs do not verify.");
+        say!("{wrong} of {checked} rolls in {logs} logs do not verify.");
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     }
-    println!("All {checked} rolls in {logs} logs verify.");
+    say!("All {checked} rolls in {logs} logs verify.");
     Ok(ExitCode::from(EXIT_OK))
 }

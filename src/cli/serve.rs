@@ -42,7 +42,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     let listener = TcpListener::bind(("127.0.0.1", args.port))
         .with_context(|| format!("cannot listen on 127.0.0.1:{}", args.port))?;
     let address = listener.local_addr().context("no local address")?;
-    println!("serving {} on http://{address}/", built.out.display());
+    say!("serving {} on http://{address}/", built.out.display());
     std::io::stdout().flush().ok();
     let (build_args, watch_global) = (args.build.clone(), global.clone());
     std::thread::spawn(move || watch(&build_args, &watch_global, kept, seen));

@@ -30,12 +30,12 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     })?;
     let run = engine::resolve(&scenario.snapshot, now);
     if args.json {
-        println!("{}", report::json(&run)?);
+        say!("{}", report::json(&run)?);
     } else {
         if !scenario.title.is_empty() {
-            println!("{}\n", scenario.title);
+            say!("{}\n", scenario.title);
         }
-        print!("{}", report::text(&run));
+        say_more!("{}", report::text(&run));
     }
     let checked = scenario.check(now);
     let unmet: Vec<_> = checked.iter().filter(|c| !c.met()).collect();
@@ -50,7 +50,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         );
     }
     if !args.json && !checked.is_empty() && unmet.is_empty() {
-        println!("\nAll {} expectations met.", checked.len());
+        say!("\nAll {} expectations met.", checked.len());
     }
     Ok(ExitCode::from(if unmet.is_empty() {
         EXIT_OK

@@ -33,12 +33,12 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     let forge = open_github(global, global.now())?;
     let runs = forge.workflow_run_times(&args.workflow, args.runs)?;
     if runs.is_empty() {
-        println!("No completed run of {} yet.", args.workflow);
+        say!("No completed run of {} yet.", args.workflow);
         return Ok(ExitCode::from(EXIT_OK));
     }
     print_runs(&runs);
     let summary = timings::summary(&runs);
-    println!();
+    say!();
     let lines = [
         (
             "From a comment to its status update",
@@ -53,8 +53,8 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     ];
     for (what, spread) in lines {
         match spread {
-            Some(spread) => println!("{what}: {}.", spread_text(&spread)),
-            None => println!("{what}: no such run among these."),
+            Some(spread) => say!("{what}: {}.", spread_text(&spread)),
+            None => say!("{what}: no such run among these."),
         }
     }
     Ok(ExitCode::from(EXIT_OK))
@@ -63,12 +63,17 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
 /// One line a run, newest first.
 fn print_runs(runs: &[RunTimes]) {
     let or_dash = |span: Option<crate::time::Span>| span.map_or_else(|| "—".into(), span_text);
-    println!(
+    say!(
         "{:>7}  {:<20}  {:<9}  {:>12}  {:>12}  {:>12}  built",
-        "run", "created", "woken by", "runner after", "status after", "run took"
+        "run",
+        "created",
+        "woken by",
+        "runner after",
+        "status after",
+        "run took"
     );
     for run in runs {
-        println!(
+        say!(
             "{:>7}  {:<20}  {:<9}  {:>12}  {:>12}  {:>12}  {}",
             format!("#{}", run.number),
             run.created.to_string(),

@@ -35,15 +35,22 @@ impl Planner<'_> {
         let n = m.info.number;
         let mut journal = m.journal.clone();
         let replay = std::mem::take(&mut journal.acting);
+        let replay_lines = std::mem::take(&mut journal.acting_lines);
         let mut state = self.prospect.game.state.clone().ok_or_else(no_state)?;
         for set in &replay {
             put(&mut state, set);
         }
         let mut sets = replay.clone();
-        let mut lines: Vec<String> = replay
-            .iter()
-            .map(|s| format!("{} (finishing an earlier run)", s.describe()))
-            .collect();
+        // The words the announcing run would have committed them with (a
+        // journal written before they were kept says only that much).
+        let mut lines: Vec<String> = if replay_lines.len() == replay.len() {
+            replay_lines
+        } else {
+            replay
+                .iter()
+                .map(|s| format!("{} (finishing an earlier run)", s.describe()))
+                .collect()
+        };
         let blocked = blocked(&state);
         for c in m.comments.values() {
             if journal.acted.contains_key(&c.id) {
@@ -85,6 +92,7 @@ impl Planner<'_> {
         if !sets.is_empty() {
             self.set_prospect(n, &sets)?;
             journal.acting.clone_from(&sets);
+            journal.acting_lines.clone_from(&lines);
             let body = self.render(n, &journal, &text);
             self.step(n, Effect::Status { body });
             let message = format!(
@@ -94,6 +102,7 @@ impl Planner<'_> {
             );
             self.step(n, Effect::State { sets, message });
             journal.acting.clear();
+            journal.acting_lines.clear();
         }
         let body = self.render(n, &journal, &text);
         if m.status_body.as_deref() != Some(body.as_str()) {

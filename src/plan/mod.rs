@@ -75,6 +75,11 @@ pub trait Trial {
     fn fork_before(&mut self, head: &HeadSha, merge: &HeadSha) -> Result<TreeId, String>;
     /// The tree just before merge commit `merge` (its first parent).
     fn before(&mut self, merge: &HeadSha) -> Result<TreeId, String>;
+    /// Whether the repository holds commit `head`.
+    fn has(&mut self, head: &HeadSha) -> bool;
+    /// The commit of the default branch that brought `head` in, if the
+    /// branch holds it (merged by a run stopped before the forge said so).
+    fn brought_in(&mut self, head: &HeadSha) -> Result<Option<HeadSha>, String>;
 }
 
 /// What the plan works from.
@@ -112,6 +117,9 @@ pub enum Outcome {
     NotMerged(String),
     /// Not a matter of its kind: closed without a record.
     Closed(String),
+    /// Decided, but not to be carried out by this run (a pull request
+    /// whose head is gone): no merge, no record; its status says why.
+    Held(String),
 }
 
 impl fmt::Display for Outcome {
@@ -124,6 +132,7 @@ impl fmt::Display for Outcome {
             Outcome::Merged => f.write_str("merged"),
             Outcome::NotMerged(why) => write!(f, "not merged: {why}"),
             Outcome::Closed(why) => write!(f, "closed: {why}"),
+            Outcome::Held(why) => write!(f, "held: {why}"),
         }
     }
 }

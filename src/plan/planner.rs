@@ -345,6 +345,10 @@ impl Planner<'_> {
         let mut illegal = false;
         let mut adopt = None;
         if d.decision == Decision::Enact {
+            if let Some(why) = self.missing_head(&m.info) {
+                self.hold(m, &d, &why);
+                return Ok((false, false));
+            }
             match self.attempt(&m.info, m.kind)? {
                 Some(Attempt::Clean(tree, game)) => adopt = Some((tree, *game)),
                 Some(Attempt::NotAMatter(why)) => {
@@ -415,6 +419,10 @@ impl Planner<'_> {
         let mut m = m.clone();
         if resolution.head.is_some() {
             m.info.head.clone_from(&resolution.head);
+        }
+        // Merged by a run killed before the forge said so: as merged.
+        if let (None, Some(head)) = (&m.info.merge_commit, &m.info.head) {
+            m.info.merge_commit = self.trial.brought_in(head).map_err(|why| repo(n, why))?;
         }
         let m = &m;
         let then = match &m.info.merge_commit {
@@ -588,6 +596,37 @@ impl Planner<'_> {
         if m.kind == Kind::Dov {
             self.dov_pending.retain(|(number, ..)| *number != n);
         }
+    }
+
+    /// Why a pull request to be merged cannot be: its branch is gone, or
+    /// its head is not in the repository (a checkout that never fetched it).
+    fn missing_head(&mut self, m: &MatterInfo) -> Option<String> {
+        if !m.pull {
+            return None;
+        }
+        match &m.head {
+            None => Some("its branch is gone, so there is nothing to merge".into()),
+            Some(head) if !self.trial.has(head) => Some(format!(
+                "its head {head} is not in the repository (was it fetched?)"
+            )),
+            Some(_) => None,
+        }
+    }
+
+    /// Holds a matter the rules would enact but this run cannot: nothing
+    /// is merged, closed or recorded, and its status says why, so the run
+    /// that can carry it out decides it again.
+    fn hold(&mut self, m: &Collected, d: &MatterDecision, why: &str) {
+        let n = m.info.number;
+        let text = format!(
+            "### {} #{n}: Held\n\nThe rules would enact it now, but {why}. Nothing is merged or recorded until it can be: restore the branch (or fetch its head), and the next run carries it out.",
+            m.kind
+        );
+        let body = self.render(n, &m.journal, &text);
+        if m.status_body.as_deref() != Some(body.as_str()) {
+            self.step(n, Effect::Status { body });
+        }
+        self.decided_line(m, d, Outcome::Held(why.to_string()));
     }
 
     /// The players active now, in roster order: the rows of a status

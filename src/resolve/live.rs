@@ -270,4 +270,12 @@ impl Trial for InMemory {
     fn before(&mut self, merge: &Sha) -> Result<TreeId, String> {
         self.0.before(merge).map(TreeId)
     }
+
+    fn has(&mut self, head: &Sha) -> bool {
+        self.0.tree_of(head).is_ok()
+    }
+
+    fn brought_in(&mut self, head: &Sha) -> Result<Option<Sha>, String> {
+        self.0.brought_in(head)
+    }
 }

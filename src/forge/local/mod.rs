@@ -296,6 +296,7 @@ impl LocalForge {
                 thread.comments[at].edited = Some(self.now);
             }
             None => {
+                self.retire_comment_id(id)?;
                 thread.comments.remove(at);
             }
         }
@@ -371,6 +372,7 @@ impl LocalForge {
             author: Login(m.author.clone()),
             opened: m.opened,
             labels: m.labels.clone(),
+            pull: m.branch.is_some(),
             head,
             merge_commit: m.merge_commit.clone().map(HeadSha),
             draft: false,
@@ -545,6 +547,16 @@ impl Forge for LocalForge {
                 matter.merge_commit = Some(id.clone());
                 self.save_matter(&matter)?;
                 Ok(HeadSha(id))
+            }
+            // A run that merged it was killed before it could say so:
+            // say so now, as the forge that merged it would have.
+            Ok(MergeOutcome::AlreadyIn(id)) => {
+                let at = self.repo.commit_time(&id).map_err(git_error)?;
+                matter.state = State::Merged;
+                matter.closed = Some(at);
+                matter.merge_commit = Some(id);
+                self.save_matter(&matter)?;
+                Err(ForgeError::NotOpen(number))
             }
             Ok(MergeOutcome::Conflict(paths)) => Err(ForgeError::NotMergeable {
                 number,

@@ -1,5 +1,10 @@
 //! The local forge's files: one TOML file per matter and per thread,
 //! each replaced whole through a temporary file, and the comment counter.
+//!
+//! A new comment is one write, of its thread: its id is one more than any
+//! id on the forge (in a thread, or given to a comment since deleted, which
+//! the counter remembers). A command killed before that write has taken no
+//! id, so a killed run never shifts the ids of the comments after it.
 
 use std::path::{Path, PathBuf};
 
@@ -15,12 +20,14 @@ pub(super) struct Thread {
     pub(super) comments: Vec<StoredComment>,
 }
 
-/// The next comment id. Matters are numbered from the matters that exist
-/// (1, 2, 3, ...), comments from this counter, so a comment never takes a
-/// matter's number and ids stay unique across the whole forge.
+/// The floor of comment ids. Matters are numbered from the matters that
+/// exist (1, 2, 3, ...), comments from the ids in the threads and this
+/// floor, so a comment never takes a matter's number and ids stay unique
+/// across the whole forge, deleted comments' included.
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct Counter {
-    /// The next comment id.
+    /// No comment id is below this: one more than the newest id a deleted
+    /// comment had.
     #[serde(default)]
     comment: u64,
     /// The one counter that numbered matters and comments alike in forges
@@ -75,14 +82,35 @@ impl LocalForge {
         Ok(out)
     }
 
-    /// A new comment id, unique on this forge.
+    /// The id the next comment takes, unique on this forge. Nothing is
+    /// written: the comment's thread, written with it, is what takes it.
     pub(super) fn next_comment_id(&self) -> Result<u64, ForgeError> {
+        let counter: Counter = read_toml(&self.dir.join("counter.toml"))?.unwrap_or_default();
+        let mut next = counter.comment.max(counter.next).max(1);
+        for number in self.numbers()? {
+            if let Some(newest) = self
+                .load_thread(number)?
+                .comments
+                .iter()
+                .map(|c| c.id)
+                .max()
+            {
+                next = next.max(newest + 1);
+            }
+        }
+        Ok(next)
+    }
+
+    /// Keeps comment id `id` from being given again once its comment is
+    /// deleted (written before the deletion).
+    pub(super) fn retire_comment_id(&self, id: u64) -> Result<(), ForgeError> {
         let path = self.dir.join("counter.toml");
         let mut counter: Counter = read_toml(&path)?.unwrap_or_default();
-        let id = counter.comment.max(counter.next).max(1);
+        if counter.comment.max(counter.next) > id {
+            return Ok(());
+        }
         counter.comment = id + 1;
-        self.write_toml(&path, &counter)?;
-        Ok(id)
+        self.write_toml(&path, &counter)
     }
 
     fn matter_path(&self, number: u64) -> PathBuf {

@@ -1,0 +1,186 @@
+//! Carrying out a plan's effects, each so that doing it twice is doing it
+//! once: a status posted only where it reads otherwise, labels as sets, a
+//! merge answered "not open" taken as done if the pull request was merged,
+//! a record never rewritten, a file committed only if it changes.
+
+use std::collections::BTreeMap;
+
+use anyhow::bail;
+
+use crate::forge::{Forge, ForgeError, HeadSha};
+use crate::journal::Journal;
+use crate::plan::effect::{GAME_FILE, RESOLVING};
+use crate::plan::prospect::edit_dynasty_text;
+use crate::plan::{Effect, Step};
+
+/// Why an effect was not carried out.
+pub(crate) enum Carried {
+    /// The forge refused in a way a later run may get past (the head moved).
+    Refused(String),
+    /// Another run wrote the matter's status journal since this run read
+    /// it: this run's plan is stale, so it stops, and the next plans again.
+    Overtaken,
+    /// The forge failed: the run stops, and the next finishes it.
+    Failed(anyhow::Error),
+}
+
+impl From<ForgeError> for Carried {
+    fn from(e: ForgeError) -> Self {
+        Carried::Failed(e.into())
+    }
+}
+
+/// Carries out effects, each so that doing it twice is doing it once.
+pub(crate) struct Carrier<'a> {
+    forge: &'a dyn Forge,
+    /// Each matter's status comment as it now is.
+    statuses: BTreeMap<u64, Option<String>>,
+    /// Merge commits made in this run.
+    merges: BTreeMap<u64, HeadSha>,
+}
+
+impl<'a> Carrier<'a> {
+    /// A carrier writing to `forge`, which holds the status comments
+    /// `statuses` (by matter: as the plan was made from them).
+    pub(crate) fn new(forge: &'a dyn Forge, statuses: BTreeMap<u64, Option<String>>) -> Self {
+        Carrier {
+            forge,
+            statuses,
+            merges: BTreeMap::new(),
+        }
+    }
+
+    /// Carries out one effect: `Ok(false)` when it had already been done.
+    pub(crate) fn carry(&mut self, step: &Step) -> Result<bool, Carried> {
+        let n = step.number;
+        match &step.effect {
+            Effect::Status { body } => return self.status(n, body),
+            Effect::Labels { add, remove } => self.forge.set_labels(n, add, remove)?,
+            Effect::Merge { head, message } => {
+                let (merged, now) = self.merge(n, head, message)?;
+                self.merges.insert(n, merged);
+                return Ok(now);
+            }
+            Effect::Close => match self.forge.close(n) {
+                Ok(()) => {}
+                Err(ForgeError::NotOpen(_)) => return Ok(false),
+                Err(e) => return Err(e.into()),
+            },
+            Effect::Dynasty { edits, message } => {
+                let text = self
+                    .forge
+                    .read_file(GAME_FILE)?
+                    .ok_or_else(|| Carried::Failed(anyhow::anyhow!("{GAME_FILE} is missing")))?;
+                let edited = edit_dynasty_text(&text, edits)
+                    .map_err(|why| Carried::Failed(anyhow::anyhow!(why)))?;
+                if edited == text {
+                    return Ok(false);
+                }
+                self.forge.commit_file(GAME_FILE, &edited, message)?;
+            }
+            Effect::State { sets, message } => {
+                use crate::gamestate::{act::apply_to, sets::files_of};
+                for path in files_of(sets) {
+                    let text = self.forge.read_file(path)?.unwrap_or_default();
+                    let edited = apply_to(path, &text, sets)
+                        .map_err(|why| Carried::Failed(anyhow::anyhow!(why)))?;
+                    if edited != text {
+                        self.forge.commit_file(path, &edited, message)?;
+                    }
+                }
+            }
+            Effect::Content {
+                path,
+                text,
+                message,
+            } => {
+                if self.forge.read_file(path)?.as_deref() != Some(text.as_str()) {
+                    self.forge.commit_file(path, text, message)?;
+                }
+            }
+            Effect::Record(record) => {
+                let path = record.path();
+                // A record is written once: one already there is this one,
+                // written by a run that stopped before labelling.
+                if self.forge.read_file(&path)?.is_some() {
+                    return Ok(false);
+                }
+                let mut record = record.as_ref().clone();
+                record.merge_commit = self.merge_commit(n, record.head.is_some())?;
+                let message = format!("Record #{n}: {}", record.status());
+                self.forge.commit_file(&path, &record.render(), &message)?;
+            }
+        }
+        Ok(true)
+    }
+
+    /// Posts a status comment unless it already reads so (then `false`),
+    /// and only over the journal this run planned from: one another run
+    /// wrote since (a push a check noted, a decision of another resolve
+    /// run) is not this run's to overwrite, and stops it.
+    fn status(&mut self, n: u64, body: &str) -> Result<bool, Carried> {
+        let current = self.statuses.entry(n).or_default();
+        if current.as_deref() == Some(body) {
+            return Ok(false);
+        }
+        if !self.forge.put_status_over(n, current.as_deref(), body)? {
+            return Err(Carried::Overtaken);
+        }
+        *current = Some(body.to_string());
+        Ok(true)
+    }
+
+    /// Merges at `head`; a pull request already merged (by a run that
+    /// stopped before recording it) counts as merged.
+    fn merge(&self, n: u64, head: &HeadSha, message: &str) -> Result<(HeadSha, bool), Carried> {
+        match self.forge.merge(n, head, message) {
+            Ok(commit) => Ok((commit, true)),
+            Err(ForgeError::NotOpen(_)) => match self.forge.matter(n)?.merge_commit {
+                Some(commit) => Ok((commit, false)),
+                None => Err(Carried::Refused(format!(
+                    "#{n} was closed without being merged"
+                ))),
+            },
+            Err(e @ (ForgeError::StaleHead { .. } | ForgeError::NotMergeable { .. })) => {
+                Err(Carried::Refused(e.to_string()))
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The merge commit of `n`: made in this run, or found on the forge.
+    fn merge_commit(&self, n: u64, pull: bool) -> Result<Option<String>, ForgeError> {
+        if let Some(commit) = self.merges.get(&n) {
+            return Ok(Some(commit.0.clone()));
+        }
+        if !pull {
+            return Ok(None);
+        }
+        Ok(self.forge.matter(n)?.merge_commit.map(|c| c.0))
+    }
+
+    /// Takes back the announcement of a decision the forge refused: the
+    /// status says why, and the next run decides the matter again.
+    pub(crate) fn unannounce(&mut self, n: u64, why: &str) -> anyhow::Result<()> {
+        let mut journal = self
+            .statuses
+            .get(&n)
+            .cloned()
+            .flatten()
+            .map(|body| Journal::read(&body))
+            .unwrap_or_default();
+        journal.resolution = None;
+        let text = format!(
+            "### #{n}: decided, but not done\n\n{why}\n\nThe next run will decide it again."
+        );
+        match self.status(n, &journal.render(&text)) {
+            Ok(_) => {}
+            // Another run wrote the status since: what it wrote stands.
+            Err(Carried::Overtaken) => return Ok(()),
+            Err(Carried::Failed(e)) => return Err(e),
+            Err(Carried::Refused(why)) => bail!(why),
+        }
+        self.forge.set_labels(n, &[], &[RESOLVING])?;
+        Ok(())
+    }
+}
