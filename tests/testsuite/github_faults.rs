@@ -195,20 +195,23 @@ fn a_status_post_that_never_arrived_is_posted_once_and_then_edited() {
 }
 
 /// The plan reads a pull request's changed files and merged result from
-/// git: a head the checkout never fetched must stop the run, naming the
-/// matter, and nothing may be merged on a guess (fail closed).
+/// git: a matter whose head the checkout never fetched is held (exit 1),
+/// its line naming the head, and nothing is merged or recorded on a
+/// guess (fail closed).
 #[test]
-fn a_head_that_was_never_fetched_is_refused_not_merged() {
+fn a_head_that_was_never_fetched_is_held_not_merged() {
     let (game, fake, _) = setup();
     votes(&fake);
     let unknown = "0123456789abcdef0123456789abcdef01234567";
     fake.world().items.get_mut(&1).unwrap().head = Some(unknown.into());
     let run = github(&game, &fake, NOW, &["resolve"]);
-    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(
-        run.stderr.contains("#1") && run.stderr.contains(unknown),
+        run.stdout.contains("Proposal #1: enact — held")
+            && run.stdout.contains(unknown)
+            && run.stdout.contains("Held: #1"),
         "names the matter and the head: {}",
-        run.stderr
+        run.stdout
     );
     let w = fake.world();
     assert!(w.merges().is_empty(), "nothing merged");

@@ -8,8 +8,9 @@
 //! gadgets collection, legal or not, some quoted), edit or delete a
 //! comment, push (a typo fix or a change of substance), go idle or come
 //! back, make an Ascension Address when one is awaited, let time pass, and
-//! run `resolve`, sometimes killed after any one of its effects. After
-//! every step these must hold:
+//! run `resolve`, sometimes killed after any one of its effects, or by a
+//! real SIGKILL inside one (at the k-th `rename` it makes: see
+//! `kill_sweep`). After every step these must hold:
 //!
 //! - main passes `gitnomic check`;
 //! - a record, once written, never changes, and `audit` finds nothing;
@@ -23,7 +24,11 @@
 //!   the commits of at most one change to state/.
 //!
 //! `PROPTEST_CASES` sets how many histories are tried (default 12; each
-//! runs the binary a few hundred times).
+//! runs the binary a few hundred times). `.ci/run` fixes
+//! `PROPTEST_RNG_SEED`, so CI tries the same histories on the same commit;
+//! `scripts/explore-histories N` tries N new ones, and proptest saves each
+//! failure it finds in `tests/proptest-regressions/histories.txt`, replayed
+//! first by every later run.
 
 use std::collections::BTreeMap;
 
@@ -110,8 +115,17 @@ enum Step {
     Ascend,
     Wait(i64),
     Resolve {
-        kill: Option<usize>,
+        kill: Option<Kill>,
     },
+}
+
+/// Where a run is killed.
+#[derive(Debug, Clone, Copy)]
+enum Kill {
+    /// After this many effects (`--halt-after`), modulo the plan's length.
+    After(usize),
+    /// By a SIGKILL at the k-th rename it makes (inside an effect).
+    Inside(usize),
 }
 
 fn change() -> impl Strategy<Value = Change> {
@@ -139,7 +153,11 @@ fn step() -> impl Strategy<Value = Step> {
         1 => (0..5usize).prop_map(Step::Idle),
         1 => Just(Step::Ascend),
         3 => (1..30i64).prop_map(Step::Wait),
-        3 => proptest::option::of(0..14usize).prop_map(|kill| Step::Resolve { kill }),
+        3 => proptest::option::of(prop_oneof![
+            (0..14usize).prop_map(Kill::After),
+            (1..60usize).prop_map(Kill::Inside),
+        ])
+        .prop_map(|kill| Step::Resolve { kill }),
     ]
 }
 
@@ -429,28 +447,22 @@ impl Play {
         }
     }
 
-    fn resolve(&mut self, kill: Option<usize>) {
+    fn resolve(&mut self, kill: Option<Kill>) {
         let dry = self.run(&["resolve", "--dry-run"]);
         assert_eq!(dry.code, 0, "dry run: {}{}", dry.stdout, dry.stderr);
         let planned = dry.effects("Would do");
         match kill {
-            Some(k) if !planned.is_empty() => {
-                let k = k % planned.len();
+            Some(kill) if !planned.is_empty() => {
                 let twin = self.twin();
                 let whole = run_in(&twin, &self.now(), &["resolve"]);
                 assert_eq!(whole.code, 0, "{}{}", whole.stdout, whole.stderr);
-                let halted = self.run(&["resolve", "--halt-after", &k.to_string()]);
-                assert_eq!(halted.code, 0, "{}{}", halted.stdout, halted.stderr);
+                let how = self.kill(kill, planned.len());
                 let rest = self.run(&["resolve"]);
                 assert_eq!(rest.code, 0, "{}{}", rest.stdout, rest.stderr);
                 assert_same_state(
                     self.game.root(),
                     twin.root(),
-                    &format!(
-                        "killed after {k} effects; twin:\n{}\n{}",
-                        whole.stdout,
-                        self.story()
-                    ),
+                    &format!("{how}; twin:\n{}\n{}", whole.stdout, self.story()),
                 );
             }
             _ => {
@@ -471,6 +483,35 @@ impl Play {
             self.story()
         );
         self.check_main();
+    }
+
+    /// Runs resolve and kills it as `kill` says, among `effects` planned;
+    /// says how it was killed.
+    fn kill(&self, kill: Kill, effects: usize) -> String {
+        match kill {
+            Kill::Inside(k) if crate::kill_sweep::strace() => {
+                let now = self.now();
+                let (code, out) = crate::kill_sweep::run_killed(
+                    self.game.root(),
+                    &now,
+                    "rename,renameat,renameat2",
+                    k,
+                );
+                self.log.borrow_mut().push_str(&format!(
+                    "$ gitnomic --now {now} resolve (killed at rename #{k})\n{out}"
+                ));
+                match code {
+                    None => format!("killed at rename #{k}"),
+                    Some(code) => format!("run to its end ({code}) before rename #{k}"),
+                }
+            }
+            Kill::Inside(k) | Kill::After(k) => {
+                let k = k % effects;
+                let halted = self.run(&["resolve", "--halt-after", &k.to_string()]);
+                assert_eq!(halted.code, 0, "{}{}", halted.stdout, halted.stderr);
+                format!("killed after {k} effects")
+            }
+        }
     }
 
     fn check_main(&mut self) {
@@ -559,16 +600,85 @@ proptest! {
 
     #[test]
     fn every_step_of_any_history_keeps_the_game_sound(steps in proptest::collection::vec(step(), 8..28)) {
-        let game = GameTest::bundled();
-        game.commit_all("the bundled game");
-        let mut play = Play { game, hour: 0, matters: Vec::new(), comments: Vec::new(), actions: Vec::new(), records: BTreeMap::new(), branches: 0, log: std::cell::RefCell::default() };
-        // Every history has an action issue to play by comment.
-        play.apply(&Step::Open { author: 1, kind: 5, change: Change::Rule, issue: true });
-        for step in &steps {
-            play.apply(step);
-        }
-        play.hour += 200;
-        play.resolve(None);
-        explored(&play, &steps);
+        play(&steps);
+    }
+}
+
+/// Plays `steps` on a new game, checking after each, then lets every
+/// matter run out and resolves.
+fn play(steps: &[Step]) {
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    let mut play = Play {
+        game,
+        hour: 0,
+        matters: Vec::new(),
+        comments: Vec::new(),
+        actions: Vec::new(),
+        records: BTreeMap::new(),
+        branches: 0,
+        log: std::cell::RefCell::default(),
+    };
+    // Every history has an action issue to play by comment.
+    play.apply(&Step::Open {
+        author: 1,
+        kind: 5,
+        change: Change::Rule,
+        issue: true,
+    });
+    for step in steps {
+        play.apply(step);
+    }
+    play.hour += 200;
+    play.resolve(None);
+    explored(&play, steps);
+}
+
+/// Histories that once failed, found at random, kept as they were shrunk.
+mod saved {
+    use super::{Change, Kill, Step, play};
+
+    /// A run killed after the dice log and status of an action by comment
+    /// was finished with a merge commit of the action pull request unlike
+    /// the uninterrupted run's (same tree, another commit).
+    #[test]
+    fn an_action_merged_by_a_finishing_run_is_the_commit_an_uninterrupted_run_makes() {
+        play(&[
+            Step::Act {
+                matter: 4,
+                player: 0,
+                command: 5,
+            },
+            Step::Open {
+                author: 0,
+                kind: 5,
+                change: Change::Springs(3, 5),
+                issue: false,
+            },
+            Step::Resolve {
+                kill: Some(Kill::After(2)),
+            },
+            Step::Vote {
+                matter: 7,
+                voter: 1,
+                word: 0,
+            },
+            Step::Push {
+                matter: 4,
+                typo: true,
+                value: 9,
+            },
+            Step::Wait(18),
+            Step::Vote {
+                matter: 1,
+                voter: 3,
+                word: 0,
+            },
+            Step::Vote {
+                matter: 7,
+                voter: 5,
+                word: 2,
+            },
+        ]);
     }
 }

@@ -298,7 +298,18 @@ fn a_dirty_work_tree_is_refused_and_left_as_it_was() {
     let before = game.main_commits();
     let run = game.run(&["--now", "2030-01-01T13:00:00Z", "resolve"]);
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
-    assert!(run.stderr.contains("uncommitted changes"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("changes of your own")
+            && run.stderr.contains("rules/core/fair-play.md")
+            && run.stderr.contains("nothing was done"),
+        "names the file and that nothing was done: {}",
+        run.stderr
+    );
+    assert!(
+        !run.stderr.contains("commit them"),
+        "never advised into a commit that reverts: {}",
+        run.stderr
+    );
     assert_eq!(game.main_commits(), before, "nothing merged");
     assert_eq!(
         game.read("rules/core/fair-play.md"),

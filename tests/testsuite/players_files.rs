@@ -1,0 +1,249 @@
+//! A resolve run and the demo beside a player's own files and processes:
+//! nothing of theirs is overwritten or wiped, nothing is recorded that did
+//! not happen, and a run that cannot go on says why, naming what is in the
+//! way.
+
+use crate::game_test::{GameTest, Run};
+use std::process::{Command, Stdio};
+
+/// The bundled game on `main`, checked out, with proposal #1 (branch `p1`,
+/// which adds a rule file) holding enough FOR votes to be enacted at noon.
+fn game_to_enact() -> GameTest {
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    game.commit_on(
+        "p1",
+        &[(
+            "rules/dynastic/r1.md",
+            "+++\nid = \"r1\"\ntitle = \"Clockwork\"\norder = 50\n+++\nEvery gear turns.\n",
+        )],
+        "a new rule",
+    );
+    let run = game.open(
+        "2030-01-01T00:00:00Z",
+        "ada-tinkers",
+        "proposal",
+        "Clockwork",
+        Some("p1"),
+    );
+    assert!(run.stdout.contains("opened Proposal #1"), "{}", run.stdout);
+    for (at, login) in [
+        ("2030-01-01T01:00:00Z", "boris-b"),
+        ("2030-01-01T02:00:00Z", "dmitri-d"),
+    ] {
+        game.at(at, &["play", "comment", "1", "FOR", "--as", login]);
+    }
+    game
+}
+
+const NOON: &str = "2030-01-01T12:00:00Z";
+
+fn resolve(game: &GameTest, now: &str) -> Run {
+    game.run(&["--now", now, "resolve"])
+}
+
+fn enacted(game: &GameTest) -> bool {
+    game.read_at("main", "content/matters/00001.md")
+        .is_some_and(|r| r.contains("outcome = \"enacted\""))
+}
+
+#[test]
+fn a_draft_where_a_merge_or_a_record_would_write_is_never_overwritten() {
+    for draft in ["rules/dynastic/r1.md", "content/matters/00001.md"] {
+        let game = game_to_enact();
+        game.write(draft, "my own draft\n");
+        let commits = game.main_commits();
+        let run = resolve(&game, NOON);
+        assert_eq!(run.code, 2, "{draft}: {}\n{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains(draft),
+            "the error names the file: {}",
+            run.stderr
+        );
+        assert_eq!(game.read(draft), "my own draft\n", "the draft is kept");
+        assert_eq!(game.main_commits(), commits, "{draft}: nothing merged");
+        assert!(
+            !game.forge_comments(1).contains("Enacted"),
+            "{draft}: nothing said"
+        );
+        // Moved out of the way, the next run does it all.
+        std::fs::remove_file(game.path(draft)).unwrap();
+        let run = resolve(&game, "2030-01-01T12:01:00Z");
+        assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+        assert!(enacted(&game), "{draft}");
+        assert!(game.path("rules/dynastic/r1.md").is_file());
+    }
+}
+
+#[test]
+fn a_proposal_whose_branch_is_gone_is_held_never_recorded() {
+    let game = game_to_enact();
+    let repo = git2::Repository::open(game.root()).unwrap();
+    repo.find_reference("refs/heads/p1")
+        .unwrap()
+        .delete()
+        .unwrap();
+    let run = resolve(&game, NOON);
+    assert_eq!(
+        run.code, 1,
+        "held is not done: {}\n{}",
+        run.stdout, run.stderr
+    );
+    assert!(run.stdout.contains("Held: #1"), "{}", run.stdout);
+    assert!(
+        !enacted(&game),
+        "no record of an enactment that did not happen"
+    );
+    assert!(game.read_at("main", "rules/dynastic/r1.md").is_none());
+    let status = game.forge_comments(1);
+    assert!(status.contains("Proposal #1: Held"), "{status}");
+    assert!(!status.contains("Enacted"), "{status}");
+    let run = game.run(&["--now", "2030-01-01T12:05:00Z", "audit"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+}
+
+#[test]
+fn output_to_a_closed_pipe_ends_quietly_and_the_run_is_whole() {
+    let game = game_to_enact();
+    // A pipe whose reader is gone before the run prints a word, as when
+    // `gitnomic resolve | head -1` has read its line: every write fails.
+    // The pipe is one into `true`, which has exited.
+    let mut reader = Command::new("true").stdin(Stdio::piped()).spawn().unwrap();
+    let writer = reader.stdin.take().unwrap();
+    reader.wait().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gitnomic"))
+        .arg("--root")
+        .arg(game.root())
+        .args(["--now", NOON, "resolve"])
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(enacted(&game), "the effects are all carried out");
+    assert!(game.forge_comments(1).contains("### Proposal #1: Enacted"));
+}
+
+#[test]
+fn a_git_lock_no_killed_run_left_is_named_and_kept() {
+    let game = game_to_enact();
+    let lock = game.path(".git/refs/heads/main.lock");
+    std::fs::write(&lock, "").unwrap();
+    let run = resolve(&game, NOON);
+    assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("main.lock") && run.stderr.contains("remove"),
+        "names the lock and the way out: {}",
+        run.stderr
+    );
+    // A dry run plans as ever, and says what a real run would meet.
+    let run = game.run(&["--now", NOON, "resolve", "--dry-run"]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        format!("{}{}", run.stdout, run.stderr).contains("main.lock"),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(
+        lock.exists(),
+        "a lock gitnomic did not make is never removed"
+    );
+    assert!(!enacted(&game));
+    std::fs::remove_file(&lock).unwrap();
+    assert_eq!(resolve(&game, NOON).code, 0);
+    assert!(enacted(&game));
+}
+
+#[test]
+fn what_a_killed_run_left_is_cleared_and_a_live_run_is_waited_for() {
+    let game = game_to_enact();
+    let git = game.path(".git");
+    // A live gitnomic process (waiting for a comment on its input) named
+    // by the run lock: the run is refused, and nothing is touched.
+    let mut live = Command::new(env!("CARGO_BIN_EXE_gitnomic"))
+        .arg("--root")
+        .arg(game.root())
+        .args(["play", "comment", "1", "-", "--as", "boris-b"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::fs::write(git.join("gitnomic-run.lock"), format!("{}\n", live.id())).unwrap();
+    let run = resolve(&game, NOON);
+    live.kill().unwrap();
+    live.wait().unwrap();
+    assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains(&format!("another gitnomic run (process {})", live.id())),
+        "{}",
+        run.stderr
+    );
+    assert!(!enacted(&game));
+
+    // The same lock once its process is gone, with the ref lock it held
+    // when it was killed: both are cleared and named, and the run goes on.
+    std::fs::write(git.join("refs/heads/main.lock"), "").unwrap();
+    let run = resolve(&game, NOON);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("main.lock"), "{}", run.stdout);
+    assert!(enacted(&game));
+    assert!(!git.join("refs/heads/main.lock").exists());
+    assert!(!git.join("gitnomic-run.lock").exists());
+}
+
+#[test]
+fn demo_replaces_only_a_demo_game_it_made_holding_nothing_of_the_players() {
+    let dir = tempfile::Builder::new().prefix("demo-").tempdir().unwrap();
+    let demo = |target: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_gitnomic"))
+            .current_dir(dir.path())
+            .arg("demo")
+            .arg(target)
+            .output()
+            .unwrap()
+    };
+    // A game made by `new`, with the group's plans beside it.
+    let game = dir.path().join("ours");
+    let out = Command::new(env!("CARGO_BIN_EXE_gitnomic"))
+        .current_dir(dir.path())
+        .args(["new"])
+        .arg(&game)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    std::fs::write(game.join("PLANS.md"), "our plans\n").unwrap();
+    let head = std::fs::read_to_string(game.join(".git/HEAD")).unwrap();
+    let out = demo(&game);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("PLANS.md") && stderr.contains("did not make"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(game.join("PLANS.md")).unwrap(),
+        "our plans\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(game.join(".git/HEAD")).unwrap(),
+        head
+    );
+
+    // A demo the player has written into is refused too, naming the file.
+    let played = dir.path().join("demo");
+    assert!(demo(&played).status.success());
+    std::fs::write(played.join("notes.md"), "mine\n").unwrap();
+    let out = demo(&played);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("notes.md"), "{stderr}");
+    assert!(played.join("notes.md").is_file());
+    // Without it, the demo starts afresh.
+    std::fs::remove_file(played.join("notes.md")).unwrap();
+    assert!(demo(&played).status.success());
+}
