@@ -21,6 +21,7 @@ mod live;
 mod log;
 mod new;
 mod play;
+mod propose;
 mod resolve;
 mod roll;
 mod serve;

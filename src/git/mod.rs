@@ -8,7 +8,10 @@ use std::path::Path;
 
 use crate::time::Timestamp;
 
+mod propose;
 pub mod trial;
+
+pub use propose::Moved;
 
 /// Who a commit made by gitnomic is by, and when.
 #[derive(Debug, Clone)]
@@ -92,6 +95,20 @@ pub enum GitError {
         what: String,
         /// What git said.
         git: git2::Error,
+    },
+    /// The work tree does not have the branch checked out.
+    #[error("the work tree is not on {branch}: check it out first (`git switch {branch}`)")]
+    NotOn {
+        /// The branch it should be on.
+        branch: String,
+    },
+    /// A file of the work tree could not be written or removed.
+    #[error("writing {what}: {message}")]
+    Write {
+        /// The file.
+        what: String,
+        /// What the system said.
+        message: String,
     },
 }
 
