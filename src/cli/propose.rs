@@ -49,6 +49,12 @@ pub(crate) fn run(args: &Args, forge: &LocalForge, global: &GlobalArgs) -> anyho
     if args.title.trim().is_empty() {
         bail!("give the proposal a title: --title \"What it does\"");
     }
+    if !crate::setup::new_game::valid_login(&args.author) {
+        bail!(
+            "`{}` is not a forge login: give yours with --as (letters, digits and single hyphens)",
+            args.author
+        );
+    }
     let repo = Repo::open(&global.root)?;
     let base = &global.base;
     let kind = match args.kind {

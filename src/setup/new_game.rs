@@ -217,7 +217,7 @@ fn game_toml(text: &str, game: &NewGame) -> Result<(String, String), SetupError>
         set(&mut doc, "dynasty", "emperor", first.name.as_str().into());
     }
     if let Some(repo) = &game.repo {
-        if crate::site::ForgeWeb::from_setting(repo, &game.branch).is_none() {
+        if crate::weblinks::ForgeWeb::from_setting(repo, &game.branch).is_none() {
             return Err(SetupError::BadRepo(repo.clone()));
         }
         set(&mut doc, "game", "repo", repo.trim().into());

@@ -11,7 +11,6 @@
 mod archive;
 mod cache;
 mod context;
-mod forge;
 pub mod ifvote;
 pub mod links;
 mod log;
@@ -35,8 +34,8 @@ use crate::game::Game;
 use crate::ruleset::Ruleset;
 use crate::time::Timestamp;
 
+pub use crate::weblinks::ForgeWeb;
 pub use cache::RenderCache;
-pub use forge::ForgeWeb;
 pub use theme::{Theme, ThemeFile, builtin_names};
 
 /// The rendered site: relative path (`ruleset/index.html`) to file text.

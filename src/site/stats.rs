@@ -188,12 +188,13 @@ struct SearchEntry {
 }
 
 /// A rule's words for the search to match: its text with Markdown's
-/// marks and runs of white space taken out, lowercased (the search
-/// lowercases what it is given).
+/// marks and runs of white space taken out (its code and quotes after
+/// the rest), lowercased (the search lowercases what it is given).
 fn plain_words(markdown: &str) -> String {
-    let (plain, _) = crate::markdown::split_visible(markdown, crate::markdown::Breaks::Spaces);
+    let (plain, code) = crate::markdown::split_visible(markdown, crate::markdown::Breaks::Spaces);
     plain
         .split_whitespace()
+        .chain(code.split_whitespace())
         .collect::<Vec<_>>()
         .join(" ")
         .to_lowercase()
