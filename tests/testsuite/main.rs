@@ -31,6 +31,7 @@ mod matters;
 mod new_game;
 mod openapi;
 mod plan;
+mod propose;
 mod record_cache;
 mod resolve;
 mod schema;
