@@ -51,7 +51,8 @@ struct StatusView {
     next: Option<String>,
     /// Each open matter's number with the active players who have not
     /// voted on it, as JSON (`[[5,["Ada","Cleo"]]]`), for the script's
-    /// "me": on every page, what waits for the reader's vote.
+    /// "me": on every page, what waits for the reader's vote. Empty when
+    /// nothing waits for anyone.
     unvoted: String,
 }
 
@@ -100,14 +101,18 @@ impl<'a> Context<'a> {
             roster: game.state.as_ref().map_or(0, |s| s.players.len()),
             pending: pending.as_of.is_some().then_some(pending.matters.len()),
             next: pending.next.clone(),
-            unvoted: serde_json::to_string(
-                &pending
-                    .matters
-                    .iter()
-                    .map(|m| (m.number, &m.not_voted))
-                    .collect::<Vec<_>>(),
-            )
-            .unwrap_or_default(),
+            unvoted: if pending.matters.iter().all(|m| m.not_voted.is_empty()) {
+                String::new()
+            } else {
+                serde_json::to_string(
+                    &pending
+                        .matters
+                        .iter()
+                        .map(|m| (m.number, &m.not_voted))
+                        .collect::<Vec<_>>(),
+                )
+                .unwrap_or_default()
+            },
         };
         let mut base = tera::Context::new();
         base.insert("site", &site);

@@ -78,7 +78,9 @@ impl Targets {
             return self;
         }
         let alternatives: Vec<String> = words.iter().map(|w| regex::escape(w)).collect();
-        let pattern = format!(r"(?i)\b(?:{})s?\b", alternatives.join("|"));
+        // ASCII word boundaries: the regex engine's fastest, and terms are
+        // words of the rules' language.
+        let pattern = format!(r"(?i)(?-u:\b)(?:{})s?(?-u:\b)", alternatives.join("|"));
         let Ok(regex) = Regex::new(&pattern) else {
             return self;
         };
