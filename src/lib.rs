@@ -54,3 +54,4 @@ pub mod site;
 pub mod source;
 pub mod time;
 pub mod timeline;
+pub mod weblinks;

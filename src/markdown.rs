@@ -19,6 +19,55 @@ pub fn parser(text: &str) -> Parser<'_> {
     Parser::new_ext(text, options())
 }
 
+/// Whether a link or image address is safe to render: http(s), mailto,
+/// relative or in-page. Any other scheme (`javascript:`, `data:`,
+/// `vbscript:`, …) is not: rule text and bodies come from anyone's pull
+/// request, and a stored `javascript:` link runs on a reader's click.
+/// Browsers ignore tabs, newlines and leading spaces in a scheme, so they
+/// are ignored here too.
+pub fn is_safe_url(url: &str) -> bool {
+    let cleaned: String = url
+        .chars()
+        .filter(|c| !c.is_ascii_whitespace() && !c.is_control())
+        .collect();
+    // A scheme is what comes before the first `:`, if no `/`, `?` or `#`
+    // comes first (`a/b:c` is a relative path).
+    match cleaned.find([':', '/', '?', '#']) {
+        Some(i) if cleaned[i..].starts_with(':') => {
+            let scheme = cleaned[..i].to_ascii_lowercase();
+            matches!(scheme.as_str(), "http" | "https" | "mailto")
+        }
+        _ => true,
+    }
+}
+
+/// A link to a forge's page, kept only if it is a web address: records
+/// are files anyone's pull request can write, and their links are shown
+/// as they are, so a `javascript:` one is dropped.
+pub fn web_link(link: Option<&str>) -> Option<&str> {
+    link.filter(|l| {
+        let lower = l.to_ascii_lowercase();
+        (lower.starts_with("https://") || lower.starts_with("http://")) && is_safe_url(l)
+    })
+}
+
+/// Drops every link and image whose address is not [safe](is_safe_url),
+/// keeping its text: the one filter every rendering of Markdown to HTML
+/// goes through.
+pub fn safe_links<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<Item = Event<'a>> {
+    // For each link or image open: whether it was kept.
+    let mut open: Vec<bool> = Vec::new();
+    events.filter(move |event| match event {
+        Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+            let safe = is_safe_url(dest_url);
+            open.push(safe);
+            safe
+        }
+        Event::End(TagEnd::Link | TagEnd::Image) => open.pop().unwrap_or(true),
+        _ => true,
+    })
+}
+
 /// How [`split_visible`] separates text from different places.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Breaks {
@@ -80,6 +129,50 @@ pub fn split_visible(body: &str, breaks: Breaks) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_web_mail_relative_and_in_page_addresses_are_safe() {
+        for url in [
+            "https://example.org/a",
+            "HTTP://x",
+            "mailto:a@example.org",
+            "../rules/1.html",
+            "#voting",
+            "?q=1",
+            "a/b:c",
+            "",
+        ] {
+            assert!(is_safe_url(url), "{url}");
+        }
+        for url in [
+            "javascript:alert(7)",
+            "JavaScript:alert(7)",
+            " java\tscript:alert(7)",
+            "data:text/html,x",
+            "vbscript:x",
+            "file:///etc/passwd",
+        ] {
+            assert!(!is_safe_url(url), "{url}");
+        }
+    }
+
+    #[test]
+    fn an_unsafe_link_keeps_its_text_and_loses_its_anchor() {
+        let body = "[here](javascript:alert(7)) and [there](https://x.invalid/) \
+                    <javascript:alert(1)> ![pic](data:image/png;base64,AA)";
+        let mut html = String::new();
+        pulldown_cmark::html::push_html(&mut html, safe_links(parser(body)));
+        // The addresses stay as text, never as a link or an image's source.
+        assert!(!html.contains("href=\"javascript"), "{html}");
+        assert!(!html.contains("<a href=\"javascript"), "{html}");
+        assert!(!html.contains("src=\"data:"), "{html}");
+        assert!(!html.contains("<img"), "{html}");
+        assert!(
+            html.contains("here and <a href=\"https://x.invalid/\">there</a>"),
+            "{html}"
+        );
+        assert!(html.contains("pic"), "{html}");
+    }
 
     #[test]
     fn lines_survive_and_quotes_and_code_are_set_aside() {

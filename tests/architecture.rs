@@ -29,6 +29,7 @@ const PURE: &[&str] = &[
     "time.rs",
     "error.rs",
     "markdown.rs",
+    "weblinks.rs",
     "setup",
 ];
 

@@ -129,7 +129,7 @@ fn drive(root: &Path, name: &str) {
     run_chromium(&[
         "--window-size=1280,1600",
         &format!("--screenshot={}", shot.display()),
-        &format!("{}ruleset/", server.url),
+        &format!("{}ruleset/index.html", server.url),
     ]);
     let size = std::fs::metadata(&shot).map(|m| m.len()).unwrap_or(0);
     assert!(
@@ -185,14 +185,14 @@ fn key_pages(public: &Path) -> Vec<String> {
     };
     let mut pages: Vec<String> = [
         "index.html",
-        "ruleset/",
-        "tracker/",
-        "pending/",
-        "archive/",
-        "rulesets/",
-        "players/",
-        "dynasties/",
-        "stats/",
+        "ruleset/index.html",
+        "tracker/index.html",
+        "pending/index.html",
+        "archive/index.html",
+        "rulesets/index.html",
+        "players/index.html",
+        "dynasties/index.html",
+        "stats/index.html",
     ]
     .map(String::from)
     .into();
@@ -270,5 +270,55 @@ fn key_pages_fit_a_phone_and_a_desktop_and_pass_axe_in_both_schemes() {
             assert!(result.starts_with("PASS"), "{scheme}, {width} px: {result}");
             assert_eq!(result.matches("\nok ").count(), pages.len(), "{result}");
         }
+    }
+}
+
+/// The result `chromium --dump-dom` left in a test page's `#result`.
+fn result_of(dom: &str) -> &str {
+    dom.split("<pre id=\"result\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</pre>").next())
+        .unwrap_or_else(|| panic!("no result in the page:\n{dom}"))
+}
+
+/// A player's loop on the demo game's site (tests/browser/play.html):
+/// opened from disk, every link of the navigation opens a page and the
+/// search says how to serve the site; served, `?q=` finds a rule by its
+/// text and a pending matter by its number, and a player who picks
+/// their name sees the matter that waits for their vote marked, with
+/// what their vote would do, on the pending page, the strip and the
+/// tracker.
+#[test]
+#[ignore = "needs chromium: cargo test --test browser -- --ignored"]
+fn a_player_finds_votes_and_searches_from_disk_and_served() {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let game = dir.path().join("game");
+    let demo = Command::new(env!("CARGO_BIN_EXE_gitnomic"))
+        .args(["--root", env!("CARGO_MANIFEST_DIR"), "demo"])
+        .arg(&game)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(demo.success(), "the demo game is made");
+    let server = Server::start_at(&game, &["--now", DEMO_NOW]);
+    let test_dir = game.join("public/__test");
+    std::fs::create_dir_all(&test_dir).unwrap();
+    std::fs::write(
+        test_dir.join("play.html"),
+        include_str!("browser/play.html"),
+    )
+    .unwrap();
+    let disk = format!("file://{}?disk", test_dir.join("play.html").display());
+    let served = format!("{}__test/play.html", server.url);
+    for (how, url) in [("from disk", disk), ("served", served)] {
+        let dom = run_chromium(&[
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=60000",
+            "--dump-dom",
+            &url,
+        ]);
+        let result = result_of(&dom);
+        println!("{how}: {result}");
+        assert!(result.starts_with("PASS"), "{how}: {result}");
     }
 }

@@ -301,6 +301,7 @@ fn rebuild_with(
         overrides,
         commit: None,
         base_url: Some("https://fixture.invalid/site".into()),
+        forge: site::ForgeWeb::new("https://forge.invalid", "ada/fixture", "main"),
     };
     site::render_since(&input, previous, &|_| {}).expect("the fixture renders")
 }
@@ -366,7 +367,9 @@ fn pending() -> Pending {
         info: MatterInfo {
             number: 4,
             title: "More springs".into(),
-            body: String::new(),
+            body: "Give [Ada](https://forge.invalid/ada) more springs, as Rule 1.2 allows. \
+                   [Not this](javascript:alert(1)).\n"
+                .into(),
             author: Login("boris".into()),
             opened: at("2030-01-05T10:00:00Z"),
             labels: vec![],
@@ -384,7 +387,7 @@ fn pending() -> Pending {
         voided: vec![],
     };
     let active = ["Ada".to_string(), "Boris".into(), "Cleo".into()];
-    site::pending::views(
+    let mut pending = site::pending::views(
         &run,
         &|n| (n == 4).then(|| matter.clone()),
         &|login| {
@@ -395,7 +398,35 @@ fn pending() -> Pending {
             }
         },
         &active,
-    )
+        &|_| proposed(),
+    );
+    // What the engine would make of Cleo's vote (build.rs asks it).
+    pending.matters[0].if_votes = vec![site::ifvote::IfVote {
+        player: "Cleo".into(),
+        for_: "would be enacted now: enacts when the resolver next runs".into(),
+        against: "pending: needs 1 more FOR".into(),
+    }];
+    pending
+}
+
+/// What #4's branch changes: a rule amended, one added, a value raised.
+fn proposed() -> site::pending::ProposedChange {
+    let before = game_files(true);
+    let after = with_text(
+        &before,
+        "rules/dynastic/raids.md",
+        "+++\nid = \"raids\"\ntitle = \"Raids\"\n+++\nA raid costs two Springs, as Rule 1.1 allows.\n",
+    );
+    let mut after = with_text(
+        &after,
+        "state/variables.toml",
+        "[globals]\nround = 2\n\n[players.Ada]\nsprings = 7\n",
+    );
+    after.push(file(
+        "rules/dynastic/truce.md",
+        "+++\nid = \"truce\"\ntitle = \"Truce\"\n+++\nNo raids on Sundays.\n",
+    ));
+    site::pending::proposed_change(&before, &after)
 }
 
 #[test]
@@ -751,4 +782,95 @@ fn a_players_years_have_pages_and_a_new_record_changes_its_own_year_only() {
         !rendered.contains(&"players/quillon/2005.html"),
         "an earlier year rendered again: {rendered:?}"
     );
+}
+
+/// No link or image on any page has a scheme other than http(s) or
+/// mailto, wherever the Markdown came from: a rule, a glossary
+/// definition, a page, a record's body or a record's links.
+#[test]
+fn no_unsafe_scheme_survives_rendering() {
+    let evil = "[here](javascript:alert(7)) [b](JaVaScRiPt:alert(8)) \
+                <vbscript:x> ![i](data:text/html,x) [ok](https://ok.invalid/)";
+    let mut files = game_files(true);
+    files.extend(records());
+    let raids = format!("+++\nid = \"raids\"\ntitle = \"Raids\"\n+++\nA raid. {evil}\n");
+    let page = format!("+++\ntitle = \"How to play\"\n+++\n{evil}\n");
+    let mut files = with_text(&files, "rules/dynastic/raids.md", &raids);
+    files = with_text(&files, "content/pages/how-to-play.md", &page);
+    let three = records()
+        .into_iter()
+        .find(|f| f.path.ends_with("/00003.md"))
+        .expect("record 3");
+    let mut record = Record::parse(&three).expect("record 3 parses");
+    record.body = format!("Amend. {evil}\n");
+    record.link = Some("javascript:alert(9)".into());
+    record.votes[1].link = Some("javascript:alert(10)".into());
+    let path = record.path();
+    files = with_text(&files, &path, &record.render());
+    let site = rebuild(&files, &pending(), &[], &RenderCache::default()).files;
+    let mut seen_ok = 0;
+    for (path, html) in &site {
+        for attr in [" href=\"", " src=\"", " content=\""] {
+            for (at, _) in html.match_indices(attr) {
+                let rest = &html[at + attr.len()..];
+                let value = &rest[..rest.find('"').unwrap_or(rest.len())];
+                let lower = value.to_ascii_lowercase();
+                assert!(
+                    !["javascript:", "vbscript:", "data:"]
+                        .iter()
+                        .any(|bad| lower.trim_start().starts_with(bad)),
+                    "{path} links to {value}"
+                );
+            }
+        }
+        seen_ok += html.matches("href=\"https://ok.invalid/\"").count();
+    }
+    let matter = main_of(&site, "matters/3.html");
+    assert!(
+        matter.contains("Amend. here b"),
+        "the links' text stays: {matter}"
+    );
+    assert!(seen_ok >= 3, "the safe link is kept ({seen_ok} seen)");
+}
+
+/// A pending card carries what a player needs to vote: the text, the
+/// change (rules diffed, values in words), who has not voted, and where
+/// to vote.
+#[test]
+fn a_pending_card_shows_its_text_its_change_and_where_to_vote() {
+    let site = render(&pending());
+    let page = main_of(&site, "pending/index.html");
+    let card = &page[page.find("<article class=\"pending\"").expect("a card")..];
+    let card = &card[..card.find("</article>").expect("its end") + "</article>".len()];
+    insta::assert_snapshot!("pending_card", card);
+    assert!(
+        card.contains(r#"<a class="button" href="https://forge.invalid/pr/4">Vote on this</a>"#),
+        "{card}"
+    );
+    assert!(card.contains("<li>Ada&#39;s springs 5 → 7</li>"), "{card}");
+    assert!(
+        card.contains("<del>one</del>") && card.contains("<ins>two</ins>"),
+        "{card}"
+    );
+    assert!(
+        card.contains("<strong>Not voted yet:</strong> Cleo."),
+        "{card}"
+    );
+    assert!(
+        card.contains(r#"<a href="https://forge.invalid/ada">Ada</a>"#),
+        "{card}"
+    );
+    assert!(
+        card.contains("Not this") && !card.contains("javascript"),
+        "{card}"
+    );
+    // A rule the matter adds has no page yet: its name is not a link.
+    assert!(
+        card.contains("Truce") && !card.contains("rules/truce.html"),
+        "{card}"
+    );
+    assert!(card.contains(r#"href="../rules/raids.html""#), "{card}");
+    // The home page's cards link from the root.
+    let home = main_of(&site, "index.html");
+    assert!(home.contains(r#"href="rules/raids.html""#), "{home}");
 }

@@ -195,6 +195,7 @@ pub(crate) fn build_keeping(
         overrides: &overrides,
         commit: args.rev.clone(),
         base_url: args.base_url.clone(),
+        forge: forge_web(&game, &global.base),
     };
     if args.full {
         previous.files.clear();
@@ -477,18 +478,85 @@ fn pending(game: &Game, global: &GlobalArgs, say: &dyn Fn(&str)) -> anyhow::Resu
         crate::collected::player_name(state, &crate::forge::Login(login.to_string())).0
     };
     let active = crate::report::active_players(state, now);
+    let trial = crate::git::trial::GitTrial::open(&global.root, &global.base).ok();
+    let change = |m: &crate::collected::Collected| {
+        trial
+            .as_ref()
+            .and_then(|t| proposed_change(t, m.info.head.as_ref()?))
+            .unwrap_or_default()
+    };
     let views = site::pending::views(
         &run,
         &|n| planned.matters.get(&n).cloned(),
         &author,
         &active,
+        &change,
     );
+    let mut views = views;
+    views.actions = site::pending::actions(planned.matters.values(), &author);
+    if let Some(params) = &game.params {
+        let matters = run
+            .decisions
+            .iter()
+            .filter_map(|d| planned.matters.get(&d.id)?.engine_matter(state))
+            .collect();
+        let snapshot = crate::collected::snapshot(state, params, matters);
+        let voters = |id: u64| {
+            views
+                .matters
+                .iter()
+                .find(|m| m.number == id)
+                .map(|m| m.not_voted.clone())
+                .unwrap_or_default()
+        };
+        let mut what_if = site::ifvote::if_votes(&snapshot, now, &voters);
+        for m in &mut views.matters {
+            m.if_votes = what_if.remove(&m.number).unwrap_or_default();
+        }
+    }
     let count = i64::try_from(views.matters.len()).unwrap_or(i64::MAX);
     say(&format!(
         "tallied {} at {now}",
         crate::report::plural(count, "pending matter", "pending matters")
     ));
     Ok(views)
+}
+
+/// The game's repository on its forge: in GitHub Actions, where the
+/// workflow runs (`GITHUB_SERVER_URL`, `GITHUB_REPOSITORY`); elsewhere
+/// the game's `[game] repo` setting. `None` when neither says (a game
+/// played on the local forge alone).
+fn forge_web(game: &Game, branch: &str) -> Option<site::ForgeWeb> {
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    if let (Some(server), Some(repo)) = (env("GITHUB_SERVER_URL"), env("GITHUB_REPOSITORY")) {
+        if let Some(web) = site::ForgeWeb::new(&server, &repo, branch) {
+            return Some(web);
+        }
+        tracing::warn!("GITHUB_SERVER_URL or GITHUB_REPOSITORY is not an address: {server}/{repo}");
+    }
+    let setting = game.state.as_ref()?.repo.as_deref()?;
+    let web = site::ForgeWeb::from_setting(setting, branch);
+    if web.is_none() {
+        tracing::warn!(
+            "[game] repo in state/game.toml is not OWNER/NAME nor an address: {setting}"
+        );
+    }
+    web
+}
+
+/// What the branch at `head` changes since it forked from the base
+/// branch, as a pull request's diff shows it; `None` when the checkout
+/// lacks the head (a forge's branch not fetched: the card then shows no
+/// change rather than a wrong one).
+fn proposed_change(
+    trial: &crate::git::trial::GitTrial,
+    head: &crate::matter::HeadSha,
+) -> Option<site::pending::ProposedChange> {
+    const DIRS: &[&str] = &["rules", "state"];
+    let fork = trial.fork_of(head, None).ok()?;
+    let before = load::read_revision(trial.repo(), &fork, DIRS).ok()?;
+    let after = load::read_revision(trial.repo(), &head.0, DIRS).ok()?;
+    Some(site::pending::proposed_change(&before, &after))
 }
 
 /// The game in the work tree at `root` (its files as `listed`, else

@@ -33,6 +33,7 @@ mod log;
 mod new;
 mod out;
 mod play;
+mod propose;
 mod resolve;
 mod roll;
 mod serve;

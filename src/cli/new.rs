@@ -31,6 +31,12 @@ pub struct Args {
     /// default `main`).
     #[arg(long, value_name = "NAME")]
     pub branch: Option<String>,
+    /// Where the game will be played: OWNER/NAME on GitHub (or the
+    /// repository's https:// address on another forge). Written to
+    /// `[game] repo`; the site then links each rule to the forge's editor
+    /// and each matter to where players vote.
+    #[arg(long, value_name = "OWNER/NAME")]
+    pub repo: Option<String>,
 }
 
 /// Runs `gitnomic new`.
@@ -59,6 +65,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         players,
         branch: branch.clone(),
         now: global.now(),
+        repo: args.repo.clone(),
     };
     let bundle: Vec<(&str, &[u8], bool)> = crate::bundle::FILES
         .iter()

@@ -19,6 +19,10 @@ use crate::load::{self, GAME_DIRS, Origin};
 pub enum Play {
     /// Open a pull request from a branch (or, without --branch, an issue).
     Open(OpenArgs),
+    /// Propose the work tree's uncommitted changes to rules/, state/ and
+    /// content/: they move to a new branch, a pull request is opened from
+    /// it, and the work tree is left clean on the base branch.
+    Propose(super::propose::Args),
     /// Comment on a matter (a vote is a comment with a voting word).
     Comment(CommentArgs),
     /// Edit your own comment (the forge notes when; votes and rolls stay
@@ -195,6 +199,7 @@ pub(crate) fn run(play: &Play, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             let head = forge.pushed(a.number, &a.author, admin)?;
             say!("#{}: {} pushed {head} at {now}", a.number, a.author);
         }
+        Play::Propose(a) => super::propose::run(a, &forge, global)?,
         Play::List => list(&forge, global, now)?,
         Play::Show(a) => say_more!("{}", thread_text(&forge, a.number)?),
     }

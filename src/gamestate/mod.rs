@@ -170,6 +170,10 @@ pub struct GameState {
     /// The game's public dice seed (`[game] seed`): one of the inputs every
     /// roll is drawn from (see [`dice`]). A game without one cannot roll.
     pub seed: Option<String>,
+    /// Where the game is played (`[game] repo`): `OWNER/NAME` on GitHub,
+    /// or a repository's whole web address on another forge. The site
+    /// links to it to vote and propose.
+    pub repo: Option<String>,
     /// The player and emperor terms.
     pub terms: Terms,
     /// The current dynasty.

@@ -37,6 +37,7 @@ struct GameFile {
 struct GameSection {
     name: String,
     seed: Option<String>,
+    repo: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -183,6 +184,7 @@ pub fn parse(
     let mut state = GameState {
         name: game.game.name,
         seed: game.game.seed.filter(|s| !s.trim().is_empty()),
+        repo: game.game.repo.filter(|r| !r.trim().is_empty()),
         terms: game.terms.into_inner(),
         dynasty,
         globals: BTreeMap::new(),

@@ -9,10 +9,13 @@ use std::path::Path;
 use crate::time::Timestamp;
 
 mod commit;
+mod propose;
 pub mod trial;
 mod worktree;
 
 pub use worktree::{Forward, WorkTree};
+
+pub use propose::Moved;
 
 /// Who a commit made by gitnomic is by, and when.
 #[derive(Debug, Clone)]
@@ -123,6 +126,20 @@ pub enum GitError {
     Moved {
         /// The branch.
         branch: String,
+    },
+    /// The work tree does not have the branch checked out.
+    #[error("the work tree is not on {branch}: check it out first (`git switch {branch}`)")]
+    NotOn {
+        /// The branch it should be on.
+        branch: String,
+    },
+    /// A file of the work tree could not be written or removed.
+    #[error("writing {what}: {message}")]
+    WriteFile {
+        /// The file.
+        what: String,
+        /// What the system said.
+        message: String,
     },
 }
 

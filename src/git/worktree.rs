@@ -339,9 +339,9 @@ fn read_file(path: &Path) -> Option<Vec<u8>> {
 }
 
 fn io_err(path: &str, e: &std::io::Error) -> GitError {
-    GitError::Write {
+    GitError::WriteFile {
         what: format!("{path} in the work tree"),
-        git: git2::Error::from_str(&e.to_string()),
+        message: e.to_string(),
     }
 }
 

@@ -25,6 +25,9 @@ pub enum SetupError {
     /// A branch name the workflows could not name.
     #[error("`{0}` cannot be the default branch: use letters, digits, `-`, `_`, `.` and `/`")]
     BadBranch(String),
+    /// Not a repository the site can link to.
+    #[error("`{0}` is not a repository: give OWNER/NAME (on GitHub) or its whole https:// address")]
+    BadRepo(String),
     /// A bundled file that should be text is not.
     #[error("the bundled {0} is not UTF-8 text")]
     NotText(String),

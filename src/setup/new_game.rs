@@ -30,6 +30,9 @@ pub struct NewGame {
     pub branch: String,
     /// When the game begins (its first dynasty starts then).
     pub now: Timestamp,
+    /// Where it is played: `OWNER/NAME` on GitHub, or a repository's web
+    /// address, written to `[game] repo` for the site's links.
+    pub repo: Option<String>,
 }
 
 /// A file of the new game.
@@ -213,6 +216,12 @@ fn game_toml(text: &str, game: &NewGame) -> Result<(String, String), SetupError>
     if let Some(first) = game.players.first() {
         set(&mut doc, "dynasty", "emperor", first.name.as_str().into());
     }
+    if let Some(repo) = &game.repo {
+        if crate::weblinks::ForgeWeb::from_setting(repo, &game.branch).is_none() {
+            return Err(SetupError::BadRepo(repo.clone()));
+        }
+        set(&mut doc, "game", "repo", repo.trim().into());
+    }
     Ok((doc.to_string(), name))
 }
 
@@ -379,6 +388,7 @@ mod tests {
             ],
             branch: "trunk".into(),
             now: Timestamp::parse("2031-02-03T04:05:06Z").unwrap(),
+            repo: Some("ann/gears".into()),
         };
         let files = files(&bundle(), &game).unwrap();
         let roster = text(&files, "state/roster.toml");
@@ -401,6 +411,7 @@ mod tests {
             "{g}"
         );
         assert!(g.starts_with("# header\n"), "{g}");
+        assert!(g.contains("repo = \"ann/gears\""), "{g}");
         let vars = text(&files, "state/variables.toml");
         assert!(
             vars.starts_with("# Values.") && vars.contains("round = 1") && !vars.contains("Wren"),
@@ -428,9 +439,11 @@ mod tests {
             players: Vec::new(),
             branch: "main".into(),
             now: Timestamp::parse("2031-02-03T04:05:06Z").unwrap(),
+            repo: None,
         };
         let files = files(&bundle(), &game).unwrap();
         assert!(text(&files, "state/roster.toml").contains("wren-w"));
+        assert!(!text(&files, "state/game.toml").contains("repo ="));
         assert!(text(&files, "state/game.toml").contains("emperor = \"Wren\" # a name"));
         assert!(text(&files, "README.md").starts_with("# Clockwork\n"));
         assert!(text(&files, ".github/workflows/check.yml").contains("branches: [main]"));
@@ -444,6 +457,7 @@ mod tests {
             players: vec![parse_player("ann").unwrap(), parse_player("Ann").unwrap()],
             branch: "main".into(),
             now,
+            repo: None,
         };
         assert!(matches!(
             files(&bundle(), &twice),
@@ -457,6 +471,15 @@ mod tests {
         assert!(matches!(
             files(&bundle(), &branch),
             Err(SetupError::BadBranch(_))
+        ));
+        let repo = NewGame {
+            branch: "main".into(),
+            repo: Some("javascript:alert(1)".into()),
+            ..branch
+        };
+        assert!(matches!(
+            files(&bundle(), &repo),
+            Err(SetupError::BadRepo(_))
         ));
     }
 }

@@ -182,7 +182,7 @@ fn home(
         );
         let path = url.clone();
         let mut context = cx.page(&path, &page.title, "")?;
-        let prefix = format!("{}ruleset/", super::context::root(&path));
+        let prefix = format!("{}ruleset/index.html", super::context::root(&path));
         context.insert("html", &xref::to_html(&page.body, &targets, &prefix));
         if let Some(text) = cx.render("page.html", &path, context)? {
             site.insert(path.clone(), text);
@@ -208,7 +208,7 @@ fn home(
     context.insert("counts", &counts);
     context.insert("pages", &entries);
     context.insert("recent", &recent);
-    context.insert("pending", &super::pending::linked(cx));
+    context.insert("pending", &super::pending::linked(cx, path));
     context.insert("commit", &cx.input.commit);
     if let Some(text) = cx.render("index.html", path, context)? {
         site.insert(path.into(), text);
@@ -348,8 +348,10 @@ fn listing_page(
             let same_year = l.years.iter().find(|(y, _)| Some(*y) == year);
             Facet {
                 label: l.label.to_string(),
-                url: same_year
-                    .map_or_else(|| l.base.clone(), |(y, _)| format!("{}{y}.html", l.base)),
+                url: same_year.map_or_else(
+                    || format!("{}index.html", l.base),
+                    |(y, _)| format!("{}{y}.html", l.base),
+                ),
                 count: same_year.map_or(0, |(_, rows)| rows.len()),
                 current: l.label == list.label,
             }
@@ -409,7 +411,9 @@ struct MatterView<'r> {
     author_url: String,
     dynasty: u32,
     opened: String,
+    opened_iso: String,
     resolved_at: String,
+    resolved_iso: String,
     resolved_by: &'r str,
     reasons: &'r [String],
     comments: Option<u32>,
@@ -467,7 +471,7 @@ fn sticky_view<'r>(r: &'r Record, v: &'r crate::record::RecordedVote) -> StickyV
         by,
         player: &v.player,
         at: v.at.map(datetime).unwrap_or_default(),
-        link: v.link.as_deref(),
+        link: crate::markdown::web_link(v.link.as_deref()),
     }
 }
 
@@ -520,7 +524,7 @@ fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -
     let html = if r.body.trim().is_empty() {
         String::new()
     } else {
-        let prefix = format!("{}ruleset/", super::context::root(path));
+        let prefix = format!("{}ruleset/index.html", super::context::root(path));
         xref::to_html(&r.body, targets, &prefix)
     };
     MatterView {
@@ -532,17 +536,20 @@ fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -
         author_url: cx.player_url(&r.author),
         dynasty: r.dynasty,
         opened: datetime(r.opened),
+        opened_iso: r.opened.to_string(),
         resolved_at: datetime(r.resolved),
+        resolved_iso: r.resolved.to_string(),
         resolved_by: &r.resolved_by,
         reasons: &r.reasons,
         comments: r.comments,
         source: r.source.as_deref(),
-        link: r.link.as_deref(),
+        link: crate::markdown::web_link(r.link.as_deref()),
         merge_commit: r.merge_commit.as_deref(),
-        merge_url: r
-            .merge_commit
-            .as_deref()
-            .and_then(|sha| commit_url(r.link.as_deref()?, sha)),
+        merge_url: r.merge_commit.as_deref().and_then(|sha| {
+            crate::markdown::web_link(r.link.as_deref())
+                .and_then(|link| commit_url(link, sha))
+                .or_else(|| cx.input.forge.as_ref()?.commit_url(sha))
+        }),
         tally: r.tally,
         votes: r
             .votes
@@ -556,7 +563,7 @@ fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -
                     .as_deref()
                     .map(|c| if c == "none" { "no vote" } else { c }),
                 at: v.at.map(datetime),
-                link: v.link.as_deref(),
+                link: crate::markdown::web_link(v.link.as_deref()),
             })
             .collect(),
         uncounted: r
@@ -579,12 +586,29 @@ fn matters(
     history: &super::revisions::History,
 ) -> Result<Vec<Option<(String, String)>>, SiteError> {
     let targets = Targets::new(&cx.game.ruleset);
+    // What each of this game's matters changed in the gamestate, in
+    // words, from the log (an imported record's number is another
+    // game's).
+    let mut state: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    for c in &cx.input.timeline.changes {
+        if let Some(n) = c.matter {
+            state
+                .entry(n)
+                .or_default()
+                .push(super::pending::change_in_words(&c.path, &c.from, &c.to));
+        }
+    }
+    let none = Vec::new();
     cx.game
         .records
         .par_iter()
         .map(|r| {
             let path = matter_url(r);
             let change = history.of_matter(&path);
+            let state = match r.source {
+                None => state.get(&r.number).unwrap_or(&none),
+                Some(_) => &none,
+            };
             // Everything the page is made from besides what all pages
             // share: what `matter_view` reads, and the rule change.
             let key = r
@@ -595,11 +619,13 @@ fn matters(
                 })
                 .text(&cx.player_url(&r.author))
                 .number(targets.fingerprint)
-                .json(&change);
+                .json(&change)
+                .json(state);
             let context = || {
                 let mut context = cx.page(&path, &r.title, "archive")?;
                 context.insert("m", &matter_view(cx, r, &targets, &path));
                 context.insert("change", &change);
+                context.insert("state_changes", state);
                 Ok(context)
             };
             Ok(cx

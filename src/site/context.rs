@@ -24,6 +24,36 @@ pub(crate) struct SiteView {
     player_term: String,
     players_term: String,
     phase: String,
+    /// The game's repository on its forge, if known.
+    forge: Option<super::ForgeWeb>,
+    /// The address the site is served from, ending in `/`, if given: for
+    /// link previews' `og:url`.
+    base_url: Option<String>,
+    /// The strip every page shows: quorum, active players, pending
+    /// matters and when something next resolves.
+    status: StatusView,
+}
+
+/// The game's standing as every page's strip shows it. Every page's
+/// digest covers it, so it holds nothing that changes by the minute (the
+/// moment the tallies were taken is on the pending page only).
+#[derive(Debug, Clone, Serialize, Default)]
+struct StatusView {
+    /// The quorum, when a forge was asked.
+    quorum: Option<u32>,
+    /// Active players, when a forge was asked; else those on the roster.
+    active: Option<u32>,
+    /// Players on the roster.
+    roster: usize,
+    /// Open matters, when a forge was asked.
+    pending: Option<usize>,
+    /// `#5 at 00:40 UTC on 6 Mar 2030`.
+    next: Option<String>,
+    /// Each open matter's number with the active players who have not
+    /// voted on it, as JSON (`[[5,["Ada","Cleo"]]]`), for the script's
+    /// "me": on every page, what waits for the reader's vote. Empty when
+    /// nothing waits for anyone.
+    unvoted: String,
 }
 
 /// Shared inputs and helpers of one build.
@@ -57,7 +87,33 @@ impl<'a> Context<'a> {
         previous: &'a RenderCache,
     ) -> Self {
         let game = input.game;
-        let site = site_view(game);
+        let mut site = site_view(game);
+        site.forge = input.forge.clone();
+        site.base_url = input
+            .base_url
+            .as_ref()
+            .filter(|b| crate::markdown::web_link(Some(b)).is_some())
+            .map(|b| format!("{}/", b.trim_end_matches('/')));
+        let pending = input.pending;
+        site.status = StatusView {
+            quorum: pending.quorum,
+            active: pending.active,
+            roster: game.state.as_ref().map_or(0, |s| s.players.len()),
+            pending: pending.as_of.is_some().then_some(pending.matters.len()),
+            next: pending.next.clone(),
+            unvoted: if pending.matters.iter().all(|m| m.not_voted.is_empty()) {
+                String::new()
+            } else {
+                serde_json::to_string(
+                    &pending
+                        .matters
+                        .iter()
+                        .map(|m| (m.number, &m.not_voted))
+                        .collect::<Vec<_>>(),
+                )
+                .unwrap_or_default()
+            },
+        };
         let mut base = tera::Context::new();
         base.insert("site", &site);
         let mut names: BTreeSet<&str> = game.records.iter().map(|r| r.author.as_str()).collect();
@@ -176,6 +232,7 @@ impl<'a> Context<'a> {
     ) -> Result<tera::Context, SiteError> {
         let mut context = self.base.clone();
         context.insert("root", &root(path));
+        context.insert("path", path);
         context.insert("section", section);
         let key = (path.matches('/').count(), section.to_string());
         let cached = self
@@ -202,7 +259,7 @@ impl<'a> Context<'a> {
     pub(crate) fn player_url(&self, name: &str) -> String {
         match self.slugs.get(name) {
             Some(slug) => format!("players/{slug}.html"),
-            None => "players/".to_string(),
+            None => "players/index.html".to_string(),
         }
     }
 }
@@ -217,6 +274,9 @@ fn site_view(game: &Game) -> SiteView {
             player_term: state.terms.player.clone(),
             players_term: state.terms.players.clone(),
             phase: state.dynasty.phase.to_string(),
+            status: StatusView::default(),
+            forge: None,
+            base_url: None,
         },
         None => SiteView {
             name: "A gitnomic game".into(),
@@ -226,6 +286,9 @@ fn site_view(game: &Game) -> SiteView {
             player_term: "Player".into(),
             players_term: "Players".into(),
             phase: "unknown".into(),
+            status: StatusView::default(),
+            forge: None,
+            base_url: None,
         },
     }
 }
@@ -282,11 +345,26 @@ pub(crate) fn date(t: Timestamp) -> String {
     }
 }
 
-/// `2005-08-03 05:42 UTC`.
+/// `05:42 UTC on 3 Aug 2005`: the one way the site, the status comment
+/// and `play list` write a moment ([`crate::report::when`]), written out by
+/// hand as [`date`] is.
 pub(crate) fn datetime(t: Timestamp) -> String {
-    use chrono::Timelike;
+    use chrono::{Datelike, Timelike};
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
     let d = t.to_datetime();
-    format!("{} {:02}:{:02} UTC", date(t), d.hour(), d.minute())
+    if !(0..=9999).contains(&d.year()) {
+        return crate::report::when(t);
+    }
+    let month = MONTHS[d.month0() as usize % 12];
+    format!(
+        "{:02}:{:02} UTC on {} {month} {}",
+        d.hour(),
+        d.minute(),
+        d.day(),
+        d.year()
+    )
 }
 
 /// The address of a record's page from the root: `matters/12.html`.
@@ -309,6 +387,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_moment_reads_as_the_status_comment_writes_it() {
+        for t in [
+            "2005-08-03T05:42:56Z",
+            "2030-12-31T23:59:00Z",
+            "2030-03-02T13:00:00Z",
+        ] {
+            let t = Timestamp::parse(t).unwrap();
+            assert_eq!(datetime(t), crate::report::when(t));
+        }
+    }
+
+    #[test]
     fn dates_read_as_chrono_writes_them() {
         for secs in [
             0,
@@ -322,7 +412,7 @@ mod tests {
             assert_eq!(date(t), d.format("%Y-%m-%d").to_string(), "{secs}");
             assert_eq!(
                 datetime(t),
-                d.format("%Y-%m-%d %H:%M UTC").to_string(),
+                d.format("%H:%M UTC on %-d %b %Y").to_string(),
                 "{secs}"
             );
         }

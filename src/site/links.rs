@@ -82,6 +82,12 @@ fn follow(
     } else {
         resolve(page, target).ok_or_else(|| "leaves the site".to_string())?
     };
+    // Opened from disk, a link to a folder shows the folder's listing, not
+    // its index.html: every internal link names its file.
+    let last = target.rsplit('/').next().unwrap_or_default();
+    if !target.is_empty() && matches!(last, "" | "." | "..") {
+        return Err(format!("names a folder, not its file {file}"));
+    }
     if !site.contains_key(&file) {
         return Err(format!("no file {file}"));
     }
@@ -157,26 +163,27 @@ mod tests {
         let site = site(&[
             (
                 "index.html",
-                r##"<a href="ruleset/#voting">v</a> <a href="https://x.invalid/">x</a>"##,
+                r##"<a href="ruleset/index.html#voting">v</a> <a href="https://x.invalid/">x</a>"##,
             ),
             (
                 "ruleset/index.html",
-                r##"<h2 id="voting"></h2><a href="../">home</a><a href="#voting">self</a>"##,
+                r##"<h2 id="voting"></h2><a href="../index.html">home</a><a href="#voting">self</a>"##,
             ),
             (
                 "rules/voting/index.html",
-                r##"<a href="../../ruleset/#gone">g</a><a href="../../nowhere/">n</a><link href="../../style.css">"##,
+                r##"<a href="../../ruleset/index.html#gone">g</a><a href="../../nowhere.html">n</a><a href="../../ruleset/">f</a><link href="../../style.css">"##,
             ),
             ("style.css", ""),
         ]);
         let report = check(&site);
-        assert_eq!(report.checked, 6);
+        assert_eq!(report.checked, 7);
         let broken: Vec<String> = report.broken.iter().map(ToString::to_string).collect();
         assert_eq!(
             broken,
             [
-                "rules/voting/index.html: ../../nowhere/: no file nowhere/index.html",
-                "rules/voting/index.html: ../../ruleset/#gone: no id=\"gone\" in ruleset/index.html",
+                "rules/voting/index.html: ../../nowhere.html: no file nowhere.html",
+                "rules/voting/index.html: ../../ruleset/: names a folder, not its file ruleset/index.html",
+                "rules/voting/index.html: ../../ruleset/index.html#gone: no id=\"gone\" in ruleset/index.html",
             ]
         );
     }

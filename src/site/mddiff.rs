@@ -336,6 +336,7 @@ fn render(block: &Block, changed: &[bool], mark: &str, links: Option<Links>) -> 
         }
         marker.event(event)
     });
+    let events = crate::markdown::safe_links(events);
     let mut body = String::new();
     pulldown_cmark::html::push_html(&mut body, events);
     wrap(block, body.trim_end())

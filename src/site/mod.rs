@@ -11,6 +11,7 @@
 mod archive;
 mod cache;
 mod context;
+pub mod ifvote;
 pub mod links;
 mod log;
 mod mddiff;
@@ -33,6 +34,7 @@ use crate::game::Game;
 use crate::ruleset::Ruleset;
 use crate::time::Timestamp;
 
+pub use crate::weblinks::ForgeWeb;
 pub use cache::RenderCache;
 pub use theme::{Theme, ThemeFile, builtin_names};
 
@@ -57,6 +59,10 @@ pub struct SiteInput<'a> {
     /// The absolute address the site is served from, used by the feed;
     /// without it the feed's links are relative to the feed.
     pub base_url: Option<String>,
+    /// The game's repository on its forge, when its address is known:
+    /// every rule then links to its file in the forge's editor, and the
+    /// site to a new proposal.
+    pub forge: Option<ForgeWeb>,
 }
 
 /// What the build knows of the matters still open: the live tallies,
@@ -70,6 +76,16 @@ pub struct Pending {
     pub as_of_iso: Option<String>,
     /// The open matters, oldest first.
     pub matters: Vec<PendingView>,
+    /// The open actions (changes to the gamestate by comment or pull
+    /// request, merged without a vote), oldest first.
+    pub actions: Vec<ActionView>,
+    /// The quorum then, when a forge was asked.
+    pub quorum: Option<u32>,
+    /// How many players were active then, when a forge was asked.
+    pub active: Option<u32>,
+    /// The next moment something resolves if no vote changes: `#5 at
+    /// 00:40 UTC on 6 Mar 2030`.
+    pub next: Option<String>,
 }
 
 /// A matter still open, with its live tally, as a view: what a player
@@ -87,10 +103,24 @@ pub struct PendingView {
     pub author: String,
     /// The author's page from the site's root, filled in when rendered.
     pub author_url: Option<String>,
-    /// The pull request on the forge, if it has an address.
+    /// The pull request on the forge, if it has an address: where a
+    /// player votes.
     pub link: Option<String>,
     /// When it was opened, for people.
     pub opened: String,
+    /// The same moment, machine-readable, for `<time datetime>`.
+    pub opened_iso: String,
+    /// Its body as Markdown, as the author wrote it.
+    #[serde(skip)]
+    pub body: String,
+    /// The body rendered, unsafe links dropped; filled in when rendered.
+    pub html: String,
+    /// What its branch changes, rules and gamestate.
+    pub change: pending::ProposedChange,
+    /// The active players who have not voted yet, in roster order.
+    pub not_voted: Vec<String>,
+    /// What each of them would make of it by voting now, FOR or AGAINST.
+    pub if_votes: Vec<ifvote::IfVote>,
     /// One row per active player (then anyone else counted).
     pub votes: Vec<PendingVote>,
     /// `3 votes`.
@@ -112,6 +142,25 @@ pub struct PendingView {
     pub next: String,
     /// Why, in the rules' own terms.
     pub reasons: Vec<String>,
+}
+
+/// An open action as the pending page lists it: what was asked of it
+/// and what the resolver answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ActionView {
+    /// The issue or pull request number.
+    pub number: u64,
+    /// Its title.
+    pub title: String,
+    /// The author's player name.
+    pub author: String,
+    /// Its page on the forge, if it has an address.
+    pub link: Option<String>,
+    /// When it was opened, for people.
+    pub opened: String,
+    /// The resolver's answer to each command it has handled, oldest
+    /// first: `comment 3 by @ada: SET springs 4: springs of Ada 3 → 4`.
+    pub answers: Vec<String>,
 }
 
 /// One player's line in a pending matter's tally.

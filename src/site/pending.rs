@@ -3,33 +3,58 @@
 //! [`crate::report::standing`] so the page, the status comment and `play
 //! list` say the same. Pure.
 
+use serde::Serialize;
+
 use super::{Pending, PendingView, PendingVote};
+use crate::changelog::{self, Version};
 use crate::collected::Collected;
 use crate::engine::ballot::Vote;
 use crate::engine::{MatterDecision, Run};
 use crate::report::{self, BallotRow};
+use crate::ruleset::diff::rule_diffs;
+use crate::ruleset::textdiff::Line;
+use crate::source::SourceFile;
 use crate::time::Timestamp;
 
 /// What the pending page shows of a run: every matter the forge knows,
 /// oldest first. `matter` finds the forge's side of a matter (title,
 /// author) by number, `author` names a forge login as a player, and
-/// `active` lists the players active now in roster order.
+/// `active` lists the players active now in roster order; `change` tells
+/// what a matter's branch changes (see [`proposed_change`]).
 pub fn views(
     run: &Run,
     matter: &dyn Fn(u64) -> Option<Collected>,
     author: &dyn Fn(&str) -> String,
     active: &[String],
+    change: &dyn Fn(&Collected) -> ProposedChange,
 ) -> Pending {
     let mut views: Vec<(Timestamp, PendingView)> = run
         .decisions
         .iter()
-        .filter_map(|d| matter(d.id).map(|m| (d.opened, view(run, d, &m, author, active))))
+        .filter_map(|d| {
+            let m = matter(d.id)?;
+            let mut view = view(run, d, &m, author, active);
+            view.change = change(&m);
+            Some((d.opened, view))
+        })
         .collect();
     views.sort_by_key(|(opened, v)| (*opened, v.number));
+    let next = run
+        .decisions
+        .iter()
+        .filter(|d| matter(d.id).is_some())
+        .filter_map(|d| Some((d.next_change.as_ref()?.at?, d.id)))
+        .min()
+        .map(|(at, id)| format!("#{id} at {}", report::when(at)));
+    let count = |n: i64| u32::try_from(n).unwrap_or(0);
     Pending {
         as_of: Some(report::when(run.now)),
         as_of_iso: Some(run.now.to_string()),
         matters: views.into_iter().map(|(_, v)| v).collect(),
+        actions: Vec::new(),
+        quorum: Some(count(run.quorum)),
+        active: Some(count(run.active)),
+        next,
     }
 }
 
@@ -44,15 +69,27 @@ fn view(
     let standing = report::standing(d);
     let for_ = count(d.tally.for_votes);
     let quorum = count(run.quorum);
+    let ballot = report::ballot(d, active, Some(m));
+    let not_voted = ballot
+        .iter()
+        .filter(|r| r.cast.is_none() && r.counts_as.is_none() && active.contains(&r.player))
+        .map(|r| r.player.clone())
+        .collect();
     PendingView {
         number: d.id,
         kind: report::kind_name(d.kind).to_string(),
         title: m.info.title.clone(),
         author: author(&m.info.author.0),
         author_url: None,
-        link: m.info.link.clone(),
+        link: crate::markdown::web_link(m.info.link.as_deref()).map(str::to_string),
         opened: report::when(m.info.opened),
-        votes: report::ballot(d, active, Some(m)).iter().map(row).collect(),
+        opened_iso: m.info.opened.to_string(),
+        body: m.info.body.clone(),
+        html: String::new(),
+        change: ProposedChange::default(),
+        not_voted,
+        if_votes: Vec::new(),
+        votes: ballot.iter().map(row).collect(),
         votes_label: report::plural(d.tally.votes_cast, "vote", "votes"),
         for_,
         against: count(d.tally.against_votes),
@@ -63,6 +100,147 @@ fn view(
         next: report::capitalised(&standing.next),
         reasons: d.reasons.clone(),
     }
+}
+
+/// The open actions among `matters`, oldest first, with the resolver's
+/// answers so far (from their status comments' journals).
+pub fn actions<'m>(
+    matters: impl IntoIterator<Item = &'m Collected>,
+    author: &dyn Fn(&str) -> String,
+) -> Vec<super::ActionView> {
+    let mut open: Vec<&Collected> = matters
+        .into_iter()
+        .filter(|m| m.kind == crate::matter::Kind::Action && m.journal.resolution.is_none())
+        .collect();
+    open.sort_by_key(|m| (m.info.opened, m.info.number));
+    open.into_iter()
+        .map(|m| super::ActionView {
+            number: m.info.number,
+            title: m.info.title.clone(),
+            author: author(&m.info.author.0),
+            link: crate::markdown::web_link(m.info.link.as_deref()).map(str::to_string),
+            opened: report::when(m.info.opened),
+            answers: m.journal.acted.values().flatten().cloned().collect(),
+        })
+        .collect()
+}
+
+/// What a pending matter's branch changes, as its card and a matter's
+/// page show it: the rules, diffed rule by rule with the changed words
+/// marked, and the gamestate in words.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ProposedChange {
+    /// One entry per rule added, repealed or amended.
+    pub rules: Vec<RuleChangeView>,
+    /// `Cleo's springs 1 → 3`, one per value changed.
+    pub state: Vec<String>,
+}
+
+impl ProposedChange {
+    /// Whether it changes nothing the site shows.
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty() && self.state.is_empty()
+    }
+}
+
+/// One rule's change in a [`ProposedChange`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleChangeView {
+    /// The rule's stable id.
+    pub id: String,
+    /// `1.2 Voting`.
+    pub label: String,
+    /// `amended`, `added`, `repealed`, in words.
+    pub what: String,
+    /// The amendment rendered, changed words marked (empty if none).
+    pub html: String,
+    /// The same as Markdown source lines.
+    pub lines: Vec<Line>,
+    /// The rule's page from the site's root, when the rule is in the
+    /// ruleset built (not for a rule the matter adds); filled in when
+    /// rendered.
+    pub url: Option<String>,
+}
+
+/// What the game in `after` changes from the game in `before` (each the
+/// files of `rules/` and `state/`): the matter's branch at its head
+/// against the commit it forked from, as a pull request's diff shows it.
+pub fn proposed_change(before: &[SourceFile], after: &[SourceFile]) -> ProposedChange {
+    let (old, new) = rayon::join(
+        || crate::game::Game::check(before),
+        || crate::game::Game::check(after),
+    );
+    let rules = rule_diffs(&old.ruleset, &new.ruleset)
+        .into_iter()
+        .map(|c| RuleChangeView {
+            label: format!("{} {}", c.number, c.title),
+            what: c.describe(),
+            html: c
+                .markdown
+                .as_ref()
+                .map(|(o, n)| super::mddiff::diff_html(o, n, None))
+                .unwrap_or_default(),
+            lines: c.lines,
+            id: c.id,
+            url: None,
+        })
+        .collect();
+    let text = |files: &[SourceFile], path: &str| {
+        files
+            .iter()
+            .find(|f| f.path == path)
+            .map(|f| f.text.clone())
+            .unwrap_or_default()
+    };
+    let mut state = Vec::new();
+    for (path, of) in [
+        (
+            "state/variables.toml",
+            changelog::changes as fn(&[Version]) -> _,
+        ),
+        ("state/collections.toml", changelog::collection_changes),
+    ] {
+        let (was, is) = (text(before, path), text(after, path));
+        if was == is {
+            continue;
+        }
+        let version = |commit, text| Version {
+            commit,
+            at: crate::time::Timestamp::from_unix(0),
+            message: "",
+            author: "",
+            text,
+        };
+        // The log starts from nothing: only the second version's changes
+        // are the branch's.
+        for change in of(&[version("before", &was), version("after", &is)]) {
+            if change.commit.starts_with("after") {
+                state.push(change_in_words(&change.path, &change.from, &change.to));
+            }
+        }
+    }
+    ProposedChange { rules, state }
+}
+
+/// A change to the gamestate as a sentence's words: `Cleo's springs 1 →
+/// 3`, `round 2 → 3`, `gadgets orrery's cogs 3 → 4`.
+pub fn change_in_words(path: &str, from: &str, to: &str) -> String {
+    let what = if let Some(rest) = path.strip_prefix("players.") {
+        match rest.rsplit_once('.') {
+            Some((player, var)) => format!("{player}'s {var}"),
+            None => rest.to_string(),
+        }
+    } else if let Some(rest) = path.strip_prefix("globals.") {
+        rest.to_string()
+    } else if let Some(rest) = path.strip_prefix("collections.") {
+        match rest.rsplit_once('.') {
+            Some((item, field)) => format!("{}'s {field}", item.replacen('.', " ", 1)),
+            None => rest.to_string(),
+        }
+    } else {
+        path.to_string()
+    };
+    format!("{what} {from} → {to}")
 }
 
 /// FOR as a share of the quorum, 0 to 100.
@@ -84,19 +262,32 @@ fn row(r: &BallotRow) -> PendingVote {
         class: class.to_string(),
         at: r.at.map(report::when),
         via: r.via.map(str::to_string),
-        link: r.link.clone(),
+        link: crate::markdown::web_link(r.link.as_deref()).map(str::to_string),
     }
 }
 
-/// The pending matters with their players' pages filled in (the page
-/// names are the site's business, not the tally's).
-pub(crate) fn linked(cx: &super::context::Context) -> Pending {
+/// The pending matters as the page at `path` shows them: their players'
+/// and rules' pages filled in (the page names are the site's business,
+/// not the tally's) and their bodies rendered, rule references linked
+/// into the ruleset.
+pub(crate) fn linked(cx: &super::context::Context, path: &str) -> Pending {
     let url = |name: &str| cx.slugs.contains_key(name).then(|| cx.player_url(name));
+    let targets = super::xref::Targets::new(&cx.game.ruleset);
+    let prefix = format!("{}ruleset/index.html", super::context::root(path));
     let mut pending = cx.input.pending.clone();
     for m in &mut pending.matters {
         m.author_url = url(&m.author);
         for v in &mut m.votes {
             v.url = url(&v.player);
+        }
+        m.html = super::xref::to_html(&m.body, &targets, &prefix);
+        for r in &mut m.change.rules {
+            r.url = cx
+                .game
+                .ruleset
+                .get(&r.id)
+                .is_some()
+                .then(|| format!("rules/{}.html", r.id));
         }
     }
     pending
@@ -104,7 +295,63 @@ pub(crate) fn linked(cx: &super::context::Context) -> Pending {
 
 #[cfg(test)]
 mod tests {
-    use super::bar;
+    use super::{bar, change_in_words, proposed_change};
+    use crate::source::SourceFile;
+
+    #[test]
+    fn a_change_to_the_gamestate_reads_as_words() {
+        assert_eq!(
+            change_in_words("players.Cleo.springs", "1", "3"),
+            "Cleo's springs 1 → 3"
+        );
+        assert_eq!(change_in_words("globals.round", "2", "3"), "round 2 → 3");
+        assert_eq!(
+            change_in_words("collections.gadgets.orrery.cogs", "-", "4"),
+            "gadgets orrery's cogs - → 4"
+        );
+    }
+
+    #[test]
+    fn a_branch_changes_its_rules_and_values() {
+        let game = |count: &str, springs: i64| {
+            vec![
+                SourceFile::new(
+                    "rules/core/_section.md",
+                    "+++\ntitle = \"Core\"\norder = 1\n+++\n",
+                ),
+                SourceFile::new(
+                    "rules/core/gadgets.md",
+                    format!(
+                        "+++\nid = \"gadgets\"\ntitle = \"Gadgets\"\n+++\nEach player has {count} Gadgets.\n"
+                    ),
+                ),
+                SourceFile::new(
+                    "state/game.toml",
+                    "[game]\nname = \"T\"\n\n[dynasty]\nnumber = 1\nemperor = \"Ada\"\nphase = \"playing\"\nstarted = 2030-01-01T00:00:00Z\n",
+                ),
+                SourceFile::new(
+                    "state/roster.toml",
+                    "[[players]]\nname = \"Cleo\"\nlogin = \"cleo\"\njoined = 2030-01-01T00:00:00Z\n",
+                ),
+                SourceFile::new(
+                    "state/schema.toml",
+                    "[players.springs]\ntype = \"int\"\ndefault = 1\nrule = \"gadgets\"\n",
+                ),
+                SourceFile::new(
+                    "state/variables.toml",
+                    format!("[players.Cleo]\nsprings = {springs}\n"),
+                ),
+            ]
+        };
+        let change = proposed_change(&game("three", 1), &game("four", 3));
+        assert_eq!(change.state, ["Cleo's springs 1 → 3"]);
+        assert_eq!(change.rules.len(), 1, "{change:?}");
+        let rule = &change.rules[0];
+        assert_eq!(rule.id, "gadgets");
+        assert!(rule.html.contains("<del>three</del>"), "{}", rule.html);
+        assert!(rule.html.contains("<ins>four</ins>"), "{}", rule.html);
+        assert!(proposed_change(&game("three", 1), &game("three", 1)).is_empty());
+    }
 
     #[test]
     fn the_bar_is_a_share_of_the_quorum_and_never_overflows() {

@@ -16,6 +16,29 @@ use super::tracker::row_anchor;
 /// A player's matters by the year they were resolved in, newest first.
 type Years<'r> = Vec<(i32, Vec<&'r MatterRow>)>;
 
+/// How many of a player's votes their page lists, newest first.
+const RECENT_VOTES: usize = 20;
+
+/// A roster player's current values, `name = value`, in the schema's
+/// order; empty for anyone else.
+fn values_of(state: Option<&crate::gamestate::GameState>, name: &str) -> Vec<serde_json::Value> {
+    let Some(state) = state else {
+        return Vec::new();
+    };
+    let Some(values) = state.values.get(name) else {
+        return Vec::new();
+    };
+    state
+        .schema
+        .players
+        .keys()
+        .filter_map(|var| {
+            let value = values.get(var)?;
+            Some(serde_json::json!({ "name": var, "value": super::tracker::show(value) }))
+        })
+        .collect()
+}
+
 /// `players/` and one page per player, paginated.
 pub(crate) fn render(
     cx: &Context,
@@ -31,6 +54,16 @@ pub(crate) fn render(
             .push(i);
     }
     let state = cx.game.state.as_ref();
+    // Each player's votes on resolved matters, newest matter first.
+    let mut votes: BTreeMap<&str, Vec<(usize, &str)>> = BTreeMap::new();
+    for &i in newest {
+        for v in &records[i].votes {
+            votes
+                .entry(v.player.as_str())
+                .or_default()
+                .push((i, v.vote.as_str()));
+        }
+    }
     let views: Vec<serde_json::Value> = cx
         .slugs
         .keys()
@@ -46,14 +79,49 @@ pub(crate) fn render(
             view["admin"] = on_roster.is_some_and(|p| p.admin).into();
             let idle = on_roster.is_some_and(|p| p.idle.iter().any(|i| i.until.is_none()));
             view["status"] = if idle { "idle" } else { "active" }.into();
+            view["roster_order"] = state
+                .and_then(|s| s.players.iter().position(|p| p.name == *name))
+                .into();
+            view["values"] = values_of(state, name).into();
+            let cast = votes.get(name.as_str()).map_or(&[][..], Vec::as_slice);
+            view["votes_cast"] = cast.len().into();
+            view["votes"] = cast
+                .iter()
+                .take(RECENT_VOTES)
+                .map(|&(i, vote)| {
+                    serde_json::json!({
+                        "number": records[i].number,
+                        "title": records[i].title,
+                        "url": rows[i].url,
+                        "vote": vote,
+                    })
+                })
+                .collect::<Vec<_>>()
+                .into();
+            view["awaiting"] = cx
+                .input
+                .pending
+                .matters
+                .iter()
+                .filter(|m| m.not_voted.iter().any(|n| n == name))
+                .map(|m| serde_json::json!({ "number": m.number, "title": m.title }))
+                .collect::<Vec<_>>()
+                .into();
             view
         })
         .collect();
+    // The roster first, in its order; then everyone else by name.
+    let (roster, others): (Vec<&serde_json::Value>, Vec<&serde_json::Value>) =
+        views.iter().partition(|v| v["on_roster"] == true);
+    let mut roster = roster;
+    roster.sort_by_key(|v| v["roster_order"].as_u64());
     let log = super::log::rows(cx);
     let mut out = Vec::with_capacity(views.len() + 1);
     let path = "players/index.html";
     let mut context = cx.page(path, "Players", "players")?;
-    context.insert("players", &views);
+    context.insert("roster", &roster);
+    context.insert("others", &others);
+    context.insert("players", &views.len());
     out.extend(
         cx.render("players.html", path, context)?
             .map(|text| (path.to_string(), text)),

@@ -340,7 +340,7 @@ fn rule_pages(
         .map(|id| {
             let path = format!("rules/{id}.html");
             let links = Links {
-                prefix: "../ruleset/",
+                prefix: "../ruleset/index.html",
                 root: "../",
                 cache: &cx.html,
             };

@@ -25,6 +25,8 @@ pub(crate) struct RuleView {
     html: String,
     /// The permalink (the rule's own page), relative to the page.
     href: String,
+    /// Its file in the game's repository (`rules/core/voting.md`).
+    path: String,
     terms: Vec<TermView>,
 }
 
@@ -70,6 +72,7 @@ pub(crate) fn rule_view(rule: &Rule, targets: &Targets, links: Links) -> RuleVie
         level: (rule.number.depth() + 2).min(6),
         html: links.cache.to_html(&rule.body, targets, links.prefix),
         href: format!("{}rules/{}.html", links.root, rule.id),
+        path: rule.path.clone(),
         terms,
     }
 }

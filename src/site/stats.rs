@@ -182,6 +182,22 @@ struct SearchEntry {
     k: String,
     #[serde(skip_serializing_if = "String::is_empty")]
     a: String,
+    /// Text matched but not shown: a rule's words.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    x: String,
+}
+
+/// A rule's words for the search to match: its text with Markdown's
+/// marks and runs of white space taken out (its code and quotes after
+/// the rest), lowercased (the search lowercases what it is given).
+fn plain_words(markdown: &str) -> String {
+    let (plain, code) = crate::markdown::split_visible(markdown, crate::markdown::Breaks::Spaces);
+    plain
+        .split_whitespace()
+        .chain(code.split_whitespace())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 /// The search index, split so that nothing loads more than it needs:
@@ -194,15 +210,17 @@ fn search_index(cx: &Context, rows: &[MatterRow], newest: &[usize], site: &mut S
     let game = cx.game;
     let rules = game.ruleset.rules.iter().map(|r| SearchEntry {
         t: format!("{} {}", r.number, r.title),
-        u: format!("ruleset/#{}", r.id),
+        u: format!("ruleset/index.html#{}", r.id),
         k: "rule".into(),
         a: String::new(),
+        x: plain_words(&r.body),
     });
     let players = cx.slugs.keys().map(|name| SearchEntry {
         t: name.clone(),
         u: cx.player_url(name),
         k: "player".into(),
         a: String::new(),
+        x: String::new(),
     });
     let newest: Vec<&MatterRow> = newest.iter().map(|&i| &rows[i]).collect();
     let years = by_year(&newest);
@@ -217,6 +235,7 @@ fn search_index(cx: &Context, rows: &[MatterRow], newest: &[usize], site: &mut S
                     u: row.url.clone(),
                     k: format!("{} {}", row.status, row.resolved),
                     a: format!("#{} {}", row.number, row.author),
+                    x: String::new(),
                 })
                 .collect();
             serde_json::to_string(&entries).unwrap_or_else(|_| "[]".into())
@@ -225,8 +244,18 @@ fn search_index(cx: &Context, rows: &[MatterRow], newest: &[usize], site: &mut S
             site.insert(path, text);
         }
     }
+    let mut sources: Vec<&str> = game
+        .records
+        .iter()
+        .map(|r| r.source.as_deref().unwrap_or_default())
+        .collect();
+    sources.sort_unstable();
+    sources.dedup();
+    let pending: Vec<u64> = cx.input.pending.matters.iter().map(|m| m.number).collect();
     let index = serde_json::json!({
         "entries": rules.chain(players).collect::<Vec<_>>(),
+        "sources": sources,
+        "pending": pending,
         "shards": years.iter().map(|(y, _)| format!("search/{y}.json")).collect::<Vec<_>>(),
     });
     let path = "search/index.json";

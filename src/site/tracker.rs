@@ -103,7 +103,7 @@ pub(crate) fn render(cx: &Context, site: &mut Site) -> Result<(), SiteError> {
 
     let path = "pending/index.html";
     let mut context = cx.page(path, "Pending matters", "pending")?;
-    context.insert("pending", &super::pending::linked(cx));
+    context.insert("pending", &super::pending::linked(cx, path));
     if let Some(text) = cx.render("pending.html", path, context)? {
         site.insert(path.into(), text);
     }
@@ -198,7 +198,7 @@ fn collections(state: &GameState) -> Vec<CollectionView> {
 }
 
 /// A value as the tracker shows it: strings bare, lists joined.
-fn show(value: &toml::Value) -> String {
+pub(crate) fn show(value: &toml::Value) -> String {
     match value {
         toml::Value::String(s) => s.clone(),
         toml::Value::Array(items) => items.iter().map(show).collect::<Vec<_>>().join(", "),

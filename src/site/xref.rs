@@ -5,7 +5,7 @@
 //! and matters come from anyone's pull request.
 
 use std::collections::hash_map::DefaultHasher;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
 use std::sync::{LazyLock, Mutex};
@@ -34,6 +34,9 @@ pub(crate) struct Targets {
     by_number: BTreeMap<String, String>,
     /// Lowercased title → the id, or `None` when two rules share it.
     by_title: BTreeMap<String, Option<String>>,
+    /// The glossary: lowercased term → its entry's anchor, and a pattern
+    /// that finds any term (or its plural) as a whole word.
+    terms: Option<(Regex, BTreeMap<String, String>)>,
 }
 
 impl Targets {
@@ -51,7 +54,51 @@ impl Targets {
             .iter()
             .map(|r| (r.number.to_string(), r.id.to_string()))
             .collect();
-        Targets::from_maps(by_number, by_title)
+        let mut terms = BTreeMap::new();
+        for rule in &ruleset.rules {
+            for t in &rule.terms {
+                let anchor = format!("_term-{}-{}", rule.id, super::context::slug(&t.term));
+                terms.entry(t.term.trim().to_lowercase()).or_insert(anchor);
+            }
+        }
+        Targets::from_maps(by_number, by_title).with_terms(terms)
+    }
+
+    /// These targets, with glossary terms linking to their entries' anchors
+    /// (as the ruleset's glossary makes them).
+    pub(crate) fn with_terms(mut self, terms: BTreeMap<String, String>) -> Self {
+        let mut words: Vec<&str> = terms
+            .keys()
+            .map(String::as_str)
+            .filter(|t| !t.is_empty())
+            .collect();
+        // Longest first, so "Active Player" wins over "Player".
+        words.sort_by_key(|w| std::cmp::Reverse(w.len()));
+        if words.is_empty() {
+            return self;
+        }
+        let alternatives: Vec<String> = words.iter().map(|w| regex::escape(w)).collect();
+        // ASCII word boundaries: the regex engine's fastest, and terms are
+        // words of the rules' language.
+        let pattern = format!(r"(?i)(?-u:\b)(?:{})s?(?-u:\b)", alternatives.join("|"));
+        let Ok(regex) = Regex::new(&pattern) else {
+            return self;
+        };
+        let mut hasher = DefaultHasher::new();
+        (self.fingerprint, &terms).hash(&mut hasher);
+        self.fingerprint = hasher.finish();
+        self.terms = Some((regex, terms));
+        self
+    }
+
+    /// The anchor of the glossary entry `word` (a term, or its plural).
+    fn term(&self, word: &str) -> Option<&str> {
+        let terms = &self.terms.as_ref()?.1;
+        let lower = word.to_lowercase();
+        terms
+            .get(&lower)
+            .or_else(|| terms.get(lower.strip_suffix('s')?))
+            .map(String::as_str)
     }
 
     pub(crate) fn from_maps(
@@ -64,6 +111,7 @@ impl Targets {
             fingerprint: hasher.finish(),
             by_number,
             by_title,
+            terms: None,
         }
     }
 
@@ -83,7 +131,11 @@ impl Targets {
 /// empty prefix when the rule is on the same page).
 pub(crate) fn to_html(markdown: &str, targets: &Targets, prefix: &str) -> String {
     let mut depth = 0usize; // inside links, images: leave alone
-    let events = TextMergeStream::new(crate::markdown::parser(markdown)).map(|event| match event {
+    // Glossary terms linked once each per text: the first use.
+    let mut linked: BTreeSet<String> = BTreeSet::new();
+    let events =
+        crate::markdown::safe_links(TextMergeStream::new(crate::markdown::parser(markdown)));
+    let events = events.map(|event| match event {
         Event::Start(Tag::Link { .. } | Tag::Image { .. }) => {
             depth += 1;
             event
@@ -93,10 +145,12 @@ pub(crate) fn to_html(markdown: &str, targets: &Targets, prefix: &str) -> String
             event
         }
         Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
-        Event::Text(text) if depth == 0 => match link_references(&text, targets, prefix) {
-            Some(html) => Event::InlineHtml(CowStr::from(html)),
-            None => Event::Text(text),
-        },
+        Event::Text(text) if depth == 0 => {
+            match link_references(&text, targets, prefix, &mut linked) {
+                Some(html) => Event::InlineHtml(CowStr::from(html)),
+                None => Event::Text(text),
+            }
+        }
         other => other,
     });
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
@@ -145,24 +199,55 @@ pub(crate) fn references<'t>(text: &str, targets: &'t Targets) -> Vec<(Range<usi
 
 /// Appends the opening tag of a cross-reference to `{prefix}#{id}`.
 pub(crate) fn open_link(out: &mut String, prefix: &str, id: &str) {
-    out.push_str("<a class=\"xref\" href=\"");
+    open_anchor(out, "xref", prefix, id);
+}
+
+/// Appends the opening tag of a link of `class` to `{prefix}#{id}`.
+fn open_anchor(out: &mut String, class: &str, prefix: &str, id: &str) {
+    out.push_str("<a class=\"");
+    out.push_str(class);
+    out.push_str("\" href=\"");
     escape_into(out, prefix);
     out.push('#');
     escape_into(out, id);
     out.push_str("\">");
 }
 
-/// The text as HTML with its references linked, or `None` when it has none.
-fn link_references(text: &str, targets: &Targets, prefix: &str) -> Option<String> {
-    let found = references(text, targets);
+/// The text as HTML with its references linked, and the first use of
+/// each glossary term not in `linked` yet (then added to it); `None` when
+/// there is nothing to link.
+fn link_references(
+    text: &str,
+    targets: &Targets,
+    prefix: &str,
+    linked: &mut BTreeSet<String>,
+) -> Option<String> {
+    let mut found: Vec<(Range<usize>, &str, &str)> = references(text, targets)
+        .into_iter()
+        .map(|(range, id)| (range, id, "xref"))
+        .collect();
+    if let Some((pattern, _)) = &targets.terms {
+        for m in pattern.find_iter(text) {
+            let overlaps = found
+                .iter()
+                .any(|(r, _, _)| r.start < m.end() && m.start() < r.end);
+            let Some(anchor) = targets.term(m.as_str()) else {
+                continue;
+            };
+            if !overlaps && linked.insert(anchor.to_string()) {
+                found.push((m.range(), anchor, "term"));
+            }
+        }
+        found.sort_by_key(|(r, _, _)| r.start);
+    }
     if found.is_empty() {
         return None;
     }
     let mut out = String::new();
     let mut last = 0;
-    for (range, id) in found {
+    for (range, id, class) in found {
         escape_into(&mut out, &text[last..range.start]);
-        open_link(&mut out, prefix, id);
+        open_anchor(&mut out, class, prefix, id);
         escape_into(&mut out, &text[range.clone()]);
         out.push_str("</a>");
         last = range.end;
@@ -199,6 +284,24 @@ mod tests {
         .map(|(t, id)| (t.to_string(), id.map(str::to_string)))
         .into();
         Targets::from_maps(by_number, by_title)
+    }
+
+    #[test]
+    fn a_glossary_term_links_to_its_entry_at_its_first_use() {
+        let terms = [("spring".to_string(), "_term-keywords-spring".to_string())].into();
+        let targets = targets().with_terms(terms);
+        let html = to_html(
+            "Each Spring costs one. Springs wind. See [a Spring](#x) and Rule 1.2.",
+            &targets,
+            "../ruleset/index.html",
+        );
+        assert_eq!(
+            html,
+            "<p>Each <a class=\"term\" href=\"../ruleset/index.html#_term-keywords-spring\">Spring</a> \
+             costs one. Springs wind. See <a href=\"#x\">a Spring</a> and \
+             <a class=\"xref\" href=\"../ruleset/index.html#voting\">Rule 1.2</a>.</p>\n"
+        );
+        assert_ne!(targets.fingerprint, super::tests::targets().fingerprint);
     }
 
     #[test]

@@ -33,6 +33,7 @@ mod new_game;
 mod openapi;
 mod plan;
 mod players_files;
+mod propose;
 mod record_cache;
 mod resolve;
 mod schema;

@@ -71,6 +71,7 @@ fn site_of(game: &Game) -> site::Site {
         overrides: &[],
         commit: None,
         base_url: None,
+        forge: None,
     };
     site::render(&input, &|_| {}).expect("the game renders")
 }

@@ -1,6 +1,7 @@
 // gitnomic's progressive enhancements. Every page reads without this
 // script; it adds a copy-link button to rule permalinks, sortable tables,
-// a filter box over long tables and a search box over a prebuilt index.
+// a filter box over long tables, a search box over a prebuilt index,
+// "me" (what waits for the reader's vote) and local times.
 "use strict";
 
 function absolute(href) {
@@ -45,7 +46,10 @@ function makeSortable(table) {
       const rows = Array.from(body.rows);
       rows.sort((a, b) => {
         const x = cellKey(a, index), y = cellKey(b, index);
-        const order = x < y ? -1 : x > y ? 1 : 0;
+        // Numbers before words, each among their own kind: a name that is
+        // a number does not break the names' order.
+        const order = typeof x !== typeof y ? (typeof x === "number" ? -1 : 1)
+          : x < y ? -1 : x > y ? 1 : 0;
         return up ? order : -order;
       });
       body.append(...rows);
@@ -81,40 +85,67 @@ function fetchJson(url) {
 }
 
 function matches(entry, needle) {
-  return (entry.t + " " + entry.k + " " + (entry.a || "")).toLowerCase().includes(needle);
+  return (entry.t + " " + entry.k + " " + (entry.a || "") + " " + (entry.x || "")).toLowerCase().includes(needle);
 }
 
 /**
  * A search box over the split index: search/index.json holds the rules
- * and players and names the matters' files, one a year, newest first.
- * Those load only as a search needs them, newest year first, until enough
- * is found; "more" loads the rest. data-only="matters" leaves out rules
- * and players (the archive's filter across every year).
+ * (title and text) and players, the open matters' numbers and names the
+ * resolved matters' files, one a year, newest first. Those load only as a
+ * search needs them, newest year first, until enough is found; "more"
+ * loads the rest. Each file is fetched once, however many keys are
+ * typed. "#12" or "12" jumps to that matter. The address takes ?q=, and
+ * Enter opens the first result. data-only="matters" leaves out rules and
+ * players (the archive's filter across every year).
  */
 function addSearch(form) {
-  // A page opened as a file cannot fetch the index: no box that cannot work.
-  if (!window.fetch || location.protocol === "file:") return;
-  form.hidden = false;
   const root = form.dataset.root;
   const mattersOnly = form.dataset.only === "matters";
   const input = form.querySelector("input");
   const results = form.querySelector(".results");
+  form.hidden = false;
+  if (!window.fetch || location.protocol === "file:") {
+    // Opened from disk: a browser lets no page read the files beside it.
+    input.addEventListener("input", () => {
+      const note = document.createElement("li");
+      note.textContent = "Search needs the site served: run “gitnomic serve” in the game's folder, or “python3 -m http.server” in the site's, and open the address it prints.";
+      results.replaceChildren(note);
+    });
+    form.addEventListener("submit", (e) => e.preventDefault());
+    return;
+  }
   let head = null;
   const years = [];
+  const exists = new Map();
   let asked = 0;
-  const loadHead = () => head ? Promise.resolve(head) : fetchJson(form.dataset.index).then((d) => (head = d));
+  const loadHead = () => head || (head = fetchJson(form.dataset.index));
+  const loadYear = (h, i) => years[i] || (years[i] = fetchJson(root + h.shards[i]));
   // Matters matching `needle`, newest first: at least `want` of them, or all.
   const findMatters = async (needle, want) => {
     const h = await loadHead();
     const found = [];
     let i = 0;
     for (; i < h.shards.length && found.length < want; i++) {
-      if (!years[i]) years[i] = await fetchJson(root + h.shards[i]);
-      for (const e of years[i]) if (matches(e, needle)) found.push(e);
+      for (const e of await loadYear(h, i)) if (matches(e, needle)) found.push(e);
     }
     return { found, complete: i >= h.shards.length };
   };
-  const broken = () => { form.hidden = true; };
+  // The matter numbered `n`: open, or resolved in this game or imported.
+  const byNumber = async (h, n) => {
+    if ((h.pending || []).includes(n)) {
+      return [{ t: "#" + n + " (pending)", u: "pending/index.html#_pending-" + n, k: "pending matter" }];
+    }
+    const hits = [];
+    for (const source of h.sources || [""]) {
+      const u = "matters/" + (source ? source + "/" : "") + n + ".html";
+      if (!exists.has(u)) {
+        exists.set(u, fetch(root + u, { method: "HEAD" }).then((r) => r.ok, () => false));
+      }
+      if (await exists.get(u)) hits.push({ t: "#" + n + (source ? " (" + source + ")" : ""), u, k: "matter" });
+    }
+    return hits;
+  };
+  const broken = () => { results.replaceChildren(); };
   const entry = (e) => {
     const item = document.createElement("li");
     const link = document.createElement("a");
@@ -146,19 +177,149 @@ function addSearch(form) {
       results.append(item);
     }
   };
-  form.addEventListener("submit", (e) => e.preventDefault());
-  input.addEventListener("focus", () => { loadHead().catch(broken); }, { once: true });
-  input.addEventListener("input", () => {
+  const search = () => {
     const needle = input.value.trim().toLowerCase();
     const ask = ++asked;
-    if (needle.length < 2) { results.replaceChildren(); return; }
-    loadHead().then(async (h) => {
-      // Rules and players first, then matters newest first.
-      const first = mattersOnly ? [] : h.entries.filter((e) => matches(e, needle));
+    if (needle.length < 2 && !/^\d$/.test(needle)) { results.replaceChildren(); return Promise.resolve(); }
+    return loadHead().then(async (h) => {
+      const number = /^#?(\d+)$/.exec(needle);
+      const jump = number ? await byNumber(h, Number(number[1])) : [];
+      // The matter asked for by number, then rules and players, then
+      // matters newest first.
+      const first = jump.concat(mattersOnly ? [] : h.entries.filter((e) => matches(e, needle)));
       const { found, complete } = await findMatters(needle, SHOWN + 1 - first.length);
       if (ask === asked) show(first, found, complete && first.length + found.length <= SHOWN, needle);
     }).catch(broken);
+  };
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    search().then(() => {
+      const first = results.querySelector("a");
+      if (first) location.href = first.href;
+    });
   });
+  input.addEventListener("focus", () => { loadHead().catch(broken); }, { once: true });
+  input.addEventListener("input", search);
+  const q = new URLSearchParams(location.search).get("q");
+  if (q && !mattersOnly) {
+    input.value = q;
+    search();
+  }
+}
+
+/**
+ * "Me": a player names themselves once (on their own page; kept in this
+ * browser), and every page then marks what waits for them: the pending
+ * matters they have not voted on (listed in the status strip, their cards
+ * marked with what their vote would do now, as the build computed it) and
+ * their row in the tracker.
+ */
+const ME_KEY = "gitnomic-me";
+
+function me() {
+  try { return localStorage.getItem(ME_KEY); } catch (e) { return null; }
+}
+
+function setMe(name) {
+  try {
+    if (name) localStorage.setItem(ME_KEY, name); else localStorage.removeItem(ME_KEY);
+  } catch (e) { /* storage off: nothing kept */ }
+  location.reload();
+}
+
+function addMe() {
+  const name = me();
+  // Their own page: the button to pick (or drop) the name.
+  for (const slot of document.querySelectorAll("[data-me-pick]")) {
+    const who = slot.dataset.mePick;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "me-pick";
+    button.textContent = name === who ? "This is not me" : "This is me";
+    button.addEventListener("click", () => setMe(name === who ? null : who));
+    slot.append(button);
+    slot.hidden = false;
+  }
+  if (!name) return;
+  const strip = document.querySelector(".strip[data-unvoted]");
+  if (strip) {
+    let open = [];
+    try { open = JSON.parse(strip.dataset.unvoted); } catch (e) { open = []; }
+    const mine = open.filter(([, names]) => names.includes(name)).map(([n]) => n);
+    const span = document.createElement("span");
+    span.className = "me";
+    span.append("You: " + name + ". ");
+    if (mine.length) {
+      span.append("Not voted yet: ");
+      mine.forEach((n, i) => {
+        const link = document.createElement("a");
+        link.href = strip.dataset.root + "pending/index.html#_pending-" + n;
+        link.textContent = "#" + n;
+        if (i) span.append(", ");
+        span.append(link);
+      });
+    } else {
+      span.append("Nothing waits for your vote.");
+    }
+    strip.append(" ", span);
+  }
+  for (const card of document.querySelectorAll("article.pending[data-unvoted]")) {
+    let names = [];
+    try { names = JSON.parse(card.dataset.unvoted); } catch (e) { names = []; }
+    if (!names.includes(name)) continue;
+    card.classList.add("unvoted-by-me");
+    const note = document.createElement("p");
+    note.className = "mine";
+    const strong = document.createElement("strong");
+    strong.textContent = "You have not voted on this.";
+    note.append(strong);
+    for (const row of card.querySelectorAll("tr[data-player]")) {
+      if (row.dataset.player !== name) continue;
+      note.append(" If you vote FOR now: " + row.cells[1].textContent + ". If AGAINST: " + row.cells[2].textContent + ".");
+    }
+    card.querySelector("h2, h3, h4").after(note);
+  }
+  for (const row of document.querySelectorAll("tr[data-player]")) {
+    if (row.dataset.player === name && !row.closest("table.if-votes")) row.classList.add("me-row");
+  }
+}
+
+/**
+ * The ruleset's contents: open beside the rules on a wide screen (on a
+ * phone they stay folded above them), with the rule being read marked.
+ */
+function addContents() {
+  const box = document.querySelector("details.toc-box");
+  if (!box) return;
+  if (window.matchMedia && matchMedia("(min-width: 64rem)").matches) box.open = true;
+  if (!window.IntersectionObserver) return;
+  const links = new Map();
+  for (const a of box.querySelectorAll("a[href^='#']")) links.set(a.getAttribute("href").slice(1), a);
+  let current = null;
+  const observer = new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      if (!e.isIntersecting) continue;
+      const link = links.get(e.target.id);
+      if (!link || link === current) continue;
+      if (current) current.removeAttribute("aria-current");
+      link.setAttribute("aria-current", "location");
+      current = link;
+    }
+  }, { rootMargin: "0px 0px -70% 0px" });
+  for (const section of document.querySelectorAll(".rulebook .rule[id]")) observer.observe(section);
+}
+
+/** Every <time datetime> in UTC gets the reader's local time after it. */
+function addLocalTimes() {
+  for (const time of document.querySelectorAll("time[datetime]")) {
+    const at = new Date(time.getAttribute("datetime"));
+    if (Number.isNaN(at.getTime()) || time.dataset.local) continue;
+    time.dataset.local = "1";
+    const local = document.createElement("span");
+    local.className = "local";
+    local.textContent = " (" + at.toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) + " your time)";
+    time.after(local);
+  }
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -168,4 +329,7 @@ document.addEventListener("DOMContentLoaded", () => {
     addFilter(table);
   }
   for (const form of document.querySelectorAll("form.search")) addSearch(form);
+  addMe();
+  addContents();
+  addLocalTimes();
 });
