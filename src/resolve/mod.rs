@@ -269,11 +269,22 @@ fn settle_checkout(
     let base = request.base;
     match repo.work_tree(base).context("reading the work tree")? {
         WorkTree::Elsewhere | WorkTree::Current => Ok(()),
-        WorkTree::Edited { paths, staged } => Err(ResolveError::Edited {
-            base: base.to_string(),
-            paths,
-            staged,
-        }),
+        WorkTree::Edited { paths, staged } => {
+            let refusal = ResolveError::Edited {
+                base: base.to_string(),
+                paths,
+                staged,
+            };
+            if !request.dry_run {
+                return Err(refusal);
+            }
+            // A dry run touches nothing, so it plans; it says what a real
+            // run would stop at.
+            let refusal = refusal.to_string();
+            let first = refusal.lines().next().unwrap_or_default();
+            report(Event::Found(&format!("a real run stops here: {first}")));
+            Ok(())
+        }
         WorkTree::Behind { from, .. } if request.dry_run => {
             report(Event::WouldBringForward { from: &from });
             Ok(())

@@ -322,6 +322,13 @@ fn a_dirty_work_tree_is_refused_and_left_as_it_was() {
         "a dry run touches nothing, so it may: {}",
         dry.stderr
     );
+    assert!(
+        dry.stdout.contains("Proposal #1: enact")
+            && dry.stdout.contains("a real run stops here")
+            && dry.stdout.contains("rules/core/fair-play.md"),
+        "it plans, and says what a real run would meet: {}",
+        dry.stdout
+    );
 }
 
 #[test]
