@@ -175,10 +175,23 @@ fn running(pid: u32) -> bool {
     if !proc.join("self").exists() {
         return true;
     }
-    match std::fs::read_to_string(proc.join(pid.to_string()).join("comm")) {
-        Ok(name) => name.trim() == "gitnomic",
+    match std::fs::read_to_string(proc.join(pid.to_string()).join("stat")) {
+        Ok(stat) => alive_gitnomic(&stat),
         Err(_) => false,
     }
+}
+
+/// Whether a `/proc/PID/stat` line is a gitnomic that is not dead. A
+/// killed process whose parent has not reaped it (in a container whose
+/// first process reaps nothing, say) stays a zombie, `Z`, under its
+/// name: it runs no more.
+fn alive_gitnomic(stat: &str) -> bool {
+    let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+        return false;
+    };
+    let name = &stat[open + 1..close];
+    let state = stat[close + 1..].trim_start().chars().next();
+    name == "gitnomic" && !matches!(state, Some('Z' | 'X' | 'x'))
 }
 
 fn modified(path: &Path) -> Option<std::time::SystemTime> {
@@ -256,6 +269,19 @@ mod tests {
         assert!(!dir.path().join(RUN_LOCK).exists());
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1, "only refs/ is left: {names:?}");
+    }
+
+    #[test]
+    fn a_zombie_gitnomic_is_gone_and_a_sleeping_one_runs() {
+        assert!(alive_gitnomic("4242 (gitnomic) S 1 4242 7 0 -1"));
+        assert!(alive_gitnomic("4242 (gitnomic) R 1 4242 7 0 -1"));
+        // Killed, not yet reaped: the name stays, the process is dead.
+        assert!(!alive_gitnomic("4242 (gitnomic) Z 1 4242 7 0 -1"));
+        assert!(!alive_gitnomic("4242 (gitnomic) X 1 4242 7 0 -1"));
+        // Another program, even one whose name holds a parenthesis.
+        assert!(!alive_gitnomic("4242 (git) S 1 4242 7 0 -1"));
+        assert!(!alive_gitnomic("4242 (gitnomic) x) S 1 4242 7 0 -1"));
+        assert!(!alive_gitnomic(""));
     }
 
     #[test]

@@ -174,8 +174,9 @@ fn what_a_killed_run_left_is_cleared_and_a_live_run_is_waited_for() {
         .unwrap();
     std::fs::write(git.join("gitnomic-run.lock"), format!("{}\n", live.id())).unwrap();
     let run = resolve(&game, NOON);
+    // Killed and, for now, not reaped: a zombie under its name, as a run
+    // killed in a container whose first process reaps nothing stays.
     live.kill().unwrap();
-    live.wait().unwrap();
     assert_eq!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
     assert!(
         run.stderr
@@ -194,6 +195,7 @@ fn what_a_killed_run_left_is_cleared_and_a_live_run_is_waited_for() {
     assert!(enacted(&game));
     assert!(!git.join("refs/heads/main.lock").exists());
     assert!(!git.join("gitnomic-run.lock").exists());
+    live.wait().unwrap();
 }
 
 #[test]
