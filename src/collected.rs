@@ -124,6 +124,9 @@ pub fn snapshot(
             Phase::AwaitingAscension => engine::Phase::AwaitingAscension,
             Phase::Playing | Phase::Hiatus => engine::Phase::Playing,
         },
+        // Which DoV the game awaits the Address of is the records' to
+        // say (see `admission::crowning`); the caller sets it.
+        crowned: None,
         matters,
     }
 }

@@ -14,7 +14,7 @@ use gitnomic::engine::decide::{Decision, Quantities};
 use gitnomic::engine::params::PRESETS;
 use gitnomic::engine::tally::Tally;
 use gitnomic::engine::{
-    Comment, IdleSpell, Matter, MatterKind, Params, Phase, Player, PlayerName, Snapshot, resolve,
+    Comment, Crowned, IdleSpell, Matter, MatterKind, Params, Phase, Player, PlayerName, Snapshot, resolve,
 };
 use gitnomic::time::{Span, Timestamp};
 use proptest::prelude::*;
@@ -113,6 +113,7 @@ fn game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
                     } else {
                         Phase::Playing
                     },
+                    crowned: None,
                     matters,
                 };
                 (snapshot, base().plus(Span::hours(now)))
@@ -339,7 +340,7 @@ fn rich_game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
             prop::collection::vec(any::<bool>(), 7),
             matters,
             (0..=n + 2, 0..PRESETS.len(), 0..AMENDMENTS.len()),
-            (any::<bool>(), any::<bool>()),
+            (any::<bool>(), any::<bool>(), proptest::option::of(0..120i64)),
             0..320i64,
         )
             .prop_map(
@@ -348,7 +349,7 @@ fn rich_game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
                     keep,
                     matters,
                     (emperor, preset, amend),
-                    (awaiting, december),
+                    (awaiting, december, crowned),
                     now,
                 )| {
                     let matters = matters
@@ -370,6 +371,13 @@ fn rich_game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
                         } else {
                             Phase::Playing
                         },
+                        // The DoV whose Address is awaited, enacted at a
+                        // moment among the matters: DoVs opened before it
+                        // fail by it, those opened after are no DoVs.
+                        crowned: crowned.map(|hour| Crowned {
+                            dov: 99,
+                            at: base().plus(Span::hours(hour)),
+                        }),
                         matters,
                     };
                     // December: the same game shifted to start on Dec 20, so the
@@ -387,6 +395,9 @@ fn rich_game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
 }
 
 fn shift_game(s: &mut Snapshot, by: Span) {
+    if let Some(c) = &mut s.crowned {
+        c.at = c.at.plus(by);
+    }
     for p in &mut s.players {
         for spell in &mut p.idle {
             spell.from = spell.from.map(|t| t.plus(by));

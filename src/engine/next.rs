@@ -11,8 +11,8 @@
 //! place in the queue, and the look-ahead follows both exactly:
 //!
 //! - a CfJ is decided on its own merits;
-//! - a DoV is not resolved in the downtime, and fails once an older DoV
-//!   would be enacted;
+//! - a DoV is not resolved in the downtime, and fails once another DoV
+//!   would be enacted (an older one first, when both would be);
 //! - a proposal is not resolved while a DoV would be pending or enacted,
 //!   in the downtime or while an Ascension Address is awaited; it fails
 //!   once pending too long, and otherwise is decided on its merits only
@@ -235,8 +235,17 @@ fn dov_changes(
     } else {
         downtime.clone()
     };
+    // A DoV enacted before (the game awaits its Address) fails every
+    // other DoV that was valid, as soon as a run sees it open.
+    let crowned = game.snapshot.phase == Phase::AwaitingAscension && game.snapshot.crowned.is_some();
+    // Each DoV's own enactments, oldest DoV first.
+    let mut enacts: Vec<(usize, Moments)> = Vec::new();
     for i in (0..found.len()).filter(|i| game.valid(*i, MatterKind::Dov)) {
         let from = line.start_of(i);
+        if crowned {
+            found[i] = (from < n).then_some((from, Decision::Fail));
+            continue;
+        }
         let pieces = line.pieces(i, from, n);
         let resolvable = outside(&downtime, from, n);
         let own = first_decided(&pieces, &resolvable);
@@ -247,7 +256,24 @@ fn dov_changes(
             (own, _) => own,
         };
         freeze = union(&freeze, &where_(&pieces, |d| d != Decision::Fail));
-        enacted = union(&enacted, &where_(&pieces, |d| d == Decision::Enact));
+        let mine = where_(&pieces, |d| d == Decision::Enact);
+        enacted = union(&enacted, &mine);
+        enacts.push((i, mine));
+    }
+    // A younger DoV enacted while an older one waits fails it too; at the
+    // same moment the older one's own decision comes first.
+    for k in 0..enacts.len() {
+        let i = enacts[k].0;
+        let younger = enacts[k + 1..]
+            .iter()
+            .fold(Vec::new(), |acc, (_, m)| union(&acc, m));
+        let resolvable = outside(&downtime, line.start_of(i), n);
+        if let Some(b) = intersect(&younger, &resolvable).first().map(|r| r.0) {
+            found[i] = match found[i] {
+                Some(o) if o.0 <= b => Some(o),
+                _ => Some((b, Decision::Fail)),
+            };
+        }
     }
     freeze
 }

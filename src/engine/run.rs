@@ -182,37 +182,47 @@ impl Decider<'_, '_> {
     }
 
     fn dovs(&mut self) -> Option<String> {
-        let mut enacted: Option<u64> = None;
-        let mut pending: Option<u64> = None;
+        let snapshot = self.game.snapshot;
+        // A DoV enacted before this run (the game awaits its Ascension
+        // Address) failed every DoV then pending, as one enacted in this
+        // run fails every other, older or younger.
+        let crowned = match snapshot.phase {
+            Phase::AwaitingAscension => snapshot.crowned.map(|c| c.dov),
+            Phase::Playing => None,
+        };
+        let mut enacted: Option<u64> = crowned;
+        let mut waiting: Vec<usize> = Vec::new();
         for i in self.valid(MatterKind::Dov) {
-            let d = if self.stage.downtime {
+            let d = if let Some(first) = enacted {
+                self.decide_as(i, fails_by(first))
+            } else if self.stage.downtime {
                 self.decide_as(i, Verdict::wait("seasonal downtime: DoVs are not resolved"))
-            } else if let Some(first) = enacted {
-                let why = format!("DoV #{first} was enacted, which fails every other DoV");
-                self.decide_as(
-                    i,
-                    Verdict {
-                        decision: Decision::Fail,
-                        reasons: vec![why],
-                    },
-                )
             } else {
                 self.evaluate(i)
             };
             let id = self.game.matters[i].matter.id;
             match d {
                 Decision::Enact => enacted = enacted.or(Some(id)),
-                Decision::Wait => pending = pending.or(Some(id)),
+                Decision::Wait => waiting.push(i),
                 Decision::Fail => {}
             }
         }
-        if let Some(id) = enacted {
+        if let Some(first) = enacted.filter(|_| crowned.is_none()) {
+            for i in std::mem::take(&mut waiting) {
+                let id = self.game.matters[i].matter.id;
+                self.out.retain(|d| d.id != id);
+                self.own_merits[i] = false;
+                self.decide_as(i, fails_by(first));
+            }
+        }
+        if let Some(id) = enacted.filter(|_| crowned.is_none()) {
             Some(format!(
                 "hiatus: DoV #{id} was enacted and its Ascension Address is awaited"
             ))
-        } else if self.game.snapshot.phase == Phase::AwaitingAscension {
+        } else if snapshot.phase == Phase::AwaitingAscension {
             Some("hiatus: the Ascension Address is awaited".into())
-        } else if let Some(id) = pending {
+        } else if let Some(&i) = waiting.first() {
+            let id = self.game.matters[i].matter.id;
             Some(format!("hiatus: DoV #{id} is pending"))
         } else if self.stage.downtime {
             Some("seasonal downtime: proposals are not resolved".into())
@@ -255,6 +265,16 @@ impl Decider<'_, '_> {
                 },
             );
         }
+    }
+}
+
+/// A DoV failed by the enactment of DoV `first`.
+fn fails_by(first: u64) -> Verdict {
+    Verdict {
+        decision: Decision::Fail,
+        reasons: vec![format!(
+            "DoV #{first} was enacted, which fails every other DoV"
+        )],
     }
 }
 
@@ -377,7 +397,10 @@ fn dov_invalidity(snapshot: &Snapshot, m: &super::snapshot::Matter) -> Option<St
     let params = &snapshot.params;
     if snapshot.is_emperor(&m.author) {
         Some("not a valid DoV: the emperor may not declare victory".into())
-    } else if params.dov_banned_before_ascension && snapshot.phase == Phase::AwaitingAscension {
+    } else if params.dov_banned_before_ascension
+        && snapshot.phase == Phase::AwaitingAscension
+        && snapshot.crowned.is_none_or(|c| c.at < m.opened)
+    {
         Some("not a valid DoV: posted while an Ascension Address is awaited".into())
     } else if limits::in_downtime(params, m.opened) {
         Some("not a valid DoV: posted during the seasonal downtime".into())

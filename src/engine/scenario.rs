@@ -182,6 +182,7 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
             RawPhase::Playing => Phase::Playing,
             RawPhase::AwaitingAscension => Phase::AwaitingAscension,
         },
+        crowned: None,
         matters,
     };
     Ok(Scenario {

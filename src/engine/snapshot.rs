@@ -74,6 +74,19 @@ pub enum Phase {
     AwaitingAscension,
 }
 
+/// The Declaration of Victory whose enactment made the game await an
+/// Ascension Address: its number, and when it was enacted. A DoV opened
+/// by that moment (the same second included, as a run then saw it) was a
+/// valid DoV, pending when it was enacted, and fails by that enactment;
+/// one opened after it is no valid DoV.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Crowned {
+    /// The enacted DoV.
+    pub dov: u64,
+    /// When it was enacted.
+    pub at: Timestamp,
+}
+
 /// The kinds of votable matter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -136,6 +149,9 @@ pub struct Snapshot {
     pub emperor: Option<PlayerName>,
     /// Where the dynasty stands.
     pub phase: Phase,
+    /// While an Ascension Address is awaited: the DoV enacted, if known
+    /// (a scenario file does not say; the game's records do).
+    pub crowned: Option<Crowned>,
     /// The pending matters.
     pub matters: Vec<Matter>,
 }

@@ -263,19 +263,27 @@ fn quorum(snapshot: &Snapshot, active: i64) -> Result<i64, String> {
 }
 
 fn resolve_dovs(stage: &Stage<'_>, dovs: &[&Matter], downtime: bool) -> Vec<MatterDecision> {
-    let mut enacted: Option<u64> = None;
+    let snapshot = stage.ctx.snapshot;
+    let crowned = match snapshot.phase {
+        Phase::AwaitingAscension => snapshot.crowned.map(|c| c.dov),
+        Phase::Playing => None,
+    };
+    let fails = |m: &Matter, first: u64| {
+        let verdict = Verdict {
+            decision: Decision::Fail,
+            reasons: vec![format!(
+                "DoV #{first} was enacted, which fails every other DoV"
+            )],
+        };
+        Stage::decided(m, stage.tally(m), verdict)
+    };
+    let mut enacted: Option<u64> = crowned;
     let mut out = Vec::new();
     for m in dovs {
-        let d = if downtime {
+        let d = if let Some(first) = enacted {
+            fails(m, first)
+        } else if downtime {
             stage.wait(m, "seasonal downtime: DoVs are not resolved".into())
-        } else if let Some(first) = enacted {
-            let verdict = Verdict {
-                decision: Decision::Fail,
-                reasons: vec![format!(
-                    "DoV #{first} was enacted, which fails every other DoV"
-                )],
-            };
-            Stage::decided(m, stage.tally(m), verdict)
         } else {
             stage.evaluate(m, true)
         };
@@ -283,6 +291,17 @@ fn resolve_dovs(stage: &Stage<'_>, dovs: &[&Matter], downtime: bool) -> Vec<Matt
             enacted = Some(m.id);
         }
         out.push(d);
+    }
+    // An enactment fails every other DoV still pending, older ones too.
+    if let Some(first) = enacted.filter(|_| crowned.is_none()) {
+        let (waiting, mut decided): (Vec<_>, Vec<_>) = out
+            .into_iter()
+            .partition(|d: &MatterDecision| d.decision == Decision::Wait);
+        for d in waiting {
+            let m = dovs.iter().find(|m| m.id == d.id).unwrap();
+            decided.push(fails(m, first));
+        }
+        out = decided;
     }
     out
 }
@@ -392,7 +411,10 @@ fn dov_invalidity(snapshot: &Snapshot, m: &Matter) -> Option<String> {
     let params = &snapshot.params;
     if snapshot.is_emperor(&m.author) {
         Some("not a valid DoV: the emperor may not declare victory".into())
-    } else if params.dov_banned_before_ascension && snapshot.phase == Phase::AwaitingAscension {
+    } else if params.dov_banned_before_ascension
+        && snapshot.phase == Phase::AwaitingAscension
+        && snapshot.crowned.is_none_or(|c| c.at < m.opened)
+    {
         Some("not a valid DoV: posted while an Ascension Address is awaited".into())
     } else if limits::in_downtime(params, m.opened) {
         Some("not a valid DoV: posted during the seasonal downtime".into())
