@@ -14,6 +14,12 @@ pub fn disagreement(record: &Record, base: &Game) -> Option<String> {
     let (Some(state), Some(params)) = (&base.state, &base.params) else {
         return Some("the game at its base cannot be read".into());
     };
+    let recorded = match record.outcome {
+        Outcome::Enacted => Decision::Enact,
+        Outcome::Failed => Decision::Fail,
+        // Closed unvoted, with its reason: no votes to count again.
+        Outcome::NotAMatter => return None,
+    };
     let kind = record.kind;
     // Votes cast by comment, and those that made it vetoed or self-killed
     // for good; the author's implicit FOR (no time) is the engine's to add.
@@ -40,10 +46,6 @@ pub fn disagreement(record: &Record, base: &Game) -> Option<String> {
     let snap = snapshot(state, params, vec![matter]);
     let run = engine::decide(&snap, record.resolved);
     let decided = run.get(record.number)?;
-    let recorded = match record.outcome {
-        Outcome::Enacted => Decision::Enact,
-        Outcome::Failed => Decision::Fail,
-    };
     let t = &decided.tally;
     let counts = record
         .tally

@@ -24,6 +24,11 @@ pub enum Outcome {
     /// Failed (closed).
     #[serde(alias = "fail")]
     Failed,
+    /// Closed without a vote: it could not stand as the matter it claimed
+    /// to be (over a limit, in a hiatus, by someone who may not post it,
+    /// changing files its kind may not). Its record says why.
+    #[serde(rename = "not-a-matter")]
+    NotAMatter,
 }
 
 /// Why a failed matter failed, when it was not simply voted down.
@@ -180,7 +185,8 @@ impl Record {
         }
     }
 
-    /// How it ended, in a word: enacted, failed, vetoed, self-killed or illegal.
+    /// How it ended, in a word: enacted, failed, vetoed, self-killed,
+    /// illegal or not-a-matter.
     pub fn status(&self) -> &'static str {
         match (self.outcome, self.failure) {
             (Outcome::Enacted, _) => "enacted",
@@ -188,6 +194,7 @@ impl Record {
             (Outcome::Failed, Some(Failure::Vetoed)) => "vetoed",
             (Outcome::Failed, Some(Failure::Illegal)) => "illegal",
             (Outcome::Failed, Some(Failure::SelfKilled)) => "self-killed",
+            (Outcome::NotAMatter, _) => "not-a-matter",
         }
     }
 

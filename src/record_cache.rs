@@ -293,6 +293,7 @@ fn encode(&(stamp, content, record): &EntryRef) -> Vec<u8> {
     w.push(match outcome {
         Outcome::Enacted => 0,
         Outcome::Failed => 1,
+        Outcome::NotAMatter => 2,
     });
     put_opt(&mut w, failure.as_ref(), |w, f| {
         w.push(match f {
@@ -403,6 +404,7 @@ fn decode(bytes: &[u8]) -> Option<Entry> {
         outcome: match r.u8()? {
             0 => Outcome::Enacted,
             1 => Outcome::Failed,
+            2 => Outcome::NotAMatter,
             _ => return None,
         },
         failure: r.opt(|r| match r.u8()? {
