@@ -154,6 +154,65 @@ fn resolve(
     ))
 }
 
+/// Every value `after` holds that `before` does not, as the sets that
+/// would make one into the other: each player's variables and the
+/// globals (defaults filled in, so a value written out at its default is
+/// no change), then each collection's items, whole items added or removed
+/// and fields changed. What an action pull request changes.
+pub fn changes(before: &GameState, after: &GameState) -> Vec<SetValue> {
+    let mut out = Vec::new();
+    let mut table = |table: Vec<String>,
+                     old: Option<&std::collections::BTreeMap<String, toml::Value>>,
+                     new: Option<&std::collections::BTreeMap<String, toml::Value>>| {
+        let empty = std::collections::BTreeMap::new();
+        let (old, new) = (old.unwrap_or(&empty), new.unwrap_or(&empty));
+        let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+        for key in keys {
+            let (from, to) = (old.get(key), new.get(key));
+            if from != to {
+                let none = || toml::Value::Table(toml::Table::new());
+                out.push(SetValue {
+                    table: table.clone(),
+                    key: key.clone(),
+                    from: from.cloned().unwrap_or_else(none),
+                    to: to.cloned().unwrap_or_else(none),
+                });
+            }
+        }
+    };
+    table(vec!["globals".into()], Some(&before.globals), Some(&after.globals));
+    let players: std::collections::BTreeSet<&String> =
+        before.values.keys().chain(after.values.keys()).collect();
+    for player in players {
+        table(
+            vec!["players".into(), player.clone()],
+            before.values.get(player),
+            after.values.get(player),
+        );
+    }
+    out.extend(super::items::changes(before, after));
+    out
+}
+
+/// Whether `actor` may make `set` by each value's `by` in the schema of
+/// `state`: `own` (a player's own variables, the items whose player
+/// fields name them), `any`, or `admin`. The permissions of an action by
+/// comment, for an action pull request's changes.
+pub fn permitted(state: &GameState, actor: &Player, set: &SetValue) -> Result<(), String> {
+    if set.is_collection() {
+        return super::items::permitted(state, actor, set);
+    }
+    let target = match set.table.as_slice() {
+        [g] if g == "globals" => Target::Global(set.key.clone()),
+        [_, player] => Target::Row {
+            player: player.clone(),
+            name: set.key.clone(),
+        },
+        _ => return Err("not a variable".into()),
+    };
+    resolve(state, actor, &target).map(|_| ())
+}
+
 fn unknown(state: &GameState, name: &str) -> String {
     let list = |m: &std::collections::BTreeMap<String, VarDecl>| {
         m.keys().map(String::as_str).collect::<Vec<_>>().join(", ")

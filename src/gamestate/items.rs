@@ -332,6 +332,90 @@ fn new_value(
     })
 }
 
+/// The items of every collection that differ between `before` and
+/// `after`: whole items added or removed, and fields changed.
+pub fn changes(before: &GameState, after: &GameState) -> Vec<SetValue> {
+    let mut out = Vec::new();
+    let names: std::collections::BTreeSet<&String> = before
+        .collections
+        .keys()
+        .chain(after.collections.keys())
+        .collect();
+    let empty = Vec::new();
+    for name in names {
+        let old = before.collections.get(name).unwrap_or(&empty);
+        let new = after.collections.get(name).unwrap_or(&empty);
+        let find = |list: &[Item], id: &str| list.iter().find(|i| i.id == id).cloned();
+        let ids: std::collections::BTreeSet<&String> =
+            old.iter().chain(new).map(|i| &i.id).collect();
+        for id in ids {
+            match (find(old, id), find(new, id)) {
+                (Some(a), Some(b)) => {
+                    let fields: std::collections::BTreeSet<&String> =
+                        a.fields.keys().chain(b.fields.keys()).collect();
+                    for field in fields {
+                        let (from, to) = (a.fields.get(field), b.fields.get(field));
+                        if from != to {
+                            let none = || toml::Value::String(String::new());
+                            out.push(SetValue {
+                                table: vec![COLLECTIONS.into(), name.clone(), id.clone()],
+                                key: field.clone(),
+                                from: from.cloned().unwrap_or_else(none),
+                                to: to.cloned().unwrap_or_else(none),
+                            });
+                        }
+                    }
+                }
+                (a, b) => {
+                    let table = |item: Option<Item>| item.map_or_else(|| toml::Value::Table(toml::Table::new()), |i| as_table(&i));
+                    out.push(SetValue {
+                        table: vec![COLLECTIONS.into(), name.clone()],
+                        key: id.clone(),
+                        from: table(a),
+                        to: table(b),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether `actor` may make the collection change `set` (see
+/// [`super::act::permitted`]): by the collection's `by`, judged on the
+/// item's fields before and after.
+pub fn permitted(state: &GameState, actor: &Player, set: &SetValue) -> Result<(), String> {
+    let (name, id) = match set.table.as_slice() {
+        [_, name] => (name, None),
+        [_, name, id] => (name, Some(id)),
+        _ => return Err("not a collection change".into()),
+    };
+    let decl = decl(state, name)?;
+    let acting = Acting { actor, idle: &[] };
+    let fields = |v: &toml::Value| -> BTreeMap<String, toml::Value> {
+        v.as_table()
+            .map(|t| t.clone().into_iter().collect())
+            .unwrap_or_default()
+    };
+    match id {
+        None => {
+            may(&acting, name, decl, &fields(&set.from))?;
+            may(&acting, name, decl, &fields(&set.to))
+        }
+        Some(id) => {
+            let mut item = state
+                .collections
+                .get(name)
+                .and_then(|list| list.iter().find(|i| &i.id == id))
+                .map(|i| i.fields.clone())
+                .unwrap_or_default();
+            may(&acting, name, decl, &item)?;
+            item.insert(set.key.clone(), set.to.clone());
+            may(&acting, name, decl, &item)
+        }
+    }
+}
+
 /// Puts a change an earlier run made into `state`.
 pub fn put(state: &mut GameState, set: &SetValue) {
     let (name, id) = match set.table.as_slice() {
