@@ -7,12 +7,15 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs, open_forge};
-use crate::admission::{self, Facts, describe_changes};
-use crate::engine::limits::{ProposerRecord, same_utc_day};
+use crate::admission::{self, Facts, Ledger, Posting, describe_changes};
 use crate::forge::collect::{self, Push};
 use crate::forge::{Forge, HeadSha, Kind, MatterInfo};
 use crate::game::Game;
 use crate::git::Repo;
+use crate::git::trial::GitTrial;
+use crate::journal::Journal;
+use crate::plan::effect::RESOLVING;
+use crate::plan::standing::{closing_journal, closing_text};
 use crate::load::{self, GAME_DIRS, Origin};
 use crate::ruleset::diff::diff;
 
@@ -39,9 +42,15 @@ pub struct Args {
     /// has problems.
     #[arg(long, conflicts_with_all = ["pr", "rev", "event"])]
     pub open: bool,
-    /// With --pr, --event or --open: report only; set no commit status and close nothing.
-    #[arg(long)]
+    /// With --pr, --event or --open: report only; set no commit status.
+    #[arg(long, conflicts_with = "close")]
     pub dry_run: bool,
+    /// With --pr or --event: also close a matter that may not stand (over
+    /// a limit, in a hiatus, by someone who may not post it), with its
+    /// reason in its status; the next `resolve` run writes its record.
+    /// Without it, `check` only asks.
+    #[arg(long)]
+    pub close: bool,
 }
 
 /// Runs `gitnomic check`: problems go to stderr as `path:line: [rule] message`,
@@ -62,14 +71,16 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         if let (Some(push), false) = (&event.push, args.dry_run) {
             note_push(forge.as_ref(), &info, push, global)?;
         }
-        return check_pr(forge.as_ref(), &info, args.dry_run, global);
+        let checker = Checker::new(forge.as_ref(), args, global)?;
+        return checker.check(&info);
     }
     if args.open {
         let forge = open_forge(global, global.now())?;
+        let checker = Checker::new(forge.as_ref(), args, global)?;
         let mut worst = EXIT_OK;
-        for matter in forge.open_matters()? {
+        for matter in &checker.open {
             // As listed: no need to read each one again.
-            let code = check_pr(forge.as_ref(), &matter, args.dry_run, global)?;
+            let code = checker.check(matter)?;
             if code != ExitCode::from(EXIT_OK) {
                 worst = EXIT_PROBLEMS;
             }
@@ -79,7 +90,8 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     if let Some(number) = args.pr {
         let forge = open_forge(global, global.now())?;
         let info = forge.matter(number)?;
-        return check_pr(forge.as_ref(), &info, args.dry_run, global);
+        let checker = Checker::new(forge.as_ref(), args, global)?;
+        return checker.check(&info);
     }
     let origin = match &args.rev {
         Some(rev) => Origin::Revision {
@@ -211,67 +223,106 @@ fn summary(game: &Game) -> String {
     )
 }
 
-fn check_pr(
-    forge: &dyn Forge,
-    info: &MatterInfo,
+/// What `check` judges pull requests with: the game on `--base`, and the
+/// matters open on the forge (the limits and the hiatus read them).
+struct Checker<'a> {
+    forge: &'a dyn Forge,
+    global: &'a GlobalArgs,
+    base: Game,
+    open: Vec<MatterInfo>,
     dry_run: bool,
-    global: &GlobalArgs,
-) -> anyhow::Result<ExitCode> {
-    let base_origin = Origin::Revision {
-        repo: global.root.clone(),
-        rev: global.base.clone(),
-    };
-    let base = Game::check(&load::read(&base_origin, GAME_DIRS)?);
-    if base.state.is_none() || base.params.is_none() {
-        anyhow::bail!(
-            "the game on {} cannot be read: {}",
-            global.base,
-            base.problems
+    close: bool,
+}
+
+impl<'a> Checker<'a> {
+    fn new(forge: &'a dyn Forge, args: &Args, global: &'a GlobalArgs) -> anyhow::Result<Self> {
+        let base_origin = Origin::Revision {
+            repo: global.root.clone(),
+            rev: global.base.clone(),
+        };
+        let base = Game::check(&load::read(&base_origin, GAME_DIRS)?);
+        if base.state.is_none() || base.params.is_none() {
+            anyhow::bail!(
+                "the game on {} cannot be read: {}",
+                global.base,
+                base.problems
+            );
+        }
+        Ok(Checker {
+            forge,
+            global,
+            base,
+            open: forge.open_matters()?,
+            dry_run: args.dry_run,
+            close: args.close,
+        })
+    }
+
+    /// Checks one matter: prints the verdict, sets the commit status (but
+    /// for a dry run), and with `--close` closes it if it may not stand.
+    fn check(&self, info: &MatterInfo) -> anyhow::Result<ExitCode> {
+        let forge = self.forge;
+        let number = info.number;
+        let repo = Repo::open(&self.global.root)?;
+        let read = |sha: &HeadSha| -> anyhow::Result<Game> {
+            Ok(Game::check(&load::read_revision(&repo, &sha.0, GAME_DIRS).with_context(|| {
+                format!("the head {sha} of #{number} is not in the local repository: fetch refs/pull/{number}/head first")
+            })?))
+        };
+        let head = info.head.as_ref().map(read).transpose()?;
+        // What an action changes is the difference from where it forked.
+        let fork = match (&info.head, info.kind()) {
+            (Some(sha), Some(Kind::Action)) => {
+                let trial = GitTrial::open(&self.global.root, &self.global.base)?;
+                let tree = trial
+                    .fork_of(sha, None)
+                    .map_err(|why| anyhow::anyhow!("#{number}: {why}"))?;
+                Some(Game::check(&load::read_revision(&repo, &tree, GAME_DIRS)?))
+            }
+            _ => None,
+        };
+        // An issue (a CfJ or DoV) changes no files.
+        let changed = match info.head {
+            Some(_) => forge.changed_files(number)?,
+            None => Vec::new(),
+        };
+        let mut postings: Vec<Posting<'_>> = self.open.iter().map(Posting::of).collect();
+        if !self.open.iter().any(|m| m.number == number) {
+            postings.push(Posting::of(info));
+        }
+        let ledger = Ledger::new(&self.base, &postings);
+        let verdict = admission::judge(
+            &ledger,
+            &Facts {
+                posting: Posting::of(info),
+                description: &info.body,
+                changed: &changed,
+                head: head.as_ref(),
+                fork: fork.as_ref(),
+            },
         );
-    }
-    let number = info.number;
-    let repo = Repo::open(&global.root)?;
-    let head = match &info.head {
-        Some(sha) => Some(Game::check(&load::read_revision(&repo, &sha.0, GAME_DIRS).with_context(|| {
-            format!("the head {sha} of #{number} is not in the local repository: fetch refs/pull/{number}/head first")
-        })?)),
-        None => None,
-    };
-    // An issue (a CfJ or DoV) changes no files.
-    let changed = match info.head {
-        Some(_) => forge.changed_files(number)?,
-        None => Vec::new(),
-    };
-    let (record, dov_pending) = proposer_record(forge, info, &base)?;
-    let verdict = admission::judge(&Facts {
-        kind: info.kind(),
-        labels: &info.labels,
-        author: &info.author.0,
-        opened: info.opened,
-        description: &info.body,
-        changed: &changed,
-        base: &base,
-        head: head.as_ref(),
-        record,
-        dov_pending,
-    });
-    let changes = head
-        .as_ref()
-        .map(|h| describe_changes(&diff(&base.ruleset, &h.ruleset)))
-        .unwrap_or_default();
-    let kind = info
-        .kind()
-        .map_or("Pull request".to_string(), |k| k.to_string());
-    say!("{kind} #{number} by {}: {}", info.author, info.title);
-    if !changes.is_empty() {
-        say!("  {changes}");
-    }
-    for problem in &verdict.problems {
-        say!("  problem: {problem}");
-    }
-    let ok = verdict.problems.is_empty();
-    say!("  {}", if ok { "ok" } else { "not ok" });
-    if !dry_run {
+        let changes = head
+            .as_ref()
+            .map(|h| describe_changes(&diff(&self.base.ruleset, &h.ruleset)))
+            .unwrap_or_default();
+        let kind = info
+            .kind()
+            .map_or("Pull request".to_string(), |k| k.to_string());
+        say!("{kind} #{number} by {}: {}", info.author, info.title);
+        if !changes.is_empty() {
+            say!("  {changes}");
+        }
+        for problem in &verdict.problems {
+            say!("  problem: {problem}");
+        }
+        let ok = verdict.problems.is_empty();
+        match verdict.not_a_matter() {
+            Some(_) => say!("  not ok: it cannot stand as a {kind}"),
+            None => say!("  {}", if ok { "ok" } else { "not ok" }),
+        }
+        if self.dry_run {
+            return Ok(ExitCode::from(if ok { EXIT_OK } else { EXIT_PROBLEMS }));
+        }
         if let Some(sha) = &info.head {
             let line = if ok {
                 format!("ok: {changes}")
@@ -280,56 +331,33 @@ fn check_pr(
             };
             forge.set_commit_status(sha, ok, &line)?;
         }
-        if verdict.not_a_matter && info.kind().is_some() {
-            forge.set_labels(number, &["not-a-matter"], &[])?;
-            forge.close(number)?;
-            say!("  closed: it cannot stand as a {kind}");
+        let open = self.open.iter().any(|m| m.number == number);
+        if let (true, true, Some(why), Some(k)) =
+            (self.close, open, verdict.not_a_matter(), info.kind())
+        {
+            self.close(info, k, &why)?;
+            say!("  closed: it cannot stand as a {kind}; the next resolve run records it");
         }
+        Ok(ExitCode::from(if ok { EXIT_OK } else { EXIT_PROBLEMS }))
     }
-    Ok(ExitCode::from(if ok { EXIT_OK } else { EXIT_PROBLEMS }))
-}
 
-/// The author's other proposals when `info` was opened, and whether a
-/// valid DoV was pending then (one the resolver will close as no valid DoV
-/// stops nothing).
-fn proposer_record(
-    forge: &dyn Forge,
-    info: &MatterInfo,
-    base: &Game,
-) -> anyhow::Result<(ProposerRecord, bool)> {
-    let open = forge.open_matters()?;
-    // Proposals opened that UTC day were updated that day too.
-    let day_start = crate::time::Timestamp::from_unix(
-        info.opened.unix() - info.opened.unix().rem_euclid(86_400),
-    );
-    let closed = forge.closed_matters(None, Some(day_start))?;
-    let earlier = |m: &&MatterInfo| (m.opened, m.number) < (info.opened, info.number);
-    let mine = |m: &&MatterInfo| m.author == info.author && m.kind() == Some(Kind::Proposal);
-    let pending = open.iter().filter(earlier).filter(mine).count();
-    let today = open
-        .iter()
-        .chain(
-            closed
-                .iter()
-                .filter(|m| !m.labels.iter().any(|l| l == "not-a-matter")),
-        )
-        .filter(earlier)
-        .filter(mine)
-        .filter(|m| same_utc_day(m.opened, info.opened))
-        .count();
-    let dov_pending = open
-        .iter()
-        .filter(earlier)
-        .filter(|m| m.kind() == Some(Kind::Dov))
-        .any(|m| admission::opens_hiatus(base, &m.author.0, m.opened));
-    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-    Ok((
-        ProposerRecord {
-            pending: count(pending),
-            opened_today: count(today),
-        },
-        dov_pending,
-    ))
+    /// Closes a matter that may not stand, as the resolver begins to: its
+    /// status says why (with the decision in its journal), `resolving`,
+    /// closed. The next resolve run finishes it: its record, its labels.
+    fn close(&self, info: &MatterInfo, kind: Kind, why: &str) -> anyhow::Result<()> {
+        let number = info.number;
+        let status = self.forge.status_comment(number)?;
+        let read = status.as_ref().map(|s| s.body.as_str());
+        let journal = read.map(Journal::read).unwrap_or_default();
+        let journal = closing_journal(&journal, info.head.clone(), why, self.global.now());
+        let body = journal.render(&closing_text(kind, number, why, false));
+        if !self.forge.put_status_over(number, read, &body)? {
+            anyhow::bail!("#{number}: another run wrote its status meanwhile; nothing closed");
+        }
+        self.forge.set_labels(number, &[RESOLVING], &[])?;
+        self.forge.close(number)?;
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -231,8 +231,16 @@ fn list(
     };
     let game = Game::check(&load::read(&origin, GAME_DIRS)?);
     let planned = crate::resolve::live::plan(forge, &game, &global.root, &global.base, now)?;
-    for line in planned.plan.lines.iter().filter(|l| l.decision == "merge") {
-        say!("#{} {}: {}", line.number, line.kind, line.outcome);
+    for line in &planned.plan.lines {
+        match (&line.outcome, line.decision) {
+            // What may not stand is closed by the next run, as `check` says.
+            (crate::plan::Outcome::Closed(why), _) => say!(
+                "#{} {}: not a matter, closed when the resolver next runs: {why}",
+                line.number, line.kind
+            ),
+            (outcome, "merge") => say!("#{} {}: {outcome}", line.number, line.kind),
+            _ => {}
+        }
     }
     let active = game
         .state

@@ -127,9 +127,14 @@ impl Planner<'_> {
         let actor = state
             .player_by_login(&c.author.0)
             .cloned()
-            .ok_or_else(|| format!("@{} is not a {}", c.author, state.terms.player))?;
-        if actor.is_idle_at(c.created) {
-            return Err(format!("{} was idle", actor.name));
+            .ok_or_else(|| format!("`{}` is not a {}", c.author, state.terms.player))?;
+        if !actor.is_active_at(c.created) {
+            let why = if actor.is_idle_at(c.created) {
+                "was idle"
+            } else {
+                "had not joined yet"
+            };
+            return Err(format!("{} {why} when the comment was made", actor.name));
         }
         let params = self.prospect.game.params.as_ref();
         if params.is_some_and(|p| in_downtime(p, c.created)) {

@@ -24,6 +24,7 @@ mod planner;
 pub mod prospect;
 mod record;
 mod rolled;
+pub mod standing;
 mod unvoted;
 
 pub use effect::{DynastyValue, Effect, Step};

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::effect::{DynastyValue, ENACTED, Effect, FAILED, NOT_A_MATTER, RESOLVING, Step};
+use super::effect::{DynastyValue, ENACTED, Effect, FAILED, RESOLVING, Step};
 use super::prospect::{Attempt, Prospect};
 use super::record::Resolved;
 use super::{Inputs, Line, Outcome, Plan, PlanError, TreeId, Trial};
@@ -28,6 +28,7 @@ const RESOLVED_BY: &str = "gitnomic resolve";
 /// Makes the plan for one run. See the module docs of [`super`].
 pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError> {
     let dov_pending = dov_pending(&inputs);
+    let crowned = crate::admission::crowning(&inputs.base.game);
     let mut p = Planner {
         trial,
         prospect: inputs.base,
@@ -39,6 +40,7 @@ pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError
         dice: BTreeMap::new(),
         logs: BTreeMap::new(),
         dov_pending,
+        crowned,
     };
     let everything: Vec<&Collected> = inputs
         .unfinished
@@ -47,6 +49,10 @@ pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError
         .chain(inputs.unvoted)
         .collect();
     p.log_rolls(&everything)?;
+    // Whether each matter may stand is judged first, against the game as
+    // the run found it and every matter it found (those an earlier run
+    // began to resolve included, as that run judged them).
+    let standing = p.standing(&everything)?;
     let in_progress = |m: &&Collected| m.journal.resolution.is_some();
     let mut started: Vec<&Collected> = inputs
         .unfinished
@@ -55,44 +61,49 @@ pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError
         .chain(inputs.unvoted.iter().filter(in_progress))
         .collect();
     started.sort_by_key(|m| (m.journal.resolution.as_ref().map(|r| r.at), m.info.number));
-    let mut dov_enacted = None;
     for m in started {
-        if p.finish(m)? && m.kind == Kind::Dov {
-            dov_enacted = Some(m.info.number);
+        p.finish(m)?;
+    }
+    let fresh = |m: &&Collected| !in_progress(m) && !standing.contains_key(&m.info.number);
+    let mut pending: Vec<&Collected> = inputs.open.iter().filter(fresh).collect();
+    let mut unvoted: Vec<&Collected> = inputs.unvoted.iter().filter(fresh).collect();
+    unvoted.sort_by_key(|m| m.info.number);
+    for m in everything.iter().filter(|m| !in_progress(m)) {
+        if let Some(why) = standing.get(&m.info.number) {
+            p.not_a_matter(m, why)?;
         }
     }
-    let mut pending: Vec<&Collected> = inputs
-        .open
-        .iter()
-        .filter(|m| m.journal.resolution.is_none())
-        .collect();
-    if let Some(first) = dov_enacted {
-        // The enactment an earlier run began fails the other DoVs, as it
-        // would have in that run.
-        let run = p.decide(&pending, false)?;
-        let decided = p.fail_other_dovs(first, &run, &pending, &[])?;
-        pending.retain(|m| !decided.contains(&m.info.number));
-    }
-    let mut run = p.decide(&pending, false)?;
-    let (active, quorum) = (run.active, run.quorum);
-    if p.close_invalid(&run, &mut pending) {
-        run = p.decide(&pending, false)?;
-    }
+    let first = p.decide(&pending, false)?;
+    let (active, quorum) = (first.active, first.quorum);
+    let mut not_merged = Vec::new();
     loop {
-        let (decided, changed) = p.carry_run(&run, &pending)?;
-        pending.retain(|m| !decided.contains(&m.info.number));
-        if !changed {
+        let mut run = p.decide(&pending, false)?;
+        if p.close_invalid(&run, &mut pending)? {
+            run = p.decide(&pending, false)?;
+        }
+        loop {
+            let (decided, changed) = p.carry_run(&run, &pending)?;
+            pending.retain(|m| !decided.contains(&m.info.number));
+            if !changed {
+                break;
+            }
+            run = p.decide(&pending, false)?;
+        }
+        // What needs no vote; an Ascension Address that begins the next
+        // dynasty ends the hiatus, so what it froze is decided again in
+        // this run: a run leaves nothing to do at its own moment.
+        let mut began = false;
+        for m in std::mem::take(&mut unvoted) {
+            if p.unvoted(m)? {
+                began |= m.kind == Kind::Ascension;
+            } else {
+                not_merged.push(m);
+            }
+        }
+        if !began {
             break;
         }
-        run = p.decide(&pending, false)?;
-    }
-    let mut unvoted: Vec<&Collected> = inputs.unvoted.iter().filter(|m| !in_progress(m)).collect();
-    unvoted.sort_by_key(|m| m.info.number);
-    let mut not_merged = Vec::new();
-    for m in unvoted {
-        if !p.unvoted(m)? {
-            not_merged.push(m);
-        }
+        unvoted = std::mem::take(&mut not_merged);
     }
     for m in not_merged {
         p.not_merged(m)?;
@@ -132,6 +143,9 @@ pub(super) struct Planner<'t> {
     /// begins). A dynastic action made in one of these spans was made in
     /// a hiatus. One this run closes as no valid DoV never opened one.
     pub(super) dov_pending: Vec<(u64, Timestamp, Option<Timestamp>)>,
+    /// The DoV whose Ascension Address the game awaits, once one is
+    /// enacted: it failed every DoV then pending.
+    pub(super) crowned: Option<crate::engine::Crowned>,
 }
 
 /// When each Declaration of Victory the run knows of was pending: the
@@ -197,7 +211,8 @@ impl Planner<'_> {
 
     /// The engine's decisions on `matters` against the prospect's game.
     fn decide(&self, matters: &[&Collected], look_ahead: bool) -> Result<Run, PlanError> {
-        decide_on(&self.prospect.game, matters, self.now, look_ahead)
+        let crowned = self.crowned.filter(|_| awaits_address(&self.prospect.game));
+        decide_on(&self.prospect.game, crowned, matters, self.now, look_ahead)
     }
 
     /// The game of a tree, read and checked once.
@@ -251,7 +266,9 @@ impl Planner<'_> {
     }
 
     /// Carries out the decided matters of `run` in order, until one changes
-    /// the game (the rest must then be decided again on the new game).
+    /// the game (the rest must then be decided again on the new game). An
+    /// enacted DoV fails every other in the same run, so the run's other
+    /// DoVs are carried out before it is decided again.
     /// Returns the matters decided, and whether the game changed.
     fn carry_run(
         &mut self,
@@ -260,76 +277,49 @@ impl Planner<'_> {
     ) -> Result<(Vec<u64>, bool), PlanError> {
         let find = |id: u64| pending.iter().copied().find(|m| m.info.number == id);
         let mut decided = Vec::new();
-        let mut dov_enacted = None;
+        let mut crowned = false;
         for d in run
             .decisions
             .iter()
             .filter(|d| d.decision != Decision::Wait)
         {
             let Some(m) = find(d.id) else { continue };
+            if crowned && m.kind != Kind::Dov {
+                break;
+            }
             decided.push(d.id);
             let (enacted, changed) = self.carry(m, d.clone(), run)?;
             if enacted && m.kind == Kind::Dov {
-                dov_enacted = Some(d.id);
-            } else if changed {
+                crowned = true;
+            } else if changed && !crowned {
                 return Ok((decided, true));
             }
         }
-        let Some(first) = dov_enacted else {
-            return Ok((decided, false));
-        };
-        let failed = self.fail_other_dovs(first, run, pending, &decided)?;
-        decided.extend(failed);
-        Ok((decided, true))
+        Ok((decided, crowned))
     }
 
-    /// What was no valid matter when it was opened never becomes one: it is
-    /// closed, and taken out of `pending` so later decisions of the run do
-    /// not see it at all.
+    /// What the engine says was no valid matter when it was opened never
+    /// becomes one: it is closed, and taken out of `pending` so later
+    /// decisions of the run do not see it at all. The judgement before the
+    /// count closes all of these first; this is for what a game changed by
+    /// the run's own enactments makes invalid.
     /// Returns whether it closed any (the run must then be decided again).
-    fn close_invalid(&mut self, run: &Run, pending: &mut Vec<&Collected>) -> bool {
+    fn close_invalid(
+        &mut self,
+        run: &Run,
+        pending: &mut Vec<&Collected>,
+    ) -> Result<bool, PlanError> {
+        let mut closed = Vec::new();
         for d in &run.decisions {
             let invalid = d.reasons.iter().find(|r| r.starts_with(NOT_VALID));
             let matter = pending.iter().find(|m| m.info.number == d.id);
             if let (Decision::Wait, Some(why), Some(m)) = (d.decision, invalid, matter) {
-                self.not_a_matter(m, d, why);
+                self.not_a_matter(m, why)?;
+                closed.push(d.id);
             }
         }
-        let before = pending.len();
-        pending.retain(|m| !self.lines.iter().any(|l| l.number == m.info.number));
-        pending.len() < before
-    }
-
-    /// Every pending DoV other than `first` (enacted) and those already
-    /// `decided` fails, even one that was never valid: returns them.
-    fn fail_other_dovs(
-        &mut self,
-        first: u64,
-        run: &Run,
-        pending: &[&Collected],
-        decided: &[u64],
-    ) -> Result<Vec<u64>, PlanError> {
-        let others: Vec<&Collected> = pending
-            .iter()
-            .copied()
-            .filter(|m| {
-                m.kind == Kind::Dov && m.info.number != first && !decided.contains(&m.info.number)
-            })
-            .collect();
-        let mut failed = Vec::new();
-        for m in others {
-            let Some(mut d) = run.get(m.info.number).cloned() else {
-                continue;
-            };
-            d.decision = Decision::Fail;
-            d.reasons = vec![format!(
-                "DoV #{first} was enacted, which fails every other DoV"
-            )];
-            d.next_change = None;
-            failed.push(m.info.number);
-            self.carry(m, d, run)?;
-        }
-        Ok(failed)
+        pending.retain(|m| !closed.contains(&m.info.number));
+        Ok(!closed.is_empty())
     }
 
     /// Plans an enact or fail decision. The merge is tried first, so what
@@ -352,7 +342,7 @@ impl Planner<'_> {
             match self.attempt(&m.info, m.kind)? {
                 Some(Attempt::Clean(tree, game)) => adopt = Some((tree, *game)),
                 Some(Attempt::NotAMatter(why)) => {
-                    self.not_a_matter(m, &d, &format!("not a {}: {why}", m.kind));
+                    self.not_a_matter(m, &why)?;
                     return Ok((false, false));
                 }
                 Some(Attempt::Refused(why)) => {
@@ -376,6 +366,9 @@ impl Planner<'_> {
             illegal,
         };
         let crown = (enacted && m.kind == Kind::Dov).then(|| self.crown_edits(m));
+        if crown.is_some() {
+            self.crowned = Some(crate::engine::Crowned { dov: n, at: self.now });
+        }
         let players = self.active_players();
         let counted = (run.active, run.quorum);
         self.resolve_steps(m, &d, counted, &players, resolution, crown.clone())?;
@@ -410,6 +403,10 @@ impl Planner<'_> {
         let Some(resolution) = m.journal.resolution.clone() else {
             return Ok(false);
         };
+        if resolution.outcome == Ended::NotAMatter {
+            self.close_steps(m, resolution)?;
+            return Ok(false);
+        }
         if engine_kind(m.kind).is_none() {
             self.finish_unvoted(m, &resolution)?;
             return Ok(true);
@@ -432,7 +429,7 @@ impl Planner<'_> {
             }
             None => self.prospect.game.clone(),
         };
-        let run = decide_on(&then, &[m], resolution.at, false)?;
+        let run = decide_on(&then, None, &[m], resolution.at, false)?;
         let Some(mut d) = run.get(n).cloned() else {
             return Ok(false);
         };
@@ -457,6 +454,12 @@ impl Planner<'_> {
             }
         }
         let crown = (enacted && m.kind == Kind::Dov).then(|| self.crown_edits(m));
+        if crown.is_some() {
+            self.crowned = Some(crate::engine::Crowned {
+                dov: n,
+                at: resolution.at,
+            });
+        }
         let counted = (run.active, run.quorum);
         self.resolve_steps(m, &d, counted, &players, resolution, crown.clone())?;
         if let Some(edits) = crown {
@@ -570,34 +573,6 @@ impl Planner<'_> {
         ]
     }
 
-    /// Closes a pull request that cannot be a matter of its kind.
-    /// `why` says what it is not (`not a Proposal: it changes …`).
-    fn not_a_matter(&mut self, m: &Collected, d: &MatterDecision, why: &str) {
-        let n = m.info.number;
-        let text = format!("### {} #{n}: Closed\n\nIt is {why}.", m.kind);
-        self.step(
-            n,
-            Effect::Status {
-                body: self.render(n, &m.journal, &text),
-            },
-        );
-        self.step(
-            n,
-            Effect::Labels {
-                add: vec![NOT_A_MATTER],
-                remove: vec![],
-            },
-        );
-        self.step(n, Effect::Close);
-        let outcome = Outcome::Closed(why.to_string());
-        self.line(&m.info, m.kind, d.decision.as_str(), outcome);
-        // No valid DoV, so no hiatus: as a later run, which no longer
-        // sees it open, would judge the actions made meanwhile.
-        if m.kind == Kind::Dov {
-            self.dov_pending.retain(|(number, ..)| *number != n);
-        }
-    }
-
     /// Why a pull request to be merged cannot be: its branch is gone, or
     /// its head is not in the repository (a checkout that never fetched it).
     fn missing_head(&mut self, m: &MatterInfo) -> Option<String> {
@@ -653,9 +628,11 @@ impl Planner<'_> {
     }
 }
 
-/// The engine's decisions on `matters` against `game` at `now`.
+/// The engine's decisions on `matters` against `game` at `now`, with the
+/// DoV `crowned` whose Ascension Address the game awaits, if known.
 fn decide_on(
     game: &Game,
+    crowned: Option<crate::engine::Crowned>,
     matters: &[&Collected],
     now: Timestamp,
     look_ahead: bool,
@@ -669,12 +646,20 @@ fn decide_on(
         .iter()
         .filter_map(|m| m.engine_matter(state))
         .collect();
-    let snap = snapshot(state, params, engine_matters);
+    let mut snap = snapshot(state, params, engine_matters);
+    snap.crowned = crowned;
     Ok(if look_ahead {
         engine::resolve(&snap, now)
     } else {
         engine::decide(&snap, now)
     })
+}
+
+/// Whether `game` awaits an Ascension Address.
+fn awaits_address(game: &Game) -> bool {
+    game.state
+        .as_ref()
+        .is_some_and(|s| s.dynasty.phase == crate::gamestate::Phase::AwaitingAscension)
 }
 
 pub(super) fn repo(number: u64, why: String) -> PlanError {

@@ -73,7 +73,10 @@ impl Planner<'_> {
                 remove: vec![],
             },
         );
-        let message = format!("{kind} #{n}: {}", info.title);
+        let message = match kind {
+            Kind::Action => self.action_message(info, head)?,
+            _ => format!("{kind} #{n}: {}", info.title),
+        };
         self.step(
             n,
             Effect::Merge {
@@ -127,7 +130,10 @@ impl Planner<'_> {
             _ => None,
         };
         if let (None, Some(head)) = (&m.info.merge_commit, &m.info.head) {
-            let message = format!("{} #{n}: {}", m.kind, m.info.title);
+            let message = match m.kind {
+                Kind::Action => self.action_message(&m.info, head)?,
+                kind => format!("{kind} #{n}: {}", m.info.title),
+            };
             self.step(
                 n,
                 Effect::Merge {
@@ -155,6 +161,7 @@ impl Planner<'_> {
                 let message = format!("Dynasty {number} begins");
                 self.step(n, Effect::Dynasty { edits: edits.clone(), message });
                 self.edit_dynasty(n, &edits)?;
+                self.crowned = None;
                 format!("It checked, so it was merged without a vote. Dynasty {number} begins; the hiatus is over.")
             }
             None => "It checked, so it was merged without a vote. Anyone may revert it if it broke the rules.".into(),
@@ -173,7 +180,11 @@ impl Planner<'_> {
         Ok(())
     }
 
-    /// Why an action or Address may not be merged, besides its files.
+    /// Why an action or Address may not be merged, besides its files,
+    /// judged against the game as it will be: an action's author must be
+    /// an active player now (an action is taken when it is merged), outside
+    /// the downtime, and may change only the values the schema's `by`
+    /// lets them; an Address must list what it keeps.
     fn unvoted_problems(
         &mut self,
         info: &MatterInfo,
@@ -181,33 +192,69 @@ impl Planner<'_> {
         head: &HeadSha,
     ) -> Result<Vec<String>, PlanError> {
         let n = info.number;
-        if kind != Kind::Ascension {
-            let state = self.prospect.game.state.as_ref().ok_or_else(no_state)?;
-            let mut problems = match state.player_by_login(&info.author.0) {
-                Some(p) if !p.is_idle_at(self.now) => Vec::new(),
-                _ => vec![format!(
-                    "@{} is not an active {}",
-                    info.author, state.terms.player
-                )],
-            };
-            let params = self.prospect.game.params.as_ref();
-            if params.is_some_and(|p| crate::engine::limits::in_downtime(p, self.now)) {
-                problems.push(
-                    "it is Seasonal Downtime, when no dynastic action may be taken; it is merged once the downtime ends"
-                        .into(),
-                );
-            }
-            return Ok(problems);
-        }
         let tree = self.trial.tree_of(head).map_err(|why| repo(n, why))?;
         let head_game = self.game_of(n, &tree)?.clone();
-        let judged = crate::admission::ascension_problems(
-            &self.prospect.game,
+        if kind == Kind::Ascension {
+            return Ok(crate::admission::ascension_problems(
+                &self.prospect.game,
+                &head_game,
+                &info.body,
+            ));
+        }
+        let state = self.prospect.game.state.clone().ok_or_else(no_state)?;
+        let mut problems = match state.player_by_login(&info.author.0) {
+            Some(p) if p.is_active_at(self.now) => Vec::new(),
+            Some(p) if p.is_idle_at(self.now) => vec![format!("{} is idle", p.name)],
+            Some(p) => vec![format!("{} has not joined yet", p.name)],
+            None => vec![format!(
+                "`{}` is not a {} on the roster",
+                info.author, state.terms.player
+            )],
+        };
+        let params = self.prospect.game.params.as_ref();
+        if params.is_some_and(|p| crate::engine::limits::in_downtime(p, self.now)) {
+            problems.push(
+                "it is Seasonal Downtime, when no dynastic action may be taken; it is merged once the downtime ends"
+                    .into(),
+            );
+        }
+        let fork = self.fork_game(info, head)?;
+        problems.extend(crate::admission::action_problems(
+            &state,
+            &fork,
             &head_game,
             &info.author.0,
-            &info.body,
-        );
-        Ok(judged.unwrap_or_else(|why| vec![why]))
+        ));
+        Ok(problems)
+    }
+
+    /// The game where pull request `info` forked from the default branch.
+    fn fork_game(&mut self, info: &MatterInfo, head: &HeadSha) -> Result<Game, PlanError> {
+        let n = info.number;
+        let fork = self.trial.fork_of(head).map_err(|why| repo(n, why))?;
+        Ok(self.game_of(n, &fork)?.clone())
+    }
+
+    /// The merge commit's message for an action pull request: each value
+    /// it changes, credited to its author, as the log reads them (see
+    /// [`crate::changelog`]).
+    fn action_message(&mut self, info: &MatterInfo, head: &HeadSha) -> Result<String, PlanError> {
+        let n = info.number;
+        let mut message = format!("{} #{n}: {}", Kind::Action, info.title);
+        let tree = self.trial.tree_of(head).map_err(|why| repo(n, why))?;
+        let after = self.game_of(n, &tree)?.state.clone();
+        let before = self.fork_game(info, head)?.state;
+        if let (Some(before), Some(after)) = (before, after) {
+            let lines: Vec<String> = crate::gamestate::act::changes(&before, &after)
+                .iter()
+                .map(|set| format!("{} by @{}", set.describe(), info.author))
+                .collect();
+            if !lines.is_empty() {
+                message.push_str("\n\n");
+                message.push_str(&lines.join("\n"));
+            }
+        }
+        Ok(message)
     }
 }
 

@@ -426,7 +426,7 @@ impl Play {
         let name = format!("b{}", self.branches);
         self.game
             .commit_on(&name, &[("state/game.toml", &state)], "the address");
-        let body = "Keep springs cogs-and-gadgets gadget-powers clockwork-victory";
+        let body = "Keep: springs, cogs-and-gadgets, gadget-powers, clockwork-victory";
         let args = [
             "play",
             "open",

@@ -89,14 +89,20 @@ fn check_pr_refuses_what_a_proposal_may_not_touch_and_broken_state() {
         run.stdout
     );
     assert!(
+        run.stdout
+            .contains("not ok: it cannot stand as a Proposal"),
+        "a proposal may not change src/: {}",
+        run.stdout
+    );
+    assert!(
         !run.stdout.contains("closed"),
-        "a push can fix these: {}",
+        "check only asks: {}",
         run.stdout
     );
 }
 
 #[test]
-fn check_pr_closes_a_proposal_over_the_pending_limit() {
+fn check_pr_asks_and_closes_a_proposal_over_the_pending_limit_only_when_told() {
     let game = committed();
     for (n, branch) in ["p1", "p2", "p3"].iter().enumerate() {
         let page = format!("+++\ntitle = \"Page {n}\"\n+++\nText.\n");
@@ -119,15 +125,49 @@ fn check_pr_closes_a_proposal_over_the_pending_limit() {
         "the second is within the limit: {}",
         run.stdout
     );
+    // Asking acts on nothing: #3 stays open, and `play list` says what
+    // the next run does with it.
     let run = game.run(&["--now", "2030-01-01T03:00:00Z", "check", "--pr", "3"]);
     assert_eq!(run.code, 1);
     assert!(
-        run.stdout.contains("already has 2 pending proposals") && run.stdout.contains("closed"),
+        run.stdout.contains("already has 2 pending proposals")
+            && run.stdout.contains("not ok: it cannot stand as a Proposal")
+            && !run.stdout.contains("closed"),
         "{}",
         run.stdout
     );
     let list = game.at("2030-01-01T03:01:00Z", &["play", "list"]);
-    assert!(!list.stdout.contains("#3 "), "{}", list.stdout);
+    assert!(
+        list.stdout.contains(
+            "#3 Proposal: not a matter, closed when the resolver next runs: it cannot be a proposal: the author already has 2 pending proposals"
+        ),
+        "{}",
+        list.stdout
+    );
+    // Closing is asked for explicitly; the status says why.
+    let run = game.run(&[
+        "--now",
+        "2030-01-01T03:02:00Z",
+        "check",
+        "--pr",
+        "3",
+        "--close",
+    ]);
+    assert!(run.stdout.contains("closed"), "{}", run.stdout);
+    let shown = game.at("2030-01-01T03:03:00Z", &["play", "show", "3"]).stdout;
+    assert!(
+        shown.contains("; closed.") && shown.contains("already has 2 pending proposals"),
+        "{shown}"
+    );
+    // The next run finishes it: its record, its labels.
+    game.at("2030-01-01T03:04:00Z", &["resolve"]);
+    let record = game.read_at("main", "content/matters/00003.md").unwrap();
+    assert!(record.contains("outcome = \"not-a-matter\""), "{record}");
+    let shown = game.at("2030-01-01T03:05:00Z", &["play", "show", "3"]).stdout;
+    assert!(
+        shown.contains("Labels: Proposal, not-a-matter") && shown.contains("Closed: not a matter"),
+        "{shown}"
+    );
 }
 
 /// A proposal opened while a DoV is pending waits out the hiatus, but only
@@ -190,7 +230,7 @@ fn an_action_that_checks_is_merged_without_a_vote_and_one_that_does_not_is_not()
     let run = game.at("2030-01-01T00:10:00Z", &["resolve"]);
     assert!(run.stdout.contains("Action #1: merged"), "{}", run.stdout);
     assert!(
-        run.stdout.contains("Action #2: not merged") && run.stdout.contains("state/roster.toml"),
+        run.stdout.contains("Action #2: not-a-matter — closed: it changes state/roster.toml"),
         "{}",
         run.stdout
     );
@@ -284,13 +324,13 @@ fn an_ascension_address_begins_the_next_dynasty() {
         "2030-01-01T13:00:00Z",
         "boris-b",
         "aa",
-        "Guilds! Keep springs, cogs-and-gadgets and gadget-powers.",
+        "Guilds!\n\nKeep: springs, cogs-and-gadgets, gadget-powers",
     );
     address(
         "2030-01-01T13:01:00Z",
         "ada-tinkers",
         "aa-ada",
-        "Keep springs cogs-and-gadgets gadget-powers clockwork-victory",
+        "Keep: springs, cogs-and-gadgets, gadget-powers, clockwork-victory",
     );
     let check = game.run(&[
         "--now",
@@ -314,7 +354,7 @@ fn an_ascension_address_begins_the_next_dynasty() {
         run.stdout
     );
     assert!(
-        run.stdout.contains("Ascension Address #3: not merged")
+        run.stdout.contains("Ascension Address #3: not-a-matter — closed")
             && run.stdout.contains("only the new Clockmaker"),
         "{}",
         run.stdout
@@ -330,7 +370,7 @@ fn an_ascension_address_begins_the_next_dynasty() {
         "2030-01-01T14:00:00Z",
         "boris-b",
         "aa-again",
-        "Keep springs cogs-and-gadgets gadget-powers clockwork-victory",
+        "Keep: springs, cogs-and-gadgets, gadget-powers, clockwork-victory",
     );
     let run = game.at("2030-01-01T14:10:00Z", &["resolve"]);
     assert!(
@@ -358,11 +398,12 @@ fn an_ascension_address_begins_the_next_dynasty() {
         "{}",
         list.stdout
     );
-    // Once the dynasty has begun no Address is awaited: #2 stays unmerged.
+    // Once the dynasty has begun no Address is awaited: #2 is no matter.
     let run = game.at("2030-01-01T15:00:00Z", &["resolve"]);
     assert!(
-        run.stdout
-            .contains("Ascension Address #2: not merged: no Ascension Address is awaited"),
+        run.stdout.contains(
+            "Ascension Address #2: not-a-matter — closed: it cannot be an Ascension Address: no Ascension Address is awaited"
+        ),
         "{}",
         run.stdout
     );

@@ -150,7 +150,7 @@ fn what_cannot_be_carried_out_is_closed_and_the_queue_moves_on_as_the_dry_run_sa
     let run = game.at("2030-01-01T13:00:00Z", &["resolve"]);
     assert!(
         run.stdout.contains(
-            "Proposal #1: enact — closed: not a Proposal: it changes .github/workflows/x.yml"
+            "Proposal #1: not-a-matter — closed: it changes .github/workflows/x.yml"
         ),
         "{}",
         run.stdout
@@ -169,8 +169,9 @@ fn what_cannot_be_carried_out_is_closed_and_the_queue_moves_on_as_the_dry_run_sa
     );
     assert!(game.read_at("main", ".github/workflows/x.yml").is_none());
     assert!(
-        game.read_at("main", "content/matters/00001.md").is_none(),
-        "no record"
+        game.read_at("main", "content/matters/00001.md")
+            .is_some_and(|r| r.contains("outcome = \"not-a-matter\"")),
+        "its record says it was no matter"
     );
     let again = game.at("2030-01-01T13:30:00Z", &["resolve"]);
     assert!(
@@ -202,7 +203,7 @@ fn an_enacted_dov_fails_every_other_one_never_valid_is_closed_and_none_comes_bac
     );
     assert!(
         run.stdout.contains(
-            "DoV #2: wait — closed: not a valid DoV: the emperor may not declare victory"
+            "DoV #2: not-a-matter — closed: it cannot be a DoV: the Clockmaker may not declare victory"
         ),
         "{}",
         run.stdout
@@ -214,7 +215,7 @@ fn an_enacted_dov_fails_every_other_one_never_valid_is_closed_and_none_comes_bac
     );
     // The Address begins the next dynasty; #2 is closed for good.
     let state = game.read_at("main", "state/game.toml").unwrap();
-    let kept = "Keep springs cogs-and-gadgets gadget-powers clockwork-victory";
+    let kept = "Keep: springs, cogs-and-gadgets, gadget-powers, clockwork-victory";
     game.commit_on("aa", &[("state/game.toml", &state)], "no new terms");
     let address = open(
         &game,
@@ -383,7 +384,7 @@ fn an_address_that_keeps_a_rule_it_deletes_or_one_that_does_not_exist_is_refused
         "rules/dynastic/gadget-powers.md",
         "repeal gadget powers",
     );
-    let body = "Keep springs cogs-and-gadgets gadget-powers clockwork-victory `no-such-rule`";
+    let body = "Keep: springs, cogs-and-gadgets, gadget-powers, clockwork-victory, `no-such-rule`";
     let number = open(
         &game,
         "2030-01-01T13:00:00Z",

@@ -1,0 +1,138 @@
+//! The Ascension Address: the rules it keeps, and what else it may change.
+//! Pure.
+//!
+//! Its description lists the dynastic rules it keeps on one line of its
+//! own, `Keep:` followed by their ids, separated by commas or spaces
+//! (each may be in backticks), or `Keep: none`. Every other dynastic rule
+//! must be deleted by its own diff, so the repeal shows. An Address whose
+//! list cannot be read is refused rather than guessed at.
+
+use std::collections::BTreeSet;
+
+use crate::game::Game;
+use crate::ruleset::{Ruleset, SectionKind};
+
+/// How the line that lists the kept rules begins.
+pub const KEEP: &str = "Keep:";
+
+/// The ids an Ascension Address's description lists to keep, or why the
+/// list cannot be read: there must be exactly one line beginning `Keep:`
+/// (any case), holding rule ids (lowercase letters, digits and `-`) or
+/// the word `none`.
+pub fn kept_rules(description: &str) -> Result<BTreeSet<String>, String> {
+    let syntax = format!(
+        "list the dynastic rules to keep on a line of its own, `{KEEP} springs, gadget-powers` (their ids), or `{KEEP} none`"
+    );
+    let lines: Vec<&str> = description
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            l.get(..KEEP.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(KEEP))
+        })
+        .collect();
+    let line = match lines.as_slice() {
+        [] => return Err(format!("its description does not say which rules it keeps: {syntax}")),
+        [line] => &line[KEEP.len()..],
+        _ => return Err(format!("its description has {} `{KEEP}` lines: {syntax}", lines.len())),
+    };
+    let words: Vec<&str> = line
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .map(|w| w.trim_matches('`'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.len() == 1 && words[0].eq_ignore_ascii_case("none") {
+        return Ok(BTreeSet::new());
+    }
+    if words.is_empty() {
+        return Err(format!("its `{KEEP}` line is empty: {syntax}"));
+    }
+    let mut kept = BTreeSet::new();
+    for word in words {
+        let is_id = word
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        if !is_id {
+            return Err(format!(
+                "its `{KEEP}` line holds `{word}`, which is not a rule id: {syntax}"
+            ));
+        }
+        kept.insert(word.to_string());
+    }
+    Ok(kept)
+}
+
+/// What stops an Ascension Address (whose author may make one) from
+/// being merged: a list of kept rules that cannot be read or names no
+/// dynastic rule, a dynastic rule kept without being listed or listed but
+/// deleted, or a change to state/game.toml beyond its terms.
+pub fn ascension_problems(base: &Game, head: &Game, description: &str) -> Vec<String> {
+    let (Some(state), Some(new)) = (&base.state, &head.state) else {
+        return vec!["its gamestate cannot be read".into()];
+    };
+    let mut problems = Vec::new();
+    if new.dynasty != state.dynasty || new.name != state.name {
+        problems.push("it may change only the [terms] of state/game.toml".into());
+    }
+    let listed = match kept_rules(description) {
+        Ok(listed) => listed,
+        Err(why) => {
+            problems.push(why);
+            return problems;
+        }
+    };
+    let dynastic = |ruleset: &Ruleset, id: &str| {
+        ruleset
+            .get(id)
+            .is_some_and(|r| r.section == SectionKind::Dynastic)
+    };
+    for id in &listed {
+        if !dynastic(&base.ruleset, id) {
+            problems.push(format!(
+                "it lists `{id}` to keep, but there is no dynastic rule with that id"
+            ));
+        } else if !dynastic(&head.ruleset, id) {
+            problems.push(format!(
+                "it lists `{id}` to keep, but its diff deletes it: keep the file or drop it from the list"
+            ));
+        }
+    }
+    for rule in base
+        .ruleset
+        .rules
+        .iter()
+        .filter(|r| r.section == SectionKind::Dynastic)
+    {
+        if !listed.contains(rule.id.as_str()) && head.ruleset.get(rule.id.as_str()).is_some() {
+            problems.push(format!(
+                "it keeps the dynastic rule `{}` ({} {}) without listing it: add its id to the `{KEEP}` line to keep it, or delete it",
+                rule.id, rule.number, rule.title
+            ));
+        }
+    }
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_keep_line_is_read_and_nothing_else_is() {
+        let kept = |d: &str| kept_rules(d).map(|k| k.into_iter().collect::<Vec<_>>());
+        assert_eq!(
+            kept("The age of steam.\n\nKeep: springs, `gadget-powers`\n\nI repeal cogs-and-gadgets."),
+            Ok(vec!["gadget-powers".to_string(), "springs".to_string()])
+        );
+        assert_eq!(kept("keep: none"), Ok(vec![]));
+        assert!(
+            kept("I repeal gadget-powers and keep springs.")
+                .unwrap_err()
+                .contains("does not say which rules it keeps"),
+            "prose is not a list"
+        );
+        assert!(kept("Keep: springs\nKeep: cogs").unwrap_err().contains("2 `Keep:` lines"));
+        assert!(kept("Keep: Springs!").unwrap_err().contains("`Springs!`, which is not a rule id"));
+        assert!(kept("Keep:").unwrap_err().contains("is empty"));
+    }
+}

@@ -1,0 +1,190 @@
+//! Whether each matter may stand, judged before anything is counted, and
+//! closing what may not. The judgement is [`crate::admission::judge`],
+//! the one `check` gives: the plan asks it of every matter it finds, so a
+//! matter no check run ever saw is closed all the same.
+//!
+//! A matter that may not stand is closed by the same announce-then-act
+//! protocol as a decision: its status says why (the reason in the
+//! journal), `resolving`, close, its record (outcome `not-a-matter`, for a
+//! votable matter), the final status, and last `not-a-matter` without
+//! `resolving`. `check --close` carries out the first three; the next run
+//! finishes it like any other.
+
+use std::collections::BTreeMap;
+
+use super::effect::{Effect, NOT_A_MATTER, RESOLVING};
+use super::planner::{Planner, no_state, repo};
+use super::{Outcome, PlanError};
+use crate::admission::{self, Facts, Ledger, Posting};
+use crate::collected::{Collected, engine_kind, player_name};
+use crate::journal::{Journal, Resolution};
+use crate::record::{Outcome as Ended, Record};
+
+/// Who closes matters, in records.
+const CLOSED_BY: &str = "gitnomic resolve";
+
+impl Planner<'_> {
+    /// Why each matter of `matters` that no run has begun to resolve may
+    /// not stand, by number: judged against the game on the default branch
+    /// with every matter of `matters` as the other open ones.
+    pub(super) fn standing(
+        &mut self,
+        matters: &[&Collected],
+    ) -> Result<BTreeMap<u64, String>, PlanError> {
+        let postings: Vec<Posting<'_>> = matters.iter().map(|m| Posting::of(&m.info)).collect();
+        let game = self.prospect.game.clone();
+        let ledger = Ledger::new(&game, &postings);
+        let mut out = BTreeMap::new();
+        for m in matters.iter().filter(|m| m.journal.resolution.is_none()) {
+            let changed = match &m.info.head {
+                Some(head) => self
+                    .trial
+                    .changed(head)
+                    .map_err(|why| repo(m.info.number, why))?,
+                None => Vec::new(),
+            };
+            let judged = admission::judge(
+                &ledger,
+                &Facts {
+                    posting: Posting::of(&m.info),
+                    description: &m.info.body,
+                    changed: &changed,
+                    head: None,
+                    fork: None,
+                },
+            );
+            if let Some(why) = judged.not_a_matter() {
+                out.insert(m.info.number, why);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Closes `m`, which may not stand as the matter it claims to be:
+    /// `why` says why.
+    pub(super) fn not_a_matter(&mut self, m: &Collected, why: &str) -> Result<(), PlanError> {
+        let resolution = Resolution {
+            outcome: Ended::NotAMatter,
+            at: self.now,
+            head: m.info.head.clone(),
+            reasons: vec![why.to_string()],
+            illegal: false,
+        };
+        self.close_steps(m, resolution)?;
+        // No valid DoV, so no hiatus: as a later run, which no longer
+        // sees it open, would judge the actions made meanwhile.
+        if m.kind == crate::matter::Kind::Dov {
+            self.dov_pending.retain(|(number, ..)| *number != m.info.number);
+        }
+        Ok(())
+    }
+
+    /// The effects that close a matter that may not stand, as `resolution`
+    /// says, in an order a later run can finish after any of them.
+    pub(super) fn close_steps(
+        &mut self,
+        m: &Collected,
+        resolution: Resolution,
+    ) -> Result<(), PlanError> {
+        let n = m.info.number;
+        let why = resolution.reasons.join("; ");
+        let at = resolution.at;
+        let mut journal = m.journal.clone();
+        journal.resolution = Some(resolution);
+        let body = self.render(n, &journal, &closing_text(m.kind, n, &why, false));
+        self.step(n, Effect::Status { body });
+        self.step(
+            n,
+            Effect::Labels {
+                add: vec![RESOLVING],
+                remove: vec![],
+            },
+        );
+        self.step(n, Effect::Close);
+        if let Some(record) = self.closed_record(m, &why, at)? {
+            self.step(n, Effect::Record(Box::new(record)));
+        }
+        let body = self.render(n, &journal, &closing_text(m.kind, n, &why, true));
+        self.step(n, Effect::Status { body });
+        self.step(
+            n,
+            Effect::Labels {
+                add: vec![NOT_A_MATTER],
+                remove: vec![RESOLVING],
+            },
+        );
+        self.line(&m.info, m.kind, "not-a-matter", Outcome::Closed(why));
+        Ok(())
+    }
+
+    /// The record of a votable matter closed as no matter; none for what
+    /// needs no vote (an action, an Ascension Address), which has no
+    /// records.
+    fn closed_record(
+        &self,
+        m: &Collected,
+        why: &str,
+        at: crate::time::Timestamp,
+    ) -> Result<Option<Record>, PlanError> {
+        let Some(kind) = engine_kind(m.kind) else {
+            return Ok(None);
+        };
+        let state = self.prospect.game.state.as_ref().ok_or_else(no_state)?;
+        Ok(Some(Record {
+            number: m.info.number,
+            source: None,
+            kind,
+            title: m.info.title.clone(),
+            author: player_name(state, &m.info.author).0,
+            dynasty: state.dynasty.number,
+            opened: m.info.opened,
+            resolved: at,
+            outcome: Ended::NotAMatter,
+            failure: None,
+            resolved_by: CLOSED_BY.into(),
+            reasons: vec![why.to_string()],
+            head: m.info.head.as_ref().map(|h| h.0.clone()),
+            merge_commit: None,
+            link: m.info.link.clone(),
+            comments: None,
+            tally: None,
+            votes: Vec::new(),
+            uncounted: Vec::new(),
+            sticky: Vec::new(),
+            body: m.info.body.clone(),
+        }))
+    }
+}
+
+/// The status of a matter closed as no matter: being closed, or closed.
+pub fn closing_text(kind: crate::matter::Kind, number: u64, why: &str, done: bool) -> String {
+    let headline = if done {
+        "Closed: not a matter"
+    } else {
+        "Closing: not a matter"
+    };
+    format!(
+        "### {kind} #{number}: {headline}\n\n{}.",
+        crate::report::capitalised(why)
+    )
+}
+
+/// The journal of a matter `check --close` closes, with the decision to
+/// close it, so the next resolve run finishes the closing (its record,
+/// its labels) as it would have.
+pub fn closing_journal(
+    journal: &Journal,
+    head: Option<crate::matter::HeadSha>,
+    why: &str,
+    at: crate::time::Timestamp,
+) -> Journal {
+    let mut journal = journal.clone();
+    journal.resolution = Some(Resolution {
+        outcome: Ended::NotAMatter,
+        at,
+        head,
+        reasons: vec![why.to_string()],
+        illegal: false,
+    });
+    journal
+}
