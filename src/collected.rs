@@ -32,9 +32,24 @@ pub struct Collected {
     pub comments: BTreeMap<u64, ForgeComment>,
     /// Comments not given to the engine because a push voided them.
     pub voided: Vec<ForgeComment>,
+    /// Comments the forge no longer has, counted as the bot first saw
+    /// them (their ids, among `comments`).
+    pub deleted: Vec<u64>,
 }
 
 impl Collected {
+    /// What to say beside a vote that came from comment `id`, when it is
+    /// not as it was cast: `deleted since; it counts as first seen`.
+    pub fn changed_since(&self, id: u64) -> Option<&'static str> {
+        if self.deleted.contains(&id) {
+            Some("deleted since; it counts as first seen")
+        } else if self.comments.get(&id).is_some_and(|c| c.edited.is_some()) {
+            Some("edited since; it counts as first seen")
+        } else {
+            None
+        }
+    }
+
     /// The engine's view of this matter: the comments that count, each
     /// as it was first seen. `None` for what is merged without a vote.
     pub fn engine_matter(&self, state: &GameState) -> Option<engine::Matter> {

@@ -52,6 +52,16 @@ pub struct Resolution {
     pub illegal: bool,
 }
 
+/// Who made a comment that carried voting words when the bot first saw
+/// it, and when: what a deleted comment's first-seen vote needs to count.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Voter {
+    /// The comment's author.
+    pub by: crate::matter::Login,
+    /// When it was made.
+    pub at: Timestamp,
+}
+
 /// The journal kept in a status comment.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Journal {
@@ -65,6 +75,11 @@ pub struct Journal {
     /// comment id: an edited comment counts as it was first seen.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub first_seen: BTreeMap<u64, String>,
+    /// Who made each comment of `first_seen` that carried voting words, and
+    /// when: a comment deleted since counts as it was first seen, as an
+    /// edited one does.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub voters: BTreeMap<u64, Voter>,
     /// On an action issue: every comment the resolver has handled, by id,
     /// with its answer to each command. A comment is handled once, so a
     /// command is never carried out twice, whatever becomes of the comment.
@@ -93,13 +108,14 @@ impl Journal {
             .unwrap_or_default()
     }
 
-    /// Renders a status comment: marker, `text` for people, then the journal.
+    /// Renders a status comment: marker, `text` for people (its
+    /// @-mentions quieted, see [`quiet_mentions`]), then the journal.
     pub fn render(&self, text: &str) -> String {
         // Serialising this plain struct cannot fail.
         let json = serde_json::to_string(self).unwrap_or_default();
         format!(
             "{MARKER}\n{}\n\n{JOURNAL_OPEN}{json}{JOURNAL_CLOSE}\n",
-            text.trim_end()
+            quiet_mentions(text.trim_end())
         )
     }
 }
@@ -112,6 +128,49 @@ pub fn text_of(body: &str) -> &str {
     body.rfind(JOURNAL_OPEN)
         .map_or(body, |end| &body[..end])
         .trim()
+}
+
+/// `text` with every `@login` outside code put in a code span, where a
+/// forge neither links nor notifies it: a status comment, edited by every
+/// run, never @-mentions anyone (a login in it is shown, not called).
+pub fn quiet_mentions(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let mut in_code = false;
+        let mut prev: Option<char> = None;
+        let mut chars = line.char_indices().peekable();
+        while let Some((at, c)) = chars.next() {
+            let starts_login = |rest: &str| {
+                rest.chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphanumeric())
+            };
+            if c == '`' {
+                in_code = !in_code;
+            } else if c == '@'
+                && !in_code
+                && prev.is_none_or(|p| !(p.is_alphanumeric() || p == '`'))
+                && starts_login(&line[at + 1..])
+            {
+                let len = line[at + 1..]
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '[' || c == ']'))
+                    .unwrap_or(line.len() - at - 1);
+                let login = line[at + 1..at + 1 + len].trim_end_matches('-');
+                out.push_str(&format!("`@{login}`"));
+                for _ in 0..login.chars().count() {
+                    chars.next();
+                }
+                prev = Some('`');
+                continue;
+            }
+            out.push(c);
+            prev = Some(c);
+        }
+    }
+    out
 }
 
 /// Whether a comment body is a status comment.
@@ -128,6 +187,15 @@ mod tests {
         let body = Journal::default().render("### Proposal #1: Pending\n\n**1 FOR**");
         assert_eq!(text_of(&body), "### Proposal #1: Pending\n\n**1 FOR**");
         assert_eq!(text_of("plain words"), "plain words");
+    }
+
+    #[test]
+    fn a_status_mentions_nobody() {
+        assert_eq!(
+            quiet_mentions("- @lurker-l (12:00): not a player\ncomment 4 by @dave-d: `@x` done; mail a@b.c"),
+            "- `@lurker-l` (12:00): not a player\ncomment 4 by `@dave-d`: `@x` done; mail a@b.c"
+        );
+        assert_eq!(quiet_mentions("by @github-actions[bot]."), "by `@github-actions[bot]`.");
     }
 
     #[test]

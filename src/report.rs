@@ -66,8 +66,11 @@ pub fn status_text(
         out.push_str("\n| player | vote | from |\n|---|---|---|\n");
     }
     for row in rows {
+        let note = row.note.map(|n| format!(" ({n})")).unwrap_or_default();
         let from = match (row.via, row.at) {
-            (Some(via), Some(at)) => linked(format!("{via} at {}", when(at)), row.link.as_deref()),
+            (Some(via), Some(at)) => {
+                linked(format!("{via} at {}", when(at)), row.link.as_deref()) + &note
+            }
             _ => String::new(),
         };
         let _ = writeln!(out, "| {} | {} | {from} |", row.player, row.shown());
@@ -91,7 +94,7 @@ pub fn status_text(
         })
         .chain(matter.voided.iter().map(|c| {
             let at = linked(when(c.created), c.link.as_deref());
-            format!("- @{} ({at}): {}", c.author, crate::collected::VOIDED)
+            format!("- `{}` ({at}): {}", c.author, crate::collected::VOIDED)
         }))
         .collect();
     if !uncounted.is_empty() {
@@ -122,9 +125,16 @@ pub fn plural(n: i64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// A moment as people read it: `00:40 UTC on 4 Mar 2030`.
+/// A moment as people read it: `00:40 UTC on 4 Mar 2030`, with the
+/// seconds when there are any (`09:00:01 UTC`: a limit of "more than 48
+/// hours" passes one second after the hour, not at it).
 pub fn when(t: Timestamp) -> String {
-    t.to_datetime().format("%H:%M UTC on %-d %b %Y").to_string()
+    let format = if t.unix().rem_euclid(60) == 0 {
+        "%H:%M UTC on %-d %b %Y"
+    } else {
+        "%H:%M:%S UTC on %-d %b %Y"
+    };
+    t.to_datetime().format(format).to_string()
 }
 
 /// How a matter stands, in words: the one wording the status comment,
@@ -154,16 +164,21 @@ pub fn standing(d: &MatterDecision) -> Standing {
         Decision::Fail => ("would fail now", "fails"),
         Decision::Wait => ("pending", "open"),
     };
-    let next = match d.decision {
+    let blocked = match vetoer {
+        Some(who) if t.vetoed => Some(format!("vetoed by {who}")),
+        _ if t.vetoed => Some("vetoed".to_string()),
+        _ if t.self_killed => Some("self-killed by its author".to_string()),
+        _ => None,
+    };
+    let then = match d.decision {
         Decision::Enact => "enacts when the resolver next runs".to_string(),
-        Decision::Fail => match vetoer {
-            Some(who) if t.vetoed => format!("vetoed by {who}; fails when the resolver next runs"),
-            _ if t.self_killed => {
-                "self-killed by its author; fails when the resolver next runs".to_string()
-            }
-            _ => "fails when the resolver next runs".to_string(),
-        },
+        Decision::Fail => "fails when the resolver next runs".to_string(),
         Decision::Wait => waiting(d),
+    };
+    // A vetoed or self-killed matter waiting its turn says why it will fail.
+    let next = match blocked {
+        Some(why) => format!("{why}; {then}"),
+        None => then,
     };
     Standing {
         headline,
@@ -226,6 +241,9 @@ pub struct BallotRow {
     pub via: Option<&'static str>,
     /// A link to that comment or review, if the forge gives one.
     pub link: Option<String>,
+    /// What became of that comment since it was cast (edited, deleted):
+    /// the vote counts as it was first seen.
+    pub note: Option<&'static str>,
 }
 
 impl BallotRow {
@@ -274,6 +292,7 @@ pub fn ballot(d: &MatterDecision, active: &[String], matter: Option<&Collected>)
             }),
             via: comment.map(|c| c.via.describe()),
             link: comment.and_then(|c| c.link.clone()),
+            note: comment.and_then(|c| matter?.changed_since(c.id)),
         }
     };
     let mut rows: Vec<BallotRow> = active.iter().map(|p| row(p)).collect();
@@ -325,10 +344,25 @@ pub fn run_text<'m>(
                 .as_ref()
                 .map(|l| format!(" <{l}>"))
                 .unwrap_or_default();
-            let _ = writeln!(out, "  {}: {}{via}{at}{link}", row.player, row.shown());
+            let note = row.note.map(|n| format!(" ({n})")).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  {}: {}{via}{at}{note}{link}",
+                row.player,
+                row.shown()
+            );
         }
         for u in &d.tally.uncounted {
             let _ = writeln!(out, "  not counted: {} at {}: {}", u.by, when(u.at), u.why);
+        }
+        for c in matter(d.id).into_iter().flat_map(|m| &m.voided) {
+            let _ = writeln!(
+                out,
+                "  not counted: {} at {}: {}",
+                c.author,
+                when(c.created),
+                crate::collected::VOIDED
+            );
         }
     }
     out

@@ -385,6 +385,7 @@ fn pending() -> Pending {
         status_body: None,
         comments: Default::default(),
         voided: vec![],
+        deleted: vec![],
     };
     let active = ["Ada".to_string(), "Boris".into(), "Cleo".into()];
     let mut pending = site::pending::views(

@@ -53,7 +53,10 @@ pub fn collect_one(
     now: Timestamp,
 ) -> Result<Collected, ForgeError> {
     let kind = info.kind().ok_or(ForgeError::NotFound(info.number))?;
-    let (status, comments) = thread(forge, info.number)?;
+    let (status, mut comments) = thread(forge, info.number)?;
+    // A comment dated after the run's moment does not exist yet, for
+    // votes, actions and rolls alike.
+    comments.retain(|c| c.created <= now);
     let mut journal = status
         .as_ref()
         .map(|s| Journal::read(&s.body))
@@ -79,10 +82,14 @@ pub fn collect_one(
         }
     }
     let voids_before = journal.heads.iter().rev().find(|h| h.voids).map(|h| h.at);
-    let comments: Vec<ForgeComment> = comments
+    let mut comments: Vec<ForgeComment> = comments
         .into_iter()
         .map(|c| as_first_seen(&mut journal, by_review_state(c, params), params))
         .collect();
+    let deleted = first_seen_deleted(&journal, &comments, now);
+    let deleted_ids: Vec<u64> = deleted.iter().map(|c| c.id).collect();
+    comments.extend(deleted);
+    comments.sort_by_key(|c| (c.created, c.id));
     let voided: Vec<ForgeComment> = comments
         .iter()
         .filter(|c| voids_before.is_some_and(|at| c.created < at))
@@ -95,7 +102,31 @@ pub fn collect_one(
         status_body: status.map(|s| s.body),
         comments: comments.into_iter().map(|c| (c.id, c)).collect(),
         voided,
+        deleted: deleted_ids,
     })
+}
+
+/// The comments the bot first saw carrying voting words that the forge no
+/// longer has (deleted), as first seen: a deleted vote still counts, as an
+/// edited one counts as it was first seen (rule "Votable Matters").
+fn first_seen_deleted(journal: &Journal, comments: &[ForgeComment], now: Timestamp) -> Vec<ForgeComment> {
+    journal
+        .voters
+        .iter()
+        .filter(|(id, v)| v.at <= now && !comments.iter().any(|c| c.id == **id))
+        .filter_map(|(id, v)| {
+            let words = journal.first_seen.get(id)?;
+            Some(ForgeComment {
+                id: *id,
+                author: v.by.clone(),
+                created: v.at,
+                edited: None,
+                body: format!("{words}\n\n(deleted after the resolver first saw it; the first version counts)"),
+                link: None,
+                via: Via::Comment,
+            })
+        })
+        .collect()
 }
 
 /// When a head no one noted was pushed, as near as the forge says: when
@@ -272,6 +303,20 @@ fn as_first_seen(
     };
     // GitHub gives a review no edit time: its words changing is the edit.
     let edited = comment.edited.is_some() || matches!(comment.via, Via::Review(_));
+    let seen = journal
+        .first_seen
+        .get(&comment.id)
+        .cloned()
+        .unwrap_or_else(|| words(&comment.body));
+    if !seen.is_empty() {
+        journal
+            .voters
+            .entry(comment.id)
+            .or_insert_with(|| crate::journal::Voter {
+                by: comment.author.clone(),
+                at: comment.created,
+            });
+    }
     match journal.first_seen.get(&comment.id) {
         Some(first) if edited && *first != words(&comment.body) => {
             comment.body = format!(

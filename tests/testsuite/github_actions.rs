@@ -107,7 +107,7 @@ fn commands_and_rolls_by_comment_survive_a_fault_at_any_request() {
         "`ADD springs DICE6 to wind up`, rolled DICE6 = ",
         "`ADD cogs -5`: not done: illegal: -4 is below the minimum of 0",
         "only their own `springs`, not Boris",
-        "@boris-b rolled DICE20 for luck: **",
+        "`@boris-b` rolled DICE20 for luck: **",
     ] {
         assert!(status.contains(answer), "{answer}:\n{status}");
     }

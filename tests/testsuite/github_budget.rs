@@ -119,7 +119,7 @@ fn an_idle_run_spends_at_most_open_matters_plus_two_requests() {
             ((0, 0), (0, 0))
         } else {
             fake.world()
-                .add_comment(1, "boris-b", "2030-01-01T01:10:00Z", "FOR");
+                .add_comment(1, "boris-b", "2030-01-01T00:50:00Z", "FOR");
             let vote = cost(&fake, || {
                 run(&game, &fake, "2030-01-01T01:00:00Z");
             });
