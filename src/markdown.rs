@@ -79,13 +79,14 @@ pub enum Breaks {
 }
 
 /// Splits a Markdown body into the text a player says in their own voice
-/// and the text they do not (quotes, code, HTML): votes, rolls and action
-/// commands are read only from the first, so quoting someone else's is
-/// never casting, rolling or acting. Boundaries become separators so words
+/// and the text they do not (quotes, code, HTML, and what they struck
+/// through): votes, rolls and action commands are read only from the
+/// first, so quoting someone else's is never casting, rolling or acting,
+/// and striking a word withdraws it. Boundaries become separators so words
 /// from different places never join.
 pub fn split_visible(body: &str, breaks: Breaks) -> (String, String) {
     let (mut plain, mut hidden) = (String::new(), String::new());
-    let (mut quotes, mut code) = (0usize, false);
+    let (mut quotes, mut code, mut struck) = (0usize, false, 0usize);
     for event in parser(body) {
         let line_end = matches!(
             event,
@@ -103,7 +104,7 @@ pub fn split_visible(body: &str, breaks: Breaks) -> (String, String) {
         );
         match event {
             // Consecutive text events are one run of text: no space between.
-            Event::Text(t) if quotes == 0 && !code => {
+            Event::Text(t) if quotes == 0 && !code && struck == 0 => {
                 plain.push_str(&t);
                 continue;
             }
@@ -115,6 +116,8 @@ pub fn split_visible(body: &str, breaks: Breaks) -> (String, String) {
             Event::End(TagEnd::BlockQuote(_)) => quotes = quotes.saturating_sub(1),
             Event::Start(Tag::CodeBlock(_)) => code = true,
             Event::End(TagEnd::CodeBlock) => code = false,
+            Event::Start(Tag::Strikethrough) => struck += 1,
+            Event::End(TagEnd::Strikethrough) => struck = struck.saturating_sub(1),
             _ => {}
         }
         plain.push(if line_end && breaks == Breaks::Lines {
@@ -124,6 +127,34 @@ pub fn split_visible(body: &str, breaks: Breaks) -> (String, String) {
         });
     }
     (plain, hidden)
+}
+
+/// The lines of `body` that Markdown reads as part of a block quote
+/// although they do not begin with `>` themselves: a line right after a
+/// quoted one continues the quote ("lazy continuation"), so what it says
+/// is quoted, not said. Each is given trimmed, as written.
+pub fn lazily_quoted(body: &str) -> Vec<&str> {
+    let mut quotes = 0usize;
+    let mut out: Vec<&str> = Vec::new();
+    for (event, range) in parser(body).into_offset_iter() {
+        match event {
+            Event::Start(Tag::BlockQuote(_)) => quotes += 1,
+            Event::End(TagEnd::BlockQuote(_)) => quotes = quotes.saturating_sub(1),
+            Event::Text(_) if quotes > 0 => {
+                let start = body[..range.start].rfind('\n').map_or(0, |i| i + 1);
+                let end = body[range.start..]
+                    .find('\n')
+                    .map_or(body.len(), |i| range.start + i);
+                let line = &body[start..end];
+                let marked = line.trim_start().starts_with('>');
+                if !marked && !out.contains(&line.trim()) {
+                    out.push(line.trim());
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -187,5 +218,20 @@ mod tests {
         assert!(hidden.contains("ROLL D8") && hidden.contains("ROLL D10"));
         let (spaced, _) = split_visible(body, Breaks::Spaces);
         assert!(!spaced.contains('\n'));
+    }
+
+    #[test]
+    fn struck_words_are_not_said() {
+        let (plain, hidden) = split_visible("~~AGAINST~~ FOR", Breaks::Spaces);
+        assert_eq!(plain.trim(), "FOR");
+        assert!(hidden.contains("AGAINST"));
+    }
+
+    #[test]
+    fn a_line_right_after_a_quote_continues_it() {
+        let body = "> SET springs 9\nADD cogs 1\n\nADD cogs 2\n> > deep\nlazy too";
+        assert_eq!(lazily_quoted(body), ["ADD cogs 1", "lazy too"]);
+        let (plain, _) = split_visible(body, Breaks::Lines);
+        assert!(!plain.contains("ADD cogs 1") && plain.contains("ADD cogs 2"));
     }
 }

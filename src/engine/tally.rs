@@ -56,7 +56,7 @@ pub enum Why {
     CastInHiatus,
     /// No voting word in it.
     NoVotingWord,
-    /// Voting words only inside quotes or code.
+    /// Voting words only inside quotes, code or struck through.
     Quoted,
     /// Voting words this player may not use here.
     NotPermitted(Vec<Vote>),
@@ -75,7 +75,7 @@ impl fmt::Display for Why {
             Why::IdleSince => f.write_str("went idle after voting"),
             Why::CastInHiatus => f.write_str("cast during a hiatus"),
             Why::NoVotingWord => f.write_str("no voting word"),
-            Why::Quoted => f.write_str("voting words only in quotes or code"),
+            Why::Quoted => f.write_str("voting words only in quotes, code or struck through"),
             Why::NotPermitted(words) => {
                 let words: Vec<&str> = words.iter().map(|w| w.as_str()).collect();
                 write!(f, "not permitted to that player: {}", words.join(", "))

@@ -146,6 +146,17 @@ pub fn read(body: &str) -> Vec<Said> {
             why,
         }));
     }
+    // A command written right after a quoted line is part of the quote as
+    // Markdown reads it (and as the forge shows it): not done, but said why.
+    for line in crate::markdown::lazily_quoted(body) {
+        let word = line.split_whitespace().next().unwrap_or_default();
+        if matches!(word, "ROLL" | "SET" | "ADD" | "REMOVE") {
+            out.push(Said::Bad {
+                line: line.to_string(),
+                why: "it continues the quoted line above it, so it is part of the quote; leave a blank line after a quote".into(),
+            });
+        }
+    }
     out
 }
 
