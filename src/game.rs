@@ -33,6 +33,48 @@ pub struct Game {
 }
 
 impl Game {
+    /// The words the game defines, lowercase: the words of its glossary's
+    /// terms, its player and emperor terms, its variables, collections and
+    /// parameters. Changing one is never a typo fix (see
+    /// [`crate::ruleset::diff::changes_meaning`]).
+    pub fn defined_words(&self) -> std::collections::BTreeSet<String> {
+        let mut words: Vec<String> = Vec::new();
+        let split = |text: &str| -> Vec<String> {
+            text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty())
+                .map(str::to_lowercase)
+                .collect()
+        };
+        for rule in &self.source.rules {
+            for term in &rule.terms {
+                words.extend(split(&term.term));
+            }
+        }
+        words.extend(self.source.params.keys().map(|k| k.to_lowercase()));
+        if let Some(state) = &self.state {
+            let t = &state.terms;
+            for term in [&t.player, &t.players, &t.emperor, &t.emperors] {
+                words.extend(split(term));
+            }
+            let schema = &state.schema;
+            let names = schema
+                .players
+                .keys()
+                .chain(schema.globals.keys())
+                .chain(schema.collections.keys());
+            words.extend(names.map(|k| k.to_lowercase()));
+        }
+        // The template names rule text uses for the terms.
+        words.extend(["player", "players", "emperor", "emperors"].map(String::from));
+        // A word and its singular: "springs" defines "spring".
+        let singulars: Vec<String> = words
+            .iter()
+            .filter_map(|w| w.strip_suffix('s').filter(|one| !one.is_empty()))
+            .map(str::to_string)
+            .collect();
+        words.into_iter().chain(singulars).collect()
+    }
+
     /// Parses, validates and renders a game from its files.
     pub fn check(files: &[SourceFile]) -> Game {
         Game::check_with(files, Vec::new())

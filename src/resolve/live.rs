@@ -162,7 +162,8 @@ pub(crate) fn typo_judge(
     else {
         return Ok(None);
     };
-    Ok(typo_fix_size(&old, &new))
+    let defined = Game::check(&old).defined_words();
+    Ok(typo_fix_size(&old, &new, &defined))
 }
 
 /// The game files of a head, from the checkout or else from the forge; a

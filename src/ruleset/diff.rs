@@ -5,7 +5,7 @@
 //! [`typo_fix_size`] says whether a push to a pending proposal only fixed
 //! typos, which decides whether the votes already cast still stand.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use super::textdiff::{self, Line};
@@ -243,9 +243,15 @@ fn full_text(ruleset: &Ruleset, rule: &Rule) -> Vec<String> {
 
 /// How many characters a change from `old` to `new` files alters, if it is
 /// a typo fix at all: only the bodies of existing rule files change, with
-/// the same number of lines, and front matter stays as it was. `None` when
-/// the change is of another kind.
-pub fn typo_fix_size(old: &[SourceFile], new: &[SourceFile]) -> Option<usize> {
+/// the same number of lines, front matter stays as it was, and no word
+/// that carries meaning changes (see [`changes_meaning`]); `defined` holds
+/// the game's defined words, lowercase. `None` when the change is of
+/// another kind.
+pub fn typo_fix_size(
+    old: &[SourceFile],
+    new: &[SourceFile],
+    defined: &BTreeSet<String>,
+) -> Option<usize> {
     let map = |files: &[SourceFile]| -> BTreeMap<String, String> {
         files
             .iter()
@@ -270,16 +276,60 @@ pub fn typo_fix_size(old: &[SourceFile], new: &[SourceFile]) -> Option<usize> {
         if front_was != front_now || body_was.lines().count() != body_now.lines().count() {
             return None;
         }
-        size += body_was
-            .lines()
-            .zip(body_now.lines())
-            .map(|(a, b)| edit_distance(a, b))
-            .sum::<usize>();
+        for (a, b) in body_was.lines().zip(body_now.lines()) {
+            if changes_meaning(a, b, defined) {
+                return None;
+            }
+            size += edit_distance(a, b);
+        }
     }
     Some(size)
 }
 
-/// Characters inserted, deleted or replaced to turn `a` into `b`.
+/// Words that state a number: a change to one is never a typo fix.
+const NUMBER_WORDS: &[&str] = &[
+    "zero", "no", "none", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+    "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty",
+    "ninety", "hundred", "thousand", "million", "once", "twice", "thrice", "half", "halves",
+    "quarter", "double", "triple", "dozen", "first", "second", "third", "fourth", "fifth",
+    "sixth", "seventh", "eighth", "ninth", "tenth", "single", "both", "all", "every", "each",
+    "any", "more", "less", "fewer", "most", "least",
+];
+
+/// Whether changing line `a` into `b` changes a word that carries meaning
+/// as no typo does: a number (any word with a digit, or a number word
+/// such as "three" or "twice"), or a word of a term the game defines
+/// (`defined`: its glossary, its player and emperor terms, its variables
+/// and parameters, lowercase). The words compared are those the two lines
+/// do not share.
+pub fn changes_meaning(a: &str, b: &str, defined: &BTreeSet<String>) -> bool {
+    let words = |line: &str| -> Vec<String> {
+        line.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let (mut left, mut right) = (words(a), words(b));
+    let mut only_left = Vec::new();
+    for w in left.drain(..) {
+        match right.iter().position(|r| *r == w) {
+            Some(i) => {
+                right.remove(i);
+            }
+            None => only_left.push(w),
+        }
+    }
+    let meaningful = |w: &String| {
+        let singular = w.strip_suffix('s').unwrap_or(w);
+        w.chars().any(|c| c.is_ascii_digit())
+            || NUMBER_WORDS.contains(&w.as_str())
+            || defined.contains(w)
+            || defined.contains(singular)
+    };
+    only_left.iter().chain(&right).any(meaningful)
+}
+
 fn edit_distance(a: &str, b: &str) -> usize {
     if a == b {
         return 0;
@@ -406,22 +456,39 @@ mod tests {
 
     #[test]
     fn a_typo_fix_is_a_small_change_to_rule_bodies_only() {
+        let none = BTreeSet::new();
         let old = [rule("a", "Alpha", 10, "Each player may wind once.")];
         let fixed = [rule("a", "Alpha", 10, "Each player may wind once!")];
-        assert_eq!(typo_fix_size(&old, &fixed), Some(1));
-        let reworded = [rule("a", "Alpha", 10, "Each player may wind twice a day.")];
-        assert_eq!(typo_fix_size(&old, &reworded), Some(9));
+        assert_eq!(typo_fix_size(&old, &fixed, &none), Some(1));
+        let reworded = [rule("a", "Alpha", 10, "Each player may wnid once, at dawn.")];
+        assert_eq!(typo_fix_size(&old, &reworded, &none), Some(11));
         let retitled = [rule("a", "Alfa", 10, "Each player may wind once.")];
-        assert_eq!(typo_fix_size(&old, &retitled), None, "front matter changed");
+        assert_eq!(typo_fix_size(&old, &retitled, &none), None, "front matter changed");
         let more = [old[0].clone(), rule("b", "Beta", 20, "B.")];
-        assert_eq!(typo_fix_size(&old, &more), None, "a file was added");
+        assert_eq!(typo_fix_size(&old, &more, &none), None, "a file was added");
         let state_old = [SourceFile::new("state/variables.toml", "a = 1\n")];
         let state_new = [SourceFile::new("state/variables.toml", "a = 2\n")];
         assert_eq!(
-            typo_fix_size(&state_old, &state_new),
+            typo_fix_size(&state_old, &state_new, &none),
             None,
             "state is never a typo"
         );
+    }
+
+    #[test]
+    fn a_number_digit_or_defined_term_is_never_a_typo() {
+        let defined: BTreeSet<String> = ["cog", "spring", "may"].map(String::from).into();
+        let old = [rule("a", "Alpha", 10, "It costs three Cogs and two Springs.")];
+        let fewer = [rule("a", "Alpha", 10, "It costs two Cogs and one Spring.")];
+        assert_eq!(typo_fix_size(&old, &fewer, &defined), None, "eight characters, but numbers");
+        let digits = [rule("a", "Alpha", 10, "It costs 3 Cogs and two Springs.")];
+        assert_eq!(typo_fix_size(&old, &digits, &defined), None);
+        let term = [rule("a", "Alpha", 10, "It costs three Cogs and two Sprongs.")];
+        assert_eq!(typo_fix_size(&old, &term, &defined), None, "a defined term misspelt");
+        let fix = [rule("a", "Alpha", 10, "It cost three Cogs and two Springs.")];
+        assert_eq!(typo_fix_size(&old, &fix, &defined), Some(1));
+        assert!(changes_meaning("You may act.", "You must act.", &defined));
+        assert!(!changes_meaning("Teh cogs turn.", "The cogs turn.", &defined));
     }
 
     #[test]

@@ -403,7 +403,7 @@ fn a_force_pushed_typo_fix_is_judged_against_the_old_head() {
     let repo = git2::Repository::open(game.root()).unwrap();
     let old = repo.revparse_single("p1").unwrap().id();
     // The typo fixed in a new commit on main's tip, not on top of the old head.
-    let fixed = rule.replacen("four Springs", "four Sprigns", 1);
+    let fixed = rule.replacen("can hold", "can hlod", 1);
     let new = game.commit_on("rewrite", &[("rules/dynastic/springs.md", &fixed)], "four");
     let new = git2::Oid::from_str(&new).unwrap();
     repo.reference("refs/heads/p1", new, true, "force push")

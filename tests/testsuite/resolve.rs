@@ -143,7 +143,7 @@ fn a_push_of_substance_after_votes_voids_them_and_a_typo_fix_does_not() {
     game.at("2030-01-01T01:30:00Z", &["resolve"]); // the bot sees the first head
 
     // A typo fix (two characters in the body) keeps Boris's vote.
-    let typo = amended.replacen("four Springs", "four Sprigns", 1);
+    let typo = amended.replacen("can hold", "can hlod", 1);
     assert_ne!(typo, amended);
     game.commit_on("p1", &[("rules/dynastic/springs.md", &typo)], "typo");
     game.at("2030-01-01T02:00:00Z", &["resolve"]);
