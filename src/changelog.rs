@@ -119,6 +119,28 @@ fn told<'m>(message: &'m str, key: &str) -> Option<&'m str> {
     })
 }
 
+/// The changes of `key` a commit message tells of, one per line
+/// (`players.Boris.springs: 3 → 5 by @boris-b, comment 4`), as
+/// (from, to, by), when they chain from `old` to `new`; else none.
+fn stepped<'m>(message: &'m str, key: &str, old: &str, new: &str) -> Vec<(&'m str, &'m str, &'m str)> {
+    let prefix = format!("{key}: ");
+    let steps: Option<Vec<(&str, &str, &str)>> = message
+        .lines()
+        .filter_map(|l| l.strip_prefix(prefix.as_str()))
+        .map(|rest| {
+            let (from, rest) = rest.split_once(" → ")?;
+            let (to, by) = rest.rsplit_once(" by ")?;
+            Some((from, to, by))
+        })
+        .collect();
+    let Some(steps) = steps else {
+        return Vec::new();
+    };
+    let chains = steps.windows(2).all(|w| w[0].1 == w[1].0);
+    let ends = steps.first().is_some_and(|s| s.0 == old) && steps.last().is_some_and(|s| s.1 == new);
+    if chains && ends { steps } else { Vec::new() }
+}
+
 /// Who, which comment and which roll, from `by @boris-b, comment 4,
 /// rolled DICE6 = 4`.
 fn who_of(by: &str) -> (Option<String>, Option<u64>, Option<String>) {
@@ -154,6 +176,27 @@ fn changes_in(versions: &[Version<'_>], prefix: &str) -> Vec<Change> {
                 continue;
             }
             let show = |x: Option<&String>| x.cloned().unwrap_or_else(|| "-".into());
+            // One commit may change a value several times (three commands
+            // of one comment): each change is its own line, with its roll.
+            let steps = stepped(v.message, key, &show(old), &show(new));
+            if steps.len() > 1 {
+                for (from, to, by) in steps {
+                    let (who, comment, roll) = who_of(by);
+                    out.push(Change {
+                        who: who.unwrap_or_else(|| v.author.to_string()),
+                        comment,
+                        roll,
+                        at: v.at,
+                        commit: v.commit.chars().take(8).collect(),
+                        matter,
+                        path: key.clone(),
+                        from: from.to_string(),
+                        to: to.to_string(),
+                        by: format!("by {by}"),
+                    });
+                }
+                continue;
+            }
             let said = told(v.message, key)
                 .and_then(|l| l.rsplit_once(" by "))
                 .map(|(_, by)| by);
@@ -302,6 +345,39 @@ mod tests {
         assert_eq!(
             (found[3].who.as_str(), found[3].comment),
             ("gitnomic", None)
+        );
+    }
+
+    #[test]
+    fn three_changes_of_one_comment_are_three_lines_each_with_its_roll() {
+        let t = Timestamp::from_unix(1_900_000_000);
+        let versions = [
+            Version {
+                commit: "aaaaaaaaaa",
+                at: t,
+                message: "init",
+                author: "Ada",
+                text: "[players.Boris]\nsprings = 3\n",
+            },
+            Version {
+                commit: "bbbbbbbbbb",
+                at: t,
+                message: "Action #4: Winding by comment\n\nplayers.Boris.springs: 3 → 5 by @boris-b, comment 9, rolled DICE6 = 2\nplayers.Boris.springs: 5 → 4 by @boris-b, comment 9\nplayers.Boris.springs: 4 → 8 by @boris-b, comment 9, rolled DICE4 = 4\n",
+                author: "gitnomic",
+                text: "[players.Boris]\nsprings = 8\n",
+            },
+        ];
+        let found: Vec<(String, String, Option<String>)> = changes(&versions)[1..]
+            .iter()
+            .map(|c| (c.from.clone(), c.to.clone(), c.roll.clone()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("3".into(), "5".into(), Some("DICE6 = 2".into())),
+                ("5".into(), "4".into(), None),
+                ("4".into(), "8".into(), Some("DICE4 = 4".into())),
+            ]
         );
     }
 
