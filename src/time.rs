@@ -34,6 +34,24 @@ impl Timestamp {
             .map_err(|e| TimestampError(format!("`{text}` is not an RFC 3339 time ({e})")))
     }
 
+    /// A moment as a person gives one on the command line: an RFC 3339
+    /// time (`2031-01-01T09:00:00Z`) or a date alone, which is its first
+    /// second in UTC (`2031-01-01` is `2031-01-01T00:00:00Z`).
+    pub fn parse_moment(text: &str) -> Result<Self, TimestampError> {
+        let text = text.trim();
+        if let Ok(t) = DateTime::parse_from_rfc3339(text) {
+            return Ok(Timestamp(t.timestamp()));
+        }
+        if let Ok(day) = chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d") {
+            if let Some(t) = day.and_hms_opt(0, 0, 0) {
+                return Ok(Timestamp::from_datetime(t.and_utc()));
+            }
+        }
+        Err(TimestampError(format!(
+            "`{text}` is neither a date nor an RFC 3339 time: give one such as `2031-01-01` (its first second, UTC) or `2031-01-01T09:30:00Z`"
+        )))
+    }
+
     /// The same moment as a chrono value, for calendar arithmetic.
     pub fn to_datetime(self) -> DateTime<Utc> {
         DateTime::from_timestamp(self.0, 0).unwrap_or(DateTime::<Utc>::MIN_UTC)
@@ -152,6 +170,16 @@ impl<'de> Deserialize<'de> for Timestamp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_moment_on_the_command_line_may_be_a_date() {
+        assert_eq!(
+            Timestamp::parse_moment("2031-01-01"),
+            Timestamp::parse("2031-01-01T00:00:00Z")
+        );
+        let wrong = Timestamp::parse_moment("2031-01-01 9am").unwrap_err().to_string();
+        assert!(wrong.contains("such as `2031-01-01`"), "{wrong}");
+    }
 
     #[test]
     fn parses_and_prints_rfc3339_in_utc() {

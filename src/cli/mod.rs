@@ -65,8 +65,10 @@ pub struct GlobalArgs {
     /// The game's root directory (holding rules/ and state/).
     #[arg(long, global = true, default_value = ".")]
     pub root: PathBuf,
-    /// Evaluate as if it were this moment (RFC 3339), instead of the clock.
-    #[arg(long, global = true, value_name = "TIME")]
+    /// Evaluate as if it were this moment, instead of the clock: an RFC
+    /// 3339 time (`2031-01-01T09:30:00Z`) or a date (`2031-01-01`, its
+    /// first second in UTC).
+    #[arg(long, global = true, value_name = "TIME", value_parser = Timestamp::parse_moment)]
     pub now: Option<Timestamp>,
     /// The game's default branch, where enacted proposals are merged.
     #[arg(long, global = true, default_value = "main")]
