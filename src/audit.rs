@@ -86,3 +86,86 @@ pub fn disagreement(record: &Record, base: &Game) -> Option<String> {
         decided.reasons.join("; ")
     ))
 }
+
+/// A version of a file after an enactment, as [`undone`] reads it.
+#[derive(Debug, Clone)]
+pub struct Later<'a> {
+    /// The commit.
+    pub commit: &'a str,
+    /// Its message.
+    pub message: &'a str,
+    /// The file's text then (`None`: gone).
+    pub text: Option<&'a str>,
+    /// Whether the rules allow this commit to change what an enactment
+    /// made: another matter's enactment, the resolver's own commits
+    /// (actions, the dynasty, records), an admin's typo fix.
+    pub allowed: bool,
+}
+
+/// The lines an enactment added to a file (`after` where `before` was)
+/// that the file's later versions (oldest first, the last being the
+/// default branch's) no longer hold, each with the version that took it
+/// away, when that version was not allowed to: an enactment reverted by
+/// hand. Blank lines are not counted.
+pub fn undone<'v>(before: &str, after: &str, later: &'v [Later<'v>]) -> Vec<(String, &'v Later<'v>)> {
+    let lines = |text: Option<&str>| -> Vec<String> {
+        text.unwrap_or_default()
+            .lines()
+            .map(str::trim_end)
+            .filter(|l| !l.trim().is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let mut added = lines(Some(after));
+    for line in lines(Some(before)) {
+        if let Some(i) = added.iter().position(|a| *a == line) {
+            added.remove(i);
+        }
+    }
+    let Some(last) = later.last() else {
+        return Vec::new();
+    };
+    let now = lines(last.text);
+    let mut out = Vec::new();
+    for line in added.into_iter().filter(|l| !now.contains(l)) {
+        // The last version that took it away.
+        let mut held = true;
+        let mut remover = None;
+        for v in later {
+            let has = lines(v.text).contains(&line);
+            if held && !has {
+                remover = Some(v);
+            }
+            held = has;
+        }
+        if let Some(v) = remover.filter(|v| !v.allowed) {
+            out.push((line, v));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_an_enactment_added_and_a_hand_took_away_is_undone() {
+        let v = |commit, text, allowed| Later {
+            commit,
+            message: "m",
+            text: Some(text),
+            allowed,
+        };
+        let before = "a = 1\nb = 2\n";
+        let after = "a = 5\nb = 2\n";
+        let reverted = [v("c1", "a = 5\nb = 3\n", true), v("c2", "a = 1\nb = 3\n", false)];
+        let found = undone(before, after, &reverted);
+        assert_eq!(found.len(), 1);
+        assert_eq!((found[0].0.as_str(), found[0].1.commit), ("a = 5", "c2"));
+        let changed_by_a_matter = [v("c1", "a = 6\nb = 2\n", true)];
+        assert!(undone(before, after, &changed_by_a_matter).is_empty());
+        let kept = [v("c1", "a = 5\nb = 9\n", false)];
+        assert!(undone(before, after, &kept).is_empty());
+    }
+}

@@ -1,29 +1,41 @@
-//! `gitnomic audit`: walk the default branch's history and, for every
-//! record of the game's own matters, run the engine again on its recorded
-//! votes under the rules in force when it was decided (see
-//! [`crate::audit`]). Exit 0 when every record agrees, 1 when one does
-//! not, 2 when the history cannot be read.
+//! `gitnomic audit`: walk the default branch's history and check the game
+//! was played by its own rules (see [`crate::audit`]):
+//!
+//! - every record of the game's own matters decides as the engine does on
+//!   its recorded votes, under the rules in force when it was decided;
+//! - every closed votable matter on the forge has its record (unless its
+//!   author withdrew it);
+//! - every enacted record's change is still on the default branch, or a
+//!   later matter (or the resolver, or an admin's typo fix) changed it.
+//!
+//! Exit 0 when everything agrees, 1 when something does not, 2 when the
+//! history or the forge cannot be read.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
 
-use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs};
-use crate::audit::disagreement;
+use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs, open_forge_to_read};
+use crate::audit::{Later, disagreement, undone};
+use crate::collected::engine_kind;
+use crate::forge::local::WITHDRAWN;
 use crate::game::Game;
-use crate::git::Repo;
+use crate::git::{FileVersion, Repo};
 use crate::load::{self, GAME_DIRS};
-use crate::record::Record;
+use crate::plan::effect::{RESOLVING, by_the_resolver};
+use crate::record::{Outcome, Record};
 
 /// Arguments of `gitnomic audit`.
 #[derive(Debug, clap::Args)]
 pub struct Args {}
 
-/// Runs `gitnomic audit` on `--base` of the repository at `--root`.
+/// Runs `gitnomic audit` on `--base` of the repository at `--root`, and
+/// the matters of `--forge`.
 pub(crate) fn run(_: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let repo = Repo::open(&global.root)?;
     let before = first_appearances(&repo, &global.base)?;
+    let mut records = Vec::new();
     let (mut audited, mut wrong) = (0, 0);
     for file in load::read_revision(&repo, &global.base, &["content"])? {
         if !is_own_record(&file.path) {
@@ -44,6 +56,7 @@ pub(crate) fn run(_: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
                 record.number,
                 file.path
             );
+            records.push(record);
             continue;
         };
         let game = Game::check(&load::read_revision(&repo, &base, GAME_DIRS)?);
@@ -51,12 +64,21 @@ pub(crate) fn run(_: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
             wrong += 1;
             say!("#{} ({}): {why}", record.number, file.path);
         }
+        records.push(record);
+    }
+    for problem in unrecorded(global, &records)? {
+        wrong += 1;
+        say!("{problem}");
+    }
+    for problem in reverted(&repo, &global.base, &records)? {
+        wrong += 1;
+        say!("{problem}");
     }
     say!(
         "{audited} records audited on {}: {}.",
         global.base,
         if wrong == 0 {
-            "every one agrees with the rules in force when it was decided".to_string()
+            "every one agrees with the rules in force when it was decided, every closed matter has its record, and every enactment stands".to_string()
         } else {
             format!("{wrong} disagree")
         }
@@ -66,6 +88,107 @@ pub(crate) fn run(_: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     } else {
         EXIT_PROBLEMS
     }))
+}
+
+/// Every closed votable matter on the forge without a record on the
+/// default branch, but those their authors withdrew.
+fn unrecorded(global: &GlobalArgs, records: &[Record]) -> anyhow::Result<Vec<String>> {
+    let forge = open_forge_to_read(global)?;
+    let recorded: BTreeSet<u64> = records.iter().map(|r| r.number).collect();
+    let mut out = Vec::new();
+    let mut closed = forge
+        .every_closed_matter()
+        .context("listing the forge's closed matters")?;
+    closed.sort_by_key(|m| m.number);
+    for m in closed {
+        let labelled = |l: &str| m.labels.iter().any(|x| x.eq_ignore_ascii_case(l));
+        let votable = m.kind().and_then(engine_kind).is_some();
+        if !votable || labelled(WITHDRAWN) || recorded.contains(&m.number) {
+            continue;
+        }
+        let why = if labelled(RESOLVING) {
+            "a resolve run stopped before writing it; the next run writes it"
+        } else {
+            "it was closed without a decision the rules know of (if its author withdrew it, label it `withdrawn`)"
+        };
+        out.push(format!(
+            "#{}: closed on the forge, but {} has no record of it: {why}",
+            m.number, global.base
+        ));
+    }
+    Ok(out)
+}
+
+/// Every line an enactment added that the default branch no longer holds,
+/// where the commit that took it away was not allowed to: a reverted
+/// enactment. Allowed are another matter's enactment, the resolver's own
+/// commits, an admin's typo fix, and any change to the roster (admins
+/// keep it: joining, leaving, idling).
+fn reverted(repo: &Repo, base: &str, records: &[Record]) -> anyhow::Result<Vec<String>> {
+    let merges: BTreeSet<&str> = records
+        .iter()
+        .filter_map(|r| r.merge_commit.as_deref())
+        .collect();
+    let history = repo.first_parent_history(base, &[])?;
+    let position: BTreeMap<&str, usize> = history
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.id.as_str(), i))
+        .collect();
+    let mut files: BTreeMap<String, Vec<FileVersion>> = BTreeMap::new();
+    let mut out = Vec::new();
+    let enacted = records
+        .iter()
+        .filter(|r| r.outcome == Outcome::Enacted && r.source.is_none());
+    for r in enacted {
+        let Some(merge) = r.merge_commit.as_deref() else {
+            continue;
+        };
+        let (Some(&at), Some(parent)) = (position.get(merge), repo.first_parent(merge)?) else {
+            continue;
+        };
+        for path in repo.changed_paths(&parent, merge)? {
+            let top = path.split('/').next().unwrap_or_default();
+            if !GAME_DIRS.contains(&top) || path.starts_with("content/matters/") {
+                continue;
+            }
+            if !files.contains_key(&path) {
+                files.insert(path.clone(), repo.file_history(base, &path)?);
+            }
+            let versions = &files[&path];
+            let pos = |v: &FileVersion| position.get(v.commit.as_str()).copied().unwrap_or(0);
+            let text_at = |limit: usize| {
+                versions
+                    .iter()
+                    .rfind(|v| pos(v) <= limit)
+                    .and_then(|v| v.text.as_deref())
+                    .unwrap_or_default()
+            };
+            let (before, after) = (text_at(at.saturating_sub(1)), text_at(at));
+            let later: Vec<Later<'_>> = versions
+                .iter()
+                .filter(|v| pos(v) > at)
+                .map(|v| Later {
+                    commit: &v.commit,
+                    message: &v.message,
+                    text: v.text.as_deref(),
+                    allowed: path == "state/roster.toml"
+                        || merges.contains(v.commit.as_str())
+                        || by_the_resolver(&v.message)
+                        || v.message.to_lowercase().contains("typo"),
+                })
+                .collect();
+            for (line, v) in undone(before, after, &later) {
+                out.push(format!(
+                    "#{}: its change to {path} (`{line}`) is gone from {base}: commit {} (\"{}\") took it away, and no matter decided that",
+                    r.number,
+                    &v.commit[..v.commit.len().min(8)],
+                    v.message.lines().next().unwrap_or_default()
+                ));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Whether `path` is a record of the game's own matters (not imported).

@@ -132,6 +132,18 @@ fn open_forge(global: &GlobalArgs, now: Timestamp) -> anyhow::Result<Box<dyn cra
     }
 }
 
+/// The forge the global options name, to read only: the local forge
+/// notes no push, and GitHub is only read from.
+fn open_forge_to_read(global: &GlobalArgs) -> anyhow::Result<Box<dyn crate::forge::Forge>> {
+    match global.forge {
+        ForgeKind::Local => Ok(Box::new(crate::forge::local::LocalForge::open_to_read(
+            &global.root,
+            &global.base,
+        )?)),
+        ForgeKind::Github => Ok(Box::new(open_github(global, global.now())?)),
+    }
+}
+
 /// The GitHub forge, configured from the environment as [`open_forge`] says.
 fn open_github(
     global: &GlobalArgs,

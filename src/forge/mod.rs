@@ -77,6 +77,11 @@ pub trait Forge {
         label: Option<&str>,
         since: Option<Timestamp>,
     ) -> Result<Vec<MatterInfo>, ForgeError>;
+    /// Every closed or merged matter, for an audit: all of them, not the
+    /// most recent hundred. Heads and merge commits may be left out.
+    fn every_closed_matter(&self) -> Result<Vec<MatterInfo>, ForgeError> {
+        self.closed_matters(None, None)
+    }
     /// One matter, open or not.
     fn matter(&self, number: u64) -> Result<MatterInfo, ForgeError>;
     /// The comments and review bodies of a matter, oldest first.

@@ -24,6 +24,24 @@ pub const MERGED: &str = "merged";
 /// claims to be, closed without a record.
 pub const NOT_A_MATTER: &str = "not-a-matter";
 
+/// How the resolver's own commits begin: merges of what it decided or
+/// merged unvoted, values set by actions, records, dice logs, dynasty
+/// edits. `gitnomic audit` allows these to change what an enactment made.
+const RESOLVER_MESSAGES: &[&str] = &[
+    "Enact ",
+    "Action #",
+    "Ascension Address #",
+    "Record #",
+    "Rolls on #",
+    "Dynasty ",
+    "DoV #",
+];
+
+/// Whether a commit message is one of the resolver's own.
+pub fn by_the_resolver(message: &str) -> bool {
+    RESOLVER_MESSAGES.iter().any(|m| message.starts_with(m))
+}
+
 /// The file that holds the dynasty.
 pub const GAME_FILE: &str = "state/game.toml";
 

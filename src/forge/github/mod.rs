@@ -376,6 +376,27 @@ impl Forge for GitHubForge {
         Ok(out)
     }
 
+    fn every_closed_matter(&self) -> Result<Vec<MatterInfo>, ForgeError> {
+        let mut out = Vec::new();
+        for issue in self.list::<Issue>("/issues?state=closed&per_page=100")? {
+            out.push(MatterInfo {
+                number: issue.number,
+                title: issue.title,
+                body: issue.body.unwrap_or_default(),
+                author: Login(issue.user.map_or_else(|| GHOST.into(), |u| u.login)),
+                opened: dto::time(&issue.created_at)?,
+                labels: issue.labels.into_iter().map(dto::Label::name).collect(),
+                head: None,
+                pull: issue.pull_request.is_some(),
+                merge_commit: None,
+                draft: false,
+                link: issue.html_url,
+                updated: None,
+            });
+        }
+        Ok(out)
+    }
+
     fn matter(&self, number: u64) -> Result<MatterInfo, ForgeError> {
         let issue: Issue = self.get_json(&format!("/issues/{number}"), number)?;
         if issue.pull_request.is_some() {

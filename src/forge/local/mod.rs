@@ -190,6 +190,18 @@ impl LocalForge {
         Ok(forge)
     }
 
+    /// Opens the local forge of the repository at `root` to read only
+    /// (`gitnomic audit`): a branch that moved is not noted as a push.
+    pub fn open_to_read(root: &Path, base: &str) -> Result<Self, ForgeError> {
+        let repo = Repo::open(root).map_err(git_error)?;
+        Ok(LocalForge {
+            repo,
+            dir: dir_of(root),
+            base: base.to_string(),
+            now: Timestamp::from_unix(0),
+        })
+    }
+
     /// Opens a pull request (with a branch) or an issue; returns its number.
     pub fn open_matter(&self, new: &NewMatter<'_>) -> Result<u64, LocalError> {
         let author = login(new.author)?;
@@ -424,6 +436,14 @@ impl Forge for LocalForge {
             .collect();
         closed.sort_by_key(|m| std::cmp::Reverse((m.closed, m.number)));
         closed.iter().take(100).map(|m| self.info(m)).collect()
+    }
+
+    fn every_closed_matter(&self) -> Result<Vec<MatterInfo>, ForgeError> {
+        self.all_matters()?
+            .iter()
+            .filter(|m| m.state != State::Open)
+            .map(|m| self.info(m))
+            .collect()
     }
 
     fn matter(&self, number: u64) -> Result<MatterInfo, ForgeError> {
