@@ -107,7 +107,11 @@ pub struct Later<'a> {
 /// default branch's) no longer hold, each with the version that took it
 /// away, when that version was not allowed to: an enactment reverted by
 /// hand. Blank lines are not counted.
-pub fn undone<'v>(before: &str, after: &str, later: &'v [Later<'v>]) -> Vec<(String, &'v Later<'v>)> {
+pub fn undone<'v>(
+    before: &str,
+    after: &str,
+    later: &'v [Later<'v>],
+) -> Vec<(String, &'v Later<'v>)> {
     let lines = |text: Option<&str>| -> Vec<String> {
         text.unwrap_or_default()
             .lines()
@@ -159,7 +163,10 @@ mod tests {
         };
         let before = "a = 1\nb = 2\n";
         let after = "a = 5\nb = 2\n";
-        let reverted = [v("c1", "a = 5\nb = 3\n", true), v("c2", "a = 1\nb = 3\n", false)];
+        let reverted = [
+            v("c1", "a = 5\nb = 3\n", true),
+            v("c2", "a = 1\nb = 3\n", false),
+        ];
         let found = undone(before, after, &reverted);
         assert_eq!(found.len(), 1);
         assert_eq!((found[0].0.as_str(), found[0].1.commit), ("a = 5", "c2"));

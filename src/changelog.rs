@@ -122,7 +122,12 @@ fn told<'m>(message: &'m str, key: &str) -> Option<&'m str> {
 /// The changes of `key` a commit message tells of, one per line
 /// (`players.Boris.springs: 3 → 5 by @boris-b, comment 4`), as
 /// (from, to, by), when they chain from `old` to `new`; else none.
-fn stepped<'m>(message: &'m str, key: &str, old: &str, new: &str) -> Vec<(&'m str, &'m str, &'m str)> {
+fn stepped<'m>(
+    message: &'m str,
+    key: &str,
+    old: &str,
+    new: &str,
+) -> Vec<(&'m str, &'m str, &'m str)> {
     let prefix = format!("{key}: ");
     let steps: Option<Vec<(&str, &str, &str)>> = message
         .lines()
@@ -137,7 +142,8 @@ fn stepped<'m>(message: &'m str, key: &str, old: &str, new: &str) -> Vec<(&'m st
         return Vec::new();
     };
     let chains = steps.windows(2).all(|w| w[0].1 == w[1].0);
-    let ends = steps.first().is_some_and(|s| s.0 == old) && steps.last().is_some_and(|s| s.1 == new);
+    let ends =
+        steps.first().is_some_and(|s| s.0 == old) && steps.last().is_some_and(|s| s.1 == new);
     if chains && ends { steps } else { Vec::new() }
 }
 

@@ -156,7 +156,9 @@ pub fn quiet_mentions(text: &str) -> String {
                 && starts_login(&line[at + 1..])
             {
                 let len = line[at + 1..]
-                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '[' || c == ']'))
+                    .find(|c: char| {
+                        !(c.is_ascii_alphanumeric() || c == '-' || c == '[' || c == ']')
+                    })
                     .unwrap_or(line.len() - at - 1);
                 let login = line[at + 1..at + 1 + len].trim_end_matches('-');
                 out.push_str(&format!("`@{login}`"));
@@ -192,10 +194,15 @@ mod tests {
     #[test]
     fn a_status_mentions_nobody() {
         assert_eq!(
-            quiet_mentions("- @lurker-l (12:00): not a player\ncomment 4 by @dave-d: `@x` done; mail a@b.c"),
+            quiet_mentions(
+                "- @lurker-l (12:00): not a player\ncomment 4 by @dave-d: `@x` done; mail a@b.c"
+            ),
             "- `@lurker-l` (12:00): not a player\ncomment 4 by `@dave-d`: `@x` done; mail a@b.c"
         );
-        assert_eq!(quiet_mentions("by @github-actions[bot]."), "by `@github-actions[bot]`.");
+        assert_eq!(
+            quiet_mentions("by @github-actions[bot]."),
+            "by `@github-actions[bot]`."
+        );
     }
 
     #[test]

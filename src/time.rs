@@ -177,7 +177,9 @@ mod tests {
             Timestamp::parse_moment("2031-01-01"),
             Timestamp::parse("2031-01-01T00:00:00Z")
         );
-        let wrong = Timestamp::parse_moment("2031-01-01 9am").unwrap_err().to_string();
+        let wrong = Timestamp::parse_moment("2031-01-01 9am")
+            .unwrap_err()
+            .to_string();
         assert!(wrong.contains("such as `2031-01-01`"), "{wrong}");
     }
 

@@ -14,7 +14,8 @@ use gitnomic::engine::decide::{Decision, Quantities};
 use gitnomic::engine::params::PRESETS;
 use gitnomic::engine::tally::Tally;
 use gitnomic::engine::{
-    Comment, Crowned, IdleSpell, Matter, MatterKind, Params, Phase, Player, PlayerName, Snapshot, resolve,
+    Comment, Crowned, IdleSpell, Matter, MatterKind, Params, Phase, Player, PlayerName, Snapshot,
+    resolve,
 };
 use gitnomic::time::{Span, Timestamp};
 use proptest::prelude::*;
@@ -340,7 +341,11 @@ fn rich_game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
             prop::collection::vec(any::<bool>(), 7),
             matters,
             (0..=n + 2, 0..PRESETS.len(), 0..AMENDMENTS.len()),
-            (any::<bool>(), any::<bool>(), proptest::option::of(0..120i64)),
+            (
+                any::<bool>(),
+                any::<bool>(),
+                proptest::option::of(0..120i64),
+            ),
             0..320i64,
         )
             .prop_map(

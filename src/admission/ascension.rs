@@ -32,9 +32,18 @@ pub fn kept_rules(description: &str) -> Result<BTreeSet<String>, String> {
         })
         .collect();
     let line = match lines.as_slice() {
-        [] => return Err(format!("its description does not say which rules it keeps: {syntax}")),
+        [] => {
+            return Err(format!(
+                "its description does not say which rules it keeps: {syntax}"
+            ));
+        }
         [line] => &line[KEEP.len()..],
-        _ => return Err(format!("its description has {} `{KEEP}` lines: {syntax}", lines.len())),
+        _ => {
+            return Err(format!(
+                "its description has {} `{KEEP}` lines: {syntax}",
+                lines.len()
+            ));
+        }
     };
     let words: Vec<&str> = line
         .split(|c: char| c == ',' || c.is_whitespace())
@@ -121,7 +130,9 @@ mod tests {
     fn the_keep_line_is_read_and_nothing_else_is() {
         let kept = |d: &str| kept_rules(d).map(|k| k.into_iter().collect::<Vec<_>>());
         assert_eq!(
-            kept("The age of steam.\n\nKeep: springs, `gadget-powers`\n\nI repeal cogs-and-gadgets."),
+            kept(
+                "The age of steam.\n\nKeep: springs, `gadget-powers`\n\nI repeal cogs-and-gadgets."
+            ),
             Ok(vec!["gadget-powers".to_string(), "springs".to_string()])
         );
         assert_eq!(kept("keep: none"), Ok(vec![]));
@@ -131,8 +142,16 @@ mod tests {
                 .contains("does not say which rules it keeps"),
             "prose is not a list"
         );
-        assert!(kept("Keep: springs\nKeep: cogs").unwrap_err().contains("2 `Keep:` lines"));
-        assert!(kept("Keep: Springs!").unwrap_err().contains("`Springs!`, which is not a rule id"));
+        assert!(
+            kept("Keep: springs\nKeep: cogs")
+                .unwrap_err()
+                .contains("2 `Keep:` lines")
+        );
+        assert!(
+            kept("Keep: Springs!")
+                .unwrap_err()
+                .contains("`Springs!`, which is not a rule id")
+        );
         assert!(kept("Keep:").unwrap_err().contains("is empty"));
     }
 }

@@ -97,12 +97,8 @@ pub fn judge(ledger: &Ledger<'_>, facts: &Facts<'_>) -> Judgement {
         }
         (Kind::Action, Some(head)) => {
             if let (Some(fork), Some(state)) = (facts.fork, &base.state) {
-                v.problems.extend(action_problems(
-                    state,
-                    fork,
-                    head,
-                    facts.posting.author,
-                ));
+                v.problems
+                    .extend(action_problems(state, fork, head, facts.posting.author));
             }
         }
         _ => {}

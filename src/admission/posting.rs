@@ -189,9 +189,9 @@ impl<'g> Ledger<'g> {
             return no(format!("{} {why} when it was opened", player.name));
         }
         let why = match kind {
-            Kind::Proposal => self.proposal_refusal(p, &player.name, params).map(|r| {
-                format!("it cannot be a proposal: {r}")
-            }),
+            Kind::Proposal => self
+                .proposal_refusal(p, &player.name, params)
+                .map(|r| format!("it cannot be a proposal: {r}")),
             Kind::Dov => self
                 .dov_refusal(p, &player.name, state, params)
                 .map(|r| format!("it cannot be a DoV: {r}")),

@@ -14,9 +14,9 @@ use crate::game::Game;
 use crate::git::Repo;
 use crate::git::trial::GitTrial;
 use crate::journal::Journal;
+use crate::load::{self, GAME_DIRS, Origin};
 use crate::plan::effect::RESOLVING;
 use crate::plan::standing::{closing_journal, closing_text};
-use crate::load::{self, GAME_DIRS, Origin};
 use crate::ruleset::diff::diff;
 
 /// Arguments of `gitnomic check`.

@@ -36,7 +36,9 @@ mod timeline;
 pub use decide::Decision;
 pub use next::NextChange;
 pub use params::{ParamError, Params};
-pub use snapshot::{Comment, Crowned, IdleSpell, Matter, MatterKind, Phase, Player, PlayerName, Snapshot};
+pub use snapshot::{
+    Comment, Crowned, IdleSpell, Matter, MatterKind, Phase, Player, PlayerName, Snapshot,
+};
 pub use tally::Tally;
 
 use crate::time::Timestamp;

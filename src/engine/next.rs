@@ -237,7 +237,8 @@ fn dov_changes(
     };
     // A DoV enacted before (the game awaits its Address) fails every
     // other DoV that was valid, as soon as a run sees it open.
-    let crowned = game.snapshot.phase == Phase::AwaitingAscension && game.snapshot.crowned.is_some();
+    let crowned =
+        game.snapshot.phase == Phase::AwaitingAscension && game.snapshot.crowned.is_some();
     // Each DoV's own enactments, oldest DoV first.
     let mut enacts: Vec<(usize, Moments)> = Vec::new();
     for i in (0..found.len()).filter(|i| game.valid(*i, MatterKind::Dov)) {

@@ -109,7 +109,11 @@ pub fn collect_one(
 /// The comments the bot first saw carrying voting words that the forge no
 /// longer has (deleted), as first seen: a deleted vote still counts, as an
 /// edited one counts as it was first seen (rule "Votable Matters").
-fn first_seen_deleted(journal: &Journal, comments: &[ForgeComment], now: Timestamp) -> Vec<ForgeComment> {
+fn first_seen_deleted(
+    journal: &Journal,
+    comments: &[ForgeComment],
+    now: Timestamp,
+) -> Vec<ForgeComment> {
     journal
         .voters
         .iter()
@@ -121,7 +125,9 @@ fn first_seen_deleted(journal: &Journal, comments: &[ForgeComment], now: Timesta
                 author: v.by.clone(),
                 created: v.at,
                 edited: None,
-                body: format!("{words}\n\n(deleted after the resolver first saw it; the first version counts)"),
+                body: format!(
+                    "{words}\n\n(deleted after the resolver first saw it; the first version counts)"
+                ),
                 link: None,
                 via: Via::Comment,
             })

@@ -161,26 +161,31 @@ fn resolve(
 /// and fields changed. What an action pull request changes.
 pub fn changes(before: &GameState, after: &GameState) -> Vec<SetValue> {
     let mut out = Vec::new();
-    let mut table = |table: Vec<String>,
-                     old: Option<&std::collections::BTreeMap<String, toml::Value>>,
-                     new: Option<&std::collections::BTreeMap<String, toml::Value>>| {
-        let empty = std::collections::BTreeMap::new();
-        let (old, new) = (old.unwrap_or(&empty), new.unwrap_or(&empty));
-        let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
-        for key in keys {
-            let (from, to) = (old.get(key), new.get(key));
-            if from != to {
-                let none = || toml::Value::Table(toml::Table::new());
-                out.push(SetValue {
-                    table: table.clone(),
-                    key: key.clone(),
-                    from: from.cloned().unwrap_or_else(none),
-                    to: to.cloned().unwrap_or_else(none),
-                });
+    let mut table =
+        |table: Vec<String>,
+         old: Option<&std::collections::BTreeMap<String, toml::Value>>,
+         new: Option<&std::collections::BTreeMap<String, toml::Value>>| {
+            let empty = std::collections::BTreeMap::new();
+            let (old, new) = (old.unwrap_or(&empty), new.unwrap_or(&empty));
+            let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+            for key in keys {
+                let (from, to) = (old.get(key), new.get(key));
+                if from != to {
+                    let none = || toml::Value::Table(toml::Table::new());
+                    out.push(SetValue {
+                        table: table.clone(),
+                        key: key.clone(),
+                        from: from.cloned().unwrap_or_else(none),
+                        to: to.cloned().unwrap_or_else(none),
+                    });
+                }
             }
-        }
-    };
-    table(vec!["globals".into()], Some(&before.globals), Some(&after.globals));
+        };
+    table(
+        vec!["globals".into()],
+        Some(&before.globals),
+        Some(&after.globals),
+    );
     let players: std::collections::BTreeSet<&String> =
         before.values.keys().chain(after.values.keys()).collect();
     for player in players {

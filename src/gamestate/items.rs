@@ -367,7 +367,12 @@ pub fn changes(before: &GameState, after: &GameState) -> Vec<SetValue> {
                     }
                 }
                 (a, b) => {
-                    let table = |item: Option<Item>| item.map_or_else(|| toml::Value::Table(toml::Table::new()), |i| as_table(&i));
+                    let table = |item: Option<Item>| {
+                        item.map_or_else(
+                            || toml::Value::Table(toml::Table::new()),
+                            |i| as_table(&i),
+                        )
+                    };
                     out.push(SetValue {
                         table: vec![COLLECTIONS.into(), name.clone()],
                         key: id.clone(),

@@ -367,7 +367,10 @@ impl Planner<'_> {
         };
         let crown = (enacted && m.kind == Kind::Dov).then(|| self.crown_edits(m));
         if crown.is_some() {
-            self.crowned = Some(crate::engine::Crowned { dov: n, at: self.now });
+            self.crowned = Some(crate::engine::Crowned {
+                dov: n,
+                at: self.now,
+            });
         }
         let players = self.active_players();
         let counted = (run.active, run.quorum);

@@ -74,7 +74,8 @@ impl Planner<'_> {
         // No valid DoV, so no hiatus: as a later run, which no longer
         // sees it open, would judge the actions made meanwhile.
         if m.kind == crate::matter::Kind::Dov {
-            self.dov_pending.retain(|(number, ..)| *number != m.info.number);
+            self.dov_pending
+                .retain(|(number, ..)| *number != m.info.number);
         }
         Ok(())
     }

@@ -288,13 +288,69 @@ pub fn typo_fix_size(
 
 /// Words that state a number: a change to one is never a typo fix.
 const NUMBER_WORDS: &[&str] = &[
-    "zero", "no", "none", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-    "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-    "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty",
-    "ninety", "hundred", "thousand", "million", "once", "twice", "thrice", "half", "halves",
-    "quarter", "double", "triple", "dozen", "first", "second", "third", "fourth", "fifth",
-    "sixth", "seventh", "eighth", "ninth", "tenth", "single", "both", "all", "every", "each",
-    "any", "more", "less", "fewer", "most", "least",
+    "zero",
+    "no",
+    "none",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+    "thirty",
+    "forty",
+    "fifty",
+    "sixty",
+    "seventy",
+    "eighty",
+    "ninety",
+    "hundred",
+    "thousand",
+    "million",
+    "once",
+    "twice",
+    "thrice",
+    "half",
+    "halves",
+    "quarter",
+    "double",
+    "triple",
+    "dozen",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "single",
+    "both",
+    "all",
+    "every",
+    "each",
+    "any",
+    "more",
+    "less",
+    "fewer",
+    "most",
+    "least",
 ];
 
 /// Whether changing line `a` into `b` changes a word that carries meaning
@@ -460,10 +516,19 @@ mod tests {
         let old = [rule("a", "Alpha", 10, "Each player may wind once.")];
         let fixed = [rule("a", "Alpha", 10, "Each player may wind once!")];
         assert_eq!(typo_fix_size(&old, &fixed, &none), Some(1));
-        let reworded = [rule("a", "Alpha", 10, "Each player may wnid once, at dawn.")];
+        let reworded = [rule(
+            "a",
+            "Alpha",
+            10,
+            "Each player may wnid once, at dawn.",
+        )];
         assert_eq!(typo_fix_size(&old, &reworded, &none), Some(11));
         let retitled = [rule("a", "Alfa", 10, "Each player may wind once.")];
-        assert_eq!(typo_fix_size(&old, &retitled, &none), None, "front matter changed");
+        assert_eq!(
+            typo_fix_size(&old, &retitled, &none),
+            None,
+            "front matter changed"
+        );
         let more = [old[0].clone(), rule("b", "Beta", 20, "B.")];
         assert_eq!(typo_fix_size(&old, &more, &none), None, "a file was added");
         let state_old = [SourceFile::new("state/variables.toml", "a = 1\n")];
@@ -478,17 +543,44 @@ mod tests {
     #[test]
     fn a_number_digit_or_defined_term_is_never_a_typo() {
         let defined: BTreeSet<String> = ["cog", "spring", "may"].map(String::from).into();
-        let old = [rule("a", "Alpha", 10, "It costs three Cogs and two Springs.")];
+        let old = [rule(
+            "a",
+            "Alpha",
+            10,
+            "It costs three Cogs and two Springs.",
+        )];
         let fewer = [rule("a", "Alpha", 10, "It costs two Cogs and one Spring.")];
-        assert_eq!(typo_fix_size(&old, &fewer, &defined), None, "eight characters, but numbers");
+        assert_eq!(
+            typo_fix_size(&old, &fewer, &defined),
+            None,
+            "eight characters, but numbers"
+        );
         let digits = [rule("a", "Alpha", 10, "It costs 3 Cogs and two Springs.")];
         assert_eq!(typo_fix_size(&old, &digits, &defined), None);
-        let term = [rule("a", "Alpha", 10, "It costs three Cogs and two Sprongs.")];
-        assert_eq!(typo_fix_size(&old, &term, &defined), None, "a defined term misspelt");
-        let fix = [rule("a", "Alpha", 10, "It cost three Cogs and two Springs.")];
+        let term = [rule(
+            "a",
+            "Alpha",
+            10,
+            "It costs three Cogs and two Sprongs.",
+        )];
+        assert_eq!(
+            typo_fix_size(&old, &term, &defined),
+            None,
+            "a defined term misspelt"
+        );
+        let fix = [rule(
+            "a",
+            "Alpha",
+            10,
+            "It cost three Cogs and two Springs.",
+        )];
         assert_eq!(typo_fix_size(&old, &fix, &defined), Some(1));
         assert!(changes_meaning("You may act.", "You must act.", &defined));
-        assert!(!changes_meaning("Teh cogs turn.", "The cogs turn.", &defined));
+        assert!(!changes_meaning(
+            "Teh cogs turn.",
+            "The cogs turn.",
+            &defined
+        ));
     }
 
     #[test]

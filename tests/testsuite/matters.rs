@@ -89,8 +89,7 @@ fn check_pr_refuses_what_a_proposal_may_not_touch_and_broken_state() {
         run.stdout
     );
     assert!(
-        run.stdout
-            .contains("not ok: it cannot stand as a Proposal"),
+        run.stdout.contains("not ok: it cannot stand as a Proposal"),
         "a proposal may not change src/: {}",
         run.stdout
     );
@@ -154,7 +153,9 @@ fn check_pr_asks_and_closes_a_proposal_over_the_pending_limit_only_when_told() {
         "--close",
     ]);
     assert!(run.stdout.contains("closed"), "{}", run.stdout);
-    let shown = game.at("2030-01-01T03:03:00Z", &["play", "show", "3"]).stdout;
+    let shown = game
+        .at("2030-01-01T03:03:00Z", &["play", "show", "3"])
+        .stdout;
     assert!(
         shown.contains("; closed.") && shown.contains("already has 2 pending proposals"),
         "{shown}"
@@ -163,7 +164,9 @@ fn check_pr_asks_and_closes_a_proposal_over_the_pending_limit_only_when_told() {
     game.at("2030-01-01T03:04:00Z", &["resolve"]);
     let record = game.read_at("main", "content/matters/00003.md").unwrap();
     assert!(record.contains("outcome = \"not-a-matter\""), "{record}");
-    let shown = game.at("2030-01-01T03:05:00Z", &["play", "show", "3"]).stdout;
+    let shown = game
+        .at("2030-01-01T03:05:00Z", &["play", "show", "3"])
+        .stdout;
     assert!(
         shown.contains("Labels: Proposal, not-a-matter") && shown.contains("Closed: not a matter"),
         "{shown}"
@@ -230,7 +233,8 @@ fn an_action_that_checks_is_merged_without_a_vote_and_one_that_does_not_is_not()
     let run = game.at("2030-01-01T00:10:00Z", &["resolve"]);
     assert!(run.stdout.contains("Action #1: merged"), "{}", run.stdout);
     assert!(
-        run.stdout.contains("Action #2: not-a-matter — closed: it changes state/roster.toml"),
+        run.stdout
+            .contains("Action #2: not-a-matter — closed: it changes state/roster.toml"),
         "{}",
         run.stdout
     );
@@ -354,7 +358,8 @@ fn an_ascension_address_begins_the_next_dynasty() {
         run.stdout
     );
     assert!(
-        run.stdout.contains("Ascension Address #3: not-a-matter — closed")
+        run.stdout
+            .contains("Ascension Address #3: not-a-matter — closed")
             && run.stdout.contains("only the new Clockmaker"),
         "{}",
         run.stdout

@@ -149,9 +149,8 @@ fn what_cannot_be_carried_out_is_closed_and_the_queue_moves_on_as_the_dry_run_sa
     let dry = game.at("2030-01-01T13:00:00Z", &["resolve", "--dry-run"]);
     let run = game.at("2030-01-01T13:00:00Z", &["resolve"]);
     assert!(
-        run.stdout.contains(
-            "Proposal #1: not-a-matter — closed: it changes .github/workflows/x.yml"
-        ),
+        run.stdout
+            .contains("Proposal #1: not-a-matter — closed: it changes .github/workflows/x.yml"),
         "{}",
         run.stdout
     );
