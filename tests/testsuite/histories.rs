@@ -13,7 +13,10 @@
 //! `kill_sweep`). After every step these must hold:
 //!
 //! - main passes `gitnomic check`;
-//! - a record, once written, never changes, and `audit` finds nothing;
+//! - a record, once written, never changes, and `audit` finds nothing
+//!   (every closed matter recorded, every enactment standing);
+//! - for every open matter, `check`'s verdict, the plan's line and `play
+//!   list`'s agree on whether it may stand;
 //! - the dry run's plan is what the run then does;
 //! - after a run, nothing is left to do at that moment (nothing waits
 //!   behind a matter that cannot be carried out);
@@ -36,7 +39,7 @@ use proptest::prelude::*;
 
 use crate::game_test::copy_tree;
 use crate::game_test::{GameTest, Run};
-use crate::histories_checks::{acted_once, assert_same_state, records};
+use crate::histories_checks::{acted_once, assert_same_state, doors_agree, records};
 
 const LOGINS: [&str; 6] = [
     "ada-tinkers",
@@ -335,6 +338,7 @@ impl Play {
             Step::Wait(hours) => self.hour += hours,
             Step::Resolve { kill } => self.resolve(*kill),
         }
+        doors_agree(&self.game, &self.now(), &self.story());
     }
 
     /// Comments `body` on matter `n` as `login`, remembering its id.

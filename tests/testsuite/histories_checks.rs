@@ -101,3 +101,89 @@ pub(crate) fn assert_same_state(a: &Path, b: &Path, k: &str) {
     }
     assert_eq!(fa.len(), fb.len(), "the same forge files");
 }
+
+/// Every door says the same of every open matter at `now`: `check`'s
+/// verdict (`check --open --dry-run` judges each open matter exactly as
+/// `check --pr N --dry-run` does), the plan's line (`resolve --dry-run`)
+/// and `play list`'s. A matter check says cannot stand is one the plan
+/// closes and play list says the next run closes; one that stands is
+/// neither, and a votable one has its tally in play list.
+pub(crate) fn doors_agree(game: &crate::game_test::GameTest, now: &str, story: &str) {
+    let run = |args: &[&str]| {
+        let mut all = vec!["--now", now];
+        all.extend_from_slice(args);
+        game.run(&all)
+    };
+    let check = run(&["check", "--open", "--dry-run"]);
+    assert!(check.code <= 1, "check: {}{}", check.stdout, check.stderr);
+    let plan = run(&["resolve", "--dry-run"]);
+    assert_eq!(plan.code, 0, "dry run: {}{}", plan.stdout, plan.stderr);
+    let list = run(&["play", "list"]);
+    assert_eq!(list.code, 0, "play list: {}{}", list.stdout, list.stderr);
+    let verdicts = check_verdicts(&check.stdout);
+    let context = || {
+        format!(
+            "check:\n{}\nplan:\n{}\nplay list:\n{}\n{story}",
+            check.stdout, plan.stdout, list.stdout
+        )
+    };
+    for (number, (kind, cannot_stand)) in &verdicts {
+        let line = plan
+            .stdout
+            .lines()
+            .find(|l| l.contains(&format!("#{number}: ")) && !l.starts_with(' '));
+        let plan_closes = line.is_some_and(|l| l.contains("not-a-matter — closed"));
+        let listed = list
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("#{number} ")));
+        let list_closes = listed.is_some_and(|l| l.contains(": not a matter, closed"));
+        assert_eq!(
+            (plan_closes, list_closes),
+            (*cannot_stand, *cannot_stand),
+            "#{number} ({kind}): check says it {} stand\n{}",
+            if *cannot_stand { "cannot" } else { "may" },
+            context()
+        );
+        if !cannot_stand && matches!(kind.as_str(), "Proposal" | "CfJ" | "DoV") {
+            assert!(
+                line.is_some(),
+                "#{number}: no line in the plan\n{}",
+                context()
+            );
+            let tally = format!("{kind} #{number} “");
+            assert!(
+                list.stdout.contains(&tally),
+                "#{number}: no tally in play list\n{}",
+                context()
+            );
+        }
+    }
+}
+
+/// `check`'s verdict on each matter it judged: its kind, and whether it
+/// said the matter cannot stand.
+fn check_verdicts(stdout: &str) -> BTreeMap<u64, (String, bool)> {
+    let mut out = BTreeMap::new();
+    let mut current: Option<(u64, String)> = None;
+    for line in stdout.lines() {
+        if !line.starts_with(' ') {
+            // `Proposal #3 by boris-b: title`
+            current = line.split_once(" #").and_then(|(kind, rest)| {
+                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                Some((digits.parse().ok()?, kind.to_string()))
+            });
+            continue;
+        }
+        let verdict = line.trim();
+        if let (Some((n, kind)), true) =
+            (&current, verdict == "ok" || verdict.starts_with("not ok"))
+        {
+            out.insert(
+                *n,
+                (kind.clone(), verdict.starts_with("not ok: it cannot stand")),
+            );
+        }
+    }
+    out
+}

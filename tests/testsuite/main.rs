@@ -8,6 +8,7 @@ mod conformance;
 mod demo;
 mod dice;
 mod doctor;
+mod doors;
 mod events;
 mod fake_git;
 mod fake_github;
