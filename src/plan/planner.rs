@@ -158,13 +158,20 @@ fn dov_pending(inputs: &Inputs<'_>) -> Vec<(u64, Timestamp, Option<Timestamp>)> 
         .game
         .records
         .iter()
-        .filter(|r| r.kind == crate::engine::MatterKind::Dov)
+        .filter(|r| r.kind == crate::engine::MatterKind::Dov && r.outcome != Ended::NotAMatter)
         .map(|r| (r.number, r.opened, Some(r.resolved)));
+    // One closed, or being closed, as no DoV never began a hiatus.
+    let closing = |m: &&Collected| {
+        m.journal
+            .resolution
+            .as_ref()
+            .is_some_and(|r| r.outcome == Ended::NotAMatter)
+    };
     let live = inputs
         .unfinished
         .iter()
         .chain(inputs.open)
-        .filter(|m| m.kind == Kind::Dov)
+        .filter(|m| m.kind == Kind::Dov && !closing(m))
         .map(|m| {
             let resolved = m.journal.resolution.as_ref().map(|r| r.at);
             (m.info.number, m.info.opened, resolved)
