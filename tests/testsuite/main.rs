@@ -18,6 +18,7 @@ mod game_test;
 mod github;
 mod github_actions;
 mod github_budget;
+mod github_doors;
 mod github_faults;
 mod github_pushes;
 mod github_replies;
