@@ -514,6 +514,24 @@ fn pending(game: &Game, global: &GlobalArgs, say: &dyn Fn(&str)) -> anyhow::Resu
             m.if_votes = what_if.remove(&m.number).unwrap_or_default();
         }
     }
+    views.closing = planned
+        .plan
+        .lines
+        .iter()
+        .filter_map(|line| match &line.outcome {
+            crate::plan::Outcome::Closed(why) => Some(site::ClosingView {
+                number: line.number,
+                kind: line.kind.to_string(),
+                title: planned
+                    .matters
+                    .get(&line.number)
+                    .map(|m| m.info.title.clone())
+                    .unwrap_or_default(),
+                why: why.clone(),
+            }),
+            _ => None,
+        })
+        .collect();
     let count = i64::try_from(views.matters.len()).unwrap_or(i64::MAX);
     say(&format!(
         "tallied {} at {now}",

@@ -86,6 +86,22 @@ pub struct Pending {
     /// The next moment something resolves if no vote changes: `#5 at
     /// 00:40 UTC on 6 Mar 2030`.
     pub next: Option<String>,
+    /// What may not stand as the matter it claims to be, which the
+    /// resolver closes when it next runs (as `check` and `play list` say).
+    pub closing: Vec<ClosingView>,
+}
+
+/// A pull request or issue that cannot stand as the matter it claims.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ClosingView {
+    /// Its number.
+    pub number: u64,
+    /// The kind it claims.
+    pub kind: String,
+    /// Its title.
+    pub title: String,
+    /// Why it cannot stand.
+    pub why: String,
 }
 
 /// A matter still open, with its live tally, as a view: what a player

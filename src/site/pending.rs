@@ -55,6 +55,7 @@ pub fn views(
         quorum: Some(count(run.quorum)),
         active: Some(count(run.active)),
         next,
+        closing: Vec::new(),
     }
 }
 

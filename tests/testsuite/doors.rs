@@ -110,6 +110,15 @@ fn a_dov_within_its_authors_cooldown_is_refused_by_every_door() {
         "{}",
         list.stdout
     );
+    // The site says so too, from the same plan.
+    game.at("2030-01-02T10:00:00Z", &["build"]);
+    let pending = game.read("public/pending/index.html");
+    assert!(
+        pending.contains("<h2>Not matters</h2>")
+            && pending
+                .contains("DoV #2 “A matter”: it cannot be a DoV: Dmitri&#39;s last DoV failed"),
+        "{pending}"
+    );
     let run = game.at("2030-01-02T22:00:00Z", &["resolve"]);
     assert!(
         run.stdout.contains(
