@@ -198,6 +198,13 @@ impl Record {
         }
     }
 
+    /// Whether it records a matter that was voted on (enacted or failed),
+    /// not a post closed as no matter: rates and counts of matters leave
+    /// those out.
+    pub fn was_voted_on(&self) -> bool {
+        self.outcome != Outcome::NotAMatter
+    }
+
     /// The record as file text: TOML front matter, then the body.
     pub fn render(&self) -> String {
         // Serialising plain data to TOML cannot fail; an empty front matter

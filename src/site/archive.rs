@@ -96,7 +96,7 @@ impl Tally {
     pub(crate) fn of<'r>(records: impl Iterator<Item = &'r Record>) -> Tally {
         let mut t = Tally::default();
         let (mut first, mut last) = (None, None);
-        for r in records {
+        for r in records.filter(|r| r.was_voted_on()) {
             t.matters += 1;
             t.enacted += usize::from(r.status() == "enacted");
             first = first.min(Some(r.resolved)).or(Some(r.resolved));

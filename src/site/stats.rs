@@ -28,14 +28,19 @@ pub(crate) fn render(
     (rows, newest): (&[MatterRow], &[usize]),
     site: &mut Site,
 ) -> Result<(), SiteError> {
-    let records = &cx.game.records;
-    let enacted = records.iter().filter(|r| r.status() == "enacted").count();
+    let voted: Vec<&crate::record::Record> = cx
+        .game
+        .records
+        .iter()
+        .filter(|r| r.was_voted_on())
+        .collect();
+    let enacted = voted.iter().filter(|r| r.status() == "enacted").count();
     let path = "stats/index.html";
     let mut context = cx.page(path, "Statistics", "stats")?;
-    context.insert("total", &records.len());
+    context.insert("total", &voted.len());
     context.insert("enacted", &enacted);
-    context.insert("rate", &percent(enacted, records.len()));
-    let charts = if records.is_empty() {
+    context.insert("rate", &percent(enacted, voted.len()));
+    let charts = if voted.is_empty() {
         Vec::new()
     } else {
         vec![per_month(cx), rate_per_dynasty(cx)]
@@ -54,7 +59,7 @@ pub(crate) fn render(
 /// Resolved matters per calendar month, months without any included.
 fn per_month(cx: &Context) -> Chart {
     let mut counts: BTreeMap<(i32, u32), usize> = BTreeMap::new();
-    for r in &cx.game.records {
+    for r in cx.game.records.iter().filter(|r| r.was_voted_on()) {
         let t = r.resolved.to_datetime();
         *counts
             .entry((chrono::Datelike::year(&t), chrono::Datelike::month(&t)))
@@ -91,7 +96,7 @@ fn per_month(cx: &Context) -> Chart {
 
 fn rate_per_dynasty(cx: &Context) -> Chart {
     let mut tallies: BTreeMap<u32, (usize, usize)> = BTreeMap::new();
-    for r in &cx.game.records {
+    for r in cx.game.records.iter().filter(|r| r.was_voted_on()) {
         let entry = tallies.entry(r.dynasty).or_default();
         entry.0 += usize::from(r.status() == "enacted");
         entry.1 += 1;
