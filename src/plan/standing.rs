@@ -90,6 +90,9 @@ impl Planner<'_> {
         let n = m.info.number;
         let why = resolution.reasons.join("; ");
         let at = resolution.at;
+        // The head as it was decided on: a pull request closed since may
+        // no longer report one.
+        let head = resolution.head.clone();
         let mut journal = m.journal.clone();
         journal.resolution = Some(resolution);
         let body = self.render(n, &journal, &closing_text(m.kind, n, &why, false));
@@ -102,7 +105,7 @@ impl Planner<'_> {
             },
         );
         self.step(n, Effect::Close);
-        if let Some(record) = self.closed_record(m, &why, at)? {
+        if let Some(record) = self.closed_record(m, &why, at, head)? {
             self.step(n, Effect::Record(Box::new(record)));
         }
         let body = self.render(n, &journal, &closing_text(m.kind, n, &why, true));
@@ -126,6 +129,7 @@ impl Planner<'_> {
         m: &Collected,
         why: &str,
         at: crate::time::Timestamp,
+        head: Option<crate::matter::HeadSha>,
     ) -> Result<Option<Record>, PlanError> {
         let Some(kind) = engine_kind(m.kind) else {
             return Ok(None);
@@ -144,7 +148,7 @@ impl Planner<'_> {
             failure: None,
             resolved_by: CLOSED_BY.into(),
             reasons: vec![why.to_string()],
-            head: m.info.head.as_ref().map(|h| h.0.clone()),
+            head: head.map(|h| h.0),
             merge_commit: None,
             link: m.info.link.clone(),
             comments: None,
