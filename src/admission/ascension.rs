@@ -71,6 +71,32 @@ pub fn kept_rules(description: &str) -> Result<BTreeSet<String>, String> {
     Ok(kept)
 }
 
+/// What the new emperor is shown when their DoV is enacted: how to post
+/// the Ascension Address, with a description whose `Keep:` line lists
+/// every dynastic rule of `ruleset` (they delete from the line what they
+/// repeal, and the file with it). Markdown.
+pub fn address_template(ruleset: &Ruleset, emperor: &str) -> String {
+    let ids: Vec<&str> = ruleset
+        .rules
+        .iter()
+        .filter(|r| r.section == SectionKind::Dynastic)
+        .map(|r| r.id.as_str())
+        .collect();
+    let keep = if ids.is_empty() {
+        "none".to_string()
+    } else {
+        ids.join(", ")
+    };
+    format!(
+        "**Next: the new {emperor}'s Ascension Address.** A pull request labelled \
+`Ascension Address` (or titled `Ascension Address:`) that may change the terms in \
+`state/game.toml`, the dynastic rules and the dynasty's gamestate. Its description \
+says the new dynasty's theme and lists the dynastic rules it keeps on one line, \
+`{KEEP}` and their ids (`{KEEP} none` keeps none); delete the file of every rule \
+you leave off. For example:\n\n```text\nThe theme of the new dynasty.\n\n{KEEP} {keep}\n```\n"
+    )
+}
+
 /// What stops an Ascension Address (whose author may make one) from
 /// being merged: a list of kept rules that cannot be read or names no
 /// dynastic rule, a dynastic rule kept without being listed or listed but
@@ -125,6 +151,26 @@ pub fn ascension_problems(base: &Game, head: &Game, description: &str) -> Vec<St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_template_lists_every_dynastic_rule_on_a_keep_line_that_reads_back() {
+        let game = Game::check(&crate::bundle::game_files());
+        let text = address_template(&game.ruleset, "Clockmaker");
+        let block = text
+            .split("```text\n")
+            .nth(1)
+            .and_then(|b| b.split("```").next())
+            .expect("a description block");
+        let dynastic: BTreeSet<String> = game
+            .ruleset
+            .rules
+            .iter()
+            .filter(|r| r.section == SectionKind::Dynastic)
+            .map(|r| r.id.as_str().to_string())
+            .collect();
+        assert!(!dynastic.is_empty());
+        assert_eq!(kept_rules(block), Ok(dynastic));
+    }
 
     #[test]
     fn the_keep_line_is_read_and_nothing_else_is() {

@@ -541,6 +541,11 @@ impl Planner<'_> {
             record.failure = Some(Failure::Illegal);
         }
         let emperor = state.terms.emperor.clone();
+        // The new emperor learns from their DoV's status how to post the
+        // Address the game now awaits, with the rules they may keep.
+        let address = crown
+            .is_some()
+            .then(|| crate::admission::address_template(&self.prospect.game.ruleset, &emperor));
         self.step(n, Effect::Record(Box::new(record)));
         if let Some(edits) = crown {
             let message = format!("{} #{n} enacted: {author} is the new {emperor}", m.kind);
@@ -553,7 +558,13 @@ impl Planner<'_> {
         } else {
             Progress::Failed
         };
-        let body = status(self, &done);
+        let body = match &address {
+            Some(address) => {
+                let text = status_text(d, m, players, &changes, &done);
+                self.render(n, &journal, &format!("{text}\n{address}"))
+            }
+            None => status(self, &done),
+        };
         self.step(n, Effect::Status { body });
         let (add, other) = if enacted {
             (ENACTED, FAILED)

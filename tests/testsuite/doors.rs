@@ -624,6 +624,17 @@ fn a_push_that_changes_a_number_is_no_typo_fix() {
 fn an_address_whose_keep_line_cannot_be_read_is_not_merged() {
     let game = a_dov_that_enacts_at_noon();
     game.at("2030-01-01T12:00:00Z", &["resolve"]);
+    // The enacted DoV's status shows the new emperor the Address's form,
+    // with every dynastic rule on its `Keep:` line.
+    let shown = game
+        .at("2030-01-01T12:01:00Z", &["play", "show", "1"])
+        .stdout;
+    assert!(
+        shown.contains("Next: the new Clockmaker's Ascension Address.")
+            && shown
+                .contains("Keep: springs, cogs-and-gadgets, gadget-powers, clockwork-victory\n"),
+        "{shown}"
+    );
     game.commit_removing("aa", "rules/dynastic/gadget-powers.md", "repeal");
     let n = open(
         &game,
