@@ -236,7 +236,8 @@ fn list(
             // What may not stand is closed by the next run, as `check` says.
             (crate::plan::Outcome::Closed(why), _) => say!(
                 "#{} {}: not a matter, closed when the resolver next runs: {why}",
-                line.number, line.kind
+                line.number,
+                line.kind
             ),
             (outcome, "merge") => say!("#{} {}: {outcome}", line.number, line.kind),
             _ => {}
