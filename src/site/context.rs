@@ -345,9 +345,9 @@ pub(crate) fn date(t: Timestamp) -> String {
     }
 }
 
-/// `05:42 UTC on 3 Aug 2005`: the one way the site, the status comment
-/// and `play list` write a moment ([`crate::report::when`]), written out by
-/// hand as [`date`] is.
+/// `05:42 UTC on 3 Aug 2005` (`05:42:56 UTC` with seconds): the one way
+/// the site, the status comment and `play list` write a moment
+/// ([`crate::report::when`]), written out by hand as [`date`] is.
 pub(crate) fn datetime(t: Timestamp) -> String {
     use chrono::{Datelike, Timelike};
     const MONTHS: [&str; 12] = [
@@ -358,8 +358,13 @@ pub(crate) fn datetime(t: Timestamp) -> String {
         return crate::report::when(t);
     }
     let month = MONTHS[d.month0() as usize % 12];
+    // With the seconds when there are any, as `when` writes them.
+    let seconds = match d.second() {
+        0 => String::new(),
+        s => format!(":{s:02}"),
+    };
     format!(
-        "{:02}:{:02} UTC on {} {month} {}",
+        "{:02}:{:02}{seconds} UTC on {} {month} {}",
         d.hour(),
         d.minute(),
         d.day(),
@@ -410,11 +415,12 @@ mod tests {
             let t = Timestamp::from_unix(secs);
             let d = t.to_datetime();
             assert_eq!(date(t), d.format("%Y-%m-%d").to_string(), "{secs}");
-            assert_eq!(
-                datetime(t),
-                d.format("%H:%M UTC on %-d %b %Y").to_string(),
-                "{secs}"
-            );
+            let format = if secs.rem_euclid(60) == 0 {
+                "%H:%M UTC on %-d %b %Y"
+            } else {
+                "%H:%M:%S UTC on %-d %b %Y"
+            };
+            assert_eq!(datetime(t), d.format(format).to_string(), "{secs}");
         }
     }
 
