@@ -37,6 +37,10 @@ impl Planner<'_> {
         let mut out = BTreeMap::new();
         for m in matters.iter().filter(|m| m.journal.resolution.is_none()) {
             let changed = match &m.info.head {
+                // A head this checkout never fetched cannot be judged on
+                // its files: left to the count, which holds it rather
+                // than act on a guess if it comes to be enacted.
+                Some(head) if !self.trial.has(head) => continue,
                 Some(head) => self
                     .trial
                     .changed(head)
