@@ -85,14 +85,10 @@ impl Repo {
             .merge_commits(&ours, &theirs, None)
             .map_err(read_err("a merge"))?;
         if index.has_conflicts() {
-            let conflicts = index.conflicts().map_err(read_err("merge conflicts"))?;
-            let mut paths: Vec<String> = conflicts
-                .flatten()
-                .filter_map(|c| c.our.or(c.their).or(c.ancestor))
-                .map(|e| String::from_utf8_lossy(&e.path).into_owned())
-                .collect();
-            paths.dedup();
-            return Ok(MergeOutcome::Conflict(paths));
+            return Ok(MergeOutcome::Conflict(conflicted(
+                &index,
+                "merge conflicts",
+            )?));
         }
         let tree_id = index
             .write_tree_to(&self.inner)
@@ -201,3 +197,15 @@ impl Repo {
 }
 
 use std::path::Path;
+
+/// The paths in conflict in `index`, each once, read as `what`.
+pub(super) fn conflicted(index: &git2::Index, what: &str) -> Result<Vec<String>, GitError> {
+    let conflicts = index.conflicts().map_err(read_err(what))?;
+    let mut paths: Vec<String> = conflicts
+        .flatten()
+        .filter_map(|c| c.our.or(c.their).or(c.ancestor))
+        .map(|e| String::from_utf8_lossy(&e.path).into_owned())
+        .collect();
+    paths.dedup();
+    Ok(paths)
+}

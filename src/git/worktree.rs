@@ -84,15 +84,8 @@ impl Repo {
         let tip_tree = self.tree_of_commit(tip)?;
         let changed = self.changed_in_files()?;
         if index.has_conflicts() {
-            let conflicts = index.conflicts().map_err(read_err("the index"))?;
-            let mut paths: Vec<String> = conflicts
-                .flatten()
-                .filter_map(|c| c.our.or(c.their).or(c.ancestor))
-                .map(|e| String::from_utf8_lossy(&e.path).into_owned())
-                .collect();
-            paths.dedup();
             return Ok(WorkTree::Edited {
-                paths,
+                paths: super::commit::conflicted(&index, "the index")?,
                 staged: true,
             });
         }
