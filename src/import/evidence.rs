@@ -47,6 +47,8 @@ pub(crate) mod weight {
     pub(crate) const RUN_ENDED: i32 = 15;
     /// A rule that calls itself a subrule.
     pub(crate) const SELF_DECLARED: i32 = 30;
+    /// A subrule of an announced run that resembles the others.
+    pub(crate) const RESEMBLES: i32 = 15;
     /// A title holding a title just before it.
     pub(crate) const TITLE: i32 = 15;
 }
@@ -218,10 +220,13 @@ fn cite_clues(
 /// Clues from the titles: a title that holds the whole of a title among
 /// the three before it, and more ("Idle Keepers" after "Keepers", "Spell:
 /// Light" and "Spell: Dark" after "Spells"), points at it as its parent.
-pub(crate) fn title_clues(drafts: &[Draft], ignored: &BTreeSet<String>) -> Vec<Clue> {
+/// The game's terms count here, though they tie no body to a title
+/// elsewhere (every rule uses them): "Idle Keepers" builds on "Keepers".
+pub(crate) fn title_clues(drafts: &[Draft]) -> Vec<Clue> {
+    let none = BTreeSet::new();
     let words: Vec<BTreeSet<String>> = drafts
         .iter()
-        .map(|d| title_words(&d.title, ignored))
+        .map(|d| title_words(&d.title, &none))
         .collect();
     let mut clues = Vec::new();
     for c in 1..drafts.len() {
@@ -326,7 +331,7 @@ mod tests {
             draft(5, "Spell: Dark", "x"),
             draft(6, "Weather", "x"),
         ];
-        let parents: Vec<(usize, Claim)> = title_clues(&rules, &BTreeSet::new())
+        let parents: Vec<(usize, Claim)> = title_clues(&rules)
             .into_iter()
             .map(|c| (c.rule.unwrap(), c.claim))
             .collect();

@@ -124,7 +124,7 @@ pub(crate) fn nest(
     warnings: &mut Vec<String>,
 ) -> Result<Vec<Option<usize>>, ImportError> {
     let mut clues = nesting::clues(drafts);
-    clues.extend(evidence::title_clues(drafts, context.ignored));
+    clues.extend(evidence::title_clues(drafts));
     clues.extend(evidence::citation_clues(
         context.sections,
         number,
