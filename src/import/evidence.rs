@@ -49,6 +49,9 @@ pub(crate) mod weight {
     pub(crate) const SELF_DECLARED: i32 = 30;
     /// A subrule of an announced run that resembles the others.
     pub(crate) const RESEMBLES: i32 = 15;
+    /// A rule with no clue of its own between two rules that are subrules
+    /// by clues of their own: it stays in their level.
+    pub(crate) const IN_LEVEL: i32 = 15;
     /// A title holding a title just before it.
     pub(crate) const TITLE: i32 = 15;
 }
@@ -62,6 +65,8 @@ pub(crate) enum Claim {
     NotUnder(usize),
     /// The rule is a subrule of some rule.
     Nested,
+    /// The rule is a subrule of the rule the rule before it is a subrule of.
+    SiblingOfPrevious,
     /// The rule has this number within its section (`[4, 1]` is `S.4.1`);
     /// for a clue about no rule in particular: some rule has it.
     Number(Vec<u32>),

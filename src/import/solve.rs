@@ -108,8 +108,9 @@ impl<'a> Problem<'a> {
         self.by_rule.len()
     }
 
-    /// What rule `i` earns with this parent and number.
-    fn gain(&self, i: usize, parent: Option<usize>, path: &[u32]) -> i32 {
+    /// What rule `i` earns with this parent and number, when the rule
+    /// before it has the parent `previous`.
+    fn gain(&self, i: usize, parent: Option<usize>, path: &[u32], previous: Option<usize>) -> i32 {
         let mut score = 0;
         if let Some(p) = parent {
             let below = i32::try_from(path.len().saturating_sub(2)).unwrap_or(i32::MAX / DEEP);
@@ -127,13 +128,8 @@ impl<'a> Problem<'a> {
                 }
             }
         }
-        for clue in &self.by_rule[i] {
-            if satisfied(&clue.claim, parent, path) {
-                score += clue.weight;
-            }
-        }
-        for clue in &self.anywhere {
-            if satisfied(&clue.claim, parent, path) {
+        for clue in self.by_rule[i].iter().chain(&self.anywhere) {
+            if satisfied(&clue.claim, parent, path, previous) {
                 score += clue.weight;
             }
         }
@@ -145,14 +141,33 @@ impl<'a> Problem<'a> {
     }
 }
 
-/// Whether a rule with this parent and number satisfies a claim.
-pub(crate) fn satisfied(claim: &Claim, parent: Option<usize>, path: &[u32]) -> bool {
+/// Whether a rule with this parent and number satisfies a claim, when
+/// the rule before it has the parent `previous`.
+pub(crate) fn satisfied(
+    claim: &Claim,
+    parent: Option<usize>,
+    path: &[u32],
+    previous: Option<usize>,
+) -> bool {
     match claim {
         Claim::ParentIs(p) => parent == Some(*p),
         Claim::NotUnder(p) => parent != Some(*p),
         Claim::Nested => parent.is_some(),
+        Claim::SiblingOfPrevious => parent.is_some() && parent == previous,
         Claim::Number(n) => n == path,
     }
+}
+
+/// Whether rule `r` of a solution satisfies a claim.
+pub(crate) fn holds(claim: &Claim, solution: &Solution, r: usize) -> bool {
+    let previous = r.checked_sub(1).and_then(|p| solution.parents[p]);
+    satisfied(claim, solution.parents[r], &solution.paths[r], previous)
+}
+
+/// Whether some rule of a solution satisfies a claim about no rule in
+/// particular.
+pub(crate) fn held_anywhere(claim: &Claim, solution: &Solution) -> bool {
+    (0..solution.parents.len()).any(|r| holds(claim, solution, r))
 }
 
 /// The choices made so far, shared between states.
@@ -205,7 +220,7 @@ pub(crate) fn solve(problem: &Problem) -> Result<Solution, usize> {
     }
     let first = vec![1];
     let mut beam = vec![State {
-        score: problem.gain(0, None, &first),
+        score: problem.gain(0, None, &first, None),
         steps: Rc::new(Step {
             parent: None,
             path: first.clone(),
@@ -229,12 +244,13 @@ fn step(problem: &Problem, beam: &[State], i: usize) -> Vec<State> {
     let mut next: Vec<State> = Vec::new();
     let mut seen: HashMap<(Vec<u32>, Vec<usize>), usize> = HashMap::new();
     for state in beam {
+        let previous = state.chain.len().checked_sub(2).map(|k| state.chain[k]);
         for depth in 1..=(state.path.len() + 1).min(MAX_DEPTH) {
             let (path, chain, parent) = state.then(i, depth);
             if !problem.allowed(i, parent) {
                 continue;
             }
-            let score = state.score + problem.gain(i, parent, &path);
+            let score = state.score + problem.gain(i, parent, &path, previous);
             let key = (path.clone(), chain.clone());
             let known = seen.get(&key).copied();
             if known.is_some_and(|k| next[k].score >= score) {
@@ -390,5 +406,22 @@ mod tests {
             .map(|(i, other)| (i, other.paths[i].clone()))
             .collect();
         assert_eq!(doubted, [(2, vec![2])]);
+    }
+
+    #[test]
+    fn a_rule_between_two_subrules_stays_in_their_level_with_its_clue() {
+        // Rule 1 is cited as 1.1 and rule 3 calls itself a subrule.
+        let mut clues = vec![
+            clue(Some(1), Claim::Number(vec![1, 1]), 50),
+            clue(Some(3), Claim::Nested, 30),
+        ];
+        let opened = solve(&Problem::new(4, &clues)).unwrap();
+        assert_eq!(opened.parents, [None, Some(0), None, Some(2)]);
+        clues.push(clue(Some(2), Claim::SiblingOfPrevious, 15));
+        let stayed = solve(&Problem::new(4, &clues)).unwrap();
+        assert_eq!(stayed.parents, [None, Some(0), Some(0), Some(0)]);
+        assert_eq!(numbers(&stayed), ["1", "1.1", "1.2", "1.3"]);
+        assert!(holds(&Claim::SiblingOfPrevious, &stayed, 2));
+        assert!(!holds(&Claim::SiblingOfPrevious, &opened, 2));
     }
 }

@@ -114,6 +114,49 @@ fn forced(
     Ok(forced)
 }
 
+/// Clues for the rules with no clue of their own that stand between two
+/// rules that are subrules by clues of their own: a level, once open, is
+/// not closed and opened again around a rule that says nothing, so such a
+/// rule is likely in the level of the rule before it ("Flying", cited as
+/// 2.2.1; "Chores", unclued; "Buildings", calling itself a subrule: all
+/// three subrules of 2.2).
+fn level_clues(clues: &[Clue], drafts: &[Draft]) -> Vec<Clue> {
+    let has_own = |r: usize| clues.iter().any(|c| c.rule == Some(r));
+    // Whether a clue makes rule `r` a subrule; with `after`, a subrule
+    // that need not be the first subrule of rule `after` (a number cited
+    // as `X.1` would make `after` its parent).
+    let nested_by_clue = |r: usize, after: Option<usize>| {
+        clues.iter().any(|c| {
+            c.rule == Some(r)
+                && match &c.claim {
+                    Claim::ParentIs(p) => Some(*p) != after,
+                    Claim::Nested | Claim::SiblingOfPrevious => true,
+                    Claim::Number(path) => {
+                        path.len() > 1 && (after.is_none() || path.last() != Some(&1))
+                    }
+                    Claim::NotUnder(_) => false,
+                }
+        })
+    };
+    (1..drafts.len().saturating_sub(1))
+        .filter(|&i| !has_own(i) && nested_by_clue(i - 1, None) && nested_by_clue(i + 1, Some(i)))
+        .map(|i| {
+            let why = format!(
+                "it stands between the rules at lines {} and {}, subrules by clues of their own",
+                drafts[i - 1].line,
+                drafts[i + 1].line
+            );
+            evidence::clue(
+                i,
+                Claim::SiblingOfPrevious,
+                weight::IN_LEVEL,
+                drafts[i].line,
+                why,
+            )
+        })
+        .collect()
+}
+
 /// The parents of the rules of the section numbered `number`, with
 /// warnings for evidence the nesting goes against and rules in doubt.
 pub(crate) fn nest(
@@ -131,14 +174,16 @@ pub(crate) fn nest(
         context.ignored,
     ));
     clues.extend(contents_clues(context.contents, number, drafts));
+    clues.extend(level_clues(&clues, drafts));
     let forced = forced(drafts, context.hints, hinted)?;
     // A hint is a person's decision: only numbers cited or listed are
-    // still held against it.
+    // still held against it. A rule's place in the level around it is an
+    // inference, not something the text says: nothing to warn about.
     let heard: Vec<Clue> = clues
         .iter()
         .filter(|c| {
             let hinted = c.rule.is_some_and(|r| forced[r].is_some());
-            !hinted || matches!(c.claim, Claim::Number(_))
+            (!hinted || matches!(c.claim, Claim::Number(_))) && c.claim != Claim::SiblingOfPrevious
         })
         .cloned()
         .collect();
@@ -179,7 +224,7 @@ fn disagreements(
     let mut warnings = Vec::new();
     for clue in clues {
         match clue.rule {
-            Some(r) if !solve::satisfied(&clue.claim, best.parents[r], &best.paths[r]) => {
+            Some(r) if !solve::holds(&clue.claim, best, r) => {
                 warnings.push(format!(
                     "line {}: {}, but it is numbered {} here",
                     drafts[r].line,
@@ -187,12 +232,7 @@ fn disagreements(
                     show(&best.paths[r])
                 ));
             }
-            None if !best
-                .paths
-                .iter()
-                .zip(&best.parents)
-                .any(|(path, parent)| solve::satisfied(&clue.claim, *parent, path)) =>
-            {
+            None if !solve::held_anywhere(&clue.claim, best) => {
                 warnings.push(format!(
                     "line {}: {}, but no rule is numbered so here",
                     clue.line, clue.why
