@@ -93,6 +93,7 @@ fn ruleset(args: &RulesetArgs) -> anyhow::Result<ExitCode> {
         Some(out) if !args.list => {
             write(out, &imported, &rules, args.force)?;
             say!("{}", preset_line(&imported));
+            say!("{}", doubt_line(&imported));
             say!(
                 "imported {} rules in {} sections into {} (terms: {} / {}, {} / {})",
                 imported.rules.len(),
@@ -106,6 +107,7 @@ fn ruleset(args: &RulesetArgs) -> anyhow::Result<ExitCode> {
         }
         _ => {
             eprintln!("{}", preset_line(&imported));
+            eprintln!("{}", doubt_line(&imported));
             let ruleset = plain::ruleset(&rules, &imported.terms).with_context(context)?;
             for rule in &ruleset.rules {
                 say!("{}\t{}\t{}", rule.number, rule.section, rule.title);
@@ -123,6 +125,17 @@ fn preset_line(imported: &Imported) -> String {
             imported.preset_note, p.rule
         ),
         None => imported.preset_note.clone(),
+    }
+}
+
+/// How many rules' numbers the text does not settle.
+fn doubt_line(imported: &Imported) -> String {
+    let total = imported.rules.len();
+    match imported.in_doubt() {
+        0 => format!("in doubt: none of {total} rules"),
+        n => format!(
+            "in doubt: {n} of {total} rules, each named in a warning above (and marked in its file's front matter when written): check their numbers against the wiki, or settle them with [parents] hints"
+        ),
     }
 }
 

@@ -121,10 +121,22 @@ fn rule_file(rule: &ImportedRule, terms: &Terms, preset: Option<&ChosenPreset>) 
             })
             .collect(),
     };
-    let front = toml::to_string(&front).unwrap_or_default();
+    let mut front = toml::to_string(&front).unwrap_or_default();
+    if let Some(doubt) = &rule.doubt {
+        front.insert_str(0, &doubt_comment(doubt));
+    }
     SourceFile::new(
         format!("rules/{}/{}.md", rule.section, rule.id),
         with_front(&front, &markdown(&rule.body, terms)),
+    )
+}
+
+/// The front-matter comment that marks a rule whose number the import
+/// could not settle, so the group checks it against the wiki.
+fn doubt_comment(doubt: &str) -> String {
+    let doubt = doubt.replace(['\n', '\r'], " ");
+    format!(
+        "# imported in doubt: {doubt}. Check its number against the wiki, then delete this line.\n"
     )
 }
 

@@ -113,6 +113,8 @@ pub struct ImportedRule {
     pub body: Vec<Block>,
     /// Glossary pairs (term, definition) taken out of its body.
     pub terms: Vec<(String, String)>,
+    /// Why its number is in doubt, when the text does not settle it.
+    pub doubt: Option<String>,
 }
 
 /// The engine preset the core rules match, and the rule that declares it
@@ -148,6 +150,13 @@ pub struct Imported {
     pub preset: Option<ChosenPreset>,
     /// Which preset was chosen and why, or why none was.
     pub preset_note: String,
+}
+
+impl Imported {
+    /// How many rules' numbers are in doubt.
+    pub fn in_doubt(&self) -> usize {
+        self.rules.iter().filter(|r| r.doubt.is_some()).count()
+    }
 }
 
 /// Why a dump could not be imported.

@@ -36,7 +36,8 @@ const LONG_RATIO: usize = 3;
 const MAX_DEPTH: usize = 4;
 /// How many partial nestings the search keeps.
 const BEAM: usize = 128;
-/// A rule is in doubt when another parent loses by less than this.
+/// A rule is in doubt when another parent loses by less than this (more
+/// when little evidence places it: see `weigh`).
 pub(crate) const DOUBT: i32 = 5;
 
 /// One section's rules and the evidence about them.
@@ -298,20 +299,18 @@ fn unwind(state: &State) -> Solution {
     }
 }
 
-/// The rules in doubt: for each rule without a hint whose best nesting
-/// with another parent scores within [`DOUBT`] of `best`, that nesting.
-pub(crate) fn doubts(problem: &mut Problem, best: &Solution) -> Vec<(usize, Solution)> {
-    let mut found = Vec::new();
-    for i in 1..problem.len() {
+/// For each rule, the best nesting in which it has another parent than
+/// in `best`: `None` for the first rule, a rule with a hint, or a rule
+/// that can have no other parent. How much less it scores says how sure
+/// `best` is of that rule's place (see `weigh`).
+pub(crate) fn runner_ups(problem: &mut Problem, best: &Solution) -> Vec<Option<Solution>> {
+    let mut found = vec![None; problem.len()];
+    for (i, slot) in found.iter_mut().enumerate().skip(1) {
         if problem.forced[i].is_some() {
             continue;
         }
         problem.forbid = Some((i, best.parents[i]));
-        if let Ok(other) = solve(problem) {
-            if best.score - other.score < DOUBT {
-                found.push((i, other));
-            }
-        }
+        *slot = solve(problem).ok();
     }
     problem.forbid = None;
     found
@@ -384,6 +383,18 @@ mod tests {
         assert_eq!(solve(&impossible), Err(1));
     }
 
+    /// The rules whose runner-up loses by less than [`DOUBT`], with their
+    /// number there.
+    fn doubted(problem: &mut Problem, best: &Solution) -> Vec<(usize, Vec<u32>)> {
+        runner_ups(problem, best)
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, other)| other.map(|o| (i, o)))
+            .filter(|(_, other)| best.score - other.score < DOUBT)
+            .map(|(i, other)| (i, other.paths[i].clone()))
+            .collect()
+    }
+
     #[test]
     fn close_calls_are_doubts() {
         // Rule 2 is cited as 1.2, so rule 1 is 1.1: nothing is in doubt.
@@ -391,7 +402,7 @@ mod tests {
         let mut problem = Problem::new(3, &sure);
         let best = solve(&problem).unwrap();
         assert_eq!(best.parents, [None, Some(0), Some(0)]);
-        assert!(doubts(&mut problem, &best).is_empty());
+        assert!(doubted(&mut problem, &best).is_empty());
         // Rule 1 calls itself a subrule; a weak clue puts rule 2 beside
         // it, hardly better than leaving it top-level: rule 2 is in doubt.
         let weak = [
@@ -401,11 +412,7 @@ mod tests {
         let mut problem = Problem::new(3, &weak);
         let best = solve(&problem).unwrap();
         assert_eq!(best.parents, [None, Some(0), Some(0)]);
-        let doubted: Vec<(usize, Vec<u32>)> = doubts(&mut problem, &best)
-            .into_iter()
-            .map(|(i, other)| (i, other.paths[i].clone()))
-            .collect();
-        assert_eq!(doubted, [(2, vec![2])]);
+        assert_eq!(doubted(&mut problem, &best), [(2, vec![2])]);
     }
 
     #[test]

@@ -157,15 +157,67 @@ fn level_clues(clues: &[Clue], drafts: &[Draft]) -> Vec<Clue> {
         .collect()
 }
 
+/// One section's nesting, and which of its rules' numbers are in doubt.
+pub(crate) struct Nesting {
+    /// Each rule's parent.
+    pub(crate) parents: Vec<Option<usize>>,
+    /// Why each rule's number is in doubt, if it is: one line, for the
+    /// rule's file.
+    pub(crate) doubts: Vec<Option<String>>,
+    /// Whether a contents entry or a numbered citation gives a number
+    /// that the nesting keeps: something the text itself numbers.
+    pub(crate) anchored: bool,
+}
+
+/// What places a rule where the chosen nesting puts it.
+enum Support<'c> {
+    /// A contents entry or a citation gives its number.
+    Numbered,
+    /// Nothing the text says of it.
+    Nothing,
+    /// One clue that gives no number (a keyword, a title, a likeness).
+    One(&'c Clue),
+    /// Several clues.
+    Several,
+}
+
+impl Support<'_> {
+    /// What rule `i` of `best` rests on.
+    fn of<'c>(clues: &'c [Clue], best: &Solution, i: usize) -> Support<'c> {
+        let held: Vec<&Clue> = clues
+            .iter()
+            .filter(|c| c.rule == Some(i) && solve::holds(&c.claim, best, i))
+            .collect();
+        match held[..] {
+            _ if held.iter().any(|c| matches!(c.claim, Claim::Number(_))) => Support::Numbered,
+            [] => Support::Nothing,
+            [one] => Support::One(one),
+            _ => Support::Several,
+        }
+    }
+
+    /// How much less than `best` a nesting that moves the rule may score
+    /// for the rule to be in doubt. With nothing placing it, moving it
+    /// costs only the price of nesting; with one clue, only that clue.
+    fn margin(&self) -> i32 {
+        match self {
+            Support::Numbered | Support::Several => solve::DOUBT,
+            Support::Nothing => solve::NEST + solve::DOUBT,
+            Support::One(clue) => clue.weight + solve::DOUBT,
+        }
+    }
+}
+
 /// The parents of the rules of the section numbered `number`, with
-/// warnings for evidence the nesting goes against and rules in doubt.
+/// warnings for evidence the nesting goes against and for every rule
+/// whose number is in doubt.
 pub(crate) fn nest(
     context: &Context,
     number: u32,
     drafts: &[Draft],
     hinted: &mut BTreeSet<usize>,
     warnings: &mut Vec<String>,
-) -> Result<Vec<Option<usize>>, ImportError> {
+) -> Result<Nesting, ImportError> {
     let mut clues = nesting::clues(drafts);
     clues.extend(evidence::title_clues(drafts));
     clues.extend(evidence::citation_clues(
@@ -201,17 +253,115 @@ pub(crate) fn nest(
         xref::show(&full)
     };
     warnings.extend(disagreements(&heard, &best, drafts, &show));
-    for (i, other) in solve::doubts(&mut problem, &best) {
+    let runner_ups = solve::runner_ups(&mut problem, &best);
+    let doubts = doubts(&clues, &best, &runner_ups, drafts, &show, warnings);
+    let anchored = clues.iter().any(|c| {
+        matches!(c.claim, Claim::Number(_))
+            && match c.rule {
+                Some(r) => solve::holds(&c.claim, &best, r),
+                None => solve::held_anywhere(&c.claim, &best),
+            }
+    });
+    Ok(Nesting {
+        parents: best.parents,
+        doubts,
+        anchored,
+    })
+}
+
+/// Which rules' numbers are in doubt, and why, with warnings that name
+/// each and the hint that settles it. A rule is in doubt when a nesting
+/// that moves it scores within its margin (see [`Support::margin`]) of
+/// the best; the rules after it that the move would renumber are in doubt
+/// with it. Rules that nothing places are named together, one warning a
+/// section, as there are many in a dump without citations.
+fn doubts(
+    clues: &[Clue],
+    best: &Solution,
+    runner_ups: &[Option<Solution>],
+    drafts: &[Draft],
+    show: &dyn Fn(&[u32]) -> String,
+    warnings: &mut Vec<String>,
+) -> Vec<Option<String>> {
+    let mut doubts: Vec<Option<String>> = vec![None; drafts.len()];
+    let mut unplaced = Vec::new();
+    let mut followers = Vec::new();
+    for (i, other) in runner_ups.iter().enumerate() {
+        let Some(other) = other else { continue };
+        let support = Support::of(clues, best, i);
+        if best.score - other.score >= support.margin() {
+            continue;
+        }
+        let line = drafts[i].line;
+        let (here, there) = (show(&best.paths[i]), show(&other.paths[i]));
         let parent_line = other.parents[i].map_or(0, |p| drafts[p].line);
+        let why = match support {
+            Support::Nothing => {
+                unplaced.push(format!("{line} = {parent_line}"));
+                format!(
+                    "numbered {here} here, but nothing in the text places it; it could be {there}"
+                )
+            }
+            Support::One(clue) => format!(
+                "numbered {here} here, but it rests on one clue only ({}); without it, {there}",
+                clue.why
+            ),
+            Support::Numbered | Support::Several => {
+                format!("numbered {here} here, but {there} fits the evidence almost as well")
+            }
+        };
+        if !matches!(support, Support::Nothing) {
+            warnings.push(format!(
+                "line {line}: in doubt: {why} (hint: [parents] {line} = {parent_line})"
+            ));
+        }
+        doubts[i] = Some(why);
+        let moved: Vec<usize> = (i + 1..drafts.len())
+            .filter(|&j| other.paths[j] != best.paths[j])
+            .collect();
+        followers.push((i, moved));
+    }
+    if !unplaced.is_empty() {
+        let lines: Vec<&str> = unplaced
+            .iter()
+            .filter_map(|h| h.split(' ').next())
+            .collect();
         warnings.push(format!(
-            "line {}: in doubt: numbered {} here, but {} fits the evidence almost as well (hint: [parents] {} = {parent_line})",
-            drafts[i].line,
-            show(&best.paths[i]),
-            show(&other.paths[i]),
-            drafts[i].line,
+            "{}: in doubt: nothing in the text places {} (no citation, contents entry or words about subrules), so {} be numbered otherwise on the wiki; the likeliest other place, as hints: [parents] {}",
+            lines_named(&lines),
+            if lines.len() == 1 { "this rule" } else { "these rules" },
+            if lines.len() == 1 { "it may" } else { "each may" },
+            unplaced.join(", ")
         ));
     }
-    Ok(best.parents)
+    for (i, moved) in followers {
+        let moved: Vec<usize> = moved.into_iter().filter(|&j| doubts[j].is_none()).collect();
+        if moved.is_empty() {
+            continue;
+        }
+        let why = format!(
+            "numbered on from the rule at line {}, whose place is in doubt",
+            drafts[i].line
+        );
+        let lines: Vec<String> = moved.iter().map(|&j| drafts[j].line.to_string()).collect();
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        warnings.push(format!(
+            "{}: in doubt: {why}; settling it settles them",
+            lines_named(&lines)
+        ));
+        for j in moved {
+            doubts[j] = Some(why.clone());
+        }
+    }
+    doubts
+}
+
+/// `line 7` or `lines 7, 9, 12`: how a warning names the lines it is about.
+fn lines_named(lines: &[&str]) -> String {
+    match lines {
+        [one] => format!("line {one}"),
+        _ => format!("lines {}", lines.join(", ")),
+    }
 }
 
 /// A warning for every clue the chosen nesting goes against.
@@ -286,12 +436,12 @@ mod tests {
             .collect()
     }
 
-    /// A dump with two core rules (the first holds `cited`, a sentence of
-    /// citations), then the dynastic rules of the tree, then `contents`
+    /// A dump with one core rule (it holds `cited`, a sentence of
+    /// citations), then the dynastic rules of the tree, after `contents`
     /// before the first heading.
     fn dump(depths: &[usize], cited: &str, contents: &str) -> String {
         let mut text = format!(
-            "Made Up\n{contents}Core Rules\nThe Ruleset\nThis ruleset binds; all Owls shall obey it. {cited}\nOwls\nOne is known as the Moon.\nDynastic Rules\n"
+            "Made Up\n{contents}Core Rules\nThe Ruleset\nThis ruleset binds; all Owls shall obey it. One is known as the Moon. {cited}\nDynastic Rules\n"
         );
         for title in &WORDS[..depths.len()] {
             text.push_str(&format!("{title}\nNothing here is of note.\n"));
@@ -299,28 +449,55 @@ mod tests {
         text
     }
 
-    fn imported_numbers(text: &str) -> (Vec<String>, Vec<String>) {
+    /// The dynastic rules' numbers and lines, the warnings, and how many
+    /// rules are in doubt.
+    struct Outcome {
+        numbers: Vec<String>,
+        lines: Vec<usize>,
+        warnings: Vec<String>,
+        in_doubt: usize,
+    }
+
+    fn imported(text: &str) -> Outcome {
         let imported = blognomic::import(text, "stem", &Hints::default()).unwrap();
         let numbers = xref::numbers(&imported.sections, &imported.rules);
-        let dynastic = imported.rules[2..]
-            .iter()
-            .map(|r| numbers[&r.id].clone())
-            .collect();
-        (dynastic, imported.warnings)
+        let dynastic = &imported.rules[1..];
+        Outcome {
+            numbers: dynastic.iter().map(|r| numbers[&r.id].clone()).collect(),
+            lines: dynastic.iter().map(|r| r.line).collect(),
+            in_doubt: imported.in_doubt(),
+            warnings: imported.warnings,
+        }
+    }
+
+    impl Outcome {
+        /// Whether a warning names `line` (`line 7: …`, `lines 5, 7: …`).
+        fn named(&self, line: usize) -> bool {
+            self.warnings.iter().any(|w| {
+                let head = w.split(": ").next().unwrap_or_default();
+                let list = head
+                    .strip_prefix("lines ")
+                    .or_else(|| head.strip_prefix("line "));
+                list.is_some_and(|l| l.split(", ").any(|n| n == line.to_string()))
+            })
+        }
     }
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
 
         #[test]
-        fn with_no_evidence_every_rule_is_top_level_and_nothing_is_in_doubt(
+        fn with_no_evidence_every_rule_is_top_level_and_every_later_one_in_doubt(
             steps in proptest::collection::vec(0usize..4, 0..12)
         ) {
             let depths = tree(&steps);
             let flat = vec![1; depths.len()];
-            let (got, warnings) = imported_numbers(&dump(&depths, "", ""));
-            proptest::prop_assert_eq!(got, numbers(&flat));
-            proptest::prop_assert!(warnings.is_empty(), "{:?}", warnings);
+            let got = imported(&dump(&depths, "", ""));
+            proptest::prop_assert_eq!(&got.numbers, &numbers(&flat));
+            for &line in &got.lines[1..] {
+                proptest::prop_assert!(got.named(line), "line {line}: {:?}", got.warnings);
+            }
+            proptest::prop_assert_eq!(got.in_doubt, depths.len() - 1);
         }
 
         #[test]
@@ -333,27 +510,60 @@ mod tests {
             for (number, title) in want.iter().zip(WORDS) {
                 contents.push_str(&format!("{number} {title}\n"));
             }
-            let (got, warnings) = imported_numbers(&dump(&depths, "", &contents));
-            proptest::prop_assert_eq!(got, want);
-            proptest::prop_assert!(warnings.is_empty(), "{:?}", warnings);
+            let got = imported(&dump(&depths, "", &contents));
+            proptest::prop_assert_eq!(got.numbers, want);
+            proptest::prop_assert!(got.warnings.is_empty(), "{:?}", got.warnings);
+            proptest::prop_assert_eq!(got.in_doubt, 0);
         }
 
         #[test]
-        fn citations_of_every_subrule_settle_the_whole_tree(
+        fn citations_of_every_rule_settle_the_whole_tree(
             steps in proptest::collection::vec(0usize..4, 0..12)
         ) {
             let depths = tree(&steps);
             let want = numbers(&depths);
-            let cited: Vec<String> = depths
+            let cited: Vec<String> = want
                 .iter()
-                .zip(&want)
                 .zip(WORDS)
-                .filter(|((d, _), _)| **d > 1)
-                .map(|((_, number), title)| format!("See Rule {number} ({title})."))
+                .map(|(number, title)| format!("See Rule {number} ({title})."))
                 .collect();
-            let (got, warnings) = imported_numbers(&dump(&depths, &cited.join(" "), ""));
-            proptest::prop_assert_eq!(got, want);
-            proptest::prop_assert!(warnings.is_empty(), "{:?}", warnings);
+            let got = imported(&dump(&depths, &cited.join(" "), ""));
+            proptest::prop_assert_eq!(got.numbers, want);
+            proptest::prop_assert!(got.warnings.is_empty(), "{:?}", got.warnings);
+        }
+
+        /// Some rules are cited, the others have no evidence at all (their
+        /// bodies are alike and say nothing): every rule is numbered right
+        /// or named in a warning, and a rule without evidence that no
+        /// later citation pins is always named.
+        #[test]
+        fn a_rule_without_evidence_is_numbered_right_or_named(
+            steps in proptest::collection::vec(0usize..4, 0..12),
+            cite in proptest::collection::vec(proptest::bool::ANY, 12),
+        ) {
+            let depths = tree(&steps);
+            let want = numbers(&depths);
+            let cited: Vec<String> = want
+                .iter()
+                .zip(WORDS)
+                .zip(&cite)
+                .filter(|(_, c)| **c)
+                .map(|((number, title), _)| format!("See Rule {number} ({title})."))
+                .collect();
+            let got = imported(&dump(&depths, &cited.join(" "), ""));
+            for (k, line) in got.lines.iter().enumerate() {
+                if got.numbers[k] != want[k] {
+                    proptest::prop_assert!(
+                        got.named(*line),
+                        "{} is {} but numbered {}, and no warning names line {line}: {:?}",
+                        WORDS[k], want[k], got.numbers[k], got.warnings
+                    );
+                }
+                let pinned = cite[k..got.lines.len()].iter().any(|c| *c);
+                if k > 0 && !pinned {
+                    proptest::prop_assert!(got.named(*line), "line {line}: {:?}", got.warnings);
+                }
+            }
         }
     }
 }

@@ -151,6 +151,7 @@ mod tests {
             order: 10,
             body: vec![Block::Text(body.to_string())],
             terms: Vec::new(),
+            doubt: None,
         }
     }
 
