@@ -654,6 +654,39 @@ fn synthetic_dumps_number_every_row_right_or_name_it() {
     }
 }
 
+/// s5 words the core rules of the latest ruleset otherwise (its voting
+/// rule has another title, the Seasonal Downtime is only a title): its
+/// preset is still found, said and declared.
+#[test]
+fn the_latest_preset_is_found_in_other_words() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds/synthetic/s5.txt");
+    if !path.is_file() {
+        println!("skipped: ../shared/seeds/synthetic/s5.txt not found");
+        return;
+    }
+    let out = GameTest::empty();
+    let dir = out.path("game");
+    let (_game, run) = import(&path, &["--out", dir.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("preset blognomic-113: "),
+        "{}",
+        run.stdout
+    );
+    // Declared, not just the default: a core rule's [params] names it.
+    let declared = std::fs::read_dir(dir.join("rules/core"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .filter(|text| text.contains("preset = \"blognomic-113\""))
+        .count();
+    assert_eq!(declared, 1);
+    let files =
+        gitnomic::load::read(&gitnomic::load::Origin::Dir(dir), &["rules", "state"]).unwrap();
+    let game = gitnomic::game::Game::check(&files);
+    assert!(game.problems.is_empty(), "{}", game.problems);
+    assert_eq!(game.params.unwrap().preset, "blognomic-113");
+}
+
 /// The dump line of a title (its first whole-line occurrence).
 fn seed_line(seed: &Seed, title: &str) -> usize {
     let dump = std::fs::read_to_string(&seed.dump).unwrap();
