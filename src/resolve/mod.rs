@@ -221,7 +221,9 @@ pub fn run(
         .context("bringing the checkout forward");
     let ended = carried?;
     match forward? {
-        Forward::Moved { .. } | Forward::Nothing => {}
+        Forward::Moved { .. }
+        | Forward::Nothing
+        | Forward::Refused(WorkTree::Elsewhere | WorkTree::Current) => {}
         Forward::Refused(WorkTree::Behind { in_the_way, .. }) => {
             return Err(ResolveError::InTheWay {
                 base: base.to_string(),
@@ -229,9 +231,10 @@ pub fn run(
                 moved: true,
             });
         }
-        Forward::Refused(other) => {
+        Forward::Refused(WorkTree::Edited { paths, .. }) => {
             return Err(anyhow::anyhow!(
-                "the checkout of {base} changed while the run went on ({other:?}); it was left as it is"
+                "the run is done, but the checkout of {base} was edited while it went on ({}), so it was left behind {base} as it is; once those edits are on a branch of their own or undone, the next run brings it forward",
+                paths.join(", ")
             )
             .into());
         }

@@ -22,6 +22,8 @@ struct Faulty {
     inner: LocalForge,
     fail_at: Option<usize>,
     writes: Cell<usize>,
+    /// At this write, a player appends a line to this file of the checkout.
+    edit_at: Option<(usize, std::path::PathBuf)>,
 }
 
 impl Faulty {
@@ -30,6 +32,10 @@ impl Faulty {
         self.writes.set(k + 1);
         if self.fail_at == Some(k) {
             return Err(ForgeError::Other(format!("a fault at write {k}")));
+        }
+        if let Some((_, path)) = self.edit_at.as_ref().filter(|(at, _)| *at == k) {
+            let text = std::fs::read_to_string(path).unwrap() + "A player's edit.\n";
+            std::fs::write(path, text).unwrap();
         }
         Ok(())
     }
@@ -160,10 +166,20 @@ const DUE: &str = "2030-01-02T00:00:00Z";
 
 /// Runs resolve at `DUE` on the game at `root`, failing at write `fail_at`.
 fn resolve(root: &Path, fail_at: Option<usize>) -> (Result<Ended, ResolveError>, usize) {
+    resolve_with(root, fail_at, None)
+}
+
+/// [`resolve`], with a player's edit of the checkout at a write.
+fn resolve_with(
+    root: &Path,
+    fail_at: Option<usize>,
+    edit_at: Option<(usize, std::path::PathBuf)>,
+) -> (Result<Ended, ResolveError>, usize) {
     let forge = Faulty {
         inner: LocalForge::open(root, "main", at(DUE)).unwrap(),
         fail_at,
         writes: Cell::new(0),
+        edit_at,
     };
     let request = Request {
         root,
@@ -278,4 +294,38 @@ fn a_run_killed_between_the_merge_and_the_forge_saying_so_merges_once() {
         return;
     }
     panic!("no run merged #1");
+}
+
+#[test]
+fn a_checkout_edited_while_the_run_goes_on_is_left_as_it_is_and_said() {
+    let game = game();
+    let twin = copy(game.path());
+    resolve(twin.path(), None).0.unwrap();
+    let whole = state(twin.path());
+    let path = game.path().join("rules/core/fair-play.md");
+    let original = std::fs::read_to_string(&path).unwrap();
+    // The player edits a rule as the run announces its first decision.
+    let (ended, _) = resolve_with(game.path(), None, Some((0, path.clone())));
+    let said = ended.unwrap_err().to_string();
+    assert!(
+        said.contains("the run is done") && said.contains("rules/core/fair-play.md"),
+        "{said}"
+    );
+    assert_eq!(state(game.path()), whole, "every effect was carried out");
+    let edited = std::fs::read_to_string(&path).unwrap();
+    assert!(edited.ends_with("A player's edit.\n"), "the edit is kept");
+    // While the edit stands, the next run refuses, naming it.
+    let (ended, writes) = resolve(game.path(), None);
+    assert!(
+        matches!(ended, Err(ResolveError::Edited { ref paths, .. }) if paths == &["rules/core/fair-play.md"]),
+        "{ended:?}"
+    );
+    assert_eq!(writes, 0);
+    // Undone, the checkout is brought up to main, and nothing else is done.
+    std::fs::write(&path, original).unwrap();
+    let (ended, writes) = resolve(game.path(), None);
+    assert_eq!(ended.unwrap(), Ended::Done { held: vec![] });
+    assert_eq!(writes, 0);
+    let repo = Repo::open(game.path()).unwrap();
+    assert!(matches!(repo.work_tree("main").unwrap(), WorkTree::Current));
 }
