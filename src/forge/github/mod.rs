@@ -211,20 +211,7 @@ impl GitHubForge {
         self.pulls.borrow_mut().insert(issue.number, false);
         let updated = issue.updated_at.as_deref().map(dto::time).transpose()?;
         self.threads.borrow_mut().listed(issue.number, updated);
-        let info = MatterInfo {
-            number: issue.number,
-            title: issue.title,
-            body: issue.body.unwrap_or_default(),
-            author: Login(issue.user.map_or_else(|| GHOST.into(), |u| u.login)),
-            opened: dto::time(&issue.created_at)?,
-            labels: issue.labels.into_iter().map(dto::Label::name).collect(),
-            pull: false,
-            head: None,
-            merge_commit: None,
-            draft: false,
-            link: issue.html_url,
-            updated: None,
-        };
+        let info = issue_matter(issue)?;
         self.labels
             .borrow_mut()
             .insert(info.number, info.labels.clone());
@@ -379,20 +366,7 @@ impl Forge for GitHubForge {
     fn every_closed_matter(&self) -> Result<Vec<MatterInfo>, ForgeError> {
         let mut out = Vec::new();
         for issue in self.list::<Issue>("/issues?state=closed&per_page=100")? {
-            out.push(MatterInfo {
-                number: issue.number,
-                title: issue.title,
-                body: issue.body.unwrap_or_default(),
-                author: Login(issue.user.map_or_else(|| GHOST.into(), |u| u.login)),
-                opened: dto::time(&issue.created_at)?,
-                labels: issue.labels.into_iter().map(dto::Label::name).collect(),
-                head: None,
-                pull: issue.pull_request.is_some(),
-                merge_commit: None,
-                draft: false,
-                link: issue.html_url,
-                updated: None,
-            });
+            out.push(issue_matter(issue)?);
         }
         Ok(out)
     }
@@ -557,4 +531,23 @@ impl Drop for GitHubForge {
             }
         }
     }
+}
+
+/// A matter as the issues list shows it (a pull request's head and merge
+/// are not there: `pull` says only that it is one).
+fn issue_matter(issue: Issue) -> Result<MatterInfo, ForgeError> {
+    Ok(MatterInfo {
+        number: issue.number,
+        title: issue.title,
+        body: issue.body.unwrap_or_default(),
+        author: Login(issue.user.map_or_else(|| GHOST.into(), |u| u.login)),
+        opened: dto::time(&issue.created_at)?,
+        labels: issue.labels.into_iter().map(dto::Label::name).collect(),
+        pull: issue.pull_request.is_some(),
+        head: None,
+        merge_commit: None,
+        draft: false,
+        link: issue.html_url,
+        updated: None,
+    })
 }
