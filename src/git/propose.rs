@@ -46,7 +46,7 @@ impl Repo {
         })?;
         let mut update = git2::build::TreeUpdateBuilder::new();
         let mut paths = Vec::new();
-        for path in self.changed_in_work_tree(dirs)? {
+        for path in self.uncommitted_under(dirs)? {
             if !workdir.join(&path).is_file() {
                 update.remove(&path);
             } else {
@@ -135,38 +135,6 @@ impl Repo {
                 .map_err(write_err("the work tree"))?;
         }
         Ok(())
-    }
-
-    /// The work tree's changed paths under `dirs` against HEAD (changed,
-    /// added or deleted; staged or not).
-    fn changed_in_work_tree(&self, dirs: &[&str]) -> Result<Vec<String>, GitError> {
-        let mut options = git2::StatusOptions::new();
-        options
-            .include_untracked(true)
-            .recurse_untracked_dirs(true)
-            .include_ignored(false)
-            .renames_head_to_index(false);
-        for dir in dirs {
-            options.pathspec(format!("{dir}/"));
-        }
-        let statuses = self
-            .inner
-            .statuses(Some(&mut options))
-            .map_err(read_err("the work tree's status"))?;
-        let mut changed = Vec::new();
-        for entry in statuses.iter() {
-            let Ok(path) = entry.path() else { continue };
-            let top = path.split('/').next().unwrap_or_default();
-            if !dirs.contains(&top) {
-                continue;
-            }
-            let status = entry.status();
-            if status.is_ignored() || status.is_empty() {
-                continue;
-            }
-            changed.push(path.to_string());
-        }
-        Ok(changed)
     }
 }
 

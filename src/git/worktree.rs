@@ -219,17 +219,35 @@ impl Repo {
     }
 
     /// Files of the work tree that are not as last committed, and that git
-    /// does not ignore: changed, staged, or new.
+    /// does not ignore: changed, staged, new or deleted.
     pub fn uncommitted_files(&self) -> Result<Vec<String>, GitError> {
+        self.uncommitted_under(&[])
+    }
+
+    /// [`Repo::uncommitted_files`] under the top-level directories `dirs`
+    /// (all of them when `dirs` is empty).
+    pub(super) fn uncommitted_under(&self, dirs: &[&str]) -> Result<Vec<String>, GitError> {
         let mut options = git2::StatusOptions::new();
-        options.include_untracked(true).recurse_untracked_dirs(true);
+        options
+            .include_untracked(true)
+            .recurse_untracked_dirs(true)
+            .include_ignored(false)
+            .renames_head_to_index(false);
+        for dir in dirs {
+            options.pathspec(format!("{dir}/"));
+        }
         let statuses = self
             .inner
             .statuses(Some(&mut options))
             .map_err(read_err("the work tree's status"))?;
+        let within = |path: &str| {
+            dirs.is_empty() || dirs.contains(&path.split('/').next().unwrap_or_default())
+        };
         Ok(statuses
             .iter()
+            .filter(|s| !s.status().is_empty() && !s.status().is_ignored())
             .filter_map(|s| s.path().ok().map(str::to_string))
+            .filter(|path| within(path))
             .collect())
     }
 
