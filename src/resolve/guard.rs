@@ -58,12 +58,16 @@ pub enum Busy {
 }
 
 fn names(paths: &[PathBuf]) -> String {
-    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     format!(
         "{} {}",
-        names.join(", "),
-        if names.len() == 1 { "exists" } else { "exist" }
+        listed(paths),
+        if paths.len() == 1 { "exists" } else { "exist" }
     )
+}
+
+fn listed(paths: &[PathBuf]) -> String {
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    names.join(", ")
 }
 
 /// A writing run's lock, and what it cleared to take it.
@@ -138,10 +142,7 @@ pub(crate) fn inspect(git_dir: &Path) -> Option<String> {
                     if left.is_empty() {
                         "its lock".to_string()
                     } else {
-                        names(&left)
-                            .trim_end_matches(" exists")
-                            .trim_end_matches(" exist")
-                            .to_string()
+                        listed(&left)
                     }
                 )
             }

@@ -185,9 +185,8 @@ pub fn run(
     let planned = live::plan(forge, &game, request.root, base, request.now)?;
     let plan = &planned.plan;
     report(Event::Planned(plan));
-    let held = held(plan);
     if request.dry_run {
-        return Ok(Ended::Done { held });
+        return Ok(Ended::Done { held: held(plan) });
     }
     let in_the_way = repo
         .untracked_at(base, &written_paths(&repo, base, &plan.steps)?)
@@ -239,10 +238,7 @@ pub fn run(
             .into());
         }
     }
-    Ok(match ended {
-        Ended::Done { .. } => Ended::Done { held },
-        other => other,
-    })
+    Ok(ended)
 }
 
 /// The game on the default branch, checked.
@@ -379,7 +375,7 @@ fn carry_out(
             }
         }
     }
-    Ok(Ended::Done { held: Vec::new() })
+    Ok(Ended::Done { held: held(plan) })
 }
 
 #[cfg(test)]
