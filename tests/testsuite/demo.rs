@@ -10,14 +10,7 @@ fn the_demo_plays_its_script_to_the_end() {
     let game = dir.path().join("game");
     // The binary alone: run from a directory outside the repository,
     // with no --root, it plays the game built into it.
-    let run = |target: &std::path::Path| {
-        Command::new(env!("CARGO_BIN_EXE_gitnomic"))
-            .current_dir(dir.path())
-            .arg("demo")
-            .arg(target)
-            .output()
-            .unwrap()
-    };
+    let run = |target: &std::path::Path| demo_from(dir.path(), target);
     let out = run(&game);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -77,4 +70,14 @@ fn the_demo_plays_its_script_to_the_end() {
     let out = run(dir.path());
     assert!(!out.status.success());
     assert!(dir.path().join("keep.txt").exists());
+}
+
+/// Runs `gitnomic demo TARGET` from directory `cwd`, with no `--root`.
+pub(crate) fn demo_from(cwd: &std::path::Path, target: &std::path::Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_gitnomic"))
+        .current_dir(cwd)
+        .arg("demo")
+        .arg(target)
+        .output()
+        .unwrap()
 }

@@ -201,14 +201,7 @@ fn what_a_killed_run_left_is_cleared_and_a_live_run_is_waited_for() {
 #[test]
 fn demo_replaces_only_a_demo_game_it_made_holding_nothing_of_the_players() {
     let dir = tempfile::Builder::new().prefix("demo-").tempdir().unwrap();
-    let demo = |target: &std::path::Path| {
-        Command::new(env!("CARGO_BIN_EXE_gitnomic"))
-            .current_dir(dir.path())
-            .arg("demo")
-            .arg(target)
-            .output()
-            .unwrap()
-    };
+    let demo = |target: &std::path::Path| crate::demo::demo_from(dir.path(), target);
     // A game made by `new`, with the group's plans beside it.
     let game = dir.path().join("ours");
     let out = Command::new(env!("CARGO_BIN_EXE_gitnomic"))
