@@ -1,57 +1,41 @@
 //! gitnomic runs a BlogNomic-style nomic on a git forge.
 //!
-//! The crate is split into a pure core and edges:
+//! The folders tell a vote's path: the forge reports it, [`resolve`]
+//! collects it and drives the [`plan`], which asks the [`engine`] for the
+//! tally and says what to write; [`resolve`] carries that out on the forge
+//! and in [`git`].
 //!
-//! - core (no files, clock, git or network): [`ruleset`] (the rules and
-//!   their numbering), [`gamestate`] (players, dynasty, game variables),
-//!   [`game`] (both together, checked against each other), [`engine`]
-//!   (the tally), [`matter`] and [`journal`] (matters as the forge reports them),
-//!   [`collected`] (a matter and its journal as the engine sees them),
-//!   [`plan`] (what one resolve run will do), [`audit`] (records replayed),
-//!   [`record`] (resolved matters), [`report`] (status comments), [`history`]
-//!   (imported history), [`content`] (pages), [`site`] (the static site,
-//!   rendered to memory), [`source`], [`time`], [`error`], [`markdown`],
-//!   [`import`] (rulesets kept elsewhere, read into our format), [`setup`]
-//!   (a new game's files, what a forge repository needs);
-//! - edges: [`load`] (reading a game from a directory or a git revision),
-//!   [`bundle`] (the ready game built into the binary),
-//!   [`git`], [`forge`] (GitHub and the local forge), [`timeline`] (the
-//!   game's git history for the site), [`publish`] (writing rendered files),
-//!   [`logging`] and [`cli`].
+//! - The pure core (no files, clock, git, network or process):
+//!   [`engine`] (the tally), [`plan`] (what one resolve run will do),
+//!   [`ruleset`], [`gamestate`], [`game`] (both checked against each other,
+//!   the pages, the bundled game), [`matter`] (matters as the forge reports
+//!   them, their journal, whether they may stand, the status comment, the
+//!   audit), [`record`] (resolved matters, their cache, the dice log, the
+//!   gamestate's changelog, imported history), [`import`], [`setup`],
+//!   [`site`] (rendered to memory), and the foundations [`error`],
+//!   [`source`], [`time`], [`markdown`].
+//! - The edges: [`load`] (a game read from a directory or a git revision),
+//!   [`resolve`], [`forge`] (GitHub and the local forge), [`git`], the
+//!   site's writer, and [`cli`], which parses arguments and prints.
 //!
-//! `tests/architecture.rs` enforces the boundary.
+//! `tests/architecture.rs` holds the core to that.
 
-pub mod admission;
-pub mod audit;
-pub mod bundle;
-pub mod changelog;
 pub mod cli;
-pub mod collected;
-pub mod content;
 pub mod engine;
 pub mod error;
 pub mod forge;
 pub mod game;
 pub mod gamestate;
 pub mod git;
-pub mod history;
 pub mod import;
-pub mod journal;
 pub mod load;
-pub mod logging;
 pub mod markdown;
 pub mod matter;
 pub mod plan;
-pub mod publish;
 pub mod record;
-pub mod record_cache;
-pub mod report;
 pub mod resolve;
-pub mod rolls;
 pub mod ruleset;
 pub mod setup;
 pub mod site;
 pub mod source;
 pub mod time;
-pub mod timeline;
-pub mod weblinks;

@@ -11,7 +11,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    gitnomic::logging::init(cli.global.verbosity());
+    gitnomic::cli::logging::init(cli.global.verbosity());
     match cli::run(cli) {
         Ok(code) => code,
         Err(err) => {

@@ -4,34 +4,29 @@
 
 use std::path::Path;
 
-/// The pure modules (files or directories under src/).
+/// The pure core, as folders or files under src/: the tally and the plan,
+/// the game's files, matters and records, and what renders the site to
+/// memory.
 const PURE: &[&str] = &[
+    "engine",
+    "plan",
     "ruleset",
     "gamestate",
-    "engine",
+    "game",
+    "matter",
+    "record",
     "import",
-    "game.rs",
-    "admission.rs",
-    "content.rs",
-    "record.rs",
-    "record_cache.rs",
-    "changelog.rs",
-    "rolls.rs",
-    "report.rs",
-    "matter.rs",
-    "collected.rs",
-    "plan",
-    "audit.rs",
-    "journal.rs",
-    "history.rs",
+    "setup",
     "site",
+    "error.rs",
     "source.rs",
     "time.rs",
-    "error.rs",
     "markdown.rs",
-    "weblinks.rs",
-    "setup",
 ];
+
+/// Files inside a pure folder that are its edge: the site's writer of
+/// rendered files to a directory.
+const EDGES_INSIDE: &[&str] = &["site/publish.rs"];
 
 /// What the pure core may not mention.
 const FORBIDDEN: &[&str] = &[
@@ -50,6 +45,7 @@ const FORBIDDEN: &[&str] = &[
     "crate::load",
     "crate::git",
     "crate::forge",
+    "crate::resolve",
     "crate::site",
 ];
 
@@ -84,12 +80,17 @@ fn the_pure_core_touches_no_io_clock_or_edges() {
     let mut scanned = 0;
     for name in PURE {
         let path = src.join(name);
-        if !path.exists() {
-            continue;
-        }
+        assert!(
+            path.exists(),
+            "src/{name} is listed as pure but is not there"
+        );
         for entry in walkdir::WalkDir::new(&path) {
             let entry = entry.unwrap();
             if entry.path().extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let relative = entry.path().strip_prefix(&src).unwrap();
+            if EDGES_INSIDE.iter().any(|e| relative == Path::new(e)) {
                 continue;
             }
             scanned += 1;

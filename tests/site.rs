@@ -4,13 +4,13 @@
 
 use std::sync::Arc;
 
-use gitnomic::collected::Collected;
 use gitnomic::engine::MatterKind;
 use gitnomic::engine::ballot::Vote;
 use gitnomic::engine::tally::{CountedVote, Source};
 use gitnomic::engine::{Decision, MatterDecision, NextChange, PlayerName, Run, Tally};
 use gitnomic::game::Game;
-use gitnomic::journal::Journal;
+use gitnomic::matter::collected::Collected;
+use gitnomic::matter::journal::Journal;
 use gitnomic::matter::{Kind, Login, MatterInfo};
 use gitnomic::record::{FinalTally, Outcome, Record, RecordedVote};
 use gitnomic::site::{
@@ -201,7 +201,7 @@ fn sample(time: &str, round: i64, ada: i64) -> Sample {
 
 /// The gamestate log of the fixture: the game set up, Ada's springs
 /// raised by an action with a roll, the round moved by proposal #3.
-fn changes() -> Vec<gitnomic::changelog::Change> {
+fn changes() -> Vec<gitnomic::record::changelog::Change> {
     let v = |commit: &'static str, at: &'static str, message: &'static str, text: &'static str| {
         (commit, at, message, text)
     };
@@ -225,10 +225,10 @@ fn changes() -> Vec<gitnomic::changelog::Change> {
             "[globals]\nround = 2\n[players.Ada]\nsprings = 5\n",
         ),
     ];
-    let versions: Vec<gitnomic::changelog::Version<'_>> = versions
+    let versions: Vec<gitnomic::record::changelog::Version<'_>> = versions
         .iter()
         .map(
-            |(commit, time, message, text)| gitnomic::changelog::Version {
+            |(commit, time, message, text)| gitnomic::record::changelog::Version {
                 commit,
                 at: at(time),
                 message,
@@ -237,14 +237,14 @@ fn changes() -> Vec<gitnomic::changelog::Change> {
             },
         )
         .collect();
-    gitnomic::changelog::changes(&versions)
+    gitnomic::record::changelog::changes(&versions)
 }
 
 fn render(pending: &Pending) -> Site {
     render_with(pending, changes())
 }
 
-fn render_with(pending: &Pending, changes: Vec<gitnomic::changelog::Change>) -> Site {
+fn render_with(pending: &Pending, changes: Vec<gitnomic::record::changelog::Change>) -> Site {
     let mut files = game_files(true);
     files.extend(records());
     rebuild_with(&files, pending, &[], &RenderCache::default(), changes).files
@@ -267,7 +267,7 @@ fn rebuild_with(
     pending: &Pending,
     overrides: &[ThemeFile],
     previous: &RenderCache,
-    changes: Vec<gitnomic::changelog::Change>,
+    changes: Vec<gitnomic::record::changelog::Change>,
 ) -> Rendered {
     let game = Game::check(files);
     assert!(game.problems.is_empty(), "{}", game.problems);
@@ -553,8 +553,8 @@ fn the_gamestate_log_is_on_the_tracker_and_player_pages_in_pages() {
     let messages: Vec<String> = (0..=250)
         .map(|n| format!("Action #9: Winding by comment\n\nplayers.Ada.springs: {} → {} by @ada, comment {}\n", (n + 9) % 10, n % 10, 1000 + n))
         .collect();
-    let versions: Vec<gitnomic::changelog::Version<'_>> = (0..=250)
-        .map(|n| gitnomic::changelog::Version {
+    let versions: Vec<gitnomic::record::changelog::Version<'_>> = (0..=250)
+        .map(|n| gitnomic::record::changelog::Version {
             commit: "c0ffee",
             at: Timestamp::from_unix(1_900_000_000 + n as i64 * 60),
             message: &messages[n],
@@ -562,7 +562,10 @@ fn the_gamestate_log_is_on_the_tracker_and_player_pages_in_pages() {
             text: &texts[n],
         })
         .collect();
-    let site = render_with(&Pending::default(), gitnomic::changelog::changes(&versions));
+    let site = render_with(
+        &Pending::default(),
+        gitnomic::record::changelog::changes(&versions),
+    );
     let tracker = main_of(&site, "tracker/index.html");
     assert_eq!(
         tracker.matches(">#9, comment").count(),

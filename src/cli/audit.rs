@@ -1,5 +1,5 @@
 //! `gitnomic audit`: walk the default branch's history and check the game
-//! was played by its own rules (see [`crate::audit`]):
+//! was played by its own rules (see [`crate::matter::audit`]):
 //!
 //! - every record of the game's own matters decides as the engine does on
 //!   its recorded votes, under the rules in force when it was decided;
@@ -17,12 +17,13 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs, open_forge_to_read};
-use crate::audit::{Later, disagreement, undone};
-use crate::collected::engine_kind;
 use crate::forge::local::WITHDRAWN;
+use crate::game::GAME_DIRS;
 use crate::game::Game;
 use crate::git::{FileVersion, Repo};
-use crate::load::{self, GAME_DIRS};
+use crate::load::{self};
+use crate::matter::audit::{Later, disagreement, undone};
+use crate::matter::collected::engine_kind;
 use crate::plan::effect::{RESOLVING, by_the_resolver};
 use crate::record::{Outcome, Record};
 

@@ -7,11 +7,13 @@ use std::time::{Duration, Instant, SystemTime};
 use anyhow::Context as _;
 
 use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs};
+use crate::game::GAME_DIRS;
 use crate::game::Game;
-use crate::load::{self, GAME_DIRS, Listed};
-use crate::record_cache::{self, RecordCache};
+use crate::load::timeline;
+use crate::load::{self, Listed};
+use crate::record::{self, cache::RecordCache};
+use crate::site::publish;
 use crate::site::{self, RenderCache, Rendered, SiteInput, ThemeFile, Timeline};
-use crate::{publish, timeline};
 
 /// The list of files that builds before this version left in the output
 /// directory (and published with the site); read once to remove what they
@@ -205,7 +207,7 @@ pub(crate) fn build_keeping(
     let (rendered, records_kept) = std::thread::scope(|scope| {
         let keeping = changed.then(|| {
             scope.spawn(|| {
-                let records = record_cache::keep(&program, &seen, &game.records);
+                let records = record::cache::keep(&program, &seen, &game.records);
                 write_atomically(&records_file, records)
             })
         });
@@ -267,7 +269,7 @@ pub(crate) fn build_keeping(
             cache: rendered.cache,
             records: Some({
                 let records = std::mem::take(&mut game.records);
-                std::thread::spawn(move || record_cache::kept(seen, records))
+                std::thread::spawn(move || record::cache::kept(seen, records))
             }),
             theme: Some((overrides, theme)),
             listed: None,
@@ -475,11 +477,11 @@ fn pending(game: &Game, global: &GlobalArgs, say: &dyn Fn(&str)) -> anyhow::Resu
         .as_ref()
         .context("the game's state/ cannot be read")?;
     let author = |login: &str| {
-        crate::collected::player_name(state, &crate::forge::Login(login.to_string())).0
+        crate::matter::collected::player_name(state, &crate::forge::Login(login.to_string())).0
     };
-    let active = crate::report::active_players(state, now);
+    let active = crate::matter::status::active_players(state, now);
     let trial = crate::git::trial::GitTrial::open(&global.root, &global.base).ok();
-    let change = |m: &crate::collected::Collected| {
+    let change = |m: &crate::matter::collected::Collected| {
         trial
             .as_ref()
             .and_then(|t| proposed_change(t, m.info.head.as_ref()?))
@@ -500,7 +502,7 @@ fn pending(game: &Game, global: &GlobalArgs, say: &dyn Fn(&str)) -> anyhow::Resu
             .iter()
             .filter_map(|d| planned.matters.get(&d.id)?.engine_matter(state))
             .collect();
-        let snapshot = crate::collected::snapshot(state, params, matters);
+        let snapshot = crate::matter::collected::snapshot(state, params, matters);
         let voters = |id: u64| {
             views
                 .matters
@@ -535,7 +537,7 @@ fn pending(game: &Game, global: &GlobalArgs, say: &dyn Fn(&str)) -> anyhow::Resu
     let count = i64::try_from(views.matters.len()).unwrap_or(i64::MAX);
     say(&format!(
         "tallied {} at {now}",
-        crate::report::plural(count, "pending matter", "pending matters")
+        crate::matter::status::plural(count, "pending matter", "pending matters")
     ));
     Ok(views)
 }
@@ -592,7 +594,7 @@ fn read_game(
     program: &str,
     kept: Option<RecordCache>,
     say: &dyn Fn(&str),
-) -> anyhow::Result<(Game, Vec<record_cache::Seen>, bool)> {
+) -> anyhow::Result<(Game, Vec<record::cache::Seen>, bool)> {
     // A file changed in the last two seconds may change again with the
     // same stamp: its record is parsed again until it is older.
     let trusted_before = SystemTime::now() - Duration::from_secs(2);

@@ -7,16 +7,17 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs, open_forge};
-use crate::admission::{self, Facts, Ledger, Posting, describe_changes};
-use crate::forge::collect::{self, Push};
 use crate::forge::{Forge, HeadSha, Kind, MatterInfo};
+use crate::game::GAME_DIRS;
 use crate::game::Game;
 use crate::git::Repo;
 use crate::git::trial::GitTrial;
-use crate::journal::Journal;
-use crate::load::{self, GAME_DIRS, Origin};
+use crate::load::{self, Origin};
+use crate::matter::admission::{self, Facts, Ledger, Posting, describe_changes};
+use crate::matter::journal::Journal;
 use crate::plan::effect::RESOLVING;
 use crate::plan::standing::{closing_journal, closing_text};
+use crate::resolve::collect::{self, Push};
 use crate::ruleset::diff::diff;
 
 /// Arguments of `gitnomic check`.

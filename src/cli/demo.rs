@@ -11,8 +11,9 @@ use anyhow::{Context as _, bail};
 
 use super::play::{CommentArgs, KindArg, OpenArgs, Play};
 use super::{EXIT_OK, EXIT_PROBLEMS, ForgeKind, GlobalArgs};
+use crate::game::GAME_DIRS;
 use crate::git::{Repo, Stamp};
-use crate::load::{self, GAME_DIRS, Origin};
+use crate::load::{self, Origin};
 use crate::time::Timestamp;
 
 /// Arguments of `gitnomic demo`.
@@ -348,7 +349,7 @@ fn create_game(dir: &Path) -> anyhow::Result<()> {
     if dir.exists() && std::fs::read_dir(dir)?.next().is_some() {
         replace_earlier_demo(dir)?;
     }
-    for file in &crate::bundle::game_files() {
+    for file in &crate::game::bundle::game_files() {
         let path = dir.join(&file.path);
         std::fs::create_dir_all(path.parent().unwrap_or(dir))?;
         std::fs::write(&path, &file.text).with_context(|| format!("writing {}", path.display()))?;
@@ -470,8 +471,12 @@ fn verify(dir: &Path) -> anyhow::Result<Vec<String>> {
         failures.push("#7 should have a dice log under content/rolls/".into());
     }
     for file in logs {
-        match crate::rolls::RollLog::parse(&file.text) {
-            Ok(log) => failures.extend(crate::rolls::verify(&log).iter().map(ToString::to_string)),
+        match crate::record::rolls::RollLog::parse(&file.text) {
+            Ok(log) => failures.extend(
+                crate::record::rolls::verify(&log)
+                    .iter()
+                    .map(ToString::to_string),
+            ),
             Err(why) => failures.push(format!("{}: {why}", file.path)),
         }
     }

@@ -56,7 +56,7 @@ fn observe(
     dry_run: bool,
 ) -> anyhow::Result<Observations> {
     let repo = forge.repository_facts()?;
-    let wanted_workflows = crate::bundle::FILES
+    let wanted_workflows = crate::game::bundle::FILES
         .iter()
         .filter(|f| f.path.starts_with(".github/workflows/"))
         .map(|f| f.path.to_string())

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::{EXIT_OK, GlobalArgs};
-use crate::history;
-use crate::publish;
+use crate::record::imported;
+use crate::site::publish;
 
 /// Arguments of `gitnomic import history`.
 #[derive(Debug, clap::Args)]
@@ -25,7 +25,7 @@ pub struct Args {
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let text = std::fs::read_to_string(&args.csv)
         .with_context(|| format!("cannot read {}", args.csv.display()))?;
-    let import = history::import(&text, &args.source)
+    let import = imported::import(&text, &args.source)
         .with_context(|| format!("cannot import {}", args.csv.display()))?;
     for problem in &import.problems {
         eprintln!(

@@ -1,12 +1,12 @@
 //! `gitnomic log [PLAYER] [--var NAME]`: every change to the variables and
-//! collections on the default branch, oldest first (see [`crate::changelog`]).
+//! collections on the default branch, oldest first (see [`crate::record::changelog`]).
 
 use std::process::ExitCode;
 
 use super::{EXIT_OK, GlobalArgs};
-use crate::changelog::{self, Version};
 use crate::gamestate::sets::{COLLECTIONS_FILE, VARIABLES_FILE};
 use crate::git::Repo;
+use crate::record::changelog::{self, Version};
 use crate::time::Timestamp;
 
 /// Arguments of `gitnomic log`.
@@ -32,7 +32,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             repo: global.root.clone(),
             rev: global.base.clone(),
         },
-        crate::load::GAME_DIRS,
+        crate::game::GAME_DIRS,
     )?);
     let state = game.state.as_ref();
     let wanted = |c: &changelog::Change| {

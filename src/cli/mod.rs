@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::logging::Verbosity;
+use crate::cli::logging::Verbosity;
 use crate::time::Timestamp;
 
 /// Prints a line of a report on stdout, like `println!`, but a closed
@@ -30,6 +30,7 @@ mod doctor;
 mod import;
 mod import_history;
 mod log;
+pub mod logging;
 mod new;
 mod out;
 mod play;

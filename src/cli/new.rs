@@ -9,9 +9,10 @@ use std::process::ExitCode;
 use anyhow::{Context as _, bail};
 
 use super::{EXIT_OK, GlobalArgs};
+use crate::game::GAME_DIRS;
 use crate::game::Game;
 use crate::git::{Repo, Stamp, configured_identity};
-use crate::load::{self, GAME_DIRS, Origin};
+use crate::load::{self, Origin};
 use crate::setup::new_game::{self, NewGame, OutFile};
 
 /// Arguments of `gitnomic new`.
@@ -67,7 +68,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         now: global.now(),
         repo: args.repo.clone(),
     };
-    let bundle: Vec<(&str, &[u8], bool)> = crate::bundle::FILES
+    let bundle: Vec<(&str, &[u8], bool)> = crate::game::bundle::FILES
         .iter()
         .map(|f| (f.path, f.bytes, f.executable))
         .collect();

@@ -11,8 +11,9 @@ use anyhow::Context as _;
 use super::{EXIT_OK, GlobalArgs};
 use crate::forge::local::{LocalForge, NewMatter};
 use crate::forge::{Forge as _, Kind};
+use crate::game::GAME_DIRS;
 use crate::game::Game;
-use crate::load::{self, GAME_DIRS, Origin};
+use crate::load::{self, Origin};
 
 /// The `play` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -246,12 +247,12 @@ fn list(
     let active = game
         .state
         .as_ref()
-        .map(|s| crate::report::active_players(s, now))
+        .map(|s| crate::matter::status::active_players(s, now))
         .unwrap_or_default();
     let matter = |n: u64| planned.matters.get(&n);
     say_more!(
         "\n{}",
-        crate::report::run_text(&planned.plan.tallies(), &active, &matter)
+        crate::matter::status::run_text(&planned.plan.tallies(), &active, &matter)
     );
     Ok(())
 }
@@ -274,7 +275,11 @@ fn thread_text(forge: &LocalForge, number: u64) -> anyhow::Result<String> {
         (None, false) => "closed".to_string(),
     };
     let mut out = format!("{kind} #{number} “{}” by @{}\n", info.title, info.author);
-    let _ = writeln!(out, "Opened {}; {state}.", crate::report::when(info.opened));
+    let _ = writeln!(
+        out,
+        "Opened {}; {state}.",
+        crate::matter::status::when(info.opened)
+    );
     if let Some(head) = &info.head {
         let _ = writeln!(out, "Head: {}", short(&head.0));
     }
@@ -287,12 +292,12 @@ fn thread_text(forge: &LocalForge, number: u64) -> anyhow::Result<String> {
     for c in forge.comments(number)? {
         let edited = c
             .edited
-            .map(|t| format!(", edited {}", crate::report::when(t)))
+            .map(|t| format!(", edited {}", crate::matter::status::when(t)))
             .unwrap_or_default();
         let (who, body) = if forge.is_status(&c) {
             (
                 "the resolver's status".to_string(),
-                crate::journal::text_of(&c.body),
+                crate::matter::journal::text_of(&c.body),
             )
         } else {
             (format!("comment {}", c.id), c.body.trim_end())
@@ -301,7 +306,7 @@ fn thread_text(forge: &LocalForge, number: u64) -> anyhow::Result<String> {
             out,
             "\n--- {who}, by @{} at {}{edited}\n{body}",
             c.author,
-            crate::report::when(c.created)
+            crate::matter::status::when(c.created)
         );
     }
     Ok(out)

@@ -62,7 +62,7 @@ pub(crate) fn run(args: &Args, forge: &LocalForge, global: &GlobalArgs) -> anyho
         ProposeKind::Action => Kind::Action,
     };
     let branch = match &args.branch {
-        Some(b) if !crate::setup::new_game::valid_branch(b) => {
+        Some(b) if !crate::game::valid_branch(b) => {
             bail!("`{b}` cannot be a branch name: use letters, digits, `-`, `_`, `.` and `/`")
         }
         Some(b) if repo.branch_head(b)?.is_some() => {
@@ -116,7 +116,7 @@ pub(crate) fn run(args: &Args, forge: &LocalForge, global: &GlobalArgs) -> anyho
     say!(
         "opened {kind} #{number}: {} from branch {branch} ({}: {})",
         args.title.trim(),
-        crate::report::plural(
+        crate::matter::status::plural(
             i64::try_from(moved.paths.len()).unwrap_or(i64::MAX),
             "file",
             "files"

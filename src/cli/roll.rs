@@ -8,7 +8,7 @@ use anyhow::Context as _;
 
 use super::{EXIT_ERROR, EXIT_OK, EXIT_PROBLEMS, GlobalArgs};
 use crate::load::{self, Origin};
-use crate::rolls::{self, RollLog};
+use crate::record::rolls::{self, RollLog};
 
 /// The `roll` subcommands.
 #[derive(Debug, clap::Subcommand)]

@@ -11,8 +11,9 @@ use std::time::{Duration, Instant, SystemTime};
 use anyhow::Context as _;
 
 use super::{EXIT_OK, GlobalArgs, build};
+use crate::game::GAME_DIRS;
 use crate::git::Repo;
-use crate::load::{self, GAME_DIRS};
+use crate::load::{self};
 
 /// How often the game's files are looked at for changes.
 const POLL: Duration = Duration::from_millis(500);

@@ -7,7 +7,6 @@
 //! the same on both. Nothing here decides anything: `collect` turns what a
 //! forge holds into the engine's snapshot, and the engine decides.
 
-pub mod collect;
 pub mod github;
 pub mod local;
 
@@ -134,7 +133,7 @@ pub trait Forge {
     /// Whether a comment is the bot's status comment: the bot's own, and
     /// marked as one, so a player who copies the marker forges nothing.
     fn is_status(&self, comment: &ForgeComment) -> bool {
-        comment.author.0 == self.bot() && crate::journal::is_status(&comment.body)
+        comment.author.0 == self.bot() && crate::matter::journal::is_status(&comment.body)
     }
     /// The bot's status comment on a matter.
     fn status_comment(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError> {
@@ -160,7 +159,7 @@ pub trait Forge {
         body: &str,
     ) -> Result<bool, ForgeError> {
         let now = self.status_now(number)?;
-        let journal = |body: &str| crate::journal::Journal::read(body);
+        let journal = |body: &str| crate::matter::journal::Journal::read(body);
         if now.map(|c| journal(&c.body)) != read.map(journal) {
             self.read_thread_afresh(number);
             return Ok(false);

@@ -14,7 +14,6 @@
 use super::PlanError;
 use super::effect::Effect;
 use super::planner::{Planner, no_state, repo};
-use crate::collected::Collected;
 use crate::engine::limits::in_downtime;
 use crate::game::Game;
 use crate::gamestate::act;
@@ -23,6 +22,7 @@ use crate::gamestate::said::{self, Command, Said, Value, Verb};
 use crate::gamestate::sets::SetValue;
 use crate::gamestate::{GameState, Phase};
 use crate::matter::ForgeComment;
+use crate::matter::collected::Collected;
 use crate::plan::Outcome;
 use crate::time::Timestamp;
 

@@ -34,8 +34,8 @@ pub use prospect::Prospect;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::collected::Collected;
 use crate::engine::{self, MatterDecision};
+use crate::matter::collected::Collected;
 use crate::matter::{HeadSha, Kind};
 use crate::source::SourceFile;
 use crate::time::Timestamp;

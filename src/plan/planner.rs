@@ -8,13 +8,13 @@ use super::effect::{DynastyValue, ENACTED, Effect, FAILED, RESOLVING, Step};
 use super::prospect::{Attempt, Prospect};
 use super::record::Resolved;
 use super::{Inputs, Line, Outcome, Plan, PlanError, TreeId, Trial};
-use crate::collected::{Collected, engine_kind, player_name, snapshot};
 use crate::engine::{self, Decision, MatterDecision, Run};
 use crate::game::Game;
-use crate::journal::Resolution;
+use crate::matter::collected::{Collected, engine_kind, player_name, snapshot};
+use crate::matter::journal::Resolution;
+use crate::matter::status::{Progress, active_players, status_text};
 use crate::matter::{Kind, MatterInfo};
 use crate::record::{Failure, Outcome as Ended};
-use crate::report::{Progress, active_players, status_text};
 use crate::ruleset::diff::{RuleChange, diff};
 use crate::time::Timestamp;
 
@@ -28,7 +28,7 @@ const RESOLVED_BY: &str = "gitnomic resolve";
 /// Makes the plan for one run. See the module docs of [`super`].
 pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError> {
     let dov_pending = dov_pending(&inputs);
-    let crowned = crate::admission::crowning(&inputs.base.game);
+    let crowned = crate::matter::admission::crowning(&inputs.base.game);
     let mut p = Planner {
         trial,
         prospect: inputs.base,
@@ -137,7 +137,7 @@ pub(super) struct Planner<'t> {
     /// The dice section of each matter's status comment.
     pub(super) dice: BTreeMap<u64, String>,
     /// Each matter's dice log as this run leaves it.
-    pub(super) logs: BTreeMap<u64, crate::rolls::RollLog>,
+    pub(super) logs: BTreeMap<u64, crate::record::rolls::RollLog>,
     /// When Declarations of Victory were pending, by number: from their
     /// opening to their resolution (`None`: still pending as the run
     /// begins). A dynastic action made in one of these spans was made in
@@ -181,7 +181,12 @@ fn dov_pending(inputs: &Inputs<'_>) -> Vec<(u64, Timestamp, Option<Timestamp>)> 
 
 impl Planner<'_> {
     /// A status comment's body: `text`, the matter's dice, the journal.
-    pub(super) fn render(&self, n: u64, journal: &crate::journal::Journal, text: &str) -> String {
+    pub(super) fn render(
+        &self,
+        n: u64,
+        journal: &crate::matter::journal::Journal,
+        text: &str,
+    ) -> String {
         match self.dice.get(&n) {
             Some(dice) => journal.render(&format!("{}\n\n{dice}", text.trim_end())),
             None => journal.render(text),
@@ -543,9 +548,9 @@ impl Planner<'_> {
         let emperor = state.terms.emperor.clone();
         // The new emperor learns from their DoV's status how to post the
         // Address the game now awaits, with the rules they may keep.
-        let address = crown
-            .is_some()
-            .then(|| crate::admission::address_template(&self.prospect.game.ruleset, &emperor));
+        let address = crown.is_some().then(|| {
+            crate::matter::admission::address_template(&self.prospect.game.ruleset, &emperor)
+        });
         self.step(n, Effect::Record(Box::new(record)));
         if let Some(edits) = crown {
             let message = format!("{} #{n} enacted: {author} is the new {emperor}", m.kind);

@@ -6,9 +6,9 @@
 
 use super::effect::{DynastyValue, GAME_FILE};
 use super::{Merged, TreeId, Trial};
-use crate::admission;
 use crate::game::Game;
 use crate::gamestate::edit::StateDoc;
+use crate::matter::admission;
 use crate::matter::{HeadSha, Kind};
 
 /// What a trial merge of a pull request found.

@@ -1,7 +1,7 @@
 //! The record of a decided matter, from the engine's decision and the
 //! matter as collected. Pure; the run commits it under content/matters/.
 
-use crate::collected::Collected;
+use crate::matter::collected::Collected;
 use crate::record::{Failure, FinalTally, Outcome, Record, RecordedVote, Uncounted};
 use crate::time::Timestamp;
 
@@ -36,7 +36,7 @@ pub(super) fn record_of(decision: &crate::engine::MatterDecision, r: &Resolved<'
     let voided = matter.voided.iter().map(|c| Uncounted {
         by: format!("@{}", c.author),
         at: c.created,
-        why: crate::collected::VOIDED.into(),
+        why: crate::matter::collected::VOIDED.into(),
         link: c.link.clone(),
     });
     Record {

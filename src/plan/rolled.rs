@@ -1,14 +1,14 @@
 //! Dice in the plan: every matter's new rolls are drawn and logged under
 //! content/rolls/ before anything else is done (a roll is recorded at first
 //! sight, whatever else the run does), and its status comment answers
-//! them. See [`crate::rolls`].
+//! them. See [`crate::record::rolls`].
 
 use super::PlanError;
 use super::effect::Effect;
 use super::planner::{Planner, repo};
-use crate::collected::Collected;
 use crate::gamestate::said;
-use crate::rolls::{self, RollLog, Seen};
+use crate::matter::collected::Collected;
+use crate::record::rolls::{self, RollLog, Seen};
 
 /// What the status says when rolls are asked of a game with no seed.
 const NO_SEED: &str = "#### Dice\n\nThis game has no `seed` in the `[game]` table of state/game.toml, so no roll can be drawn; a proposal can add one.";

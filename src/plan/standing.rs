@@ -1,5 +1,5 @@
 //! Whether each matter may stand, judged before anything is counted, and
-//! closing what may not. The judgement is [`crate::admission::judge`],
+//! closing what may not. The judgement is [`crate::matter::admission::judge`],
 //! the one `check` gives: the plan asks it of every matter it finds, so a
 //! matter no check run ever saw is closed all the same.
 //!
@@ -15,9 +15,9 @@ use std::collections::BTreeMap;
 use super::effect::{Effect, NOT_A_MATTER, RESOLVING};
 use super::planner::{Planner, no_state, repo};
 use super::{Outcome, PlanError};
-use crate::admission::{self, Facts, Ledger, Posting};
-use crate::collected::{Collected, engine_kind, player_name};
-use crate::journal::{Journal, Resolution};
+use crate::matter::admission::{self, Facts, Ledger, Posting};
+use crate::matter::collected::{Collected, engine_kind, player_name};
+use crate::matter::journal::{Journal, Resolution};
 use crate::record::{Outcome as Ended, Record};
 
 /// Who closes matters, in records.
@@ -174,7 +174,7 @@ pub fn closing_text(kind: crate::matter::Kind, number: u64, why: &str, done: boo
     };
     format!(
         "### {kind} #{number}: {headline}\n\n{}.",
-        crate::report::capitalised(why)
+        crate::matter::status::capitalised(why)
     )
 }
 

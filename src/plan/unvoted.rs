@@ -8,9 +8,9 @@ use super::effect::{DynastyValue, Effect, MERGED, RESOLVING};
 use super::planner::{Planner, no_state, repo};
 use super::prospect::Attempt;
 use super::{Outcome, PlanError};
-use crate::collected::Collected;
 use crate::game::Game;
-use crate::journal::{Journal, Resolution};
+use crate::matter::collected::Collected;
+use crate::matter::journal::{Journal, Resolution};
 use crate::matter::{HeadSha, Kind, MatterInfo};
 use crate::record::Outcome as Ended;
 use crate::time::Timestamp;
@@ -195,7 +195,7 @@ impl Planner<'_> {
         let tree = self.trial.tree_of(head).map_err(|why| repo(n, why))?;
         let head_game = self.game_of(n, &tree)?.clone();
         if kind == Kind::Ascension {
-            return Ok(crate::admission::ascension_problems(
+            return Ok(crate::matter::admission::ascension_problems(
                 &self.prospect.game,
                 &head_game,
                 &info.body,
@@ -219,7 +219,7 @@ impl Planner<'_> {
             );
         }
         let fork = self.fork_game(info, head)?;
-        problems.extend(crate::admission::action_problems(
+        problems.extend(crate::matter::admission::action_problems(
             &state,
             &fork,
             &head_game,
@@ -237,7 +237,7 @@ impl Planner<'_> {
 
     /// The merge commit's message for an action pull request: each value
     /// it changes, credited to its author, as the log reads them (see
-    /// [`crate::changelog`]).
+    /// [`crate::record::changelog`]).
     fn action_message(&mut self, info: &MatterInfo, head: &HeadSha) -> Result<String, PlanError> {
         let n = info.number;
         let mut message = format!("{} #{n}: {}", Kind::Action, info.title);

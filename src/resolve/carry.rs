@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use anyhow::bail;
 
 use crate::forge::{Forge, ForgeError, HeadSha};
-use crate::journal::Journal;
+use crate::matter::journal::Journal;
 use crate::plan::effect::{GAME_FILE, RESOLVING};
 use crate::plan::prospect::edit_dynasty_text;
 use crate::plan::{Effect, Step};

@@ -8,15 +8,16 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use crate::collected::{Collected, engine_kind};
-use crate::forge::collect::{self, TypoJudge};
 use crate::forge::{Forge, ForgeError, HeadSha, MatterInfo};
+use crate::game::GAME_DIRS;
 use crate::game::Game;
 use crate::git::Repo;
 use crate::git::trial::GitTrial;
-use crate::load::{self, GAME_DIRS};
+use crate::load::{self};
 use crate::matter::HeadSha as Sha;
+use crate::matter::collected::{Collected, engine_kind};
 use crate::plan::{self, Inputs, Merged, Plan, Prospect, TreeId, Trial};
+use crate::resolve::collect::{self, TypoJudge};
 use crate::ruleset::diff::typo_fix_size;
 use crate::source::SourceFile;
 use crate::time::Timestamp;
@@ -183,7 +184,7 @@ fn head_files(
     let mut files = Vec::new();
     for (path, id) in tree {
         let top = path.split('/').next().unwrap_or_default();
-        if !GAME_DIRS.contains(&top) || !load::is_game_file(&path) {
+        if !GAME_DIRS.contains(&top) || !crate::game::is_game_file(&path) {
             continue;
         }
         let bytes = match repo.blob(&id) {

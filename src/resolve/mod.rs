@@ -19,6 +19,7 @@
 //!   cannot stop the run half-way.
 
 mod carry;
+pub mod collect;
 mod guard;
 pub mod live;
 
@@ -29,9 +30,10 @@ use anyhow::Context as _;
 pub use guard::Busy;
 
 use crate::forge::{Forge, HeadSha};
+use crate::game::GAME_DIRS;
 use crate::game::Game;
 use crate::git::{Forward, Repo, WorkTree};
-use crate::load::{self, GAME_DIRS, Origin};
+use crate::load::{self, Origin};
 use crate::plan::{Effect, Outcome, Plan, Step};
 use crate::time::Timestamp;
 use carry::{Carried, Carrier};

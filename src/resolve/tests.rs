@@ -106,7 +106,7 @@ impl Forge for Faulty {
 fn game() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    for file in crate::bundle::game_files() {
+    for file in crate::game::bundle::game_files() {
         let path = root.join(&file.path);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, file.text).unwrap();

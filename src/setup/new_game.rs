@@ -124,22 +124,9 @@ pub fn valid_login(login: &str) -> bool {
         && !login.contains("--")
 }
 
-/// Whether `branch` is a branch name the workflows can name unquoted.
-pub fn valid_branch(branch: &str) -> bool {
-    !branch.is_empty()
-        && branch
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
-        && !branch.starts_with(['-', '/', '.'])
-        && !branch.ends_with(['/', '.'])
-        && !branch.ends_with(".lock")
-        && !branch.contains("..")
-        && !branch.contains("//")
-}
-
 /// The new game's files, from the bundle's `(path, bytes, executable)`.
 pub fn files(bundle: &[(&str, &[u8], bool)], game: &NewGame) -> Result<Vec<OutFile>, SetupError> {
-    if !valid_branch(&game.branch) {
+    if !crate::game::valid_branch(&game.branch) {
         return Err(SetupError::BadBranch(game.branch.clone()));
     }
     let mut logins = std::collections::BTreeSet::new();
@@ -217,7 +204,7 @@ fn game_toml(text: &str, game: &NewGame) -> Result<(String, String), SetupError>
         set(&mut doc, "dynasty", "emperor", first.name.as_str().into());
     }
     if let Some(repo) = &game.repo {
-        if crate::weblinks::ForgeWeb::from_setting(repo, &game.branch).is_none() {
+        if crate::game::weblinks::ForgeWeb::from_setting(repo, &game.branch).is_none() {
             return Err(SetupError::BadRepo(repo.clone()));
         }
         set(&mut doc, "game", "repo", repo.trim().into());
@@ -301,6 +288,7 @@ fn without_tables(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::valid_branch;
 
     #[test]
     fn logins_are_checked_as_github_does() {

@@ -178,7 +178,7 @@ fn home(
         let stem = page.path.rsplit('/').next().unwrap_or("page");
         let url = format!(
             "pages/{}.html",
-            super::context::slug(stem.trim_end_matches(".md"))
+            super::links::slug(stem.trim_end_matches(".md"))
         );
         let path = url.clone();
         let mut context = cx.page(&path, &page.title, "")?;

@@ -7,6 +7,7 @@ use std::sync::Mutex;
 use serde::Serialize;
 
 use super::cache::{Digest, RenderCache};
+use super::links::slug;
 use super::theme::Theme;
 use super::xref::HtmlCache;
 use super::{SiteError, SiteInput};
@@ -316,23 +317,6 @@ fn slugs<'n>(names: impl IntoIterator<Item = &'n str>) -> BTreeMap<String, Strin
     out
 }
 
-/// `75th Trombone` → `75th-trombone`; a name with no ASCII letter or digit
-/// becomes `player`.
-pub(crate) fn slug(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    while out.ends_with('-') {
-        out.pop();
-    }
-    if out.is_empty() { "player".into() } else { out }
-}
-
 /// `2005-08-03`. Written out by hand for years of four digits (every
 /// page of the archive shows thousands of dates), else as chrono would.
 pub(crate) fn date(t: Timestamp) -> String {
@@ -347,7 +331,7 @@ pub(crate) fn date(t: Timestamp) -> String {
 
 /// `05:42 UTC on 3 Aug 2005` (`05:42:56 UTC` with seconds): the one way
 /// the site, the status comment and `play list` write a moment
-/// ([`crate::report::when`]), written out by hand as [`date`] is.
+/// ([`crate::matter::status::when`]), written out by hand as [`date`] is.
 pub(crate) fn datetime(t: Timestamp) -> String {
     use chrono::{Datelike, Timelike};
     const MONTHS: [&str; 12] = [
@@ -355,7 +339,7 @@ pub(crate) fn datetime(t: Timestamp) -> String {
     ];
     let d = t.to_datetime();
     if !(0..=9999).contains(&d.year()) {
-        return crate::report::when(t);
+        return crate::matter::status::when(t);
     }
     let month = MONTHS[d.month0() as usize % 12];
     // With the seconds when there are any, as `when` writes them.
@@ -399,7 +383,7 @@ mod tests {
             "2030-03-02T13:00:00Z",
         ] {
             let t = Timestamp::parse(t).unwrap();
-            assert_eq!(datetime(t), crate::report::when(t));
+            assert_eq!(datetime(t), crate::matter::status::when(t));
         }
     }
 

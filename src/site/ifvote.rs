@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::engine::{self, Comment, Matter, PlayerName, Snapshot};
-use crate::report;
+use crate::matter::status;
 use crate::time::Timestamp;
 
 /// One player's two choices on one matter.
@@ -65,7 +65,7 @@ fn outcome(snapshot: &Snapshot, i: usize, player: &str, vote: &str, now: Timesta
     let run = engine::resolve(&what_if, now);
     match run.get(id) {
         Some(d) => {
-            let s = report::standing(d);
+            let s = status::standing(d);
             format!("{}: {}", s.headline, s.next)
         }
         None => "no change the engine can tell".to_string(),

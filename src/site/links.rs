@@ -147,6 +147,23 @@ fn decode_entities(text: &str) -> String {
         .replace("&quot;", "\"")
 }
 
+/// `75th Trombone` → `75th-trombone`; a name with no ASCII letter or digit
+/// becomes `player`.
+pub(crate) fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    if out.is_empty() { "player".into() } else { out }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

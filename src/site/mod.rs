@@ -1,8 +1,8 @@
 //! The static site: ruleset, tracker, pending matters, archive and history
 //! rendered from a checked [`Game`], its git [`Timeline`] and the pending
 //! matters the caller knows of. Pure: [`render`] returns every file of the
-//! site as `path → text`; writing it is `crate::publish`'s business and
-//! reading the history is `crate::timeline`'s.
+//! site as `path → text`; writing it is `crate::site::publish`'s business and
+//! reading the history is `crate::load::timeline`'s.
 //!
 //! Templates see views (plain serialisable structs built here), never the
 //! model, so a theme can change without touching the core. Every link is
@@ -17,6 +17,7 @@ mod log;
 mod mddiff;
 pub mod pending;
 mod players;
+pub mod publish;
 mod revisions;
 mod rules;
 mod stats;
@@ -34,7 +35,7 @@ use crate::game::Game;
 use crate::ruleset::Ruleset;
 use crate::time::Timestamp;
 
-pub use crate::weblinks::ForgeWeb;
+pub use crate::game::weblinks::ForgeWeb;
 pub use cache::RenderCache;
 pub use theme::{Theme, ThemeFile, builtin_names};
 
@@ -106,7 +107,7 @@ pub struct ClosingView {
 
 /// A matter still open, with its live tally, as a view: what a player
 /// checks several times a day. The wording comes from
-/// [`crate::report::standing`], as in the status comment and `play list`.
+/// [`crate::matter::status::standing`], as in the status comment and `play list`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PendingView {
     /// The pull request or issue number.
@@ -206,8 +207,8 @@ pub struct Timeline {
     /// The numeric variables at every change to `state/`.
     pub samples: Vec<Sample>,
     /// Every change to a variable or a collection's item, oldest first
-    /// (see [`crate::changelog`]).
-    pub changes: Vec<crate::changelog::Change>,
+    /// (see [`crate::record::changelog`]).
+    pub changes: Vec<crate::record::changelog::Change>,
 }
 
 /// One revision of the ruleset: "Ruleset N".

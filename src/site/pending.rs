@@ -1,16 +1,16 @@
 //! Pending matters as the site shows them: the plan's tally view of each,
 //! turned into a view for the templates, worded by
-//! [`crate::report::standing`] so the page, the status comment and `play
+//! [`crate::matter::status::standing`] so the page, the status comment and `play
 //! list` say the same. Pure.
 
 use serde::Serialize;
 
 use super::{Pending, PendingView, PendingVote};
-use crate::changelog::{self, Version};
-use crate::collected::Collected;
 use crate::engine::ballot::Vote;
 use crate::engine::{MatterDecision, Run};
-use crate::report::{self, BallotRow};
+use crate::matter::collected::Collected;
+use crate::matter::status::{self, BallotRow};
+use crate::record::changelog::{self, Version};
 use crate::ruleset::diff::rule_diffs;
 use crate::ruleset::textdiff::Line;
 use crate::source::SourceFile;
@@ -45,10 +45,10 @@ pub fn views(
         .filter(|d| matter(d.id).is_some())
         .filter_map(|d| Some((d.next_change.as_ref()?.at?, d.id)))
         .min()
-        .map(|(at, id)| format!("#{id} at {}", report::when(at)));
+        .map(|(at, id)| format!("#{id} at {}", status::when(at)));
     let count = |n: i64| u32::try_from(n).unwrap_or(0);
     Pending {
-        as_of: Some(report::when(run.now)),
+        as_of: Some(status::when(run.now)),
         as_of_iso: Some(run.now.to_string()),
         matters: views.into_iter().map(|(_, v)| v).collect(),
         actions: Vec::new(),
@@ -67,10 +67,10 @@ fn view(
     active: &[String],
 ) -> PendingView {
     let count = |n: i64| u32::try_from(n).unwrap_or(0);
-    let standing = report::standing(d);
+    let standing = status::standing(d);
     let for_ = count(d.tally.for_votes);
     let quorum = count(run.quorum);
-    let ballot = report::ballot(d, active, Some(m));
+    let ballot = status::ballot(d, active, Some(m));
     let not_voted = ballot
         .iter()
         .filter(|r| r.cast.is_none() && r.counts_as.is_none() && active.contains(&r.player))
@@ -78,12 +78,12 @@ fn view(
         .collect();
     PendingView {
         number: d.id,
-        kind: report::kind_name(d.kind).to_string(),
+        kind: status::kind_name(d.kind).to_string(),
         title: m.info.title.clone(),
         author: author(&m.info.author.0),
         author_url: None,
         link: crate::markdown::web_link(m.info.link.as_deref()).map(str::to_string),
-        opened: report::when(m.info.opened),
+        opened: status::when(m.info.opened),
         opened_iso: m.info.opened.to_string(),
         body: m.info.body.clone(),
         html: String::new(),
@@ -91,14 +91,14 @@ fn view(
         not_voted,
         if_votes: Vec::new(),
         votes: ballot.iter().map(row).collect(),
-        votes_label: report::plural(d.tally.votes_cast, "vote", "votes"),
+        votes_label: status::plural(d.tally.votes_cast, "vote", "votes"),
         for_,
         against: count(d.tally.against_votes),
         quorum,
         for_percent: bar(for_, quorum),
         decision: standing.headline.to_string(),
         decision_class: standing.class.to_string(),
-        next: report::capitalised(&standing.next),
+        next: status::capitalised(&standing.next),
         reasons: d.reasons.clone(),
     }
 }
@@ -120,7 +120,7 @@ pub fn actions<'m>(
             title: m.info.title.clone(),
             author: author(&m.info.author.0),
             link: crate::markdown::web_link(m.info.link.as_deref()).map(str::to_string),
-            opened: report::when(m.info.opened),
+            opened: status::when(m.info.opened),
             answers: m.journal.acted.values().flatten().cloned().collect(),
         })
         .collect()
@@ -261,7 +261,7 @@ fn row(r: &BallotRow) -> PendingVote {
         url: None,
         vote: r.shown(),
         class: class.to_string(),
-        at: r.at.map(report::when),
+        at: r.at.map(status::when),
         via: r.via.map(str::to_string),
         link: crate::markdown::web_link(r.link.as_deref()).map(str::to_string),
     }

@@ -6,7 +6,8 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use super::context::{Context, slug};
+use super::context::Context;
+use super::links::slug;
 use super::xref::{self, HtmlCache, Targets};
 use super::{Site, SiteError};
 use crate::ruleset::{Rule, Ruleset};

@@ -7,7 +7,8 @@ use serde::Serialize;
 
 use super::archive::{MatterRow, by_year, rows_digest};
 use super::cache::Digest;
-use super::context::{Context, matter_url, percent, slug};
+use super::context::{Context, matter_url, percent};
+use super::links::slug;
 use super::svg::{self, Labels};
 use super::{Site, SiteError};
 use crate::time::Timestamp;
@@ -89,7 +90,7 @@ fn per_month(cx: &Context) -> Chart {
         svg: svg::bar_chart(labels, &bars, every),
         caption: format!(
             "Resolved matters per month, over {}.",
-            crate::report::plural(bars.len() as i64, "month", "months")
+            crate::matter::status::plural(bars.len() as i64, "month", "months")
         ),
     }
 }
@@ -121,7 +122,7 @@ fn rate_per_dynasty(cx: &Context) -> Chart {
         svg: svg::bar_chart(labels, &bars, every),
         caption: format!(
             "Enactment rate per dynasty, over {}.",
-            crate::report::plural(bars.len() as i64, "dynasty", "dynasties")
+            crate::matter::status::plural(bars.len() as i64, "dynasty", "dynasties")
         ),
     }
 }

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::context::{Context, date, slug};
+use super::context::{Context, date};
+use super::links::slug;
 use super::svg::{self, Labels, Series};
 use super::{Sample, Site, SiteError};
 use crate::gamestate::{GameState, Player};

@@ -57,7 +57,7 @@ impl Targets {
         let mut terms = BTreeMap::new();
         for rule in &ruleset.rules {
             for t in &rule.terms {
-                let anchor = format!("_term-{}-{}", rule.id, super::context::slug(&t.term));
+                let anchor = format!("_term-{}-{}", rule.id, super::links::slug(&t.term));
                 terms.entry(t.term.trim().to_lowercase()).or_insert(anchor);
             }
         }

@@ -73,7 +73,7 @@ fn a_deleted_vote_counts_as_first_seen_an_edited_one_says_so_and_nobody_is_menti
             && row("Cleo").contains("(edited since; it counts as first seen)"),
         "{status}"
     );
-    let text = gitnomic::journal::text_of(&status);
+    let text = gitnomic::matter::journal::text_of(&status);
     assert!(text.contains("`@lurker-l`"), "{status}");
     assert!(
         !text.replace("`@lurker-l`", "").contains('@'),

@@ -476,7 +476,7 @@ fn a_push_noted_while_another_run_writes_the_status_overwrites_nothing() {
 /// the status as the check left it.
 #[test]
 fn a_push_a_check_noted_while_a_resolve_run_planned_is_kept() {
-    use gitnomic::journal::{Journal, SeenHead, text_of};
+    use gitnomic::matter::journal::{Journal, SeenHead, text_of};
     let c = case();
     let (id, body) = c.first_status();
     // The status as a check leaves it on noting a push: one head more.

@@ -6,9 +6,10 @@
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
+use gitnomic::game::GAME_DIRS;
 use gitnomic::game::Game;
-use gitnomic::load::{self, CachedRead, GAME_DIRS, Origin};
-use gitnomic::record_cache::{self, RecordCache, Stamp};
+use gitnomic::load::{self, CachedRead, Origin};
+use gitnomic::record::cache::{self as record_cache, RecordCache, Stamp};
 use gitnomic::site::{self, Pending, SiteInput, Timeline};
 
 use crate::game_test::copy_tree;

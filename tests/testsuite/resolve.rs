@@ -229,7 +229,7 @@ fn a_dry_run_changes_nothing() {
 fn a_run_that_stopped_after_merging_is_finished_by_the_next() {
     use gitnomic::forge::Forge as _;
     use gitnomic::forge::local::LocalForge;
-    use gitnomic::journal::{Journal, Resolution};
+    use gitnomic::matter::journal::{Journal, Resolution};
     use gitnomic::record::Outcome;
     use gitnomic::time::Timestamp;
 

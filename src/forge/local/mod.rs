@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Forge, ForgeComment, ForgeError, HeadSha, Kind, Login, MatterInfo};
 use crate::git::{MergeOutcome, Repo, Stamp};
-use crate::journal::is_status;
+use crate::matter::journal::is_status;
 use crate::time::Timestamp;
 pub use error::LocalError;
 pub use pushes::Push;

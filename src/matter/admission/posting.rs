@@ -120,7 +120,7 @@ impl<'g> Ledger<'g> {
             let verdict = ledger.judge(posting);
             if let (None, Some(kind), Some(state)) = (
                 &verdict,
-                posting.kind.and_then(crate::collected::engine_kind),
+                posting.kind.and_then(crate::matter::collected::engine_kind),
                 &game.state,
             ) {
                 ledger.stood.push(Stood {

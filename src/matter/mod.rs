@@ -2,6 +2,12 @@
 //! issues, their comments, and what kind of matter each is. Pure data:
 //! the [`crate::forge`] adapters fill these in, the resolver reads them.
 
+pub mod admission;
+pub mod audit;
+pub mod collected;
+pub mod journal;
+pub mod status;
+
 use std::fmt;
 
 use serde::{Deserialize, Serialize};

@@ -4,11 +4,11 @@
 
 use std::fmt::Write;
 
-use crate::collected::Collected;
 use crate::engine::ballot::Vote;
 use crate::engine::decide::{NOT_ENACTED, NOT_FAILED};
 use crate::engine::tally::Source;
 use crate::engine::{Decision, MatterDecision, MatterKind, Run};
+use crate::matter::collected::Collected;
 use crate::ruleset::diff::RuleChange;
 use crate::time::Timestamp;
 
@@ -94,7 +94,11 @@ pub fn status_text(
         })
         .chain(matter.voided.iter().map(|c| {
             let at = linked(when(c.created), c.link.as_deref());
-            format!("- `{}` ({at}): {}", c.author, crate::collected::VOIDED)
+            format!(
+                "- `{}` ({at}): {}",
+                c.author,
+                crate::matter::collected::VOIDED
+            )
         }))
         .collect();
     if !uncounted.is_empty() {
@@ -361,7 +365,7 @@ pub fn run_text<'m>(
                 "  not counted: {} at {}: {}",
                 c.author,
                 when(c.created),
-                crate::collected::VOIDED
+                crate::matter::collected::VOIDED
             );
         }
     }

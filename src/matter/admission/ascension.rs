@@ -154,7 +154,7 @@ mod tests {
 
     #[test]
     fn the_template_lists_every_dynastic_rule_on_a_keep_line_that_reads_back() {
-        let game = Game::check(&crate::bundle::game_files());
+        let game = Game::check(&crate::game::bundle::game_files());
         let text = address_template(&game.ruleset, "Clockmaker");
         let block = text
             .split("```text\n")

@@ -3,7 +3,7 @@
 //! `build.rs` from the very files in the repository, so `gitnomic demo`
 //! and `gitnomic new` need nothing but the binary.
 
-use crate::load::{GAME_DIRS, is_game_file};
+use crate::game::{GAME_DIRS, is_game_file};
 use crate::source::SourceFile;
 
 /// One bundled file.

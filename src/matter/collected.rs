@@ -1,7 +1,7 @@
 //! A matter as collected for a tally, and the engine's view of it. Pure.
 //!
 //! The forge adapters report matters ([`crate::matter`]); the bot's status
-//! comment carries a journal ([`crate::journal`]); this module joins the
+//! comment carries a journal ([`crate::matter::journal`]); this module joins the
 //! two into a [`Collected`] matter and turns it, with the gamestate, into
 //! the engine's [`Snapshot`]. It sits above both so neither depends on the
 //! other.
@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::engine::{self, MatterKind, PlayerName, Snapshot};
 use crate::gamestate::{GameState, Phase};
-use crate::journal::Journal;
+use crate::matter::journal::Journal;
 use crate::matter::{ForgeComment, Kind, Login, MatterInfo};
 
 /// Why a comment voided by a push does not count, in records and reports.

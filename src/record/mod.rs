@@ -6,6 +6,11 @@
 //! site and tools read it without guessing); the body is the matter's text
 //! as it was when resolved.
 
+pub mod cache;
+pub mod changelog;
+pub mod imported;
+pub mod rolls;
+
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 

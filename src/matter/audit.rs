@@ -4,9 +4,9 @@
 //! in the history, and this module judges them, so a game can prove it was
 //! played by its own rules.
 
-use crate::collected::snapshot;
 use crate::engine::{self, Comment, Decision, Matter, MatterKind, PlayerName};
 use crate::game::Game;
+use crate::matter::collected::snapshot;
 use crate::record::{Failure, Outcome, Record};
 
 /// Why a record disagrees with the engine, if it does.

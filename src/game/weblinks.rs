@@ -39,7 +39,7 @@ impl ForgeWeb {
                     .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
         };
         let valid_repo = matches!(repo.trim().split_once('/'), Some((o, n)) if part(o) && part(n));
-        if !web || !valid_repo || !crate::setup::new_game::valid_branch(branch) {
+        if !web || !valid_repo || !crate::game::valid_branch(branch) {
             return None;
         }
         let repo_url = format!("{server}/{}", repo.trim());

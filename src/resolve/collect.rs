@@ -14,10 +14,10 @@
 //! were cast on voids the comments made before it. Typo fixes add up: the
 //! allowance is for all of them together, not for each push.
 
-use super::{Forge, ForgeComment, ForgeError, HeadSha, MatterInfo};
-use crate::collected::Collected;
 use crate::engine;
-use crate::journal::{Journal, SeenHead};
+use crate::forge::{Forge, ForgeComment, ForgeError, HeadSha, MatterInfo};
+use crate::matter::collected::Collected;
+use crate::matter::journal::{Journal, SeenHead};
 use crate::matter::{ReviewState, Via};
 use crate::time::Timestamp;
 
@@ -220,7 +220,7 @@ fn note_push_once(
         return Ok(Some(false));
     }
     let text = match &status {
-        Some(s) => crate::journal::text_of(&s.body).to_string(),
+        Some(s) => crate::matter::journal::text_of(&s.body).to_string(),
         None => "Waiting for the resolver's first tally.".to_string(),
     };
     let read = status.as_ref().map(|s| s.body.as_str());
@@ -318,7 +318,7 @@ fn as_first_seen(
         journal
             .voters
             .entry(comment.id)
-            .or_insert_with(|| crate::journal::Voter {
+            .or_insert_with(|| crate::matter::journal::Voter {
                 by: comment.author.clone(),
                 at: comment.created,
             });

@@ -1,16 +1,41 @@
 //! A whole game: the ruleset and the gamestate, checked against each other.
 //! Pure: it takes the game's files, wherever they were read from.
 
+pub mod bundle;
+pub mod content;
+pub mod weblinks;
+
 use std::collections::BTreeMap;
 
-use crate::content::{Page, parse_pages};
 use crate::engine::{ParamError, Params};
 use crate::error::{Diagnostic, Diagnostics};
+use crate::game::content::{Page, parse_pages};
 use crate::gamestate::{self, GameState};
 use crate::record::{Record, parse_records};
 use crate::ruleset::Ruleset;
 use crate::ruleset::template::TextContext;
 use crate::source::SourceFile;
+
+/// Whether `branch` is a branch name the workflows can name unquoted.
+pub fn valid_branch(branch: &str) -> bool {
+    !branch.is_empty()
+        && branch
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
+        && !branch.starts_with(['-', '/', '.'])
+        && !branch.ends_with(['/', '.'])
+        && !branch.ends_with(".lock")
+        && !branch.contains("..")
+        && !branch.contains("//")
+}
+
+/// The top-level directories that make up a game.
+pub const GAME_DIRS: &[&str] = &["rules", "state", "content"];
+
+/// Whether a path is a game file (Markdown or TOML); others (images…) are skipped.
+pub fn is_game_file(path: &str) -> bool {
+    path.ends_with(".md") || path.ends_with(".toml")
+}
 
 /// The result of reading and checking a game.
 #[derive(Debug, Clone)]

@@ -3,19 +3,19 @@
 //! Everything after this point works on [`SourceFile`]s, so `check` reads a
 //! pull request's head commit exactly as it reads a work tree.
 
+pub mod timeline;
+
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use rayon::prelude::*;
 
+use crate::game::is_game_file;
 use crate::git::{self, GitError, Indexed, Repo};
+use crate::record::cache::{Content, Hit, RecordCache, Seen, Stamp};
 use crate::record::{Record, is_record_path};
-use crate::record_cache::{Content, Hit, RecordCache, Seen, Stamp};
 use crate::source::SourceFile;
-
-/// The top-level directories that make up a game.
-pub const GAME_DIRS: &[&str] = &["rules", "state", "content"];
 
 /// Where a game's files come from.
 #[derive(Debug, Clone)]
@@ -51,11 +51,6 @@ pub enum LoadError {
     /// Neither rules/ nor state/ is there.
     #[error("{0} holds no rules/ or state/ directory: is it a gitnomic game?")]
     NotAGame(String),
-}
-
-/// Whether a path is a game file (Markdown or TOML); others (images…) are skipped.
-pub fn is_game_file(path: &str) -> bool {
-    path.ends_with(".md") || path.ends_with(".toml")
 }
 
 /// Whether `path` is under rules/ or state/, which every game has.
@@ -163,7 +158,7 @@ fn io_error(name: &str, path: &Path, source: std::io::Error) -> LoadError {
 }
 
 /// A game read from a directory with the help of the records a previous
-/// build parsed (see [`crate::record_cache`]).
+/// build parsed (see [`crate::record::cache`]).
 #[derive(Debug)]
 pub struct CachedRead {
     /// The files read: every game file but the records the cache had.

@@ -11,11 +11,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::changelog::{self, Change, Version};
 use crate::game::Game;
+use crate::game::is_game_file;
 use crate::gamestate::sets::{COLLECTIONS_FILE, VARIABLES_FILE};
 use crate::git::{GitError, Repo};
-use crate::load::is_game_file;
+use crate::record::changelog::{self, Change, Version};
 use crate::site::{Revision, Sample, Timeline};
 use crate::source::SourceFile;
 use crate::time::Timestamp;
