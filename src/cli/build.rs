@@ -470,7 +470,7 @@ fn pending(game: &Game, global: &GlobalArgs, say: &dyn Fn(&str)) -> anyhow::Resu
     let now = global.now();
     let forge = super::open_forge(global, now)?;
     let planned =
-        crate::resolve::live::plan(forge.as_ref(), game, &global.root, &global.base, now)?;
+        crate::resolve::driver::plan(forge.as_ref(), game, &global.root, &global.base, now)?;
     let run = planned.plan.tallies();
     let state = game
         .state
@@ -520,8 +520,8 @@ fn pending(game: &Game, global: &GlobalArgs, say: &dyn Fn(&str)) -> anyhow::Resu
         .plan
         .lines
         .iter()
-        .filter_map(|line| match &line.outcome {
-            crate::plan::Outcome::Closed(why) => Some(site::ClosingView {
+        .filter_map(|line| match &line.fate {
+            crate::plan::Fate::Closed(why) => Some(site::ClosingView {
                 number: line.number,
                 kind: line.kind.to_string(),
                 title: planned

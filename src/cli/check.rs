@@ -202,7 +202,7 @@ fn note_push(
     let number = info.number;
     let repo = Repo::open(&global.root)?;
     let judge =
-        |old: &HeadSha, new: &HeadSha| crate::resolve::live::typo_judge(&repo, forge, old, new);
+        |old: &HeadSha, new: &HeadSha| crate::resolve::driver::typo_judge(&repo, forge, old, new);
     if collect::note_push(forge, info, push, params, &judge)? {
         say!(
             "noted the head {} of #{number}, pushed at {}",

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use super::{EXIT_OK, GlobalArgs};
-use crate::gamestate::sets::{COLLECTIONS_FILE, VARIABLES_FILE};
+use crate::gamestate::set_value::{COLLECTIONS_FILE, VARIABLES_FILE};
 use crate::git::Repo;
 use crate::record::changelog::{self, Version};
 use crate::time::Timestamp;

@@ -231,11 +231,11 @@ fn list(
         rev: global.base.clone(),
     };
     let game = Game::check(&load::read(&origin, GAME_DIRS)?);
-    let planned = crate::resolve::live::plan(forge, &game, &global.root, &global.base, now)?;
+    let planned = crate::resolve::driver::plan(forge, &game, &global.root, &global.base, now)?;
     for line in &planned.plan.lines {
-        match (&line.outcome, line.decision) {
+        match (&line.fate, line.decision) {
             // What may not stand is closed by the next run, as `check` says.
-            (crate::plan::Outcome::Closed(why), _) => say!(
+            (crate::plan::Fate::Closed(why), _) => say!(
                 "#{} {}: not a matter, closed when the resolver next runs: {why}",
                 line.number,
                 line.kind

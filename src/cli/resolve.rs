@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use super::{EXIT_ERROR, EXIT_OK, EXIT_PROBLEMS, GlobalArgs, open_forge};
-use crate::plan::{Outcome, Plan};
+use crate::plan::{Fate, Plan};
 use crate::resolve::{self, Ended, Event, Request, ResolveError};
 
 /// Arguments of `gitnomic resolve`.
@@ -123,8 +123,8 @@ fn report(plan: &Plan, dry_run: bool) {
         plan.quorum
     );
     for line in &plan.lines {
-        match (dry_run, &line.outcome) {
-            (true, Outcome::Enacted | Outcome::Failed | Outcome::Merged | Outcome::Closed(_)) => {
+        match (dry_run, &line.fate) {
+            (true, Fate::Enacted | Fate::Failed | Fate::Merged | Fate::Closed(_)) => {
                 say!("{line} (would be, in a real run)");
             }
             _ => say!("{line}"),

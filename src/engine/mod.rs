@@ -21,6 +21,7 @@
 pub mod ballot;
 mod bound;
 pub mod decide;
+mod epochs;
 pub mod expr;
 pub mod limits;
 pub mod next;
@@ -31,7 +32,6 @@ mod run;
 pub mod scenario;
 pub mod snapshot;
 pub mod tally;
-mod timeline;
 
 pub use decide::Decision;
 pub use next::NextChange;
@@ -87,13 +87,13 @@ impl Run {
 /// looking ahead (what a run carries out; [`resolve`] also says what could
 /// change each waiting matter).
 pub fn decide(snapshot: &Snapshot, now: Timestamp) -> Run {
-    run::decide_all(&run::Game::new(snapshot, now), now).0
+    run::decide_all(&run::Prepared::new(snapshot, now), now).0
 }
 
 /// Resolves every pending matter of `snapshot` at `now`, in order, and says
 /// for each waiting one what could change its decision next.
 pub fn resolve(snapshot: &Snapshot, now: Timestamp) -> Run {
-    let game = run::Game::new(snapshot, now);
+    let game = run::Prepared::new(snapshot, now);
     let (mut run, own_merits) = run::decide_all(&game, now);
     next::annotate(&game, &mut run, &own_merits);
     run

@@ -18,7 +18,7 @@
 //!   once pending too long, and otherwise is decided on its merits only
 //!   when no older proposal would still be waiting.
 //!
-//! Each matter's own decision over the moments comes from [`Timeline`], a
+//! Each matter's own decision over the moments comes from [`Epochs`], a
 //! few evaluations per change rather than one per moment; the queue is
 //! then a matter of sets of moments. `tests/engine_props.rs` checks the
 //! result equals re-running the whole engine at every moment, so the
@@ -31,10 +31,10 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::decide::{self, Decision};
-use super::run::{Game, Stage};
+use super::epochs::{Epochs, Piece};
+use super::run::{Prepared, Stage};
 use super::snapshot::{Comment, MatterKind, Phase, PlayerName, Snapshot};
 use super::tally::{Mode, ReadComment};
-use super::timeline::{Piece, Timeline};
 use super::{MatterDecision, Run, limits};
 use crate::time::{Span, Timestamp};
 
@@ -54,7 +54,7 @@ pub struct NextChange {
 /// Fills in `next_change` for every waiting matter of `run`, the run of
 /// `game` at its cutoff; `own_merits` says (by the game's order) which
 /// matters that run decided on their own merits.
-pub(crate) fn annotate(game: &Game<'_>, run: &mut Run, own_merits: &[bool]) {
+pub(crate) fn annotate(game: &Prepared<'_>, run: &mut Run, own_merits: &[bool]) {
     let now = run.now;
     if run.decisions.iter().all(|d| d.decision != Decision::Wait) {
         return;
@@ -200,8 +200,8 @@ fn first_decided(pieces: &[Piece], within: &[(usize, usize)]) -> Option<(usize, 
 
 /// For each matter (by the game's order), the first moment after now at
 /// which a run would decide it, and how.
-fn first_changes(game: &Game<'_>, now: Timestamp) -> Vec<Option<(Timestamp, Decision)>> {
-    let mut line = Timeline::new(game, moments(game.snapshot, now));
+fn first_changes(game: &Prepared<'_>, now: Timestamp) -> Vec<Option<(Timestamp, Decision)>> {
+    let mut line = Epochs::new(game, moments(game.snapshot, now));
     let n = line.len();
     let mut found: Vec<Option<(usize, Decision)>> = vec![None; game.matters.len()];
     // CfJs, each on its own.
@@ -223,8 +223,8 @@ fn first_changes(game: &Game<'_>, now: Timestamp) -> Vec<Option<(Timestamp, Deci
 /// proposals are frozen (a DoV pending or enacted, the downtime, or an
 /// Ascension Address awaited).
 fn dov_changes(
-    game: &Game<'_>,
-    line: &mut Timeline<'_, '_>,
+    game: &Prepared<'_>,
+    line: &mut Epochs<'_, '_>,
     found: &mut [Option<(usize, Decision)>],
 ) -> Moments {
     let n = line.len();
@@ -283,8 +283,8 @@ fn dov_changes(
 /// once pending too long; otherwise decided on their merits when no older
 /// proposal (not pending too long) would still be waiting.
 fn proposal_changes(
-    game: &Game<'_>,
-    line: &mut Timeline<'_, '_>,
+    game: &Prepared<'_>,
+    line: &mut Epochs<'_, '_>,
     found: &mut [Option<(usize, Decision)>],
     freeze: &[(usize, usize)],
 ) {
@@ -311,7 +311,7 @@ fn proposal_changes(
 /// players with no counted vote that would give `target` now, for the
 /// matter at `i`, which the run `d` came from decided on its own merits.
 fn votes_needed(
-    game: &Game<'_>,
+    game: &Prepared<'_>,
     stage: &Stage,
     i: usize,
     d: &MatterDecision,
@@ -368,7 +368,7 @@ fn names_distinct(names: &[&PlayerName]) -> usize {
 /// The fewest of the `extra` votes, added in order, that give `target` to
 /// the matter at `i` at `stage`. `twice`: a name is on the roster twice.
 fn fewest(
-    game: &Game<'_>,
+    game: &Prepared<'_>,
     stage: &Stage,
     i: usize,
     target: Decision,

@@ -22,7 +22,7 @@ use super::{MatterDecision, Run};
 use crate::time::{Span, Timestamp};
 
 /// A snapshot made ready for runs that count comments up to one cutoff.
-pub(crate) struct Game<'a> {
+pub(crate) struct Prepared<'a> {
     /// The game as given.
     pub snapshot: &'a Snapshot,
     /// Its roster, for counting.
@@ -52,9 +52,9 @@ pub(crate) struct Stage {
     pub hiatus_since: Option<Timestamp>,
 }
 
-impl<'a> Game<'a> {
+impl<'a> Prepared<'a> {
     /// Prepares `snapshot` for runs counting comments up to `cutoff`.
-    pub(crate) fn new(snapshot: &'a Snapshot, cutoff: Timestamp) -> Game<'a> {
+    pub(crate) fn new(snapshot: &'a Snapshot, cutoff: Timestamp) -> Prepared<'a> {
         let roster = Roster::new(snapshot);
         let lexicon = Lexicon::new(&snapshot.params);
         let mut matters: Vec<Read<'a>> = snapshot
@@ -64,7 +64,7 @@ impl<'a> Game<'a> {
             .collect();
         matters.sort_by_key(|r| (r.matter.opened, r.matter.id));
         let invalid = invalidity(snapshot, &matters);
-        Game {
+        Prepared {
             snapshot,
             roster,
             lexicon,
@@ -142,7 +142,7 @@ impl<'a> Game<'a> {
 /// matters were decided on their own merits (so votes on them alone could
 /// change their decision).
 struct Decider<'g, 'a> {
-    game: &'g Game<'a>,
+    game: &'g Prepared<'a>,
     stage: Stage,
     out: Vec<MatterDecision>,
     own_merits: Vec<bool>,
@@ -279,7 +279,7 @@ fn fails_by(first: u64) -> Verdict {
 }
 
 /// Whether the proposal at `i` has been pending too long at `now`.
-pub(crate) fn is_stale(game: &Game<'_>, i: usize, now: Timestamp) -> bool {
+pub(crate) fn is_stale(game: &Prepared<'_>, i: usize, now: Timestamp) -> bool {
     let stale_after = game.snapshot.params.stale_after_hours;
     stale_after > 0 && now.since(game.matters[i].matter.opened) > Span::hours(stale_after)
 }
@@ -287,7 +287,7 @@ pub(crate) fn is_stale(game: &Game<'_>, i: usize, now: Timestamp) -> bool {
 /// Decides every matter of `game` at `now` (no `next_change`), and says
 /// which matters were decided on their own merits (by the game's matters'
 /// order).
-pub(crate) fn decide_all(game: &Game<'_>, now: Timestamp) -> (Run, Vec<bool>) {
+pub(crate) fn decide_all(game: &Prepared<'_>, now: Timestamp) -> (Run, Vec<bool>) {
     let stage = game.stage(now);
     let mut run = Decider {
         game,

@@ -292,7 +292,7 @@ impl Scenario {
             .iter()
             .map(|e| {
                 let now = e.now.or(self.now).unwrap_or(fallback);
-                let game = super::run::Game::new(&self.snapshot, now);
+                let game = super::run::Prepared::new(&self.snapshot, now);
                 let (run, _) = super::run::decide_all(&game, now);
                 Checked {
                     expect: e.clone(),

@@ -6,14 +6,14 @@
 //! variable declarations and the clamp-or-illegal arithmetic, and [`edit`]
 //! writes changes back without disturbing anything else in a file.
 
-pub mod act;
+pub mod collections;
+pub mod commands;
 pub mod dice;
 pub mod edit;
-pub mod items;
 pub mod parse;
-pub mod said;
 pub mod schema;
-pub mod sets;
+pub mod set_value;
+pub mod variables;
 
 /// The bundled game's gamestate, every file of it, for unit tests.
 #[cfg(test)]
@@ -28,7 +28,7 @@ pub(crate) fn bundled_for_tests() -> GameState {
             include_str!("../../state/variables.toml"),
         ),
         SourceFile::new(
-            sets::COLLECTIONS_FILE,
+            set_value::COLLECTIONS_FILE,
             include_str!("../../state/collections.toml"),
         ),
     ];

@@ -81,7 +81,7 @@ pub struct VarDecl {
     /// A line for the tracker.
     pub description: Option<String>,
     /// Who may change it by an action in a comment (see
-    /// [`super::act`]): `own`, `any` or `admin`.
+    /// [`super::variables`]): `own`, `any` or `admin`.
     pub by: Option<Who>,
 }
 
@@ -101,7 +101,7 @@ pub struct CollectionDecl {
     #[serde(default)]
     pub fields: BTreeMap<String, VarDecl>,
     /// Who may add, change and remove its items by an action in a
-    /// comment (see [`super::items`]): `own`, `any` or `admin`.
+    /// comment (see [`super::collections`]): `own`, `any` or `admin`.
     pub by: Option<Who>,
 }
 

@@ -17,7 +17,7 @@
 //!
 //! - chrome, headings and items are recognised line by line (`lines`);
 //! - titles are told from body lines by shape and context (`titles`);
-//! - nesting comes from the evidence in the dump, weighed (`weigh`): what
+//! - nesting comes from the evidence in the dump, weighed (`section`): what
 //!   rules say about themselves (`nesting`), numbered citations (`xref`),
 //!   titles and the wiki's contents (`evidence`), settled by a search for
 //!   the nesting that agrees with the most of it (`solve`); warnings name
@@ -43,7 +43,7 @@ use super::Draft;
 use super::lines::{self, Kind, Line};
 use super::{
     Block, Hints, ImportError, Imported, ImportedRule, ImportedSection, evidence, glossary, preset,
-    terms, titles, weigh,
+    section, terms, titles,
 };
 use crate::gamestate::Terms;
 use crate::ruleset::{RuleId, SectionKind};
@@ -80,7 +80,7 @@ pub fn import(text: &str, stem: &str, hints: &Hints) -> Result<Imported, ImportE
         })
         .collect();
     let ignored = evidence::term_words(&terms);
-    let context = weigh::Context {
+    let context = section::Context {
         sections: &evidence_sections,
         contents: &scan.contents,
         ignored: &ignored,
@@ -93,7 +93,7 @@ pub fn import(text: &str, stem: &str, hints: &Hints) -> Result<Imported, ImportE
     for (order, (heading, kind, intro, drafts)) in (1..).zip(split.iter().cloned()) {
         let number = u32::try_from(order).unwrap_or(u32::MAX);
         let before = warnings.len();
-        let nesting = weigh::nest(&context, number, &drafts, &mut hinted, &mut warnings)?;
+        let nesting = section::nest(&context, number, &drafts, &mut hinted, &mut warnings)?;
         if !nesting.anchored && drafts.len() > 1 {
             warnings.insert(before, format!(
                 "line {}: no contents entry or numbered citation anchors the numbers of section {number} ({}): they come from the words of its rules alone; check them against the wiki",
@@ -295,7 +295,7 @@ fn unique_id(title: &str, ids: &mut BTreeSet<String>) -> RuleId {
 fn finish_rules(
     kind: SectionKind,
     drafts: Vec<Draft>,
-    nesting: &weigh::Nesting,
+    nesting: &section::Nesting,
     ids: &mut BTreeSet<String>,
 ) -> Vec<ImportedRule> {
     let parents = &nesting.parents;

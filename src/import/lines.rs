@@ -9,7 +9,7 @@
 //! of contents printed before the first heading ("Contents", then lines
 //! such as `2.4.1 Powers`) is kept aside: it numbers the rules.
 
-use super::weigh::ContentsEntry;
+use super::section::ContentsEntry;
 use super::{ImportError, Marker};
 use crate::ruleset::SectionKind;
 

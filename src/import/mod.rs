@@ -20,10 +20,10 @@ mod lines;
 mod nesting;
 pub mod plain;
 mod preset;
+mod section;
 mod solve;
 mod terms;
 mod titles;
-mod weigh;
 mod xref;
 
 use crate::gamestate::Terms;

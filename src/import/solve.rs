@@ -37,7 +37,7 @@ const MAX_DEPTH: usize = 4;
 /// How many partial nestings the search keeps.
 const BEAM: usize = 128;
 /// A rule is in doubt when another parent loses by less than this (more
-/// when little evidence places it: see `weigh`).
+/// when little evidence places it: see `section`).
 pub(crate) const DOUBT: i32 = 5;
 
 /// One section's rules and the evidence about them.
@@ -302,7 +302,7 @@ fn unwind(state: &State) -> Solution {
 /// For each rule, the best nesting in which it has another parent than
 /// in `best`: `None` for the first rule, a rule with a hint, or a rule
 /// that can have no other parent. How much less it scores says how sure
-/// `best` is of that rule's place (see `weigh`).
+/// `best` is of that rule's place (see `section`).
 pub(crate) fn runner_ups(problem: &mut Problem, best: &Solution) -> Vec<Option<Solution>> {
     let mut found = vec![None; problem.len()];
     for (i, slot) in found.iter_mut().enumerate().skip(1) {

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use crate::game::Game;
 use crate::game::is_game_file;
-use crate::gamestate::sets::{COLLECTIONS_FILE, VARIABLES_FILE};
+use crate::gamestate::set_value::{COLLECTIONS_FILE, VARIABLES_FILE};
 use crate::git::{GitError, Repo};
 use crate::record::changelog::{self, Change, Version};
 use crate::site::{Revision, Sample, Timeline};

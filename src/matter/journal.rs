@@ -88,7 +88,7 @@ pub struct Journal {
     /// The values a run announced it is setting and may not have committed
     /// yet: the next run sets them again (a no-op if they were).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub acting: Vec<crate::gamestate::sets::SetValue>,
+    pub acting: Vec<crate::gamestate::set_value::SetValue>,
     /// The lines of the commit message of `acting` (each value, who set it
     /// and with which comment): a run that finishes the commit writes the
     /// very commit an uninterrupted run writes.

@@ -102,10 +102,10 @@ pub enum Effect {
     /// carries it out, from the merge just made.
     Record(Box<Record>),
     /// Set values in state/variables.toml, in one commit (see
-    /// [`crate::gamestate::act::apply_sets`]: a value already set is left).
+    /// [`crate::gamestate::variables::apply_sets`]: a value already set is left).
     State {
         /// The values.
-        sets: Vec<crate::gamestate::sets::SetValue>,
+        sets: Vec<crate::gamestate::set_value::SetValue>,
         /// The commit message.
         message: String,
     },
@@ -157,12 +157,12 @@ impl fmt::Display for Step {
             Effect::State { sets, .. } => {
                 let parts: Vec<String> = sets
                     .iter()
-                    .map(crate::gamestate::sets::SetValue::describe)
+                    .map(crate::gamestate::set_value::SetValue::describe)
                     .collect();
                 write!(
                     f,
                     "#{n} commit {}: {}",
-                    crate::gamestate::sets::files_of(sets).join(" and "),
+                    crate::gamestate::set_value::files_of(sets).join(" and "),
                     parts.join(", ")
                 )
             }

@@ -18,14 +18,14 @@
 //! author and fails every other pending DoV; a merged Ascension Address
 //! begins the next dynasty.
 
-mod acted;
+mod comment_actions;
+mod dice;
+mod direct_merges;
 pub mod effect;
 mod planner;
 pub mod prospect;
 mod record;
-mod rolled;
 pub mod standing;
-mod unvoted;
 
 pub use effect::{DynastyValue, Effect, Step};
 pub use planner::plan;
@@ -102,7 +102,7 @@ pub struct Inputs<'a> {
 
 /// How a matter ends up in this run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Fate {
     /// Still pending.
     Pending,
     /// Enacted.
@@ -123,17 +123,17 @@ pub enum Outcome {
     Held(String),
 }
 
-impl fmt::Display for Outcome {
+impl fmt::Display for Fate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Outcome::Pending => f.write_str("pending"),
-            Outcome::Enacted => f.write_str("enacted"),
-            Outcome::Failed => f.write_str("failed"),
-            Outcome::Finished => f.write_str("finishing what an earlier run started"),
-            Outcome::Merged => f.write_str("merged"),
-            Outcome::NotMerged(why) => write!(f, "not merged: {why}"),
-            Outcome::Closed(why) => write!(f, "closed: {why}"),
-            Outcome::Held(why) => write!(f, "held: {why}"),
+            Fate::Pending => f.write_str("pending"),
+            Fate::Enacted => f.write_str("enacted"),
+            Fate::Failed => f.write_str("failed"),
+            Fate::Finished => f.write_str("finishing what an earlier run started"),
+            Fate::Merged => f.write_str("merged"),
+            Fate::NotMerged(why) => write!(f, "not merged: {why}"),
+            Fate::Closed(why) => write!(f, "closed: {why}"),
+            Fate::Held(why) => write!(f, "held: {why}"),
         }
     }
 }
@@ -149,7 +149,7 @@ pub struct Line {
     /// needs no vote).
     pub decision: &'static str,
     /// What the run does about it.
-    pub outcome: Outcome,
+    pub fate: Fate,
     /// Why.
     pub reasons: Vec<String>,
 }
@@ -158,11 +158,11 @@ impl fmt::Display for Line {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.decision {
             // What needs no vote has no decision to show.
-            "merge" => write!(f, "{} #{}: {}", self.kind, self.number, self.outcome),
+            "merge" => write!(f, "{} #{}: {}", self.kind, self.number, self.fate),
             decision => write!(
                 f,
                 "{} #{}: {decision} — {}",
-                self.kind, self.number, self.outcome
+                self.kind, self.number, self.fate
             ),
         }
     }

@@ -7,14 +7,14 @@ use std::collections::BTreeMap;
 use super::effect::{DynastyValue, ENACTED, Effect, FAILED, RESOLVING, Step};
 use super::prospect::{Attempt, Prospect};
 use super::record::Resolved;
-use super::{Inputs, Line, Outcome, Plan, PlanError, TreeId, Trial};
+use super::{Fate, Inputs, Line, Plan, PlanError, TreeId, Trial};
 use crate::engine::{self, Decision, MatterDecision, Run};
 use crate::game::Game;
 use crate::matter::collected::{Collected, engine_kind, player_name, snapshot};
 use crate::matter::journal::Resolution;
 use crate::matter::status::{Progress, active_players, status_text};
 use crate::matter::{Kind, MatterInfo};
-use crate::record::{Failure, Outcome as Ended};
+use crate::record::{Failure, Outcome};
 use crate::ruleset::diff::{RuleChange, diff};
 use crate::time::Timestamp;
 
@@ -158,14 +158,14 @@ fn dov_pending(inputs: &Inputs<'_>) -> Vec<(u64, Timestamp, Option<Timestamp>)> 
         .game
         .records
         .iter()
-        .filter(|r| r.kind == crate::engine::MatterKind::Dov && r.outcome != Ended::NotAMatter)
+        .filter(|r| r.kind == crate::engine::MatterKind::Dov && r.outcome != Outcome::NotAMatter)
         .map(|r| (r.number, r.opened, Some(r.resolved)));
     // One closed, or being closed, as no DoV never began a hiatus.
     let closing = |m: &&Collected| {
         m.journal
             .resolution
             .as_ref()
-            .is_some_and(|r| r.outcome == Ended::NotAMatter)
+            .is_some_and(|r| r.outcome == Outcome::NotAMatter)
     };
     let live = inputs
         .unfinished
@@ -197,23 +197,17 @@ impl Planner<'_> {
         self.steps.push(Step { number, effect });
     }
 
-    pub(super) fn line(
-        &mut self,
-        m: &MatterInfo,
-        kind: Kind,
-        decision: &'static str,
-        outcome: Outcome,
-    ) {
+    pub(super) fn line(&mut self, m: &MatterInfo, kind: Kind, decision: &'static str, fate: Fate) {
         self.lines.push(Line {
             number: m.number,
             kind,
             decision,
-            outcome,
+            fate,
             reasons: Vec::new(),
         });
     }
 
-    fn decided_line(&mut self, m: &Collected, d: &MatterDecision, outcome: Outcome) {
+    fn decided_line(&mut self, m: &Collected, d: &MatterDecision, outcome: Fate) {
         self.line(&m.info, m.kind, d.decision.as_str(), outcome);
         if let Some(line) = self.lines.last_mut() {
             line.reasons.clone_from(&d.reasons);
@@ -368,9 +362,9 @@ impl Planner<'_> {
         let enacted = d.decision == Decision::Enact;
         let resolution = Resolution {
             outcome: if enacted {
-                Ended::Enacted
+                Outcome::Enacted
             } else {
-                Ended::Failed
+                Outcome::Failed
             },
             at: self.now,
             head: m.info.head.clone(),
@@ -387,15 +381,7 @@ impl Planner<'_> {
         let players = self.active_players();
         let counted = (run.active, run.quorum);
         self.resolve_steps(m, &d, counted, &players, resolution, crown.clone())?;
-        self.decided_line(
-            m,
-            &d,
-            if enacted {
-                Outcome::Enacted
-            } else {
-                Outcome::Failed
-            },
-        );
+        self.decided_line(m, &d, if enacted { Fate::Enacted } else { Fate::Failed });
         let mut changed = false;
         if let Some((tree, game)) = adopt {
             self.prospect.adopt(tree, game);
@@ -418,7 +404,7 @@ impl Planner<'_> {
         let Some(resolution) = m.journal.resolution.clone() else {
             return Ok(false);
         };
-        if resolution.outcome == Ended::NotAMatter {
+        if resolution.outcome == Outcome::NotAMatter {
             self.close_steps(m, resolution)?;
             return Ok(false);
         }
@@ -448,7 +434,7 @@ impl Planner<'_> {
         let Some(mut d) = run.get(n).cloned() else {
             return Ok(false);
         };
-        let enacted = resolution.outcome == Ended::Enacted;
+        let enacted = resolution.outcome == Outcome::Enacted;
         d.decision = if enacted {
             Decision::Enact
         } else {
@@ -480,7 +466,7 @@ impl Planner<'_> {
         if let Some(edits) = crown {
             self.edit_dynasty(n, &edits)?;
         }
-        self.decided_line(m, &d, Outcome::Finished);
+        self.decided_line(m, &d, Fate::Finished);
         Ok(enacted)
     }
 
@@ -500,7 +486,7 @@ impl Planner<'_> {
     ) -> Result<(), PlanError> {
         let n = m.info.number;
         let changes = self.changes(m)?;
-        let enacted = resolution.outcome == Ended::Enacted;
+        let enacted = resolution.outcome == Outcome::Enacted;
         let illegal = resolution.illegal;
         let at = resolution.at;
         let mut journal = m.journal.clone();
@@ -627,7 +613,7 @@ impl Planner<'_> {
         if m.status_body.as_deref() != Some(body.as_str()) {
             self.step(n, Effect::Status { body });
         }
-        self.decided_line(m, d, Outcome::Held(why.to_string()));
+        self.decided_line(m, d, Fate::Held(why.to_string()));
     }
 
     /// The players active now, in roster order: the rows of a status
@@ -649,7 +635,7 @@ impl Planner<'_> {
         if m.status_body.as_deref() != Some(body.as_str()) {
             self.step(m.info.number, Effect::Status { body });
         }
-        self.decided_line(m, d, Outcome::Pending);
+        self.decided_line(m, d, Fate::Pending);
         Ok(())
     }
 }

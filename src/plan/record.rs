@@ -2,7 +2,7 @@
 //! matter as collected. Pure; the run commits it under content/matters/.
 
 use crate::matter::collected::Collected;
-use crate::record::{Failure, FinalTally, Outcome, Record, RecordedVote, Uncounted};
+use crate::record::{Failure, FinalTally, Outcome, Record, RecordedUncounted, RecordedVote};
 use crate::time::Timestamp;
 
 /// What a record is made from besides the engine's decision.
@@ -33,7 +33,7 @@ pub(super) fn record_of(decision: &crate::engine::MatterDecision, r: &Resolved<'
     let count = |n: i64| u32::try_from(n).unwrap_or(0);
     let t = &decision.tally;
     let kind = decision.kind;
-    let voided = matter.voided.iter().map(|c| Uncounted {
+    let voided = matter.voided.iter().map(|c| RecordedUncounted {
         by: format!("@{}", c.author),
         at: c.created,
         why: crate::matter::collected::VOIDED.into(),
@@ -96,7 +96,7 @@ pub(super) fn record_of(decision: &crate::engine::MatterDecision, r: &Resolved<'
         uncounted: t
             .uncounted
             .iter()
-            .map(|u| Uncounted {
+            .map(|u| RecordedUncounted {
                 by: u.by.0.clone(),
                 at: u.at,
                 why: u.why.to_string(),

@@ -14,11 +14,11 @@ use std::collections::BTreeMap;
 
 use super::effect::{Effect, NOT_A_MATTER, RESOLVING};
 use super::planner::{Planner, no_state, repo};
-use super::{Outcome, PlanError};
+use super::{Fate, PlanError};
 use crate::matter::admission::{self, Facts, Ledger, Posting};
 use crate::matter::collected::{Collected, engine_kind, player_name};
 use crate::matter::journal::{Journal, Resolution};
-use crate::record::{Outcome as Ended, Record};
+use crate::record::{Outcome, Record};
 
 /// Who closes matters, in records.
 const CLOSED_BY: &str = "gitnomic resolve";
@@ -68,7 +68,7 @@ impl Planner<'_> {
     /// `why` says why.
     pub(super) fn not_a_matter(&mut self, m: &Collected, why: &str) -> Result<(), PlanError> {
         let resolution = Resolution {
-            outcome: Ended::NotAMatter,
+            outcome: Outcome::NotAMatter,
             at: self.now,
             head: m.info.head.clone(),
             reasons: vec![why.to_string()],
@@ -121,7 +121,7 @@ impl Planner<'_> {
                 remove: vec![RESOLVING],
             },
         );
-        self.line(&m.info, m.kind, "not-a-matter", Outcome::Closed(why));
+        self.line(&m.info, m.kind, "not-a-matter", Fate::Closed(why));
         Ok(())
     }
 
@@ -148,7 +148,7 @@ impl Planner<'_> {
             dynasty: state.dynasty.number,
             opened: m.info.opened,
             resolved: at,
-            outcome: Ended::NotAMatter,
+            outcome: Outcome::NotAMatter,
             failure: None,
             resolved_by: CLOSED_BY.into(),
             reasons: vec![why.to_string()],
@@ -189,7 +189,7 @@ pub fn closing_journal(
 ) -> Journal {
     let mut journal = journal.clone();
     journal.resolution = Some(Resolution {
-        outcome: Ended::NotAMatter,
+        outcome: Outcome::NotAMatter,
         at,
         head,
         reasons: vec![why.to_string()],

@@ -15,7 +15,7 @@ use std::hash::{DefaultHasher, Hasher};
 use rayon::prelude::*;
 
 use crate::engine::MatterKind;
-use crate::record::{Failure, FinalTally, Outcome, Record, RecordedVote, Uncounted};
+use crate::record::{Failure, FinalTally, Outcome, Record, RecordedUncounted, RecordedVote};
 use crate::time::Timestamp;
 
 /// The first word of a cache's text, with its format's version.
@@ -327,7 +327,7 @@ fn encode(&(stamp, content, record): &EntryRef) -> Vec<u8> {
     put_votes(&mut w, votes);
     put_len(&mut w, uncounted.len());
     for u in uncounted {
-        let Uncounted { by, at, why, link } = u;
+        let RecordedUncounted { by, at, why, link } = u;
         put_str(&mut w, by);
         w.extend_from_slice(&at.unix().to_le_bytes());
         put_str(&mut w, why);
@@ -429,7 +429,7 @@ fn decode(bytes: &[u8]) -> Option<Entry> {
         })?,
         votes: r.list(Reader::vote)?,
         uncounted: r.list(|r| {
-            Some(Uncounted {
+            Some(RecordedUncounted {
                 by: r.string()?,
                 at: r.time()?,
                 why: r.string()?,
@@ -629,7 +629,7 @@ mod tests {
         });
         e.record.votes[0].counts_as = Some("none".into());
         e.record.votes[0].link = Some("https://example.invalid/c".into());
-        e.record.uncounted = vec![Uncounted {
+        e.record.uncounted = vec![RecordedUncounted {
             by: "stranger".into(),
             at: Timestamp::from_unix(1),
             why: "not a player".into(),

@@ -73,7 +73,7 @@ pub struct RecordedVote {
 /// A comment that carried no counted vote, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Uncounted {
+pub struct RecordedUncounted {
     /// Who wrote it (a login or a player name).
     pub by: String,
     /// When.
@@ -156,7 +156,7 @@ pub struct Record {
     pub votes: Vec<RecordedVote>,
     /// Every comment that was not counted, with the reason.
     #[serde(default)]
-    pub uncounted: Vec<Uncounted>,
+    pub uncounted: Vec<RecordedUncounted>,
     /// The votes that made it Vetoed or Self-Killed for good (a VETO by the
     /// emperor, an AGAINST by its author), even if changed later.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -335,7 +335,7 @@ mod tests {
                     link: Some("https://example.invalid/c/1".into()),
                 },
             ],
-            uncounted: vec![Uncounted {
+            uncounted: vec![RecordedUncounted {
                 by: "stranger".into(),
                 at: Timestamp::parse("2030-01-01T02:00:00Z").unwrap(),
                 why: "not a player".into(),

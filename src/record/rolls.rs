@@ -11,8 +11,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::gamestate::commands::{self, Said};
 use crate::gamestate::dice::{Dice, Inputs, throw};
-use crate::gamestate::said::{self, Said};
 use crate::time::Timestamp;
 
 /// Where the log of `matter`'s rolls lives.
@@ -168,7 +168,7 @@ impl RollLog {
             rolls: Vec::new(),
         });
         for c in comments {
-            for roll in said::rolls(c.body) {
+            for roll in commands::rolls(c.body) {
                 if log.get(c.id, roll.index).is_some() {
                     continue;
                 }
@@ -205,7 +205,7 @@ impl RollLog {
 
 /// Whether `body` still asks for the logged roll, at the same place.
 fn still_reads(body: &str, logged: &Logged) -> bool {
-    said::rolls(body)
+    commands::rolls(body)
         .iter()
         .any(|r| r.index == logged.index && r.dice.to_string() == logged.dice)
 }
@@ -286,7 +286,7 @@ pub fn answer(log: Option<&RollLog>, comments: &[Seen<'_>]) -> Option<String> {
         ));
     }
     for c in comments {
-        for said in said::read(c.body) {
+        for said in commands::read(c.body) {
             if let Said::Bad { line, why } = said {
                 if line.starts_with("ROLL") {
                     lines.push(format!(

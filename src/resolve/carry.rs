@@ -79,7 +79,7 @@ impl<'a> Carrier<'a> {
                 self.forge.commit_file(GAME_FILE, &edited, message)?;
             }
             Effect::State { sets, message } => {
-                use crate::gamestate::{act::apply_to, sets::files_of};
+                use crate::gamestate::{set_value::files_of, variables::apply_to};
                 for path in files_of(sets) {
                     let text = self.forge.read_file(path)?.unwrap_or_default();
                     let edited = apply_to(path, &text, sets)

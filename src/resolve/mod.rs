@@ -20,8 +20,8 @@
 
 mod carry;
 pub mod collect;
+pub mod driver;
 mod guard;
-pub mod live;
 
 use std::path::{Path, PathBuf};
 
@@ -34,7 +34,7 @@ use crate::game::GAME_DIRS;
 use crate::game::Game;
 use crate::git::{Forward, Repo, WorkTree};
 use crate::load::{self, Origin};
-use crate::plan::{Effect, Outcome, Plan, Step};
+use crate::plan::{Effect, Fate, Plan, Step};
 use crate::time::Timestamp;
 use carry::{Carried, Carrier};
 
@@ -184,7 +184,7 @@ pub fn run(
     };
     settle_checkout(&repo, request, report)?;
     let game = game_on(request)?;
-    let planned = live::plan(forge, &game, request.root, base, request.now)?;
+    let planned = driver::plan(forge, &game, request.root, base, request.now)?;
     let plan = &planned.plan;
     report(Event::Planned(plan));
     if request.dry_run {
@@ -202,7 +202,7 @@ pub fn run(
     }
     // Heads force-pushed away stay fetchable for the judging of later
     // pushes; a failure here costs no decision, so it is only reported.
-    match live::pin_missing_heads(forge, &repo, planned.matters.values()) {
+    match driver::pin_missing_heads(forge, &repo, planned.matters.values()) {
         Ok(pinned) => {
             for (number, sha) in &pinned {
                 report(Event::Kept(*number, sha));
@@ -317,7 +317,7 @@ fn settle_checkout(
 fn held(plan: &Plan) -> Vec<u64> {
     plan.lines
         .iter()
-        .filter(|l| matches!(l.outcome, Outcome::Held(_)))
+        .filter(|l| matches!(l.fate, Fate::Held(_)))
         .map(|l| l.number)
         .collect()
 }
@@ -335,7 +335,7 @@ fn written_paths(repo: &Repo, base: &str, steps: &[Step]) -> anyhow::Result<Vec<
             Effect::Record(record) => paths.push(record.path()),
             Effect::Content { path, .. } => paths.push(path.clone()),
             Effect::State { sets, .. } => paths.extend(
-                crate::gamestate::sets::files_of(sets)
+                crate::gamestate::set_value::files_of(sets)
                     .into_iter()
                     .map(str::to_string),
             ),

@@ -27,7 +27,7 @@
 //!   `updated_at` says;
 //! - a matter the run is about to decide or act on (any effect in its
 //!   plan) whose thread came from here is read again and planned afresh
-//!   (see `resolve::live::plan`), so no decision rests on a copy;
+//!   (see `resolve::driver::plan`), so no decision rests on a copy;
 //! - the bot's own status comment moves `updated_at` too, to the time
 //!   GitHub answers the write with; but a vote cast between the run's
 //!   read and its write would hide behind that time, so a write drops the

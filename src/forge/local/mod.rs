@@ -28,7 +28,7 @@ use crate::git::{MergeOutcome, Repo, Stamp};
 use crate::matter::journal::is_status;
 use crate::time::Timestamp;
 pub use error::LocalError;
-pub use pushes::Push;
+pub use pushes::SeenHead;
 use store::read_toml;
 
 /// The login the bot acts as on the local forge.
@@ -84,7 +84,7 @@ pub struct LocalMatter {
     /// The heads of a pull request, each with when the forge first saw it,
     /// oldest first (last, as TOML wants tables after plain values).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub pushes: Vec<Push>,
+    pub pushes: Vec<SeenHead>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

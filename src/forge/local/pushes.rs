@@ -17,7 +17,7 @@ use crate::time::Timestamp;
 /// A head of a pull request, and when the forge first saw it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Push {
+pub struct SeenHead {
     /// The commit.
     pub sha: String,
     /// When it was first seen.
@@ -53,7 +53,7 @@ impl LocalForge {
     pub(super) fn note_push(&self, matter: &mut LocalMatter, sha: &str) -> Result<(), ForgeError> {
         let name = format!("refs/gitnomic/pull/{}/{sha}", matter.number);
         self.repo.pin(&name, sha).map_err(git_error)?;
-        matter.pushes.push(Push {
+        matter.pushes.push(SeenHead {
             sha: sha.to_string(),
             at: self.now,
         });

@@ -121,10 +121,10 @@ pub fn action_problems(
     let Some(actor) = state.player_by_login(author) else {
         return Vec::new();
     };
-    crate::gamestate::act::changes(before, after)
+    crate::gamestate::variables::changes(before, after)
         .iter()
         .filter_map(|set| {
-            crate::gamestate::act::permitted(state, actor, set)
+            crate::gamestate::variables::permitted(state, actor, set)
                 .err()
                 .map(|why| format!("{}: {why}", set.describe()))
         })

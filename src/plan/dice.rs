@@ -6,7 +6,7 @@
 use super::PlanError;
 use super::effect::Effect;
 use super::planner::{Planner, repo};
-use crate::gamestate::said;
+use crate::gamestate::commands;
 use crate::matter::collected::Collected;
 use crate::record::rolls::{self, RollLog, Seen};
 
@@ -69,7 +69,7 @@ impl Planner<'_> {
                 .map(|l| l.seed.clone())
                 .or_else(|| seed.clone())
             else {
-                if seen.iter().all(|c| said::rolls(c.body).is_empty()) {
+                if seen.iter().all(|c| commands::rolls(c.body).is_empty()) {
                     continue;
                 }
                 self.dice.insert(n, NO_SEED.to_string());

@@ -1,4 +1,4 @@
-//! Actions by comment: `SET` and `ADD` commands (see [`super::said`])
+//! Actions by comment: `SET` and `ADD` commands (see [`super::commands`])
 //! checked against the schema and applied to the gamestate. Pure.
 //!
 //! A command names a variable: a bare name is the commenter's own player
@@ -11,9 +11,9 @@
 //! the command is illegal and changes nothing. Idle players neither act
 //! nor are acted on.
 
-use super::said::{Command, Target, Value, Verb};
+use super::commands::{Command, Target, Value, Verb};
 use super::schema::{VarDecl, VarType, Who};
-use super::sets::{SetValue, VARIABLES_FILE, apply_chain, edit_value};
+use super::set_value::{SetValue, VARIABLES_FILE, apply_chain, edit_value};
 use super::{GameState, Player};
 use crate::time::Timestamp;
 
@@ -26,8 +26,8 @@ pub fn apply(
     rolled: Option<i64>,
     at: Timestamp,
 ) -> Result<SetValue, String> {
-    if super::items::is_collection_command(state, command) {
-        return super::items::apply(state, actor, command, rolled, at);
+    if super::collections::is_collection_command(state, command) {
+        return super::collections::apply(state, actor, command, rolled, at);
     }
     let (table, key, decl) = resolve(state, actor, &command.target)?;
     if let [_, player] = table.as_slice() {
@@ -195,7 +195,7 @@ pub fn changes(before: &GameState, after: &GameState) -> Vec<SetValue> {
             after.values.get(player),
         );
     }
-    out.extend(super::items::changes(before, after));
+    out.extend(super::collections::changes(before, after));
     out
 }
 
@@ -205,7 +205,7 @@ pub fn changes(before: &GameState, after: &GameState) -> Vec<SetValue> {
 /// comment, for an action pull request's changes.
 pub fn permitted(state: &GameState, actor: &Player, set: &SetValue) -> Result<(), String> {
     if set.is_collection() {
-        return super::items::permitted(state, actor, set);
+        return super::collections::permitted(state, actor, set);
     }
     let target = match set.table.as_slice() {
         [g] if g == "globals" => Target::Global(set.key.clone()),
@@ -274,11 +274,11 @@ fn set_variable(text: &str, set: &SetValue, absent_ok: bool) -> Result<String, S
     Ok(doc.render())
 }
 
-/// `text`, the contents of `path` (one of [`super::sets::files_of`]), with its part of
+/// `text`, the contents of `path` (one of [`super::set_value::files_of`]), with its part of
 /// `sets` made.
 pub fn apply_to(path: &str, text: &str, sets: &[SetValue]) -> Result<String, String> {
-    if path == super::sets::COLLECTIONS_FILE {
-        super::items::apply_sets(text, sets)
+    if path == super::set_value::COLLECTIONS_FILE {
+        super::collections::apply_sets(text, sets)
     } else {
         apply_sets(text, sets)
     }
@@ -287,7 +287,7 @@ pub fn apply_to(path: &str, text: &str, sets: &[SetValue]) -> Result<String, Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gamestate::said::{self, Said};
+    use crate::gamestate::commands::{self, Said};
 
     fn state() -> GameState {
         crate::gamestate::bundled_for_tests()
@@ -300,7 +300,7 @@ mod tests {
         rolled: Option<i64>,
     ) -> Result<String, String> {
         let actor = state.player(who).unwrap().clone();
-        let Said::Command(cmd) = &said::read(line)[0] else {
+        let Said::Command(cmd) = &commands::read(line)[0] else {
             panic!("{line}")
         };
         apply(

@@ -2,7 +2,7 @@
 //! and `ADD` commands of comments the resolver has not yet handled are
 //! carried out in comment order, as one commit to state/variables.toml,
 //! and each is answered in the status comment (see
-//! [`crate::gamestate::act`]).
+//! [`crate::gamestate::variables`]).
 //!
 //! The run follows the same announce-then-act protocol as everything
 //! else: the status first records which comments were handled and which
@@ -16,14 +16,14 @@ use super::effect::Effect;
 use super::planner::{Planner, no_state, repo};
 use crate::engine::limits::in_downtime;
 use crate::game::Game;
-use crate::gamestate::act;
-use crate::gamestate::items;
-use crate::gamestate::said::{self, Command, Said, Value, Verb};
-use crate::gamestate::sets::SetValue;
+use crate::gamestate::collections;
+use crate::gamestate::commands::{self, Command, Said, Value, Verb};
+use crate::gamestate::set_value::SetValue;
+use crate::gamestate::variables;
 use crate::gamestate::{GameState, Phase};
 use crate::matter::ForgeComment;
 use crate::matter::collected::Collected;
-use crate::plan::Outcome;
+use crate::plan::Fate;
 use crate::time::Timestamp;
 
 /// How the status comment of an action issue begins.
@@ -57,7 +57,7 @@ impl Planner<'_> {
                 continue;
             }
             let mut answers = Vec::new();
-            for said in said::read(&c.body) {
+            for said in commands::read(&c.body) {
                 let answer = match said {
                     Said::Command(cmd) => {
                         match self.act(&mut state, m, c, &cmd, blocked.as_deref()) {
@@ -108,7 +108,7 @@ impl Planner<'_> {
         if m.status_body.as_deref() != Some(body.as_str()) {
             self.step(n, Effect::Status { body });
         }
-        self.line(&m.info, m.kind, "merge", Outcome::Pending);
+        self.line(&m.info, m.kind, "merge", Fate::Pending);
         Ok(())
     }
 
@@ -168,7 +168,7 @@ impl Planner<'_> {
             }
             _ => (None, String::new()),
         };
-        let set = act::apply(state, &actor, cmd, rolled, c.created)?;
+        let set = variables::apply(state, &actor, cmd, rolled, c.created)?;
         let stopped = stopped_at_bound(cmd, rolled, &set);
         Ok((set, note, stopped))
     }
@@ -180,13 +180,13 @@ impl Planner<'_> {
             .files(&self.prospect.tree)
             .map_err(|why| repo(n, why))?;
         let mut tree = self.prospect.tree.clone();
-        for path in crate::gamestate::sets::files_of(sets) {
+        for path in crate::gamestate::set_value::files_of(sets) {
             let text = files
                 .iter()
                 .find(|f| f.path == path)
                 .map(|f| f.text.clone())
                 .unwrap_or_default();
-            let edited = act::apply_to(path, &text, sets).map_err(|why| repo(n, why))?;
+            let edited = variables::apply_to(path, &text, sets).map_err(|why| repo(n, why))?;
             tree = self
                 .trial
                 .write(&tree, path, &edited)
@@ -201,7 +201,7 @@ impl Planner<'_> {
 /// Puts a value set by an earlier run into `state`.
 fn put(state: &mut GameState, set: &SetValue) {
     if set.is_collection() {
-        items::put(state, set);
+        collections::put(state, set);
         return;
     }
     match set.table.as_slice() {

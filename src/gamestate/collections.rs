@@ -16,10 +16,10 @@
 
 use std::collections::BTreeMap;
 
-use super::said::{Command, Target, Value, Verb};
+use super::commands::{Command, Target, Value, Verb};
 use super::schema::Who;
 use super::schema::{CollectionDecl, VarType};
-use super::sets::{COLLECTIONS, COLLECTIONS_FILE, SetValue, apply_chain, edit_value};
+use super::set_value::{COLLECTIONS, COLLECTIONS_FILE, SetValue, apply_chain, edit_value};
 use super::{GameState, Item, Player};
 use crate::time::Timestamp;
 
@@ -387,7 +387,7 @@ pub fn changes(before: &GameState, after: &GameState) -> Vec<SetValue> {
 }
 
 /// Whether `actor` may make the collection change `set` (see
-/// [`super::act::permitted`]): by the collection's `by`, judged on the
+/// [`super::variables::permitted`]): by the collection's `by`, judged on the
 /// item's fields before and after.
 pub fn permitted(state: &GameState, actor: &Player, set: &SetValue) -> Result<(), String> {
     let (name, id) = match set.table.as_slice() {
@@ -556,7 +556,7 @@ fn edit_table(id: &str, fields: &toml::Table) -> Result<toml_edit::Table, String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gamestate::said::{self, Said};
+    use crate::gamestate::commands::{self, Said};
 
     fn state() -> GameState {
         crate::gamestate::bundled_for_tests()
@@ -564,7 +564,7 @@ mod tests {
 
     fn run(state: &mut GameState, who: &str, line: &str) -> Result<SetValue, String> {
         let actor = state.player(who).unwrap().clone();
-        let Said::Command(cmd) = &said::read(line)[0] else {
+        let Said::Command(cmd) = &commands::read(line)[0] else {
             panic!("{line}")
         };
         assert!(is_collection_command(state, cmd), "{line}");

@@ -13,7 +13,7 @@
 
 use super::decide::{self, Decision};
 use super::limits;
-use super::run::{Game, Stage};
+use super::run::{Prepared, Stage};
 use super::tally::{Mode, Tally};
 use crate::time::{Span, Timestamp};
 
@@ -21,8 +21,8 @@ use crate::time::{Span, Timestamp};
 pub(crate) type Piece = (usize, usize, Decision);
 
 /// The moments after *now*, in epochs, and the tallies of each epoch.
-pub(crate) struct Timeline<'g, 'a> {
-    game: &'g Game<'a>,
+pub(crate) struct Epochs<'g, 'a> {
+    game: &'g Prepared<'a>,
     /// The moments, ascending.
     pub moments: Vec<Timestamp>,
     /// The index of each epoch's first moment, ascending.
@@ -33,9 +33,9 @@ pub(crate) struct Timeline<'g, 'a> {
     tallies: Vec<Vec<Option<Tally>>>,
 }
 
-impl<'g, 'a> Timeline<'g, 'a> {
+impl<'g, 'a> Epochs<'g, 'a> {
     /// The timeline of `game` over `moments` (ascending, all after now).
-    pub(super) fn new(game: &'g Game<'a>, moments: Vec<Timestamp>) -> Timeline<'g, 'a> {
+    pub(super) fn new(game: &'g Prepared<'a>, moments: Vec<Timestamp>) -> Epochs<'g, 'a> {
         let params = &game.snapshot.params;
         let mut edges: Vec<Timestamp> = game
             .snapshot
@@ -65,7 +65,7 @@ impl<'g, 'a> Timeline<'g, 'a> {
         }
         let stages: Vec<Stage> = starts.iter().map(|i| game.stage(moments[*i])).collect();
         let tallies = vec![vec![None; game.matters.len()]; stages.len()];
-        Timeline {
+        Epochs {
             game,
             moments,
             starts,

@@ -1,7 +1,7 @@
 //! One value set by an action, the unit that actions on variables and on
 //! collections share: what it changes, how it is described, which file it
 //! lands in, and how a chain of them is made again after a run was killed
-//! part-way. Pure; below both [`super::act`] and [`super::items`].
+//! part-way. Pure; below both [`super::variables`] and [`super::collections`].
 
 use serde::{Deserialize, Serialize};
 

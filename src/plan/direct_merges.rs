@@ -7,12 +7,12 @@
 use super::effect::{DynastyValue, Effect, MERGED, RESOLVING};
 use super::planner::{Planner, no_state, repo};
 use super::prospect::Attempt;
-use super::{Outcome, PlanError};
+use super::{Fate, PlanError};
 use crate::game::Game;
 use crate::matter::collected::Collected;
 use crate::matter::journal::{Journal, Resolution};
 use crate::matter::{HeadSha, Kind, MatterInfo};
-use crate::record::Outcome as Ended;
+use crate::record::Outcome;
 use crate::time::Timestamp;
 
 /// The next dynasty's edits, and its number.
@@ -35,7 +35,7 @@ impl Planner<'_> {
         }
         let Some(head) = &info.head else {
             let why = format!("an {kind} must be a pull request");
-            self.line(info, kind, "merge", Outcome::NotMerged(why));
+            self.line(info, kind, "merge", Fate::NotMerged(why));
             return Ok(true);
         };
         let mut problems = self.unvoted_problems(info, kind, head)?;
@@ -52,7 +52,7 @@ impl Planner<'_> {
         };
         let begin = (kind == Kind::Ascension).then(|| begin_after(&self.prospect.game, self.now));
         let resolution = Resolution {
-            outcome: Ended::Enacted,
+            outcome: Outcome::Enacted,
             at: self.now,
             head: Some(head.clone()),
             reasons: Vec::new(),
@@ -86,7 +86,7 @@ impl Planner<'_> {
         );
         self.prospect.adopt(tree, game);
         self.merged_steps(n, kind, &journal, begin)?;
-        self.line(info, kind, "merge", Outcome::Merged);
+        self.line(info, kind, "merge", Fate::Merged);
         Ok(true)
     }
 
@@ -110,7 +110,7 @@ impl Planner<'_> {
         if m.status_body.as_deref() != Some(body.as_str()) {
             self.step(n, Effect::Status { body });
         }
-        self.line(info, kind, "merge", Outcome::NotMerged(problems.join("; ")));
+        self.line(info, kind, "merge", Fate::NotMerged(problems.join("; ")));
         Ok(())
     }
 
@@ -143,7 +143,7 @@ impl Planner<'_> {
             );
         }
         self.merged_steps(n, m.kind, &m.journal, begin)?;
-        self.line(&m.info, m.kind, "merge", Outcome::Finished);
+        self.line(&m.info, m.kind, "merge", Fate::Finished);
         Ok(())
     }
 
@@ -245,7 +245,7 @@ impl Planner<'_> {
         let after = self.game_of(n, &tree)?.state.clone();
         let before = self.fork_game(info, head)?.state;
         if let (Some(before), Some(after)) = (before, after) {
-            let lines: Vec<String> = crate::gamestate::act::changes(&before, &after)
+            let lines: Vec<String> = crate::gamestate::variables::changes(&before, &after)
                 .iter()
                 .map(|set| format!("{} by @{}", set.describe(), info.author))
                 .collect();
