@@ -7,7 +7,7 @@ use crate::fake_settings::Settings;
 use crate::game_test::{GameTest, Run};
 use crate::github::github;
 
-/// The labels the game uses, as the README lists them.
+/// The labels the game uses, as docs/github.md lists them.
 const LABELS: &[&str] = &[
     "Proposal",
     "CfJ",

@@ -3,7 +3,7 @@
 //! run, as the workflows' GITHUB_TOKEN is: GitHub ties ETags to the token,
 //! so none is answered 304, and only the thread cache spares requests. An
 //! idle run must spend no more than open matters + 2 requests (every
-//! request is counted and shown). The table the README shows is printed by
+//! request is counted and shown). The table docs/costs.md shows is printed by
 //! `cargo test --test testsuite github_budget -- --nocapture`.
 
 use crate::fake_github::{FakeGitHub, Item, REPO};

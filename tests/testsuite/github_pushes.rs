@@ -364,7 +364,7 @@ fn a_head_a_resolve_run_saw_first_is_dated_at_githubs_time() {
     assert!(run.stdout.contains(ENACTED), "{}{}", run.stdout, c.status());
 }
 
-/// What noting a force push costs: printed for the README with
+/// What noting a force push costs: printed for docs/costs.md with
 /// `-- --nocapture`, and bounded here.
 #[test]
 fn what_a_force_push_costs() {
