@@ -25,8 +25,8 @@ const PURE: &[&str] = &[
 ];
 
 /// Files inside a pure folder that are its edge: the site's writer of
-/// rendered files to a directory.
-const EDGES_INSIDE: &[&str] = &["site/publish.rs"];
+/// rendered files to a directory, and the build around it.
+const EDGES_INSIDE: &[&str] = &["site/incremental.rs", "site/publish.rs"];
 
 /// What the pure core may not mention.
 const FORBIDDEN: &[&str] = &[

@@ -9,13 +9,12 @@ use gitnomic::engine::ballot::Vote;
 use gitnomic::engine::tally::{CountedVote, Source};
 use gitnomic::engine::{Decision, MatterDecision, NextChange, PlayerName, Run, Tally};
 use gitnomic::game::Game;
+use gitnomic::game::timeline::{Revision, Sample, Timeline};
 use gitnomic::matter::collected::Collected;
 use gitnomic::matter::journal::Journal;
 use gitnomic::matter::{Kind, Login, MatterInfo};
 use gitnomic::record::{FinalTally, Outcome, Record, RecordedVote};
-use gitnomic::site::{
-    self, Pending, RenderCache, Rendered, Revision, Sample, Site, SiteInput, ThemeFile, Timeline,
-};
+use gitnomic::site::{self, Pending, RenderCache, Rendered, Site, SiteInput, ThemeFile};
 use gitnomic::source::SourceFile;
 use gitnomic::time::Timestamp;
 

@@ -35,7 +35,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     // runs is built again after it.
     let rev = args.build.rev.as_deref();
     let seen = Fingerprint::of(&global.root, rev);
-    let mut kept = build::Kept::default();
+    let mut kept = crate::site::incremental::Kept::default();
     if let Some(files) = &seen.game {
         kept.listed(files.clone());
     }
@@ -61,7 +61,12 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
 /// Rebuilds whenever what the build reads differs from what was `seen`,
 /// each build starting from what the one before it kept in memory, and
 /// from the game's files as the watcher just listed and stamped them.
-fn watch(args: &build::Args, global: &GlobalArgs, mut kept: build::Kept, mut seen: Fingerprint) {
+fn watch(
+    args: &build::Args,
+    global: &GlobalArgs,
+    mut kept: crate::site::incremental::Kept,
+    mut seen: Fingerprint,
+) {
     loop {
         std::thread::sleep(POLL);
         let now = Fingerprint::of(&global.root, args.rev.as_deref());

@@ -3,6 +3,7 @@
 
 pub mod bundle;
 pub mod content;
+pub mod timeline;
 pub mod weblinks;
 
 use std::collections::BTreeMap;

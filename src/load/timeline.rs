@@ -13,10 +13,10 @@ use std::sync::Arc;
 
 use crate::game::Game;
 use crate::game::is_game_file;
+use crate::game::timeline::{Revision, Sample, Timeline};
 use crate::gamestate::set_value::{COLLECTIONS_FILE, VARIABLES_FILE};
 use crate::git::{GitError, Repo};
 use crate::record::changelog::{self, Change, Version};
-use crate::site::{Revision, Sample, Timeline};
 use crate::source::SourceFile;
 use crate::time::Timestamp;
 

@@ -19,6 +19,7 @@ use crate::matter::collected::{Collected, engine_kind};
 use crate::plan::{self, Inputs, Merged, Plan, Prospect, TreeId, Trial};
 use crate::resolve::collect::{self, TypoJudge};
 use crate::ruleset::diff::typo_fix_size;
+use crate::site;
 use crate::source::SourceFile;
 use crate::time::Timestamp;
 
@@ -146,6 +147,105 @@ fn unfinished(
         }
     }
     Ok(found)
+}
+
+/// The live tallies of `forge`'s open matters at `now`, as the site's
+/// pending page shows them: each matter's card with its tally, the
+/// change it proposes, who has not voted and what their vote would do,
+/// the open actions, and what will be closed as not a matter.
+pub(crate) fn pending(
+    forge: &dyn Forge,
+    game: &Game,
+    root: &Path,
+    base: &str,
+    now: Timestamp,
+    say: &dyn Fn(&str),
+) -> anyhow::Result<site::Pending> {
+    let planned = plan(forge, game, root, base, now)?;
+    let run = planned.plan.tallies();
+    let state = game
+        .state
+        .as_ref()
+        .context("the game's state/ cannot be read")?;
+    let author = |login: &str| {
+        crate::matter::collected::player_name(state, &crate::forge::Login(login.to_string())).0
+    };
+    let active = crate::matter::status::active_players(state, now);
+    let trial = GitTrial::open(root, base).ok();
+    let change = |m: &crate::matter::collected::Collected| {
+        trial
+            .as_ref()
+            .and_then(|t| proposed_change(t, m.info.head.as_ref()?))
+            .unwrap_or_default()
+    };
+    let views = site::pending::views(
+        &run,
+        &|n| planned.matters.get(&n).cloned(),
+        &author,
+        &active,
+        &change,
+    );
+    let mut views = views;
+    views.actions = site::pending::actions(planned.matters.values(), &author);
+    if let Some(params) = &game.params {
+        let matters = run
+            .decisions
+            .iter()
+            .filter_map(|d| planned.matters.get(&d.id)?.engine_matter(state))
+            .collect();
+        let snapshot = crate::matter::collected::snapshot(state, params, matters);
+        let voters = |id: u64| {
+            views
+                .matters
+                .iter()
+                .find(|m| m.number == id)
+                .map(|m| m.not_voted.clone())
+                .unwrap_or_default()
+        };
+        let mut what_if = site::ifvote::if_votes(&snapshot, now, &voters);
+        for m in &mut views.matters {
+            m.if_votes = what_if.remove(&m.number).unwrap_or_default();
+        }
+    }
+    views.closing = planned
+        .plan
+        .lines
+        .iter()
+        .filter_map(|line| match &line.fate {
+            crate::plan::Fate::Closed(why) => Some(site::ClosingView {
+                number: line.number,
+                kind: line.kind.to_string(),
+                title: planned
+                    .matters
+                    .get(&line.number)
+                    .map(|m| m.info.title.clone())
+                    .unwrap_or_default(),
+                why: why.clone(),
+            }),
+            _ => None,
+        })
+        .collect();
+    let count = i64::try_from(views.matters.len()).unwrap_or(i64::MAX);
+    say(&format!(
+        "tallied {} at {now}",
+        crate::matter::status::plural(count, "pending matter", "pending matters")
+    ));
+    Ok(views)
+}
+
+/// What the branch at `head` changes since it forked from the base
+/// branch, as a pull request's diff shows it; `None` when the checkout
+/// lacks the head (a forge's branch not fetched: the card then shows no
+/// change rather than a wrong one).
+fn proposed_change(
+    trial: &GitTrial,
+    head: &crate::matter::HeadSha,
+) -> Option<site::pending::ProposedChange> {
+    const DIRS: &[&str] = &["rules", "state"];
+    let fork = trial.fork_of(head, None).ok()?;
+    let before = load::read_revision(trial.repo(), &fork, DIRS).ok()?;
+    let after = load::read_revision(trial.repo(), &head.0, DIRS).ok()?;
+    Some(site::pending::proposed_change(&before, &after))
 }
 
 /// How many characters a push changed, if it was only a typo fix: each

@@ -12,6 +12,7 @@ mod archive;
 mod cache;
 mod context;
 pub mod ifvote;
+pub mod incremental;
 pub mod links;
 mod log;
 mod mddiff;
@@ -27,13 +28,11 @@ mod tracker;
 mod xref;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use serde::Serialize;
 
 use crate::game::Game;
-use crate::ruleset::Ruleset;
-use crate::time::Timestamp;
+use crate::game::timeline::Timeline;
 
 pub use crate::game::weblinks::ForgeWeb;
 pub use cache::RenderCache;
@@ -197,45 +196,6 @@ pub struct PendingVote {
     pub via: Option<String>,
     /// A link to that comment or review, if the forge gives one.
     pub link: Option<String>,
-}
-
-/// The game's history as read from git, oldest first.
-#[derive(Debug, Clone, Default)]
-pub struct Timeline {
-    /// Every distinct ruleset, one per change to `rules/`.
-    pub revisions: Vec<Revision>,
-    /// The numeric variables at every change to `state/`.
-    pub samples: Vec<Sample>,
-    /// Every change to a variable or a collection's item, oldest first
-    /// (see [`crate::record::changelog`]).
-    pub changes: Vec<crate::record::changelog::Change>,
-}
-
-/// One revision of the ruleset: "Ruleset N".
-#[derive(Debug, Clone)]
-pub struct Revision {
-    /// 1 for the first.
-    pub number: usize,
-    /// The commit that made it.
-    pub commit: String,
-    /// When it was committed.
-    pub time: Timestamp,
-    /// The commit's first line.
-    pub summary: String,
-    /// The ruleset it made, rendered with the terms of its time. Shared:
-    /// several commits can make the same ruleset.
-    pub ruleset: Arc<Ruleset>,
-}
-
-/// The numeric variables at one point of the history.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Sample {
-    /// When the commit was made.
-    pub time: Timestamp,
-    /// Integer globals by name.
-    pub globals: BTreeMap<String, i64>,
-    /// Integer player variables: variable → player → value.
-    pub players: BTreeMap<String, BTreeMap<String, i64>>,
 }
 
 /// The site could not be rendered.

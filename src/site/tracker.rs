@@ -10,7 +10,8 @@ use serde::Serialize;
 use super::context::{Context, date};
 use super::links::slug;
 use super::svg::{self, Labels, Series};
-use super::{Sample, Site, SiteError};
+use super::{Site, SiteError};
+use crate::game::timeline::Sample;
 use crate::gamestate::{GameState, Player};
 use crate::time::Timestamp;
 

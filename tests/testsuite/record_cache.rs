@@ -8,9 +8,10 @@ use std::time::{Duration, SystemTime};
 
 use gitnomic::game::GAME_DIRS;
 use gitnomic::game::Game;
+use gitnomic::game::timeline::Timeline;
 use gitnomic::load::{self, CachedRead, Origin};
 use gitnomic::record::cache::{self as record_cache, RecordCache, Stamp};
-use gitnomic::site::{self, Pending, SiteInput, Timeline};
+use gitnomic::site::{self, Pending, SiteInput};
 
 use crate::game_test::copy_tree;
 
