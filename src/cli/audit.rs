@@ -17,14 +17,15 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs, open_forge_to_read};
-use crate::forge::local::WITHDRAWN;
 use crate::game::GAME_DIRS;
 use crate::game::Game;
 use crate::git::{FileVersion, Repo};
 use crate::load::{self};
 use crate::matter::audit::{Later, disagreement, undone};
 use crate::matter::collected::engine_kind;
-use crate::plan::effect::{RESOLVING, by_the_resolver};
+use crate::matter::labels::RESOLVING;
+use crate::matter::labels::WITHDRAWN;
+use crate::plan::effect::by_the_resolver;
 use crate::record::{Outcome, Record};
 
 /// Arguments of `gitnomic audit`.

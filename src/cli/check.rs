@@ -7,6 +7,8 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs, open_forge};
+use crate::forge::Push;
+use crate::forge::github::event::{self, Event};
 use crate::forge::{Forge, HeadSha, Kind, MatterInfo};
 use crate::game::GAME_DIRS;
 use crate::game::Game;
@@ -15,9 +17,9 @@ use crate::git::trial::GitTrial;
 use crate::load::{self, Origin};
 use crate::matter::admission::{self, Facts, Ledger, Posting, describe_changes};
 use crate::matter::journal::Journal;
-use crate::plan::effect::RESOLVING;
+use crate::matter::labels::RESOLVING;
 use crate::plan::standing::{closing_journal, closing_text};
-use crate::resolve::collect::{self, Push};
+use crate::resolve::collect;
 use crate::ruleset::diff::diff;
 
 /// Arguments of `gitnomic check`.
@@ -126,17 +128,6 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     }
 }
 
-/// What `check --event` needs of the event GitHub Actions is running for.
-#[derive(Debug, PartialEq, Eq)]
-struct Event {
-    /// The pull request or issue it is about.
-    number: u64,
-    /// Who caused it (`sender.login`).
-    sender: Option<String>,
-    /// The push it announces: a pull request opened, reopened or pushed to.
-    push: Option<Push>,
-}
-
 /// The event in `$GITHUB_EVENT_PATH`. The file is read as data; nothing
 /// in it is run.
 fn read_event() -> anyhow::Result<Event> {
@@ -144,38 +135,7 @@ fn read_event() -> anyhow::Result<Event> {
         .context("--event needs GITHUB_EVENT_PATH (set by GitHub Actions)")?;
     let text =
         std::fs::read_to_string(&path).with_context(|| format!("reading the event {path}"))?;
-    parse_event(&text).with_context(|| format!("{path} names no pull request or issue"))
-}
-
-/// The pull request or issue an event payload is about (`pull_request`
-/// events, `issues` events, comments), and its sender.
-fn parse_event(text: &str) -> Option<Event> {
-    let event: serde_json::Value = serde_json::from_str(text).ok()?;
-    let number = ["pull_request", "issue"]
-        .iter()
-        .find_map(|key| event.get(key)?.get("number")?.as_u64())?;
-    let sender = event["sender"]["login"].as_str().map(str::to_string);
-    Some(Event {
-        number,
-        sender,
-        push: parse_push(&event),
-    })
-}
-
-/// The push a `pull_request` event announces, with GitHub's own time for
-/// it (`pull_request.updated_at`, which a push sets), never a commit date.
-fn parse_push(event: &serde_json::Value) -> Option<Push> {
-    let action = event["action"].as_str()?;
-    if !matches!(action, "opened" | "reopened" | "synchronize") {
-        return None;
-    }
-    let pull = event.get("pull_request")?;
-    let sha = |v: &serde_json::Value| v.as_str().map(|s| HeadSha(s.to_string()));
-    Some(Push {
-        before: sha(&event["before"]).filter(|_| action == "synchronize"),
-        after: sha(&pull["head"]["sha"])?,
-        at: crate::time::Timestamp::parse(pull["updated_at"].as_str()?).ok()?,
-    })
+    event::parse(&text).with_context(|| format!("{path} names no pull request or issue"))
 }
 
 /// Notes the push an event announces in the matter's status journal, as
@@ -276,9 +236,11 @@ impl<'a> Checker<'a> {
             (Some(sha), Some(Kind::Action)) => {
                 let trial = GitTrial::open(&self.global.root, &self.global.base)?;
                 let tree = trial
-                    .fork_of(sha, None)
+                    .fork_tree(sha, None)
                     .map_err(|why| anyhow::anyhow!("#{number}: {why}"))?;
-                Some(Game::check(&load::read_revision(&repo, &tree, GAME_DIRS)?))
+                Some(Game::check(&load::read_revision(
+                    &repo, &tree.0, GAME_DIRS,
+                )?))
             }
             _ => None,
         };
@@ -358,48 +320,5 @@ impl<'a> Checker<'a> {
         self.forge.set_labels(number, &[RESOLVING], &[])?;
         self.forge.close(number)?;
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_the_number_from_pull_request_and_comment_events() {
-        let number = |text: &str| parse_event(text).map(|e| e.number);
-        assert_eq!(
-            number(r#"{"action":"opened","pull_request":{"number":7}}"#),
-            Some(7)
-        );
-        assert_eq!(
-            number(r#"{"action":"created","issue":{"number":9,"pull_request":{}}}"#),
-            Some(9)
-        );
-        assert_eq!(number(r#"{"action":"completed"}"#), None);
-        assert_eq!(number("not json"), None);
-        assert_eq!(
-            parse_event(r#"{"issue":{"number":3},"sender":{"login":"ada"}}"#),
-            Some(Event {
-                number: 3,
-                sender: Some("ada".into()),
-                push: None,
-            })
-        );
-    }
-
-    #[test]
-    fn reads_real_webhook_payloads() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/fixtures/github/octokit-webhooks");
-        let Ok(opened) = std::fs::read_to_string(dir.join("pull_request/opened.payload.json"))
-        else {
-            eprintln!("skipped: {} not found", dir.display());
-            return;
-        };
-        assert!(parse_event(&opened).is_some());
-        let comment =
-            std::fs::read_to_string(dir.join("issue_comment/created.payload.json")).unwrap();
-        assert!(parse_event(&comment).is_some());
     }
 }

@@ -231,7 +231,9 @@ fn list(
         rev: global.base.clone(),
     };
     let game = Game::check(&load::read(&origin, GAME_DIRS)?);
-    let planned = crate::resolve::driver::plan(forge, &game, &global.root, &global.base, now)?;
+    let repo = crate::git::Repo::open(&global.root)?;
+    let mut trial = crate::git::trial::GitTrial::open(&global.root, &global.base)?;
+    let planned = crate::resolve::driver::plan(forge, &game, &repo, &mut trial, now)?;
     for line in &planned.plan.lines {
         match (&line.fate, line.decision) {
             // What may not stand is closed by the next run, as `check` says.

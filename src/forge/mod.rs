@@ -62,6 +62,20 @@ pub enum ForgeError {
     Other(String),
 }
 
+/// A push as the forge announced it when it happened (GitHub's
+/// `pull_request` event): the head before it, if the event says, the head
+/// after it, and when the forge saw it (a time the forge assigns, never a
+/// commit's date, which the pusher chooses).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Push {
+    /// The head before the push (`before`), when the event names it.
+    pub before: Option<HeadSha>,
+    /// The head after it.
+    pub after: HeadSha,
+    /// When the forge saw it (`pull_request.updated_at`).
+    pub at: Timestamp,
+}
+
 /// One repository on a forge. Synchronous: gitnomic is a CLI run by CI.
 pub trait Forge {
     /// Every open pull request and issue that is a matter of some kind.

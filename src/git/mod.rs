@@ -6,6 +6,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
+use crate::game::is_game_file;
+use crate::source::SourceFile;
 use crate::time::Timestamp;
 
 mod commit;
@@ -141,6 +143,9 @@ pub enum GitError {
         /// What the system said.
         message: String,
     },
+    /// A game file at a revision is not UTF-8 text.
+    #[error("{0} is not UTF-8 text")]
+    NotText(String),
 }
 
 /// What git said, never empty: libgit2 ends some messages with a colon and
@@ -203,6 +208,20 @@ impl Repo {
     /// The git directory (`.git` of a work tree).
     pub fn git_dir(&self) -> &Path {
         self.inner.path()
+    }
+
+    /// The game files (Markdown and TOML) under the top-level directories
+    /// `dirs` at revision `rev`, as text.
+    pub fn game_files(&self, rev: &str, dirs: &[&str]) -> Result<Vec<SourceFile>, GitError> {
+        self.files_at(rev, dirs)?
+            .into_iter()
+            .filter(|(path, _)| is_game_file(path))
+            .map(|(path, bytes)| {
+                String::from_utf8(bytes)
+                    .map(|text| SourceFile::new(&path, text))
+                    .map_err(|_| GitError::NotText(path))
+            })
+            .collect()
     }
 
     /// Every file (path, bytes) under the top-level directories `dirs` in

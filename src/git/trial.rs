@@ -1,5 +1,5 @@
-//! EDGE: trees merged and written in memory, for the resolver's trial
-//! merges (the plan's `Trial` is implemented over this in `cli::live`).
+//! EDGE: trees merged and written in memory: the plan's [`Trial`], for
+//! the resolver's trial merges.
 //!
 //! The repository is opened a second time with an in-memory object store
 //! in front of the one on disk: every tree and blob a trial writes lands in
@@ -9,13 +9,10 @@
 use std::path::Path;
 
 use super::{GitError, Repo, read_err};
+use crate::game::GAME_DIRS;
 use crate::matter::HeadSha;
-
-/// A tree of the repository, by its id (hex).
-pub type TreeHex = String;
-
-/// How a trial merge went: the merged tree, or the paths in conflict.
-pub type TrialMerge = Result<TreeHex, Vec<String>>;
+use crate::plan::{Merged, TreeId, Trial};
+use crate::source::SourceFile;
 
 /// Trial merges against the tip of one branch.
 pub struct GitTrial {
@@ -40,13 +37,24 @@ impl GitTrial {
     }
 
     /// The tree of the branch's tip, where the plan starts.
-    pub fn base_tree(&self) -> Result<TreeHex, GitError> {
+    pub fn base_tree(&self) -> Result<TreeId, GitError> {
         let commit = self
             .repo
             .inner
             .find_commit(self.base)
             .map_err(read_err("the base branch"))?;
-        Ok(commit.tree_id().to_string())
+        Ok(TreeId(commit.tree_id().to_string()))
+    }
+
+    /// The repository, with the trees written in memory readable from it.
+    pub fn repo(&self) -> &Repo {
+        &self.repo
+    }
+
+    /// The tree where `head` forked from the branch, or from the branch
+    /// as it was before merge commit `merged`.
+    pub fn fork_tree(&self, head: &HeadSha, merged: Option<&HeadSha>) -> Result<TreeId, String> {
+        Ok(TreeId(self.fork_from(head, merged)?.tree_id().to_string()))
     }
 
     fn commit(&self, sha: &HeadSha) -> Result<git2::Commit<'_>, String> {
@@ -66,7 +74,6 @@ impl GitTrial {
             .map_err(|e| format!("tree {id}: {}", e.message()))
     }
 
-    /// The merge base of `head` with the branch's tip.
     /// The merge base of `head` with the branch's tip, or with the branch
     /// as it was before merge commit `merged`.
     fn fork_from(
@@ -96,10 +103,10 @@ impl GitTrial {
     }
 }
 
-impl GitTrial {
+impl Trial for GitTrial {
     /// Merges commit `head` onto tree `onto`, three-way from the merge base
     /// of `head` and the branch's tip, as the forge would merge it.
-    pub fn merge(&self, onto: &str, head: &HeadSha) -> Result<TrialMerge, String> {
+    fn merge(&mut self, onto: &TreeId, head: &HeadSha) -> Result<Merged, String> {
         let ancestor = self
             .fork_from(head, None)?
             .tree()
@@ -108,7 +115,7 @@ impl GitTrial {
             .commit(head)?
             .tree()
             .map_err(|e| e.message().to_string())?;
-        let ours = self.tree(onto)?;
+        let ours = self.tree(&onto.0)?;
         let repo = &self.repo.inner;
         let mut index = repo
             .merge_trees(&ancestor, &ours, &theirs, None)
@@ -122,18 +129,18 @@ impl GitTrial {
                 .collect();
             paths.sort();
             paths.dedup();
-            return Ok(Err(paths));
+            return Ok(Merged::Conflict(paths));
         }
         let tree = index
             .write_tree_to(repo)
             .map_err(|e| e.message().to_string())?;
-        Ok(Ok(tree.to_string()))
+        Ok(Merged::Clean(TreeId(tree.to_string())))
     }
 
     /// Tree `onto` with the file at `path` set to `text`.
-    pub fn write(&self, onto: &str, path: &str, text: &str) -> Result<TreeHex, String> {
+    fn write(&mut self, onto: &TreeId, path: &str, text: &str) -> Result<TreeId, String> {
         let repo = &self.repo.inner;
-        let base = self.tree(onto)?;
+        let base = self.tree(&onto.0)?;
         let blob = repo
             .blob(text.as_bytes())
             .map_err(|e| e.message().to_string())?;
@@ -142,16 +149,18 @@ impl GitTrial {
         let tree = update
             .create_updated(repo, &base)
             .map_err(|e| format!("writing {path}: {}", e.message()))?;
-        Ok(tree.to_string())
+        Ok(TreeId(tree.to_string()))
     }
 
-    /// The repository, with the trees written in memory readable from it.
-    pub fn repo(&self) -> &Repo {
-        &self.repo
+    /// The game files of a tree.
+    fn files(&mut self, tree: &TreeId) -> Result<Vec<SourceFile>, String> {
+        self.repo
+            .game_files(&tree.0, GAME_DIRS)
+            .map_err(|e| e.to_string())
     }
 
     /// The paths `head` changes since it forked from the branch.
-    pub fn changed(&self, head: &HeadSha) -> Result<Vec<String>, String> {
+    fn changed(&mut self, head: &HeadSha) -> Result<Vec<String>, String> {
         let fork = self.fork_from(head, None)?.id().to_string();
         self.repo
             .changed_paths(&fork, &head.0)
@@ -159,19 +168,25 @@ impl GitTrial {
     }
 
     /// The tree of a commit.
-    pub fn tree_of(&self, commit: &HeadSha) -> Result<TreeHex, String> {
-        Ok(self.commit(commit)?.tree_id().to_string())
+    fn tree_of(&mut self, commit: &HeadSha) -> Result<TreeId, String> {
+        Ok(TreeId(self.commit(commit)?.tree_id().to_string()))
     }
 
     /// The tree where `head` forked from the branch.
-    pub fn fork_of(&self, head: &HeadSha, merged: Option<&HeadSha>) -> Result<TreeHex, String> {
-        Ok(self.fork_from(head, merged)?.tree_id().to_string())
+    fn fork_of(&mut self, head: &HeadSha) -> Result<TreeId, String> {
+        self.fork_tree(head, None)
+    }
+
+    /// The tree where `head` forked from the branch as it was before merge
+    /// commit `merge`.
+    fn fork_before(&mut self, head: &HeadSha, merge: &HeadSha) -> Result<TreeId, String> {
+        self.fork_tree(head, Some(merge))
     }
 
     /// The commit of the branch that brought `head` in (its merge), if the
     /// branch holds it already: a run that merged it was stopped before
     /// the forge said so.
-    pub fn brought_in(&self, head: &HeadSha) -> Result<Option<HeadSha>, String> {
+    fn brought_in(&mut self, head: &HeadSha) -> Result<Option<HeadSha>, String> {
         let head = self.commit(head)?.id();
         self.repo
             .bringing_in(self.base, head)
@@ -180,11 +195,16 @@ impl GitTrial {
     }
 
     /// The tree just before merge commit `merge` (its first parent).
-    pub fn before(&self, merge: &HeadSha) -> Result<TreeHex, String> {
+    fn before(&mut self, merge: &HeadSha) -> Result<TreeId, String> {
         let commit = self.commit(merge)?;
         let parent = commit
             .parent(0)
             .map_err(|e| format!("{merge} has no parent: {}", e.message()))?;
-        Ok(parent.tree_id().to_string())
+        Ok(TreeId(parent.tree_id().to_string()))
+    }
+
+    /// Whether the repository holds commit `head`.
+    fn has(&mut self, head: &HeadSha) -> bool {
+        self.commit(head).is_ok()
     }
 }

@@ -60,33 +60,42 @@ fn is_game_core(path: &str) -> bool {
 
 /// Reads every game file under the directories `dirs` of `origin`.
 pub fn read(origin: &Origin, dirs: &[&str]) -> Result<Vec<SourceFile>, LoadError> {
-    let files = match origin {
-        Origin::Dir(root) => read_dir(root, dirs)?,
-        Origin::Revision { repo, rev } => read_revision(&Repo::open(repo)?, rev, dirs)?,
-    };
-    let has_game = files.iter().any(|f| is_game_core(&f.path));
-    if has_game {
+    match origin {
+        Origin::Dir(root) => a_game(read_dir(root, dirs)?, || root.display().to_string()),
+        Origin::Revision { repo, rev } => read_game_at(&Repo::open(repo)?, repo, rev, dirs),
+    }
+}
+
+/// Reads every game file under the directories `dirs` at revision `rev`
+/// of `repo`, a repository already open (its work tree at `root`, for
+/// the error naming it).
+pub fn read_game_at(
+    repo: &Repo,
+    root: &Path,
+    rev: &str,
+    dirs: &[&str],
+) -> Result<Vec<SourceFile>, LoadError> {
+    a_game(read_revision(repo, rev, dirs)?, || {
+        format!("{rev} of {}", root.display())
+    })
+}
+
+/// `files`, if they hold a game: rules/ or state/.
+fn a_game(
+    files: Vec<SourceFile>,
+    origin: impl FnOnce() -> String,
+) -> Result<Vec<SourceFile>, LoadError> {
+    if files.iter().any(|f| is_game_core(&f.path)) {
         Ok(files)
     } else {
-        Err(LoadError::NotAGame(match origin {
-            Origin::Dir(root) => root.display().to_string(),
-            Origin::Revision { repo, rev } => format!("{rev} of {}", repo.display()),
-        }))
+        Err(LoadError::NotAGame(origin()))
     }
 }
 
 /// Reads every game file under `dirs` at revision `rev` of an open
 /// repository (a pull request's head, say), without a checkout.
 pub fn read_revision(repo: &Repo, rev: &str, dirs: &[&str]) -> Result<Vec<SourceFile>, LoadError> {
-    repo.files_at(rev, dirs)?
-        .into_iter()
-        .filter(|(path, _)| is_game_file(path))
-        .map(|(path, bytes)| {
-            String::from_utf8(bytes)
-                .map(|text| SourceFile::new(&path, text))
-                .map_err(|_| LoadError::NotText(path))
-        })
-        .collect()
+    Ok(repo.game_files(rev, dirs)?)
 }
 
 fn read_dir(root: &Path, dirs: &[&str]) -> Result<Vec<SourceFile>, LoadError> {

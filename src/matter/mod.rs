@@ -6,6 +6,7 @@ pub mod admission;
 pub mod audit;
 pub mod collected;
 pub mod journal;
+pub mod labels;
 pub mod status;
 
 use std::fmt;

@@ -4,13 +4,14 @@
 //! dynasty. They follow the same announce-then-act protocol as decided
 //! matters, so a run killed half-way is finished by the next.
 
-use super::effect::{DynastyValue, Effect, MERGED, RESOLVING};
+use super::effect::{DynastyValue, Effect};
 use super::planner::{Planner, no_state, repo};
 use super::prospect::Attempt;
 use super::{Fate, PlanError};
 use crate::game::Game;
 use crate::matter::collected::Collected;
 use crate::matter::journal::{Journal, Resolution};
+use crate::matter::labels::{MERGED, RESOLVING};
 use crate::matter::{HeadSha, Kind, MatterInfo};
 use crate::record::Outcome;
 use crate::time::Timestamp;

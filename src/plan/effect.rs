@@ -11,19 +11,6 @@ use crate::matter::HeadSha;
 use crate::record::Record;
 use crate::time::Timestamp;
 
-/// The label a matter carries from the moment the resolver acts on it
-/// until its record is written and its final status posted.
-pub const RESOLVING: &str = "resolving";
-/// The label of an enacted matter.
-pub const ENACTED: &str = "enacted";
-/// The label of a failed matter.
-pub const FAILED: &str = "failed";
-/// The label of an action or Ascension Address merged without a vote.
-pub const MERGED: &str = "merged";
-/// The label of a pull request or issue that cannot stand as the matter it
-/// claims to be, closed without a record.
-pub const NOT_A_MATTER: &str = "not-a-matter";
-
 /// How the resolver's own commits begin: merges of what it decided or
 /// merged unvoted, values set by actions, records, dice logs, dynasty
 /// edits. `gitnomic audit` allows these to change what an enactment made.

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::effect::{DynastyValue, ENACTED, Effect, FAILED, RESOLVING, Step};
+use super::effect::{DynastyValue, Effect, Step};
 use super::prospect::{Attempt, Prospect};
 use super::record::Resolved;
 use super::{Fate, Inputs, Line, Plan, PlanError, TreeId, Trial};
@@ -12,6 +12,7 @@ use crate::engine::{self, Decision, MatterDecision, Run};
 use crate::game::Game;
 use crate::matter::collected::{Collected, engine_kind, player_name, snapshot};
 use crate::matter::journal::Resolution;
+use crate::matter::labels::{ENACTED, FAILED, RESOLVING};
 use crate::matter::status::{Progress, active_players, status_text};
 use crate::matter::{Kind, MatterInfo};
 use crate::record::{Failure, Outcome};

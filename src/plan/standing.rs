@@ -12,12 +12,13 @@
 
 use std::collections::BTreeMap;
 
-use super::effect::{Effect, NOT_A_MATTER, RESOLVING};
+use super::effect::Effect;
 use super::planner::{Planner, no_state, repo};
 use super::{Fate, PlanError};
 use crate::matter::admission::{self, Facts, Ledger, Posting};
 use crate::matter::collected::{Collected, engine_kind, player_name};
 use crate::matter::journal::{Journal, Resolution};
+use crate::matter::labels::{NOT_A_MATTER, RESOLVING};
 use crate::record::{Outcome, Record};
 
 /// Who closes matters, in records.

@@ -9,7 +9,8 @@ use anyhow::bail;
 
 use crate::forge::{Forge, ForgeError, HeadSha};
 use crate::matter::journal::Journal;
-use crate::plan::effect::{GAME_FILE, RESOLVING};
+use crate::matter::labels::RESOLVING;
+use crate::plan::effect::GAME_FILE;
 use crate::plan::prospect::edit_dynasty_text;
 use crate::plan::{Effect, Step};
 

@@ -15,7 +15,7 @@
 //! allowance is for all of them together, not for each push.
 
 use crate::engine;
-use crate::forge::{Forge, ForgeComment, ForgeError, HeadSha, MatterInfo};
+use crate::forge::{Forge, ForgeComment, ForgeError, HeadSha, MatterInfo, Push};
 use crate::matter::collected::Collected;
 use crate::matter::journal::{Journal, SeenHead};
 use crate::matter::{ReviewState, Via};
@@ -27,20 +27,6 @@ use crate::time::Timestamp;
 /// to be a fix). An error is a forge that failed to answer: nothing is
 /// noted then, so a judgement is never made on a failure.
 pub type TypoJudge<'a> = dyn Fn(&HeadSha, &HeadSha) -> Result<Option<usize>, ForgeError> + 'a;
-
-/// A push as the forge announced it when it happened (GitHub's
-/// `pull_request` event): the head before it, if the event says, the head
-/// after it, and when the forge saw it (a time the forge assigns, never a
-/// commit's date, which the pusher chooses).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Push {
-    /// The head before the push (`before`), when the event names it.
-    pub before: Option<HeadSha>,
-    /// The head after it.
-    pub after: HeadSha,
-    /// When the forge saw it (`pull_request.updated_at`).
-    pub at: Timestamp,
-}
 
 /// Collects one votable matter: its thread read once, the status journal
 /// brought up to date (a new head noted, comments first seen), and the

@@ -14,9 +14,8 @@ use crate::game::Game;
 use crate::git::Repo;
 use crate::git::trial::GitTrial;
 use crate::load::{self};
-use crate::matter::HeadSha as Sha;
 use crate::matter::collected::{Collected, engine_kind};
-use crate::plan::{self, Inputs, Merged, Plan, Prospect, TreeId, Trial};
+use crate::plan::{self, Inputs, Plan, Prospect};
 use crate::resolve::collect::{self, TypoJudge};
 use crate::ruleset::diff::typo_fix_size;
 use crate::site;
@@ -43,17 +42,20 @@ pub(crate) struct Planned {
 /// from the forge itself. So no decision rests on a copy; at worst a
 /// change the copy missed shows a run or a few hours late on a matter
 /// nothing happens to.
+///
+/// `repo` is the game's repository, `trial` the in-memory handle on it
+/// that trial merges write to (against its default branch).
 pub(crate) fn plan(
     forge: &dyn Forge,
     game: &Game,
-    root: &Path,
-    base: &str,
+    repo: &Repo,
+    trial: &mut GitTrial,
     now: Timestamp,
 ) -> anyhow::Result<Planned> {
     let open = forge.open_matters()?;
     let mut closed = None;
     loop {
-        let planned = plan_once(forge, game, root, base, now, (&open, &mut closed))?;
+        let planned = plan_once(forge, game, (repo, &mut *trial), now, (&open, &mut closed))?;
         let mut stale: Vec<u64> = planned
             .plan
             .steps
@@ -78,8 +80,7 @@ pub(crate) fn plan(
 fn plan_once(
     forge: &dyn Forge,
     game: &Game,
-    root: &Path,
-    base: &str,
+    (repo, trial): (&Repo, &mut GitTrial),
     now: Timestamp,
     (listed, closed): (&[MatterInfo], &mut Option<Vec<MatterInfo>>),
 ) -> anyhow::Result<Planned> {
@@ -87,8 +88,7 @@ fn plan_once(
         .params
         .as_ref()
         .context("the game's parameters are not valid")?;
-    let repo = Repo::open(root)?;
-    let judge = |old: &HeadSha, new: &HeadSha| typo_judge(&repo, forge, old, new);
+    let judge = |old: &HeadSha, new: &HeadSha| typo_judge(repo, forge, old, new);
     let mut open = Vec::new();
     let mut unvoted = Vec::new();
     for info in listed.iter().cloned() {
@@ -102,14 +102,13 @@ fn plan_once(
         }
     }
     if closed.is_none() {
-        *closed = Some(forge.closed_matters(Some(plan::effect::RESOLVING), None)?);
+        *closed = Some(forge.closed_matters(Some(crate::matter::labels::RESOLVING), None)?);
     }
     let closed = closed.as_deref().unwrap_or_default();
     let unfinished = unfinished(forge, closed, params, &judge, now)?;
-    let mut trial = InMemory(GitTrial::open(root, base)?);
     let inputs = Inputs {
         base: Prospect {
-            tree: TreeId(trial.0.base_tree()?),
+            tree: trial.base_tree()?,
             game: game.clone(),
         },
         open: &open,
@@ -117,7 +116,7 @@ fn plan_once(
         unvoted: &unvoted,
         now,
     };
-    let plan = plan::plan(inputs, &mut trial)?;
+    let plan = plan::plan(inputs, trial)?;
     let matters = open
         .into_iter()
         .chain(unfinished)
@@ -161,7 +160,9 @@ pub(crate) fn pending(
     now: Timestamp,
     say: &dyn Fn(&str),
 ) -> anyhow::Result<site::Pending> {
-    let planned = plan(forge, game, root, base, now)?;
+    let repo = Repo::open(root)?;
+    let mut trial = GitTrial::open(root, base)?;
+    let planned = plan(forge, game, &repo, &mut trial, now)?;
     let run = planned.plan.tallies();
     let state = game
         .state
@@ -171,11 +172,11 @@ pub(crate) fn pending(
         crate::matter::collected::player_name(state, &crate::forge::Login(login.to_string())).0
     };
     let active = crate::matter::status::active_players(state, now);
-    let trial = GitTrial::open(root, base).ok();
     let change = |m: &crate::matter::collected::Collected| {
-        trial
+        m.info
+            .head
             .as_ref()
-            .and_then(|t| proposed_change(t, m.info.head.as_ref()?))
+            .and_then(|head| proposed_change(&trial, head))
             .unwrap_or_default()
     };
     let views = site::pending::views(
@@ -242,8 +243,8 @@ fn proposed_change(
     head: &crate::matter::HeadSha,
 ) -> Option<site::pending::ProposedChange> {
     const DIRS: &[&str] = &["rules", "state"];
-    let fork = trial.fork_of(head, None).ok()?;
-    let before = load::read_revision(trial.repo(), &fork, DIRS).ok()?;
+    let fork = trial.fork_tree(head, None).ok()?;
+    let before = load::read_revision(trial.repo(), &fork.0, DIRS).ok()?;
     let after = load::read_revision(trial.repo(), &head.0, DIRS).ok()?;
     Some(site::pending::proposed_change(&before, &after))
 }
@@ -332,52 +333,4 @@ pub(crate) fn pin_missing_heads<'m>(
         }
     }
     Ok(pinned)
-}
-
-/// The plan's trial merges, made by git in memory.
-struct InMemory(GitTrial);
-
-impl Trial for InMemory {
-    fn merge(&mut self, onto: &TreeId, head: &Sha) -> Result<Merged, String> {
-        Ok(match self.0.merge(&onto.0, head)? {
-            Ok(tree) => Merged::Clean(TreeId(tree)),
-            Err(paths) => Merged::Conflict(paths),
-        })
-    }
-
-    fn write(&mut self, onto: &TreeId, path: &str, text: &str) -> Result<TreeId, String> {
-        self.0.write(&onto.0, path, text).map(TreeId)
-    }
-
-    fn files(&mut self, tree: &TreeId) -> Result<Vec<SourceFile>, String> {
-        load::read_revision(self.0.repo(), &tree.0, GAME_DIRS).map_err(|e| e.to_string())
-    }
-
-    fn changed(&mut self, head: &Sha) -> Result<Vec<String>, String> {
-        self.0.changed(head)
-    }
-
-    fn tree_of(&mut self, commit: &Sha) -> Result<TreeId, String> {
-        self.0.tree_of(commit).map(TreeId)
-    }
-
-    fn fork_of(&mut self, head: &Sha) -> Result<TreeId, String> {
-        self.0.fork_of(head, None).map(TreeId)
-    }
-
-    fn fork_before(&mut self, head: &Sha, merge: &Sha) -> Result<TreeId, String> {
-        self.0.fork_of(head, Some(merge)).map(TreeId)
-    }
-
-    fn before(&mut self, merge: &Sha) -> Result<TreeId, String> {
-        self.0.before(merge).map(TreeId)
-    }
-
-    fn has(&mut self, head: &Sha) -> bool {
-        self.0.tree_of(head).is_ok()
-    }
-
-    fn brought_in(&mut self, head: &Sha) -> Result<Option<Sha>, String> {
-        self.0.brought_in(head)
-    }
 }

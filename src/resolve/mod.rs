@@ -32,8 +32,9 @@ pub use guard::Busy;
 use crate::forge::{Forge, HeadSha};
 use crate::game::GAME_DIRS;
 use crate::game::Game;
+use crate::git::trial::GitTrial;
 use crate::git::{Forward, Repo, WorkTree};
-use crate::load::{self, Origin};
+use crate::load;
 use crate::plan::{Effect, Fate, Plan, Step};
 use crate::time::Timestamp;
 use carry::{Carried, Carrier};
@@ -183,8 +184,12 @@ pub fn run(
         Some(taken.guard)
     };
     settle_checkout(&repo, request, report)?;
-    let game = game_on(request)?;
-    let planned = driver::plan(forge, &game, request.root, base, request.now)?;
+    let game = game_on(&repo, request)?;
+    // Trial merges write to memory through a handle of their own (see
+    // `GitTrial`), so nothing planned can reach the repository on disk.
+    let mut trial =
+        GitTrial::open(request.root, base).context("cannot open the game's repository")?;
+    let planned = driver::plan(forge, &game, &repo, &mut trial, request.now)?;
     let plan = &planned.plan;
     report(Event::Planned(plan));
     if request.dry_run {
@@ -244,12 +249,9 @@ pub fn run(
 }
 
 /// The game on the default branch, checked.
-fn game_on(request: &Request<'_>) -> Result<Game, ResolveError> {
-    let origin = Origin::Revision {
-        repo: request.root.to_path_buf(),
-        rev: request.base.to_string(),
-    };
-    let files = load::read(&origin, GAME_DIRS).context("cannot read the game")?;
+fn game_on(repo: &Repo, request: &Request<'_>) -> Result<Game, ResolveError> {
+    let files = load::read_game_at(repo, request.root, request.base, GAME_DIRS)
+        .context("cannot read the game")?;
     let game = Game::check(&files);
     if !game.problems.is_empty() {
         return Err(ResolveError::Game {

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-pub use super::labels::{LabelSpec, labels, missing_labels};
+pub use crate::matter::labels::{LabelSpec, labels, missing_labels};
 
 /// What GitHub said about one setting: its value, or why it would not say.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,7 +4,6 @@
 //! and carry the results out.
 
 pub mod doctor;
-pub mod labels;
 pub mod new_game;
 pub mod timings;
 

@@ -224,3 +224,36 @@ mod tests {
         assert_eq!(pull.state, "open");
     }
 }
+
+/// The payload of the event a workflow runs for (`$GITHUB_EVENT_PATH`):
+/// only what `check --event` reads. Every field may be absent, as events
+/// of other kinds lack them; none is required for the payload to read.
+#[derive(Debug, Deserialize)]
+pub(crate) struct EventPayload {
+    pub(crate) action: Option<String>,
+    /// The head before a `synchronize` push.
+    pub(crate) before: Option<String>,
+    pub(crate) pull_request: Option<EventPull>,
+    pub(crate) issue: Option<EventIssue>,
+    pub(crate) sender: Option<EventSender>,
+}
+
+/// A pull request as an event carries it.
+#[derive(Debug, Deserialize)]
+pub(crate) struct EventPull {
+    pub(crate) number: Option<u64>,
+    pub(crate) head: Option<Head>,
+    pub(crate) updated_at: Option<String>,
+}
+
+/// An issue (or a pull request's conversation) as an event carries it.
+#[derive(Debug, Deserialize)]
+pub(crate) struct EventIssue {
+    pub(crate) number: Option<u64>,
+}
+
+/// Who caused an event.
+#[derive(Debug, Deserialize)]
+pub(crate) struct EventSender {
+    pub(crate) login: Option<String>,
+}

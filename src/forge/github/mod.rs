@@ -18,6 +18,7 @@
 mod admin;
 mod codec;
 mod dto;
+pub mod event;
 mod heads;
 pub(crate) mod http;
 mod runs;

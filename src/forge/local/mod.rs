@@ -34,9 +34,6 @@ use store::read_toml;
 /// The login the bot acts as on the local forge.
 pub const BOT: &str = "gitnomic-bot";
 
-/// The label of a matter its author closed without a decision.
-pub const WITHDRAWN: &str = "withdrawn";
-
 /// Where the local forge of the repository at `root` keeps its matters:
 /// inside the git directory, outside the tracked tree.
 pub fn dir_of(root: &Path) -> PathBuf {
@@ -326,13 +323,15 @@ impl LocalForge {
         if matter
             .labels
             .iter()
-            .any(|l| l == crate::plan::effect::RESOLVING)
+            .any(|l| l == crate::matter::labels::RESOLVING)
         {
             return Err(LocalError::BeingResolved(number));
         }
         matter.state = State::Closed;
         matter.closed = Some(self.now);
-        matter.labels.push(WITHDRAWN.to_string());
+        matter
+            .labels
+            .push(crate::matter::labels::WITHDRAWN.to_string());
         self.save_matter(&matter)?;
         Ok(())
     }

@@ -1,9 +1,25 @@
-//! The labels a game uses on the forge: the kinds of matter players put
-//! on, and those the resolver puts on, with the colours and descriptions
+//! The labels a game uses on the forge, in one place: the kinds of matter
+//! players put on (named in [`Kind::ALL`]), those the resolver puts on, and
+//! the one a withdrawn matter carries; with the colours and descriptions
 //! `gitnomic doctor` creates them with.
 
-use crate::matter::Kind;
-use crate::plan::effect::{ENACTED, FAILED, MERGED, NOT_A_MATTER, RESOLVING};
+use super::Kind;
+
+/// The label a matter carries from the moment the resolver acts on it
+/// until its record is written and its final status posted.
+pub const RESOLVING: &str = "resolving";
+/// The label of an enacted matter.
+pub const ENACTED: &str = "enacted";
+/// The label of a failed matter.
+pub const FAILED: &str = "failed";
+/// The label of an action or Ascension Address merged without a vote.
+pub const MERGED: &str = "merged";
+/// The label of a pull request or issue that cannot stand as the matter it
+/// claims to be, closed without a record.
+pub const NOT_A_MATTER: &str = "not-a-matter";
+
+/// The label of a matter its author closed without a decision.
+pub const WITHDRAWN: &str = "withdrawn";
 
 /// A label the game uses, as `doctor` creates it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
