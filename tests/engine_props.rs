@@ -150,7 +150,7 @@ proptest! {
             for r in &d.reasons {
                 prop_assert!(!r.contains(['≥', '≤', '<', '>', '=', '≠', '_']), "#{}: {}", d.id, r);
             }
-            prop_assert!(d.tally.for_votes + d.tally.against_votes <= run.active);
+            prop_assert!(d.tally.for_votes + d.tally.against_votes <= run.turnout.active);
         }
     }
 

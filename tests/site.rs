@@ -358,8 +358,10 @@ fn pending() -> Pending {
     };
     let run = Run {
         now: at("2030-01-05T12:00:00Z"),
-        active: 3,
-        quorum: 3,
+        turnout: gitnomic::engine::Turnout {
+            active: 3,
+            quorum: 3,
+        },
         decisions: vec![decision],
     };
     let matter = Collected {

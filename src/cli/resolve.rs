@@ -119,8 +119,8 @@ fn report(plan: &Plan, dry_run: bool) {
     say!(
         "At {}: {} active, quorum {}.",
         plan.now,
-        plan.active,
-        plan.quorum
+        plan.turnout.active,
+        plan.turnout.quorum
     );
     for line in &plan.lines {
         match (dry_run, &line.fate) {

@@ -62,15 +62,23 @@ pub struct MatterDecision {
     pub next_change: Option<NextChange>,
 }
 
+/// How many players are active at one moment, and the quorum among them:
+/// what a tally is measured against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Turnout {
+    /// Active players.
+    pub active: i64,
+    /// The quorum.
+    pub quorum: i64,
+}
+
 /// The outcome of one resolve run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Run {
     /// The moment evaluated.
     pub now: Timestamp,
-    /// Active players at `now`.
-    pub active: i64,
-    /// The quorum at `now`.
-    pub quorum: i64,
+    /// Active players and the quorum at `now`.
+    pub turnout: Turnout,
     /// Every matter: the resolved ones in the order the run resolves them,
     /// then the waiting ones by age.
     pub decisions: Vec<MatterDecision>,

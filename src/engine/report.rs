@@ -77,8 +77,8 @@ fn view(d: &MatterDecision) -> DecisionView<'_> {
 pub fn json(run: &Run) -> Result<String, serde_json::Error> {
     let view = RunView {
         now: run.now,
-        active: run.active,
-        quorum: run.quorum,
+        active: run.turnout.active,
+        quorum: run.turnout.quorum,
         decisions: run.decisions.iter().map(view).collect(),
     };
     serde_json::to_string_pretty(&view)
@@ -88,7 +88,7 @@ pub fn json(run: &Run) -> Result<String, serde_json::Error> {
 pub fn text(run: &Run) -> String {
     let mut out = format!(
         "At {}: {} active players, quorum {}.\n",
-        run.now, run.active, run.quorum
+        run.now, run.turnout.active, run.turnout.quorum
     );
     for d in &run.decisions {
         out.push('\n');

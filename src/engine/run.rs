@@ -18,7 +18,7 @@ use super::limits::{self, ProposerRecord};
 use super::params::Active;
 use super::snapshot::{MatterKind, Phase, PlayerName, Snapshot};
 use super::tally::{Mode, Read, Roster, Tally};
-use super::{MatterDecision, Run};
+use super::{MatterDecision, Run, Turnout};
 use crate::time::{Span, Timestamp};
 
 /// A snapshot made ready for runs that count comments up to one cutoff.
@@ -318,8 +318,10 @@ pub(crate) fn decide_all(game: &Prepared<'_>, now: Timestamp) -> (Run, Vec<bool>
     decisions.extend(waiting);
     let run_out = Run {
         now,
-        active: run.stage.active,
-        quorum: run.stage.quorum.clone().unwrap_or(0),
+        turnout: Turnout {
+            active: run.stage.active,
+            quorum: run.stage.quorum.clone().unwrap_or(0),
+        },
         decisions,
     };
     (run_out, run.own_merits)

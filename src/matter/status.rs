@@ -318,8 +318,8 @@ pub fn run_text<'m>(
     let mut out = format!(
         "As of {}: {}, quorum {}.\n",
         when(run.now),
-        plural(run.active, "active player", "active players"),
-        run.quorum
+        plural(run.turnout.active, "active player", "active players"),
+        run.turnout.quorum
     );
     for d in &run.decisions {
         let s = standing(d);
@@ -334,7 +334,7 @@ pub fn run_text<'m>(
             s.headline,
             d.tally.for_votes,
             d.tally.against_votes,
-            run.quorum,
+            run.turnout.quorum,
             capitalised(&s.next)
         );
         for row in ballot(d, active, matter(d.id)) {

@@ -173,10 +173,8 @@ impl fmt::Display for Line {
 pub struct Plan {
     /// The moment it acts at.
     pub now: Timestamp,
-    /// Active players at the start of the run.
-    pub active: i64,
-    /// The quorum at the start of the run.
-    pub quorum: i64,
+    /// Active players and the quorum at the start of the run.
+    pub turnout: engine::Turnout,
     /// One line per matter, in the order they are handled.
     pub lines: Vec<Line>,
     /// The effects, in order.
@@ -199,8 +197,7 @@ impl Plan {
             .collect();
         engine::Run {
             now: self.now,
-            active: self.active,
-            quorum: self.quorum,
+            turnout: self.turnout,
             decisions,
         }
     }

@@ -8,7 +8,7 @@ use super::effect::{DynastyValue, Effect, Step};
 use super::prospect::{Attempt, Prospect};
 use super::record::Resolved;
 use super::{Fate, Inputs, Line, Plan, PlanError, TreeId, Trial};
-use crate::engine::{self, Decision, MatterDecision, Run};
+use crate::engine::{self, Decision, MatterDecision, Run, Turnout};
 use crate::game::Game;
 use crate::matter::collected::{Collected, engine_kind, player_name, snapshot};
 use crate::matter::journal::Resolution;
@@ -75,7 +75,7 @@ pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError
         }
     }
     let first = p.decide(&pending, false)?;
-    let (active, quorum) = (first.active, first.quorum);
+    let turnout = first.turnout;
     let mut not_merged = Vec::new();
     loop {
         let mut run = p.decide(&pending, false)?;
@@ -117,8 +117,7 @@ pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError
     }
     Ok(Plan {
         now: p.now,
-        active,
-        quorum,
+        turnout,
         lines: p.lines,
         steps: p.steps,
         decisions: p.decisions,
@@ -380,8 +379,7 @@ impl Planner<'_> {
             });
         }
         let players = self.active_players();
-        let counted = (run.active, run.quorum);
-        self.resolve_steps(m, &d, counted, &players, resolution, crown.clone())?;
+        self.resolve_steps(m, &d, run.turnout, &players, resolution, crown.clone())?;
         self.decided_line(m, &d, if enacted { Fate::Enacted } else { Fate::Failed });
         let mut changed = false;
         if let Some((tree, game)) = adopt {
@@ -462,8 +460,7 @@ impl Planner<'_> {
                 at: resolution.at,
             });
         }
-        let counted = (run.active, run.quorum);
-        self.resolve_steps(m, &d, counted, &players, resolution, crown.clone())?;
+        self.resolve_steps(m, &d, run.turnout, &players, resolution, crown.clone())?;
         if let Some(edits) = crown {
             self.edit_dynasty(n, &edits)?;
         }
@@ -480,7 +477,7 @@ impl Planner<'_> {
         &mut self,
         m: &Collected,
         d: &MatterDecision,
-        (active, quorum): (i64, i64),
+        turnout: Turnout,
         players: &[String],
         resolution: Resolution,
         crown: Option<Vec<(&'static str, DynastyValue)>>,
@@ -524,8 +521,7 @@ impl Planner<'_> {
             author: author.clone(),
             dynasty: state.dynasty.number,
             at,
-            active,
-            quorum,
+            turnout,
             resolved_by: RESOLVED_BY.into(),
         };
         let mut record = super::record::record_of(d, &resolved);

@@ -17,9 +17,7 @@ pub(super) struct Resolved<'a> {
     /// When the tally was taken.
     pub at: Timestamp,
     /// Active players and quorum at that moment.
-    pub active: i64,
-    /// Quorum at that moment.
-    pub quorum: i64,
+    pub turnout: crate::engine::Turnout,
     /// Who or what resolved it.
     pub resolved_by: String,
 }
@@ -60,8 +58,8 @@ pub(super) fn record_of(decision: &crate::engine::MatterDecision, r: &Resolved<'
         tally: Some(FinalTally {
             for_: count(t.for_votes),
             against: count(t.against_votes),
-            active: count(r.active),
-            quorum: count(r.quorum),
+            active: count(r.turnout.active),
+            quorum: count(r.turnout.quorum),
         }),
         source: None,
         comments: None,

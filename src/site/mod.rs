@@ -11,6 +11,7 @@
 mod archive;
 mod cache;
 mod context;
+mod feed;
 pub mod ifvote;
 pub mod incremental;
 pub mod links;
@@ -21,6 +22,7 @@ mod players;
 pub mod publish;
 mod revisions;
 mod rules;
+mod search;
 mod stats;
 pub mod svg;
 mod theme;
@@ -294,7 +296,9 @@ pub fn render_with(
     ));
     revisions::render(&cx, &history, &mut site)?;
     progress("rendering statistics, the feed and the search index");
-    stats::render(&cx, (&rows, &newest), &mut site)?;
+    stats::render(&cx, &mut site)?;
+    feed::render(&cx, &newest, &mut site)?;
+    search::render(&cx, &rows, &newest, &mut site);
     for (path, text) in theme.statics() {
         if let Some(text) = cx.file(path, text.clone()) {
             site.insert(path.clone(), text);

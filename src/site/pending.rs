@@ -52,8 +52,8 @@ pub fn views(
         as_of_iso: Some(run.now.to_string()),
         matters: views.into_iter().map(|(_, v)| v).collect(),
         actions: Vec::new(),
-        quorum: Some(count(run.quorum)),
-        active: Some(count(run.active)),
+        quorum: Some(count(run.turnout.quorum)),
+        active: Some(count(run.turnout.active)),
         next,
         closing: Vec::new(),
     }
@@ -69,7 +69,7 @@ fn view(
     let count = |n: i64| u32::try_from(n).unwrap_or(0);
     let standing = status::standing(d);
     let for_ = count(d.tally.for_votes);
-    let quorum = count(run.quorum);
+    let quorum = count(run.turnout.quorum);
     let ballot = status::ballot(d, active, Some(m));
     let not_voted = ballot
         .iter()

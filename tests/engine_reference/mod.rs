@@ -248,8 +248,10 @@ fn decide_all(snapshot: &Snapshot, now: Timestamp, cutoff: Timestamp) -> Run {
     decisions.extend(waiting);
     Run {
         now,
-        active,
-        quorum: stage.quorum.unwrap_or(0),
+        turnout: gitnomic::engine::Turnout {
+            active,
+            quorum: stage.quorum.unwrap_or(0),
+        },
         decisions,
     }
 }
