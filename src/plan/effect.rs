@@ -25,16 +25,16 @@ const RESOLVER_MESSAGES: &[&str] = &[
 ];
 
 /// Whether a commit message is one of the resolver's own.
-pub fn by_the_resolver(message: &str) -> bool {
+pub(crate) fn by_the_resolver(message: &str) -> bool {
     RESOLVER_MESSAGES.iter().any(|m| message.starts_with(m))
 }
 
 /// The file that holds the dynasty.
-pub const GAME_FILE: &str = "state/game.toml";
+pub(crate) const GAME_FILE: &str = "state/game.toml";
 
 /// A value written to the `[dynasty]` table of state/game.toml.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DynastyValue {
+pub(crate) enum DynastyValue {
     /// A string (the emperor's name, the phase).
     Text(String),
     /// A number (the dynasty's).
@@ -55,7 +55,7 @@ impl fmt::Display for DynastyValue {
 
 /// One write to the forge.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
+pub(crate) enum Effect {
     /// Post the matter's status comment, or edit it in place.
     Status {
         /// The whole body, journal included.
@@ -110,7 +110,7 @@ pub enum Effect {
 
 /// An effect on one matter.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Step {
+pub(crate) struct Step {
     /// The matter it is about.
     pub number: u64,
     /// What to do.

@@ -21,15 +21,15 @@
 mod comment_actions;
 mod dice;
 mod direct_merges;
-pub mod effect;
+pub(crate) mod effect;
 mod planner;
-pub mod prospect;
+pub(crate) mod prospect;
 mod record;
-pub mod standing;
+pub(crate) mod standing;
 
-pub use effect::{DynastyValue, Effect, Step};
-pub use planner::plan;
-pub use prospect::Prospect;
+pub(crate) use effect::{Effect, Step};
+pub(crate) use planner::plan;
+pub(crate) use prospect::Prospect;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -46,7 +46,7 @@ pub struct TreeId(pub String);
 
 /// The result of merging a head onto a tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Merged {
+pub(crate) enum Merged {
     /// The merged tree.
     Clean(TreeId),
     /// The paths in conflict.
@@ -56,7 +56,7 @@ pub enum Merged {
 /// What the plan asks of the repository: reading trees and merging them in
 /// memory, never touching a branch, the index or the work tree. Errors are
 /// the repository's own trouble (a head that was never fetched, say).
-pub trait Trial {
+pub(crate) trait Trial {
     /// Merges commit `head` onto `onto` as the forge would merge it into the
     /// default branch (three-way, from their merge base).
     fn merge(&mut self, onto: &TreeId, head: &HeadSha) -> Result<Merged, String>;
@@ -85,7 +85,7 @@ pub trait Trial {
 
 /// What the plan works from.
 #[derive(Debug, Clone)]
-pub struct Inputs<'a> {
+pub(crate) struct Inputs<'a> {
     /// The default branch now; its game must check.
     pub base: Prospect,
     /// The open votable matters (drafts left out).
@@ -102,7 +102,7 @@ pub struct Inputs<'a> {
 
 /// How a matter ends up in this run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Fate {
+pub(crate) enum Fate {
     /// Still pending.
     Pending,
     /// Enacted.
@@ -140,7 +140,7 @@ impl fmt::Display for Fate {
 
 /// One matter's line in the plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Line {
+pub(crate) struct Line {
     /// The matter.
     pub number: u64,
     /// Its kind.
@@ -170,7 +170,7 @@ impl fmt::Display for Line {
 
 /// Everything one run will do.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// The moment it acts at.
     pub now: Timestamp,
     /// Active players and the quorum at the start of the run.
@@ -189,7 +189,7 @@ impl Plan {
     /// The plan's tally view as an engine run: every votable matter's
     /// decision, in the order the plan handles them (what `play list`
     /// prints and the site's pending page shows).
-    pub fn tallies(&self) -> engine::Run {
+    pub(crate) fn tallies(&self) -> engine::Run {
         let decisions = self
             .lines
             .iter()
@@ -205,7 +205,7 @@ impl Plan {
 
 /// Why no plan could be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PlanError {
+pub(crate) enum PlanError {
     /// The game on the default branch (or as it would be) cannot be read.
     #[error("the game cannot be read: {0}")]
     Game(String),

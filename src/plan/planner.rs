@@ -27,7 +27,7 @@ const NOT_VALID: &str = "not a valid ";
 const RESOLVED_BY: &str = "gitnomic resolve";
 
 /// Makes the plan for one run. See the module docs of [`super`].
-pub fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError> {
+pub(crate) fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, PlanError> {
     let dov_pending = dov_pending(&inputs);
     let crowned = crate::matter::admission::crowning(&inputs.base.game);
     let mut p = Planner {

@@ -13,7 +13,7 @@ use crate::matter::{HeadSha, Kind};
 
 /// What a trial merge of a pull request found.
 #[derive(Debug, Clone)]
-pub enum Attempt {
+pub(crate) enum Attempt {
     /// It merges cleanly and the merged game checks.
     Clean(TreeId, Box<Game>),
     /// It cannot be a matter of its kind at all (it touches files its kind
@@ -26,7 +26,7 @@ pub enum Attempt {
 
 /// The default branch as it will be.
 #[derive(Debug, Clone)]
-pub struct Prospect {
+pub(crate) struct Prospect {
     /// Its tree.
     pub tree: TreeId,
     /// Its game, checked.
@@ -37,7 +37,7 @@ impl Prospect {
     /// Merges `head` onto the prospect in memory and checks the result.
     /// `Err` when the repository cannot answer (the head is not there):
     /// that stops the run rather than fail a matter for our own trouble.
-    pub fn attempt(
+    pub(crate) fn attempt(
         &self,
         trial: &mut dyn Trial,
         kind: Kind,
@@ -73,13 +73,13 @@ impl Prospect {
     }
 
     /// Takes a clean trial merge as the new prospect.
-    pub fn adopt(&mut self, tree: TreeId, game: Game) {
+    pub(crate) fn adopt(&mut self, tree: TreeId, game: Game) {
         self.tree = tree;
         self.game = game;
     }
 
     /// Sets keys of the `[dynasty]` table in the prospect's state/game.toml.
-    pub fn edit_dynasty(
+    pub(crate) fn edit_dynasty(
         &mut self,
         trial: &mut dyn Trial,
         edits: &[(&'static str, DynastyValue)],
@@ -100,7 +100,7 @@ impl Prospect {
 /// The text of state/game.toml with keys of its `[dynasty]` table set,
 /// everything else kept byte for byte. The run carries out the same edit
 /// on the file as it then is on the default branch.
-pub fn edit_dynasty_text(
+pub(crate) fn edit_dynasty_text(
     text: &str,
     edits: &[(&'static str, DynastyValue)],
 ) -> Result<String, String> {

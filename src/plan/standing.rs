@@ -167,7 +167,12 @@ impl Planner<'_> {
 }
 
 /// The status of a matter closed as no matter: being closed, or closed.
-pub fn closing_text(kind: crate::matter::Kind, number: u64, why: &str, done: bool) -> String {
+pub(crate) fn closing_text(
+    kind: crate::matter::Kind,
+    number: u64,
+    why: &str,
+    done: bool,
+) -> String {
     let headline = if done {
         "Closed: not a matter"
     } else {
@@ -182,7 +187,7 @@ pub fn closing_text(kind: crate::matter::Kind, number: u64, why: &str, done: boo
 /// The journal of a matter `check --close` closes, with the decision to
 /// close it, so the next resolve run finishes the closing (its record,
 /// its labels) as it would have.
-pub fn closing_journal(
+pub(crate) fn closing_journal(
     journal: &Journal,
     head: Option<crate::matter::HeadSha>,
     why: &str,

@@ -26,12 +26,13 @@ use crate::time::Timestamp;
 /// (or a head that can no longer be read anywhere, which cannot be shown
 /// to be a fix). An error is a forge that failed to answer: nothing is
 /// noted then, so a judgement is never made on a failure.
-pub type TypoJudge<'a> = dyn Fn(&HeadSha, &HeadSha) -> Result<Option<usize>, ForgeError> + 'a;
+pub(crate) type TypoJudge<'a> =
+    dyn Fn(&HeadSha, &HeadSha) -> Result<Option<usize>, ForgeError> + 'a;
 
 /// Collects one votable matter: its thread read once, the status journal
 /// brought up to date (a new head noted, comments first seen), and the
 /// comments a push voided set aside.
-pub fn collect_one(
+pub(crate) fn collect_one(
     forge: &dyn Forge,
     info: MatterInfo,
     params: &engine::Params,
@@ -145,7 +146,7 @@ fn unnoted_push_time(journal: &Journal, info: &MatterInfo, now: Timestamp) -> Ti
 /// read it (a resolve run deciding the matter, another push's check):
 /// else the thread is read again and the push noted on what is there now,
 /// a few times at most.
-pub fn note_push(
+pub(crate) fn note_push(
     forge: &dyn Forge,
     info: &MatterInfo,
     push: &Push,
@@ -231,7 +232,7 @@ fn redate(journal: &mut Journal, push: &Push) {
 }
 
 /// A matter's comments in one read: the bot's status comment, and the rest.
-pub fn thread(
+pub(crate) fn thread(
     forge: &dyn Forge,
     number: u64,
 ) -> Result<(Option<ForgeComment>, Vec<ForgeComment>), ForgeError> {

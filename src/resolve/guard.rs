@@ -28,7 +28,7 @@ impl Drop for Guard {
 
 /// Why a run may not write now.
 #[derive(Debug, thiserror::Error)]
-pub enum Busy {
+pub(crate) enum Busy {
     /// Another gitnomic run is writing to the repository.
     #[error(
         "another gitnomic run (process {pid}) is writing to this repository; wait for it to end (if no gitnomic is running, remove {})",

@@ -19,15 +19,15 @@
 //!   cannot stop the run half-way.
 
 mod carry;
-pub mod collect;
-pub mod driver;
+pub(crate) mod collect;
+pub(crate) mod driver;
 mod guard;
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-pub use guard::Busy;
+pub(crate) use guard::Busy;
 
 use crate::forge::{Forge, HeadSha};
 use crate::game::GAME_DIRS;
@@ -41,7 +41,7 @@ use carry::{Carried, Carrier};
 
 /// What a run is asked to do.
 #[derive(Debug, Clone)]
-pub struct Request<'a> {
+pub(crate) struct Request<'a> {
     /// The game's repository (its work tree or its git directory).
     pub root: &'a Path,
     /// The default branch.
@@ -56,7 +56,7 @@ pub struct Request<'a> {
 
 /// What a run reports as it goes, in order (the CLI prints these).
 #[derive(Debug)]
-pub enum Event<'a> {
+pub(crate) enum Event<'a> {
     /// A killed run's process, and the files it left, removed first.
     Cleared {
         /// The killed run's process id (0: it died before writing it).
@@ -96,7 +96,7 @@ pub enum Event<'a> {
 
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ended {
+pub(crate) enum Ended {
     /// All planned was done (a dry run: planned). `held` are matters the
     /// rules decided but the run could not carry out (their status says
     /// why); they wait for a later run.
@@ -116,7 +116,7 @@ pub enum Ended {
 
 /// Why a run did not go through.
 #[derive(Debug, thiserror::Error)]
-pub enum ResolveError {
+pub(crate) enum ResolveError {
     /// The game on the default branch does not check.
     #[error("the game on {base} has problems; fix them before resolving:\n{problems}")]
     Game {
@@ -164,7 +164,7 @@ pub enum ResolveError {
 }
 
 /// Runs `resolve` on `forge`, reporting to `report` as it goes.
-pub fn run(
+pub(crate) fn run(
     forge: &dyn Forge,
     request: &Request<'_>,
     report: &mut dyn FnMut(Event<'_>),

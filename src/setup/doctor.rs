@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-pub use crate::matter::labels::{LabelSpec, labels, missing_labels};
+pub(crate) use crate::matter::labels::{LabelSpec, labels, missing_labels};
 
 /// What GitHub said about one setting: its value, or why it would not say.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,7 +67,7 @@ pub enum Account {
 
 /// Everything `doctor` looked at.
 #[derive(Debug, Clone)]
-pub struct Observations {
+pub(crate) struct Observations {
     /// The branch gitnomic was told is the default (`--base`).
     pub base: String,
     /// The repository.
@@ -93,7 +93,7 @@ pub struct Observations {
 
 /// A label the game uses, as `doctor` left it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LabelOutcome {
+pub(crate) enum LabelOutcome {
     /// It was there.
     Present(&'static str),
     /// It was missing and `doctor` created it.
@@ -104,7 +104,7 @@ pub enum LabelOutcome {
 
 /// How a finding stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Level {
+pub(crate) enum Level {
     /// All is well.
     Ok,
     /// Worth knowing; nothing must be done.
@@ -115,7 +115,7 @@ pub enum Level {
 
 /// One thing `doctor` checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
+pub(crate) struct Finding {
     /// How it stands.
     pub level: Level,
     /// What was checked and, unless all is well, what to click or run.
@@ -169,7 +169,7 @@ const USED_ACTIONS: &str =
     "actions/checkout, actions/cache, actions/upload-pages-artifact, actions/deploy-pages";
 
 /// Every finding, in the order an admin would work through them.
-pub fn findings(obs: &Observations) -> Vec<Finding> {
+pub(crate) fn findings(obs: &Observations) -> Vec<Finding> {
     let mut out = vec![branch(obs), issues(&obs.repo), merges(&obs.repo)];
     out.push(actions(&obs.actions));
     out.extend(workflows(&obs.workflows, &obs.wanted_workflows));
@@ -435,7 +435,7 @@ fn roster(obs: &Observations) -> Vec<Finding> {
 }
 
 /// The `(name, login)` of every player in state/roster.toml's text.
-pub fn roster_logins(text: &str) -> Result<Vec<(String, String)>, String> {
+pub(crate) fn roster_logins(text: &str) -> Result<Vec<(String, String)>, String> {
     #[derive(serde::Deserialize)]
     struct Roster {
         #[serde(default)]

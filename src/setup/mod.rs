@@ -3,13 +3,13 @@
 //! ([`doctor`]). Pure: the commands `new` and `doctor` gather the inputs
 //! and carry the results out.
 
-pub mod doctor;
-pub mod new_game;
-pub mod timings;
+pub(crate) mod doctor;
+pub(crate) mod new_game;
+pub(crate) mod timings;
 
 /// What makes a new game impossible, in words the admin can act on.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SetupError {
+pub(crate) enum SetupError {
     /// Not a GitHub account name.
     #[error(
         "`{0}` is not a GitHub login: 1 to 39 letters, digits and single hyphens, not first or last"

@@ -11,7 +11,7 @@ use crate::time::Timestamp;
 
 /// A player of a new game.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NewPlayer {
+pub(crate) struct NewPlayer {
     /// The name the rules and the gamestate use.
     pub name: String,
     /// The forge account that votes as the player.
@@ -20,7 +20,7 @@ pub struct NewPlayer {
 
 /// What a group asks of its new game.
 #[derive(Debug, Clone)]
-pub struct NewGame {
+pub(crate) struct NewGame {
     /// The game's name, or the bundled game's.
     pub name: Option<String>,
     /// The players, or the bundled roster when empty. The first is the
@@ -37,7 +37,7 @@ pub struct NewGame {
 
 /// A file of the new game.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OutFile {
+pub(crate) struct OutFile {
     /// Path in the repository, with `/` separators.
     pub path: String,
     /// Its bytes.
@@ -91,11 +91,11 @@ the site locally.
 ";
 
 /// What a new game ignores: the tool's build and the site built locally.
-pub const GITIGNORE: &str = "/target\n/public\n";
+pub(crate) const GITIGNORE: &str = "/target\n/public\n";
 
 /// A player given on the command line: `LOGIN` (the name is the login) or
 /// `NAME=LOGIN`.
-pub fn parse_player(arg: &str) -> Result<NewPlayer, SetupError> {
+pub(crate) fn parse_player(arg: &str) -> Result<NewPlayer, SetupError> {
     let (name, login) = arg.split_once('=').unwrap_or((arg, arg));
     let (name, login) = (name.trim(), login.trim());
     if !valid_login(login) {
@@ -116,7 +116,7 @@ pub fn parse_player(arg: &str) -> Result<NewPlayer, SetupError> {
 
 /// Whether `login` can be a GitHub account: 1 to 39 letters, digits and
 /// single hyphens, neither first nor last.
-pub fn valid_login(login: &str) -> bool {
+pub(crate) fn valid_login(login: &str) -> bool {
     (1..=39).contains(&login.len())
         && login.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
         && !login.starts_with('-')
@@ -125,7 +125,10 @@ pub fn valid_login(login: &str) -> bool {
 }
 
 /// The new game's files, from the bundle's `(path, bytes, executable)`.
-pub fn files(bundle: &[(&str, &[u8], bool)], game: &NewGame) -> Result<Vec<OutFile>, SetupError> {
+pub(crate) fn files(
+    bundle: &[(&str, &[u8], bool)],
+    game: &NewGame,
+) -> Result<Vec<OutFile>, SetupError> {
     if !crate::game::valid_branch(&game.branch) {
         return Err(SetupError::BadBranch(game.branch.clone()));
     }

@@ -16,7 +16,7 @@ use crate::time::{Span, Timestamp};
 
 /// The name of the resolve workflow's step that tallies and writes the
 /// status comments (as `.github/workflows/resolve.yml` names it).
-pub const RESOLVE_STEP: &str = "Resolve";
+pub(crate) const RESOLVE_STEP: &str = "Resolve";
 
 /// The word of a step name that marks the step compiling gitnomic (run
 /// only when the cached binary is missing).
@@ -117,7 +117,7 @@ impl RunTimes {
 
 /// The smallest, middle and largest of some spans.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Spread {
+pub(crate) struct Spread {
     /// How many spans.
     pub count: usize,
     /// The smallest.
@@ -130,7 +130,7 @@ pub struct Spread {
 
 impl Spread {
     /// The spread of `spans`, `None` when there are none.
-    pub fn of(mut spans: Vec<Span>) -> Option<Self> {
+    pub(crate) fn of(mut spans: Vec<Span>) -> Option<Self> {
         spans.sort_unstable();
         Some(Spread {
             count: spans.len(),
@@ -143,7 +143,7 @@ impl Spread {
 
 /// What the runs say of a game's waits.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Comment to status, over the runs woken by a comment that reused
     /// the cached binary (the usual case).
     pub comment_to_status: Option<Spread>,
@@ -156,7 +156,7 @@ pub struct Summary {
 }
 
 /// Sums up `runs`.
-pub fn summary(runs: &[RunTimes]) -> Summary {
+pub(crate) fn summary(runs: &[RunTimes]) -> Summary {
     let comment_to_status = |built: bool| {
         Spread::of(
             runs.iter()
@@ -174,7 +174,7 @@ pub fn summary(runs: &[RunTimes]) -> Summary {
 }
 
 /// A span as people read waits: "48 s", "3 min 05 s", "1 h 02 min".
-pub fn span_text(span: Span) -> String {
+pub(crate) fn span_text(span: Span) -> String {
     let s = span.as_seconds();
     if s < 0 {
         return format!("-{}", span_text(Span::seconds(-s)));
@@ -187,7 +187,7 @@ pub fn span_text(span: Span) -> String {
 }
 
 /// A spread in words: "median 31 s (fastest 22 s, slowest 48 s; 9 runs)".
-pub fn spread_text(spread: &Spread) -> String {
+pub(crate) fn spread_text(spread: &Spread) -> String {
     format!(
         "median {} (fastest {}, slowest {}; {} run{})",
         span_text(spread.median),
