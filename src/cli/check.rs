@@ -7,20 +7,12 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs, open_forge};
-use crate::forge::Push;
 use crate::forge::github::event::{self, Event};
-use crate::forge::{Forge, HeadSha, Kind, MatterInfo};
+use crate::forge::{Forge, MatterInfo};
 use crate::game::GAME_DIRS;
 use crate::game::Game;
-use crate::git::Repo;
-use crate::git::trial::GitTrial;
 use crate::load::{self, Origin};
-use crate::matter::admission::{self, Facts, Ledger, Posting, describe_changes};
-use crate::matter::journal::Journal;
-use crate::matter::labels::RESOLVING;
-use crate::plan::standing::{closing_journal, closing_text};
-use crate::resolve::collect;
-use crate::ruleset::diff::diff;
+use crate::resolve::door::{self, Door};
 
 /// Arguments of `gitnomic check`.
 #[derive(Debug, clap::Args)]
@@ -72,18 +64,25 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         }
         let info = forge.matter(event.number)?;
         if let (Some(push), false) = (&event.push, args.dry_run) {
-            note_push(forge.as_ref(), &info, push, global)?;
+            if door::note_push(forge.as_ref(), &info, push, &global.root, &global.base)? {
+                say!(
+                    "noted the head {} of #{}, pushed at {}",
+                    push.after,
+                    info.number,
+                    push.at
+                );
+            }
         }
-        let checker = Checker::new(forge.as_ref(), args, global)?;
-        return checker.check(&info);
+        let door = door(forge.as_ref(), global)?;
+        return check(&door, &info, args);
     }
     if args.open {
         let forge = open_forge(global, global.now())?;
-        let checker = Checker::new(forge.as_ref(), args, global)?;
+        let door = door(forge.as_ref(), global)?;
         let mut worst = EXIT_OK;
-        for matter in &checker.open {
+        for matter in door.open_matters() {
             // As listed: no need to read each one again.
-            let code = checker.check(matter)?;
+            let code = check(&door, matter, args)?;
             if code != ExitCode::from(EXIT_OK) {
                 worst = EXIT_PROBLEMS;
             }
@@ -93,8 +92,8 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     if let Some(number) = args.pr {
         let forge = open_forge(global, global.now())?;
         let info = forge.matter(number)?;
-        let checker = Checker::new(forge.as_ref(), args, global)?;
-        return checker.check(&info);
+        let door = door(forge.as_ref(), global)?;
+        return check(&door, &info, args);
     }
     let origin = match &args.rev {
         Some(rev) => Origin::Revision {
@@ -138,41 +137,6 @@ fn read_event() -> anyhow::Result<Event> {
     event::parse(&text).with_context(|| format!("{path} names no pull request or issue"))
 }
 
-/// Notes the push an event announces in the matter's status journal, as
-/// it happens, so votes are voided by when the push was made and not by
-/// when a resolve run next looks (see `collect::note_push`).
-fn note_push(
-    forge: &dyn Forge,
-    info: &MatterInfo,
-    push: &Push,
-    global: &GlobalArgs,
-) -> anyhow::Result<()> {
-    let base_origin = Origin::Revision {
-        repo: global.root.clone(),
-        rev: global.base.clone(),
-    };
-    let base = Game::check(&load::read(&base_origin, GAME_DIRS)?);
-    let params = base
-        .params
-        .as_ref()
-        .with_context(|| format!("the game's parameters on {} are not valid", global.base))?;
-    if info.kind().is_none() || info.head.is_none() {
-        return Ok(());
-    }
-    let number = info.number;
-    let repo = Repo::open(&global.root)?;
-    let judge =
-        |old: &HeadSha, new: &HeadSha| crate::resolve::driver::typo_judge(&repo, forge, old, new);
-    if collect::note_push(forge, info, push, params, &judge)? {
-        say!(
-            "noted the head {} of #{number}, pushed at {}",
-            push.after,
-            push.at
-        );
-    }
-    Ok(())
-}
-
 fn summary(game: &Game) -> String {
     let players = game.state.as_ref().map_or(0, |s| s.players.len());
     format!(
@@ -184,141 +148,32 @@ fn summary(game: &Game) -> String {
     )
 }
 
-/// What `check` judges pull requests with: the game on `--base`, and the
-/// matters open on the forge (the limits and the hiatus read them).
-struct Checker<'a> {
-    forge: &'a dyn Forge,
-    global: &'a GlobalArgs,
-    base: Game,
-    open: Vec<MatterInfo>,
-    dry_run: bool,
-    close: bool,
+/// The door of the game on `--base`, with the matters open on the forge.
+fn door<'f>(forge: &'f dyn Forge, global: &'f GlobalArgs) -> anyhow::Result<Door<'f>> {
+    Door::open(forge, &global.root, &global.base, global.now())
 }
 
-impl<'a> Checker<'a> {
-    fn new(forge: &'a dyn Forge, args: &Args, global: &'a GlobalArgs) -> anyhow::Result<Self> {
-        let base_origin = Origin::Revision {
-            repo: global.root.clone(),
-            rev: global.base.clone(),
-        };
-        let base = Game::check(&load::read(&base_origin, GAME_DIRS)?);
-        if base.state.is_none() || base.params.is_none() {
-            anyhow::bail!(
-                "the game on {} cannot be read: {}",
-                global.base,
-                base.problems
-            );
-        }
-        Ok(Checker {
-            forge,
-            global,
-            base,
-            open: forge.open_matters()?,
-            dry_run: args.dry_run,
-            close: args.close,
-        })
+/// Checks one matter: prints the verdict, sets the commit status (but
+/// for a dry run), and with `--close` closes it if it may not stand.
+fn check(door: &Door<'_>, info: &MatterInfo, args: &Args) -> anyhow::Result<ExitCode> {
+    let verdict = door.judge(info)?;
+    let kind = info
+        .kind()
+        .map_or("Pull request".to_string(), |k| k.to_string());
+    say!("{kind} #{} by {}: {}", info.number, info.author, info.title);
+    if !verdict.changes.is_empty() {
+        say!("  {}", verdict.changes);
     }
-
-    /// Checks one matter: prints the verdict, sets the commit status (but
-    /// for a dry run), and with `--close` closes it if it may not stand.
-    fn check(&self, info: &MatterInfo) -> anyhow::Result<ExitCode> {
-        let forge = self.forge;
-        let number = info.number;
-        let repo = Repo::open(&self.global.root)?;
-        let read = |sha: &HeadSha| -> anyhow::Result<Game> {
-            Ok(Game::check(&load::read_revision(&repo, &sha.0, GAME_DIRS).with_context(|| {
-                format!("the head {sha} of #{number} is not in the local repository: fetch refs/pull/{number}/head first")
-            })?))
-        };
-        let head = info.head.as_ref().map(read).transpose()?;
-        // What an action changes is the difference from where it forked.
-        let fork = match (&info.head, info.kind()) {
-            (Some(sha), Some(Kind::Action)) => {
-                let trial = GitTrial::open(&self.global.root, &self.global.base)?;
-                let tree = trial
-                    .fork_tree(sha, None)
-                    .map_err(|why| anyhow::anyhow!("#{number}: {why}"))?;
-                Some(Game::check(&load::read_revision(
-                    &repo, &tree.0, GAME_DIRS,
-                )?))
-            }
-            _ => None,
-        };
-        // An issue (a CfJ or DoV) changes no files.
-        let changed = match info.head {
-            Some(_) => forge.changed_files(number)?,
-            None => Vec::new(),
-        };
-        let mut postings: Vec<Posting<'_>> = self.open.iter().map(Posting::of).collect();
-        if !self.open.iter().any(|m| m.number == number) {
-            postings.push(Posting::of(info));
-        }
-        let ledger = Ledger::new(&self.base, &postings);
-        let verdict = admission::judge(
-            &ledger,
-            &Facts {
-                posting: Posting::of(info),
-                description: &info.body,
-                changed: &changed,
-                head: head.as_ref(),
-                fork: fork.as_ref(),
-            },
-        );
-        let changes = head
-            .as_ref()
-            .map(|h| describe_changes(&diff(&self.base.ruleset, &h.ruleset)))
-            .unwrap_or_default();
-        let kind = info
-            .kind()
-            .map_or("Pull request".to_string(), |k| k.to_string());
-        say!("{kind} #{number} by {}: {}", info.author, info.title);
-        if !changes.is_empty() {
-            say!("  {changes}");
-        }
-        for problem in &verdict.problems {
-            say!("  problem: {problem}");
-        }
-        let ok = verdict.problems.is_empty();
-        match verdict.not_a_matter() {
-            Some(_) => say!("  not ok: it cannot stand as a {kind}"),
-            None => say!("  {}", if ok { "ok" } else { "not ok" }),
-        }
-        if self.dry_run {
-            return Ok(ExitCode::from(if ok { EXIT_OK } else { EXIT_PROBLEMS }));
-        }
-        if let Some(sha) = &info.head {
-            let line = if ok {
-                format!("ok: {changes}")
-            } else {
-                verdict.problems.join("; ")
-            };
-            forge.set_commit_status(sha, ok, &line)?;
-        }
-        let open = self.open.iter().any(|m| m.number == number);
-        if let (true, true, Some(why), Some(k)) =
-            (self.close, open, verdict.not_a_matter(), info.kind())
-        {
-            self.close(info, k, &why)?;
-            say!("  closed: it cannot stand as a {kind}; the next resolve run records it");
-        }
-        Ok(ExitCode::from(if ok { EXIT_OK } else { EXIT_PROBLEMS }))
+    for problem in &verdict.problems {
+        say!("  problem: {problem}");
     }
-
-    /// Closes a matter that may not stand, as the resolver begins to: its
-    /// status says why (with the decision in its journal), `resolving`,
-    /// closed. The next resolve run finishes it: its record, its labels.
-    fn close(&self, info: &MatterInfo, kind: Kind, why: &str) -> anyhow::Result<()> {
-        let number = info.number;
-        let status = self.forge.status_comment(number)?;
-        let read = status.as_ref().map(|s| s.body.as_str());
-        let journal = read.map(Journal::read).unwrap_or_default();
-        let journal = closing_journal(&journal, info.head.clone(), why, self.global.now());
-        let body = journal.render(&closing_text(kind, number, why, false));
-        if !self.forge.put_status_over(number, read, &body)? {
-            anyhow::bail!("#{number}: another run wrote its status meanwhile; nothing closed");
-        }
-        self.forge.set_labels(number, &[RESOLVING], &[])?;
-        self.forge.close(number)?;
-        Ok(())
+    let ok = verdict.ok();
+    match verdict.not_a_matter {
+        Some(_) => say!("  not ok: it cannot stand as a {kind}"),
+        None => say!("  {}", if ok { "ok" } else { "not ok" }),
     }
+    if !args.dry_run && door.settle(info, &verdict, args.close)? {
+        say!("  closed: it cannot stand as a {kind}; the next resolve run records it");
+    }
+    Ok(ExitCode::from(if ok { EXIT_OK } else { EXIT_PROBLEMS }))
 }

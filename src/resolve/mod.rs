@@ -20,6 +20,7 @@
 
 mod carry;
 pub(crate) mod collect;
+pub(crate) mod door;
 pub(crate) mod driver;
 mod guard;
 

@@ -1,0 +1,212 @@
+//! The door a matter passes before it is counted: one matter judged by the
+//! rules on the default branch ([`crate::matter::admission::judge`], the
+//! judgement the plan also asks), its verdict put on its head as a commit
+//! status, and, when asked, a matter that may not stand closed as the
+//! resolver begins to close it. `gitnomic check --pr`, `--event` and
+//! `--open` come through here; `cli` prints what it finds.
+
+use std::path::Path;
+
+use anyhow::Context as _;
+
+use crate::forge::{Forge, HeadSha, Kind, MatterInfo, Push};
+use crate::game::{GAME_DIRS, Game};
+use crate::git::Repo;
+use crate::git::trial::GitTrial;
+use crate::load::{self, Origin};
+use crate::matter::admission::{self, Facts, Ledger, Posting, describe_changes};
+use crate::matter::journal::Journal;
+use crate::matter::labels::RESOLVING;
+use crate::plan::standing::{closing_journal, closing_text};
+use crate::resolve::collect;
+use crate::resolve::driver::typo_judge;
+use crate::ruleset::diff::diff;
+use crate::time::Timestamp;
+
+/// What matters are judged with: the game on the default branch, and the
+/// matters open on the forge (the limits and the hiatus read them).
+pub(crate) struct Door<'a> {
+    forge: &'a dyn Forge,
+    root: &'a Path,
+    branch: &'a str,
+    now: Timestamp,
+    base: Game,
+    open: Vec<MatterInfo>,
+}
+
+/// One matter judged.
+pub(crate) struct Verdict {
+    /// What its head changes in the rules, in words (empty for an issue).
+    pub(crate) changes: String,
+    /// Why it may not stand as it is, if it may not.
+    pub(crate) problems: Vec<String>,
+    /// Why it cannot stand as a matter of its kind at all, if it cannot.
+    pub(crate) not_a_matter: Option<String>,
+}
+
+impl Verdict {
+    /// Whether nothing is wrong with it.
+    pub(crate) fn ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+impl<'a> Door<'a> {
+    /// The door of the game on `branch` of the repository at `root`.
+    pub(crate) fn open(
+        forge: &'a dyn Forge,
+        root: &'a Path,
+        branch: &'a str,
+        now: Timestamp,
+    ) -> anyhow::Result<Self> {
+        let base_origin = Origin::Revision {
+            repo: root.to_path_buf(),
+            rev: branch.to_string(),
+        };
+        let base = Game::check(&load::read(&base_origin, GAME_DIRS)?);
+        if base.state.is_none() || base.params.is_none() {
+            anyhow::bail!("the game on {branch} cannot be read: {}", base.problems);
+        }
+        Ok(Door {
+            forge,
+            root,
+            branch,
+            now,
+            base,
+            open: forge.open_matters()?,
+        })
+    }
+
+    /// The matters open on the forge, as listed when the door opened.
+    pub(crate) fn open_matters(&self) -> &[MatterInfo] {
+        &self.open
+    }
+
+    /// Judges one matter by the rules on the default branch.
+    pub(crate) fn judge(&self, info: &MatterInfo) -> anyhow::Result<Verdict> {
+        let forge = self.forge;
+        let number = info.number;
+        let repo = Repo::open(self.root)?;
+        let read = |sha: &HeadSha| -> anyhow::Result<Game> {
+            Ok(Game::check(&load::read_revision(&repo, &sha.0, GAME_DIRS).with_context(|| {
+                format!("the head {sha} of #{number} is not in the local repository: fetch refs/pull/{number}/head first")
+            })?))
+        };
+        let head = info.head.as_ref().map(read).transpose()?;
+        // What an action changes is the difference from where it forked.
+        let fork = match (&info.head, info.kind()) {
+            (Some(sha), Some(Kind::Action)) => {
+                let trial = GitTrial::open(self.root, self.branch)?;
+                let tree = trial
+                    .fork_tree(sha, None)
+                    .map_err(|why| anyhow::anyhow!("#{number}: {why}"))?;
+                Some(Game::check(&load::read_revision(
+                    &repo, &tree.0, GAME_DIRS,
+                )?))
+            }
+            _ => None,
+        };
+        // An issue (a CfJ or DoV) changes no files.
+        let changed = match info.head {
+            Some(_) => forge.changed_files(number)?,
+            None => Vec::new(),
+        };
+        let mut postings: Vec<Posting<'_>> = self.open.iter().map(Posting::of).collect();
+        if !self.open.iter().any(|m| m.number == number) {
+            postings.push(Posting::of(info));
+        }
+        let ledger = Ledger::new(&self.base, &postings);
+        let verdict = admission::judge(
+            &ledger,
+            &Facts {
+                posting: Posting::of(info),
+                description: &info.body,
+                changed: &changed,
+                head: head.as_ref(),
+                fork: fork.as_ref(),
+            },
+        );
+        let changes = head
+            .as_ref()
+            .map(|h| describe_changes(&diff(&self.base.ruleset, &h.ruleset)))
+            .unwrap_or_default();
+        Ok(Verdict {
+            changes,
+            not_a_matter: verdict.not_a_matter(),
+            problems: verdict.problems,
+        })
+    }
+
+    /// Puts `verdict` on the matter's head as its commit status; with
+    /// `close`, closes an open matter that cannot stand as a matter of its
+    /// kind. Whether it closed it.
+    pub(crate) fn settle(
+        &self,
+        info: &MatterInfo,
+        verdict: &Verdict,
+        close: bool,
+    ) -> anyhow::Result<bool> {
+        if let Some(sha) = &info.head {
+            let line = if verdict.ok() {
+                format!("ok: {}", verdict.changes)
+            } else {
+                verdict.problems.join("; ")
+            };
+            self.forge.set_commit_status(sha, verdict.ok(), &line)?;
+        }
+        let open = self.open.iter().any(|m| m.number == info.number);
+        if let (true, true, Some(why), Some(k)) =
+            (close, open, verdict.not_a_matter.as_deref(), info.kind())
+        {
+            self.close(info, k, why)?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// Closes a matter that may not stand, as the resolver begins to: its
+    /// status says why (with the decision in its journal), `resolving`,
+    /// closed. The next resolve run finishes it: its record, its labels.
+    fn close(&self, info: &MatterInfo, kind: Kind, why: &str) -> anyhow::Result<()> {
+        let number = info.number;
+        let status = self.forge.status_comment(number)?;
+        let read = status.as_ref().map(|s| s.body.as_str());
+        let journal = read.map(Journal::read).unwrap_or_default();
+        let journal = closing_journal(&journal, info.head.clone(), why, self.now);
+        let body = journal.render(&closing_text(kind, number, why, false));
+        if !self.forge.put_status_over(number, read, &body)? {
+            anyhow::bail!("#{number}: another run wrote its status meanwhile; nothing closed");
+        }
+        self.forge.set_labels(number, &[RESOLVING], &[])?;
+        self.forge.close(number)?;
+        Ok(())
+    }
+}
+
+/// Notes the push an event announces in the matter's status journal, as
+/// it happens, so votes are voided by when the push was made and not by
+/// when a resolve run next looks (see [`collect::note_push`]). Whether it
+/// noted it (a matter of no kind, or with no head, is left alone).
+pub(crate) fn note_push(
+    forge: &dyn Forge,
+    info: &MatterInfo,
+    push: &Push,
+    root: &Path,
+    branch: &str,
+) -> anyhow::Result<bool> {
+    let base_origin = Origin::Revision {
+        repo: root.to_path_buf(),
+        rev: branch.to_string(),
+    };
+    let base = Game::check(&load::read(&base_origin, GAME_DIRS)?);
+    let params = base
+        .params
+        .as_ref()
+        .with_context(|| format!("the game's parameters on {branch} are not valid"))?;
+    if info.kind().is_none() || info.head.is_none() {
+        return Ok(false);
+    }
+    let repo = Repo::open(root)?;
+    let judge = |old: &HeadSha, new: &HeadSha| typo_judge(&repo, forge, old, new);
+    Ok(collect::note_push(forge, info, push, params, &judge)?)
+}
