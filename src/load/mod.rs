@@ -3,6 +3,7 @@
 //! Everything after this point works on [`SourceFile`]s, so `check` reads a
 //! pull request's head commit exactly as it reads a work tree.
 
+pub(crate) mod audit;
 pub mod timeline;
 
 use std::io::Read as _;
