@@ -332,7 +332,12 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct(
+                concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/ruleset/textdiff.txt"),
+            ))),
+            ..proptest::prelude::ProptestConfig::with_cases(1000)
+        })]
 
         /// Steps walk both sequences in order, each element once, pair only
         /// equal elements, and keep a longest common subsequence: the diff
