@@ -386,7 +386,7 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig {
             failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct(
-                concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/rolls.txt"),
+                concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/record/rolls.txt"),
             ))),
             ..proptest::prelude::ProptestConfig::with_cases(300)
         })]
