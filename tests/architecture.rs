@@ -110,3 +110,95 @@ fn the_pure_core_touches_no_io_clock_or_edges() {
         problems.join("\n")
     );
 }
+
+/// Every property test keeps the failures it finds in one folder,
+/// `proptest-regressions/`, in a file its source names (so a test moved
+/// or renamed keeps its saved cases), and proptest reads back every case
+/// saved there: none is left behind where no test looks, none unreadable.
+#[test]
+fn every_saved_proptest_case_is_in_one_place_and_read_back() {
+    use proptest::test_runner::{FailurePersistence, FileFailurePersistence};
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let folder = root.join("proptest-regressions");
+    // Written in two pieces so this file does not match itself.
+    let (block, persisted, named) = (
+        concat!("proptest", "! {"),
+        concat!("failure_", "persistence:"),
+        concat!("/proptest-", "regressions/"),
+    );
+    let mut problems = Vec::new();
+    let mut files_named = std::collections::BTreeSet::new();
+    for dir in ["src", "tests"] {
+        for entry in walkdir::WalkDir::new(root.join(dir)) {
+            let entry = entry.unwrap();
+            let path = entry.path();
+            let shown = path.strip_prefix(root).unwrap().display();
+            if path
+                .file_name()
+                .is_some_and(|n| n == "proptest-regressions")
+                || path
+                    .extension()
+                    .is_some_and(|e| e == "proptest-regressions")
+            {
+                problems.push(format!(
+                    "{shown}: saved cases outside proptest-regressions/"
+                ));
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(path).unwrap();
+            if text.matches(block).count() > text.matches(persisted).count() {
+                problems.push(format!(
+                    "{shown}: a proptest! block without failure_persistence in proptest-regressions/"
+                ));
+            }
+            for (at, _) in text.match_indices(named) {
+                let rest = &text[at + named.len()..];
+                files_named.insert(rest[..rest.find('"').unwrap_or(rest.len())].to_string());
+            }
+        }
+    }
+    let mut seeds = 0;
+    for entry in walkdir::WalkDir::new(&folder) {
+        let entry = entry.unwrap();
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let name = entry
+            .path()
+            .strip_prefix(&folder)
+            .unwrap()
+            .display()
+            .to_string();
+        if !files_named.contains(&name) {
+            problems.push(format!(
+                "proptest-regressions/{name}: no test names this file"
+            ));
+        }
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        let lines: Vec<&str> = text
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or_default().trim())
+            .filter(|l| !l.is_empty())
+            .collect();
+        // proptest's own reader, as a test run uses it.
+        let path: &'static str = Box::leak(entry.path().display().to_string().into_boxed_str());
+        let read: Vec<String> = FileFailurePersistence::Direct(path)
+            .load_persisted_failures2(None)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        if read != lines {
+            problems.push(format!(
+                "proptest-regressions/{name}: proptest reads {} of its {} saved cases",
+                read.len(),
+                lines.len()
+            ));
+        }
+        seeds += read.len();
+    }
+    assert!(seeds >= 20, "only {seeds} saved cases: were some lost?");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

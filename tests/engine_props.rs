@@ -122,6 +122,17 @@ fn game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
     })
 }
 
+/// Where failures found are saved and replayed first: the crate's one
+/// folder of regressions.
+fn saved_cases() -> Option<Box<dyn proptest::test_runner::FailurePersistence>> {
+    Some(Box::new(
+        proptest::test_runner::FileFailurePersistence::Direct(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/proptest-regressions/tests/engine_props.txt"
+        )),
+    ))
+}
+
 fn decisions(s: &Snapshot, now: Timestamp) -> Vec<(u64, Decision)> {
     let mut d: Vec<_> = resolve(s, now)
         .decisions
@@ -133,7 +144,10 @@ fn decisions(s: &Snapshot, now: Timestamp) -> Vec<(u64, Decision)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig {
+        failure_persistence: saved_cases(),
+        ..ProptestConfig::with_cases(200)
+    })]
 
     #[test]
     fn every_matter_gets_exactly_one_decision((s, now) in game()) {
@@ -446,7 +460,10 @@ fn crowded_game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(ProptestConfig {
+        failure_persistence: saved_cases(),
+        ..ProptestConfig::with_cases(3000)
+    })]
 
     /// The same on crowded games.
     #[test]

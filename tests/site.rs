@@ -854,7 +854,7 @@ fn a_pending_card_shows_its_text_its_change_and_where_to_vote() {
     );
     assert!(card.contains("<li>Ada&#39;s springs 5 → 7</li>"), "{card}");
     assert!(
-        card.contains("<del>one</del>") && card.contains("<ins>two</ins>"),
+        card.contains("<del>one Spring</del>") && card.contains("<ins>two Springs</ins>"),
         "{card}"
     );
     assert!(

@@ -174,7 +174,10 @@ fn respond(mut stream: TcpStream, out: &Path) -> std::io::Result<()> {
 /// The file a request target names under `out`; never outside it.
 fn resolve(out: &Path, target: &str) -> Option<PathBuf> {
     let path = target.split(['?', '#']).next().unwrap_or("/");
-    let path = percent_decode(path)?;
+    // A `%` not followed by two hex digits stands for itself.
+    let path = percent_encoding::percent_decode_str(path)
+        .decode_utf8()
+        .ok()?;
     let mut file = out.to_path_buf();
     for part in path.split('/') {
         match part {
@@ -188,23 +191,6 @@ fn resolve(out: &Path, target: &str) -> Option<PathBuf> {
         file.push("index.html");
     }
     file.is_file().then_some(file)
-}
-
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = text.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 fn content_type(path: &Path) -> &'static str {
@@ -240,6 +226,11 @@ mod tests {
         assert_eq!(found("/a%20b.css?v=1"), Some(PathBuf::from("a b.css")));
         assert_eq!(found("/../etc/passwd"), None);
         assert_eq!(found("/%2e%2e/x"), None);
+        assert_eq!(found("/ruleset%2F..%2F..%2Fetc"), None);
+        std::fs::write(dir.path().join("100%.txt"), "x").unwrap();
+        assert_eq!(found("/100%25.txt"), Some(PathBuf::from("100%.txt")));
+        assert_eq!(found("/100%.txt"), Some(PathBuf::from("100%.txt")));
+        assert_eq!(found("/%ff"), None, "not UTF-8");
         assert_eq!(found("/nothing"), None);
     }
 }

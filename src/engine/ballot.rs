@@ -221,7 +221,12 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct(
+                concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/engine/ballot.txt"),
+            ))),
+            ..proptest::prelude::ProptestConfig::with_cases(2000)
+        })]
 
         /// Bodies built from voting words, Markdown syntax, entities,
         /// escapes and prose read the same with and without the shortcuts,

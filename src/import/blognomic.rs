@@ -522,7 +522,12 @@ mod tests {
     ];
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct(
+                concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/import/blognomic.txt"),
+            ))),
+            ..proptest::prelude::ProptestConfig::with_cases(256)
+        })]
         #[test]
         fn any_dump_imports_without_panic_and_round_trips(
             picks in proptest::collection::vec(0..PIECES.len(), 0..40)

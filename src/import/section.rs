@@ -484,7 +484,12 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct(
+                concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/import/section.txt"),
+            ))),
+            ..proptest::prelude::ProptestConfig::with_cases(64)
+        })]
 
         #[test]
         fn with_no_evidence_every_rule_is_top_level_and_every_later_one_in_doubt(

@@ -384,7 +384,12 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct(
+                concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/record/rolls.txt"),
+            ))),
+            ..proptest::prelude::ProptestConfig::with_cases(300)
+        })]
 
         /// Whatever comments come and go, every log the resolver writes
         /// verifies, and changing any one result makes it fail, naming it.

@@ -1,14 +1,15 @@
 //! Line and word differences between two texts, for showing what an
-//! amendment changed: a line diff (longest common subsequence) whose
-//! replaced lines are paired and diffed again word by word, so "three"
-//! becoming "four" stands out in a long sentence. Pure.
+//! amendment changed: a line diff (a shortest edit script, by the
+//! `similar` crate) whose replaced lines are paired and diffed again word
+//! by word, so "three" becoming "four" stands out in a long sentence. Pure.
+
+use std::convert::Infallible;
 
 use serde::Serialize;
+use similar::algorithms::{Compact, DiffHook, myers};
 
 /// Unchanged lines kept around each change.
 const CONTEXT: usize = 2;
-/// Above this many line (or word) pairs, compare wholesale rather than align.
-const MAX_CELLS: usize = 4_000_000;
 
 /// One line of a diff.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -41,32 +42,27 @@ impl Line {
 pub fn lines(old: &str, new: &str) -> Vec<Line> {
     let a: Vec<&str> = old.lines().collect();
     let b: Vec<&str> = new.lines().collect();
-    let ops = align(&a, &b);
+    let steps = steps(&a, &b);
     let mut out = Vec::new();
     let mut i = 0;
-    while i < ops.len() {
-        match ops[i] {
-            Op::Same(text) => {
-                out.push(whole("same", text, false));
-                i += 1;
-            }
-            _ => {
-                let start = i;
-                while i < ops.len() && !matches!(ops[i], Op::Same(_)) {
-                    i += 1;
-                }
-                out.extend(replaced(&ops[start..i]));
-            }
+    while i < steps.len() {
+        if let Step::Same(x, _) = steps[i] {
+            out.push(whole("same", a[x], false));
+            i += 1;
+            continue;
         }
+        let (mut dels, mut adds) = (Vec::new(), Vec::new());
+        while let Some(step) = steps.get(i) {
+            match *step {
+                Step::Del(x) => dels.push(a[x]),
+                Step::Add(y) => adds.push(b[y]),
+                Step::Same(..) => break,
+            }
+            i += 1;
+        }
+        out.extend(replaced(&dels, &adds));
     }
     fold(&out)
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Op<'t> {
-    Same(&'t str),
-    Del(&'t str),
-    Add(&'t str),
 }
 
 fn whole(kind: &'static str, text: &str, changed: bool) -> Line {
@@ -79,17 +75,9 @@ fn whole(kind: &'static str, text: &str, changed: bool) -> Line {
     }
 }
 
-/// A run of deleted and added lines: the i-th deletion paired with the
-/// i-th addition and diffed by word; the rest shown whole.
-fn replaced(run: &[Op<'_>]) -> Vec<Line> {
-    let dels: Vec<&str> = run
-        .iter()
-        .filter_map(|o| if let Op::Del(t) = o { Some(*t) } else { None })
-        .collect();
-    let adds: Vec<&str> = run
-        .iter()
-        .filter_map(|o| if let Op::Add(t) = o { Some(*t) } else { None })
-        .collect();
+/// A run of deleted and added lines: the k-th deletion paired with the
+/// k-th addition and diffed by word; the rest shown whole.
+fn replaced(dels: &[&str], adds: &[&str]) -> Vec<Line> {
     let mut old_lines = Vec::new();
     let mut new_lines = Vec::new();
     for (k, del) in dels.iter().enumerate() {
@@ -144,30 +132,54 @@ pub fn tokens(text: &str) -> Vec<&str> {
 
 /// The two lines in segments, the words that differ marked.
 fn words(old: &str, new: &str) -> (Vec<Segment>, Vec<Segment>) {
-    let a = tokens(old);
-    let b = tokens(new);
-    let (mut was, mut now) = (Vec::new(), Vec::new());
-    for op in align(&a, &b) {
-        match op {
-            Op::Same(t) => {
-                push(&mut was, t, false);
-                push(&mut now, t, false);
-            }
-            Op::Del(t) => push(&mut was, t, true),
-            Op::Add(t) => push(&mut now, t, true),
-        }
-    }
-    (was, now)
+    let (a, b) = (tokens(old), tokens(new));
+    let (gone, came) = changed(&a, &b, |t| t.trim().is_empty());
+    (segments(&a, &gone), segments(&b, &came))
 }
 
-fn push(segments: &mut Vec<Segment>, text: &str, changed: bool) {
-    match segments.last_mut() {
-        Some(last) if last.changed == changed => last.text.push_str(text),
-        _ => segments.push(Segment {
-            text: text.to_string(),
-            changed,
-        }),
+/// The tokens in runs of changed and unchanged text.
+fn segments(tokens: &[&str], changed: &[bool]) -> Vec<Segment> {
+    let mut out: Vec<Segment> = Vec::new();
+    for (text, &changed) in tokens.iter().zip(changed) {
+        match out.last_mut() {
+            Some(last) if last.changed == changed => last.text.push_str(text),
+            _ => out.push(Segment {
+                text: (*text).to_string(),
+                changed,
+            }),
+        }
     }
+    out
+}
+
+/// Which tokens of `a` are gone and which of `b` came, by [`steps`]; a
+/// lone `blank` token (the space between two words) between two changed
+/// ones counts as changed too, so a phrase taken out reads as one change,
+/// "in [manners specified] by", not two words apart, "in[ manners]
+/// [specified] by".
+pub fn changed<T: PartialEq>(
+    a: &[T],
+    b: &[T],
+    blank: impl Fn(&T) -> bool,
+) -> (Vec<bool>, Vec<bool>) {
+    let (mut gone, mut came) = (vec![false; a.len()], vec![false; b.len()]);
+    for step in steps(a, b) {
+        match step {
+            Step::Del(x) => gone[x] = true,
+            Step::Add(y) => came[y] = true,
+            Step::Same(..) => {}
+        }
+    }
+    let bridge = |tokens: &[T], flags: &mut [bool]| {
+        for k in 1..flags.len().saturating_sub(1) {
+            if flags[k - 1] && !flags[k] && flags[k + 1] && blank(&tokens[k]) {
+                flags[k] = true;
+            }
+        }
+    };
+    bridge(a, &mut gone);
+    bridge(b, &mut came);
+    (gone, came)
 }
 
 /// One step of an alignment of two sequences, by index.
@@ -181,51 +193,39 @@ pub enum Step {
     Add(usize),
 }
 
-/// The longest common subsequence of `a` and `b` as steps; past
-/// `MAX_CELLS` everything of `a` is deleted and everything of `b` added.
-/// Generic so that lines, words and rendered blocks align the same way.
+/// A shortest edit script from `a` to `b`, so a longest common
+/// subsequence of the two is kept, as steps in order: Myers' algorithm,
+/// in memory linear in the lengths, its changes then slid along equal
+/// elements to join their neighbours where they can. Generic so that
+/// lines, words and rendered blocks align the same way.
 pub fn steps<T: PartialEq>(a: &[T], b: &[T]) -> Vec<Step> {
-    if a.len().saturating_mul(b.len()) > MAX_CELLS {
-        let mut out: Vec<Step> = (0..a.len()).map(Step::Del).collect();
-        out.extend((0..b.len()).map(Step::Add));
-        return out;
-    }
-    let mut lcs = vec![vec![0u32; b.len() + 1]; a.len() + 1];
-    for i in (0..a.len()).rev() {
-        for j in (0..b.len()).rev() {
-            lcs[i][j] = if a[i] == b[j] {
-                lcs[i + 1][j + 1] + 1
-            } else {
-                lcs[i + 1][j].max(lcs[i][j + 1])
-            };
-        }
-    }
-    let (mut i, mut j, mut out) = (0, 0, Vec::new());
-    while i < a.len() || j < b.len() {
-        if i < a.len() && j < b.len() && a[i] == b[j] {
-            out.push(Step::Same(i, j));
-            (i, j) = (i + 1, j + 1);
-        } else if i < a.len() && (j == b.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
-            out.push(Step::Del(i));
-            i += 1;
-        } else {
-            out.push(Step::Add(j));
-            j += 1;
-        }
-    }
-    out
+    let out = Steps(Vec::with_capacity(a.len().max(b.len())));
+    let mut compact = Compact::new(out, a, b);
+    let Ok(()) = myers::diff(&mut compact, a, 0..a.len(), b, 0..b.len());
+    compact.into_inner().0
 }
 
-/// [`steps`] with the texts themselves.
-fn align<'t>(a: &[&'t str], b: &[&'t str]) -> Vec<Op<'t>> {
-    steps(a, b)
-        .into_iter()
-        .map(|s| match s {
-            Step::Same(i, _) => Op::Same(a[i]),
-            Step::Del(i) => Op::Del(a[i]),
-            Step::Add(j) => Op::Add(b[j]),
-        })
-        .collect()
+/// Collects an edit script as steps.
+struct Steps(Vec<Step>);
+
+impl DiffHook for Steps {
+    type Error = Infallible;
+
+    fn equal(&mut self, old: usize, new: usize, len: usize) -> Result<(), Infallible> {
+        self.0
+            .extend((0..len).map(|k| Step::Same(old + k, new + k)));
+        Ok(())
+    }
+
+    fn delete(&mut self, old: usize, len: usize, _new: usize) -> Result<(), Infallible> {
+        self.0.extend((old..old + len).map(Step::Del));
+        Ok(())
+    }
+
+    fn insert(&mut self, _old: usize, new: usize, len: usize) -> Result<(), Infallible> {
+        self.0.extend((new..new + len).map(Step::Add));
+        Ok(())
+    }
 }
 
 fn fold(lines: &[Line]) -> Vec<Line> {
@@ -294,5 +294,79 @@ mod tests {
             ["fold …", "same 7", "same 8", "add [nine]"]
         );
         assert_eq!(tokens("a-b  c"), ["a", "-", "b", "  ", "c"]);
+    }
+    #[test]
+    fn a_phrase_taken_out_or_put_in_is_one_change() {
+        let old = "Altered only in manners specified by the Ruleset.";
+        let new = "Altered only by the Ruleset.";
+        assert_eq!(
+            shown(&lines(old, new)),
+            [
+                "del Altered only [in manners specified ]by the Ruleset.",
+                "add Altered only by the Ruleset."
+            ]
+        );
+        let (old, new) = ("A raid costs one Spring.", "A raid costs two Springs.");
+        assert_eq!(
+            shown(&lines(old, new)),
+            [
+                "del A raid costs [one Spring].",
+                "add A raid costs [two Springs]."
+            ]
+        );
+    }
+
+    /// The length of a longest common subsequence, by the textbook table.
+    fn lcs_len(a: &[u8], b: &[u8]) -> usize {
+        let mut t = vec![vec![0; b.len() + 1]; a.len() + 1];
+        for i in (0..a.len()).rev() {
+            for j in (0..b.len()).rev() {
+                t[i][j] = if a[i] == b[j] {
+                    t[i + 1][j + 1] + 1
+                } else {
+                    t[i + 1][j].max(t[i][j + 1])
+                };
+            }
+        }
+        t[0][0]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct(
+                concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/ruleset/textdiff.txt"),
+            ))),
+            ..proptest::prelude::ProptestConfig::with_cases(1000)
+        })]
+
+        /// Steps walk both sequences in order, each element once, pair only
+        /// equal elements, and keep a longest common subsequence: the diff
+        /// is minimal.
+        #[test]
+        fn steps_are_a_minimal_alignment(
+            a in proptest::collection::vec(0u8..4, 0..40),
+            b in proptest::collection::vec(0u8..4, 0..40),
+        ) {
+            let (mut i, mut j, mut kept) = (0, 0, 0);
+            for step in steps(&a, &b) {
+                match step {
+                    Step::Same(x, y) => {
+                        proptest::prop_assert_eq!((x, y), (i, j));
+                        proptest::prop_assert_eq!(a[x], b[y]);
+                        (i, j, kept) = (i + 1, j + 1, kept + 1);
+                    }
+                    Step::Del(x) => {
+                        proptest::prop_assert_eq!(x, i);
+                        i += 1;
+                    }
+                    Step::Add(y) => {
+                        proptest::prop_assert_eq!(y, j);
+                        j += 1;
+                    }
+                }
+            }
+            proptest::prop_assert_eq!((i, j), (a.len(), b.len()));
+            proptest::prop_assert_eq!(kept, lcs_len(&a, &b));
+        }
     }
 }

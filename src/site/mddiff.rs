@@ -107,15 +107,8 @@ fn replaced<'r>(dels: &[&Block], adds: &[&Block], xrefs: Option<Xrefs>) -> Vec<(
             continue;
         };
         let now_tokens = tokens(&now.events);
-        let mut gone = vec![false; was_tokens.len()];
-        let mut came = vec![false; now_tokens.len()];
-        for step in textdiff::steps(&was_tokens, &now_tokens) {
-            match step {
-                Step::Del(x) => gone[x] = true,
-                Step::Add(y) => came[y] = true,
-                Step::Same(..) => {}
-            }
-        }
+        let blank = |t: &Token| matches!(t, Token::Word(w) if w.trim().is_empty());
+        let (gone, came) = textdiff::changed(&was_tokens, &now_tokens, blank);
         old.push(("del", render(was, &gone, "del", before)));
         new.push(("add", render(now, &came, "ins", after)));
     }
@@ -614,6 +607,12 @@ mod tests {
             "{html}"
         );
         assert!(!html.contains("x.org\"><a"), "{html}");
+        // The old sentence's full stop is the new one's, not the point
+        // inside the new "2.6".
+        assert!(
+            html.contains("<ins>Rule 2.6</ins></a><ins> says</ins>.</p>"),
+            "{html}"
+        );
     }
 
     #[test]

@@ -630,42 +630,27 @@ fn reply_text(
     }
 }
 
-/// Standard base64, as GitHub serves file contents.
+/// Standard base64 of `text`, as the contents API receives it.
 pub(crate) fn base64(text: &str) -> String {
-    const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in text.as_bytes().chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
-        for i in 0..4 {
-            out.push(if i <= chunk.len() {
-                char::from(TABLE[((n >> (18 - 6 * i)) & 63) as usize])
-            } else {
-                '='
-            });
-        }
-    }
-    out
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(text)
 }
 
-/// Decodes standard base64 (what the contents API receives).
+/// Base64 as GitHub serves a file's contents: broken into lines of 60
+/// characters, each ending with a line break.
+pub(crate) fn served(base64: &str) -> String {
+    let lines = base64.as_bytes().chunks(60);
+    lines
+        .map(|line| format!("{}\n", String::from_utf8_lossy(line)))
+        .collect()
+}
+
+/// Decodes standard base64, line breaks and all.
 pub(crate) fn unbase64(text: &str) -> String {
-    const TABLE: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut bits = 0u32;
-    let mut count = 0;
-    let mut out = Vec::new();
-    for c in text.bytes().filter(|c| *c != b'=') {
-        let Some(v) = TABLE.iter().position(|t| *t == c) else {
-            continue;
-        };
-        bits = (bits << 6) | u32::try_from(v).unwrap();
-        count += 6;
-        if count >= 8 {
-            count -= 8;
-            out.push(u8::try_from((bits >> count) & 0xff).unwrap());
-        }
-    }
-    String::from_utf8(out).unwrap()
+    use base64::Engine as _;
+    let joined: String = text.split_whitespace().collect();
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(joined)
+        .unwrap();
+    String::from_utf8(bytes).unwrap()
 }

@@ -332,7 +332,7 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 let name = segs.last().unwrap_or(&"");
                 ok(
                     200,
-                    json!({ "type": "file", "sha": sha, "content": content, "encoding": "base64", "name": name, "path": segs[1..].join("/"), "size": content.len() }),
+                    json!({ "type": "file", "sha": sha, "content": crate::fake_github::served(content), "encoding": "base64", "name": name, "path": segs[1..].join("/"), "size": content.len() }),
                 )
             }
             None => error(404, "Not Found"),

@@ -30,7 +30,7 @@
 //! runs the binary a few hundred times). `.ci/run` fixes
 //! `PROPTEST_RNG_SEED`, so CI tries the same histories on the same commit;
 //! `scripts/explore-histories N` tries N new ones, and proptest saves each
-//! failure it finds in `tests/proptest-regressions/histories.txt`, replayed
+//! failure it finds in `proptest-regressions/tests/histories.txt`, replayed
 //! first by every later run.
 
 use std::collections::BTreeMap;
@@ -599,6 +599,9 @@ proptest! {
     #![proptest_config(ProptestConfig {
         cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(12),
         max_shrink_iters: 20,
+        failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/tests/histories.txt"),
+        ))),
         ..ProptestConfig::default()
     })]
 

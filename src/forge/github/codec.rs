@@ -1,65 +1,36 @@
 //! Encodings the API needs: percent-encoding for paths and queries, and
-//! base64 for file contents.
+//! base64 for file contents, as GitHub writes them.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD_PAD_INDIFFERENT as BASE64;
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+
+/// Every byte but the unreserved characters of RFC 3986 (letters, digits,
+/// `-`, `_`, `.`, `~`), so a label or branch name is one path segment or
+/// query value whatever it holds.
+const RESERVED: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~');
 
 /// Percent-encodes a path segment or query value.
 pub(crate) fn encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
+    utf8_percent_encode(text, RESERVED).to_string()
 }
 
-/// Standard base64 with padding, as the contents API wants.
+/// Standard base64 with padding, as the contents API wants (read back
+/// with or without it).
 pub(crate) fn base64(bytes: &[u8]) -> String {
-    const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(TABLE[((n >> (18 - 6 * i)) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    BASE64.encode(bytes)
 }
 
-/// Decodes standard base64, ignoring the line breaks GitHub puts in it;
-/// `None` for anything else that is not base64.
+/// Decodes standard base64, ignoring the line breaks GitHub puts in it
+/// (every 60 characters, and one at the end); `None` for anything else
+/// that is not base64.
 pub(crate) fn unbase64(text: &str) -> Option<Vec<u8>> {
-    let mut bits = 0u32;
-    let mut count = 0;
-    let mut out = Vec::with_capacity(text.len() / 4 * 3);
-    for c in text
-        .bytes()
-        .filter(|c| !c.is_ascii_whitespace())
-        .take_while(|c| *c != b'=')
-    {
-        let value = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        };
-        bits = (bits << 6) | u32::from(value);
-        count += 6;
-        if count >= 8 {
-            count -= 8;
-            out.push(u8::try_from((bits >> count) & 0xff).ok()?);
-        }
-    }
-    Some(out)
+    let joined: Vec<u8> = text.bytes().filter(|c| !c.is_ascii_whitespace()).collect();
+    BASE64.decode(joined).ok()
 }
 
 #[cfg(test)]
@@ -76,6 +47,35 @@ mod tests {
     }
 
     #[test]
+    fn base64_reads_github_contents_broken_into_lines() {
+        // The contents API breaks the text every 60 characters and ends it
+        // with a line break; padding may land on a line of its own.
+        let text = "[dynasty]\nnumber = 1\n".repeat(20);
+        let encoded = base64(text.as_bytes());
+        let broken: String = encoded
+            .as_bytes()
+            .chunks(60)
+            .map(|line| format!("{}\n", std::str::from_utf8(line).unwrap()))
+            .collect();
+        assert!(broken.lines().count() > 2);
+        assert_eq!(unbase64(&broken).unwrap(), text.as_bytes());
+        assert_eq!(unbase64("Zm8\n=\r\n").unwrap(), b"fo");
+        assert_eq!(unbase64("Zm8").unwrap(), b"fo", "padding may be left out");
+    }
+
+    #[test]
+    fn base64_refuses_what_is_not_base64() {
+        assert_eq!(unbase64("Zm9v!"), None);
+        assert_eq!(
+            unbase64("Zm9v-_"),
+            None,
+            "the URL-safe alphabet is not GitHub's"
+        );
+        assert_eq!(unbase64("Z"), None, "six bits are no byte");
+        assert_eq!(unbase64("Zm=v"), None, "padding only at the end");
+    }
+
+    #[test]
     fn base64_matches_the_standard_alphabet_and_padding() {
         assert_eq!(base64(b""), "");
         assert_eq!(base64(b"f"), "Zg==");
@@ -83,6 +83,7 @@ mod tests {
         assert_eq!(base64(b"foo"), "Zm9v");
         assert_eq!(base64(b"foobar"), "Zm9vYmFy");
         assert_eq!(base64("é\n".as_bytes()), "w6kK");
+        assert_eq!(base64(&[0xfb, 0xff]), "+/8=");
     }
 
     #[test]
@@ -90,5 +91,7 @@ mod tests {
         assert_eq!(encode("not-a-matter"), "not-a-matter");
         assert_eq!(encode("Ascension Address"), "Ascension%20Address");
         assert_eq!(encode("a/b"), "a%2Fb");
+        assert_eq!(encode("v1.2_x~"), "v1.2_x~");
+        assert_eq!(encode("é?&=#+%"), "%C3%A9%3F%26%3D%23%2B%25");
     }
 }
