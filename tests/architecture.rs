@@ -25,8 +25,9 @@ const PURE: &[&str] = &[
 ];
 
 /// Files inside a pure folder that are its edge: the site's writer of
-/// rendered files to a directory, and the build around it.
-const EDGES_INSIDE: &[&str] = &["site/incremental.rs", "site/publish.rs"];
+/// rendered files to a directory, the build around it, and the preview
+/// server.
+const EDGES_INSIDE: &[&str] = &["site/incremental.rs", "site/publish.rs", "site/serve.rs"];
 
 /// What the pure core may not mention.
 const FORBIDDEN: &[&str] = &[

@@ -23,6 +23,7 @@ pub mod publish;
 mod revisions;
 mod rules;
 mod search;
+pub(crate) mod serve;
 mod stats;
 pub mod svg;
 mod theme;
