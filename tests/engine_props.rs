@@ -6,12 +6,14 @@
 //! turns an enactment into a failure; comments from the future do not
 //! exist; every matter gets exactly one decision. And the engine decides
 //! and looks ahead exactly as the slow reference engine in
-//! `engine_reference` does, on every preset and on amended conditions.
+//! `engine_reference` does, on every preset, on amended conditions and on
+//! conditions that compare the age with any duration.
 
 mod engine_reference;
 
 use gitnomic::engine::decide::{Decision, Quantities};
-use gitnomic::engine::params::PRESETS;
+use gitnomic::engine::expr::Expr;
+use gitnomic::engine::params::{Condition, PRESETS};
 use gitnomic::engine::tally::Tally;
 use gitnomic::engine::{
     Comment, Crowned, IdleSpell, Matter, MatterKind, Params, Phase, Player, PlayerName, Snapshot,
@@ -480,4 +482,92 @@ proptest! {
         let slow = engine_reference::resolve(&s, now);
         prop_assert_eq!(fast, slow);
     }
+}
+
+prop_compose! {
+    /// A comparison of the age with a duration no parameter names, by
+    /// arithmetic that may turn it off the hour and off the minute.
+    fn time_clause()(k in 1i64..4, d in 1i64..8, op in 0..6usize, hours in 0i64..100) -> String {
+        let op = [">=", ">", "==", "<", "<=", "!="][op];
+        format!("age * {k} / {d} {op} {hours}")
+    }
+}
+
+/// `condition`, amended to `text`.
+fn amended(text: String) -> Condition {
+    let expr = Expr::parse(&text).unwrap();
+    Condition { text, expr }
+}
+
+/// A [`rich_game`] whose conditions also turn at ages written as hours
+/// and arithmetic on the age ([`time_clause`]).
+fn timed_game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
+    (rich_game(), prop::collection::vec(time_clause(), 3)).prop_map(|((mut s, now), c)| {
+        let p = &mut s.params;
+        p.proposal_enact = amended(format!(
+            "({}) or {} and for_votes > against_votes",
+            p.proposal_enact.text, c[0]
+        ));
+        p.cfj_fail = amended(format!("({}) or {}", p.cfj_fail.text, c[1]));
+        p.dov_enact = amended(format!("({}) and not ({})", p.dov_enact.text, c[2]));
+        (s, now)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        failure_persistence: saved_cases(),
+        ..ProptestConfig::with_cases(1000)
+    })]
+
+    /// The same where conditions compare the age with any duration.
+    #[test]
+    fn the_engine_equals_the_reference_whatever_durations_conditions_name((s, now) in timed_game()) {
+        prop_assert_eq!(resolve(&s, now), engine_reference::resolve(&s, now));
+    }
+}
+
+/// A DoV under a condition that holds in exactly one second of its life,
+/// its 30th hour, and fails from 40 h 1 s: the look-ahead used to watch
+/// only the parameters' time limits, so it saw neither and said the DoV
+/// would fail at the next of those (found when the reference engine got
+/// moments of its own).
+#[test]
+fn the_look_ahead_finds_turns_written_as_hours() {
+    let table: toml::Table = format!("preset = \"{}\"\n{}", PRESETS[0], AMENDMENTS[5])
+        .parse()
+        .unwrap();
+    let mut s = Snapshot {
+        params: Params::from_table(&table).unwrap(),
+        players: (0..3)
+            .map(|i| Player {
+                name: name(i),
+                idle: vec![],
+            })
+            .collect(),
+        emperor: None,
+        phase: Phase::Playing,
+        crowned: None,
+        matters: vec![Matter {
+            id: 7,
+            kind: MatterKind::Dov,
+            author: name(1),
+            opened: base().plus(Span::seconds(3660)),
+            comments: vec![],
+        }],
+    };
+    let next = |s: &Snapshot| {
+        let run = resolve(s, base());
+        assert_eq!(run, engine_reference::resolve(s, base()));
+        let change = run.get(7).and_then(|d| d.next_change).unwrap();
+        (
+            change.at.unwrap().since(base()).as_seconds(),
+            change.becomes.unwrap(),
+        )
+    };
+    assert_eq!(next(&s), (3660 + 30 * 3600, Decision::Enact));
+    // Two thirds of the age pass 48 h at 72 h 2 s.
+    s.params.dov_enact = amended("false".into());
+    s.params.dov_fail = amended("age * 2 / 3 > resolve_majority_hours".into());
+    assert_eq!(next(&s), (3660 + 72 * 3600 + 2, Decision::Fail));
 }

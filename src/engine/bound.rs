@@ -42,7 +42,7 @@ impl Expr {
 }
 
 impl Node {
-    fn bound(&self, names: &dyn Fn(&str) -> Option<Bound>) -> Option<Bound> {
+    pub(super) fn bound(&self, names: &dyn Fn(&str) -> Option<Bound>) -> Option<Bound> {
         match self {
             Node::Lit(v) => Some(Bound::exactly(*v)),
             Node::Var(name) => names(name),

@@ -147,7 +147,8 @@ impl Env for Quantities<'_> {
 }
 
 /// The enact and fail conditions of a kind of matter.
-fn conditions(params: &Params, kind: MatterKind) -> (&Condition, &Condition) {
+/// The enact and fail conditions of `kind`.
+pub(crate) fn conditions(params: &Params, kind: MatterKind) -> (&Condition, &Condition) {
     match kind {
         MatterKind::Proposal => (&params.proposal_enact, &params.proposal_fail),
         MatterKind::Cfj => (&params.cfj_enact, &params.cfj_fail),

@@ -83,15 +83,13 @@ pub fn in_downtime(params: &Params, t: Timestamp) -> bool {
     }
 }
 
-/// The downtime's start and end instants in the years of `t` and the next,
-/// for scheduling the next run.
-pub fn downtime_edges(params: &Params, t: Timestamp) -> Vec<Timestamp> {
+/// The downtime's start and end instants in the years from that of `from`
+/// to the one after `until`'s.
+pub fn downtime_edges(params: &Params, from: Timestamp, until: Timestamp) -> Vec<Timestamp> {
     if !params.seasonal_downtime {
         return Vec::new();
     }
-    let year = t.to_datetime().year();
-    [year, year + 1]
-        .into_iter()
+    (from.to_datetime().year()..=until.to_datetime().year() + 1)
         .flat_map(|y| [params.downtime_start, params.downtime_end].map(|md| (y, md)))
         .filter_map(|(y, md)| chrono::NaiveDate::from_ymd_opt(y, md.month, md.day))
         .filter_map(|d| d.and_hms_opt(0, 0, 0))
@@ -149,7 +147,8 @@ mod tests {
         );
         let old = Params::preset("blognomic-75").unwrap();
         assert!(!in_downtime(&old, t("2030-12-25T12:00:00Z")));
-        assert!(downtime_edges(&old, t("2030-12-25T12:00:00Z")).is_empty());
+        let (at, later) = (t("2030-12-25T12:00:00Z"), t("2032-01-01T00:00:00Z"));
+        assert!(downtime_edges(&old, at, later).is_empty());
     }
 
     #[test]
@@ -175,10 +174,14 @@ mod tests {
     }
 
     #[test]
-    fn edges_for_scheduling() {
-        let e = downtime_edges(&p113(), t("2030-06-01T00:00:00Z"));
+    fn edges_from_a_year_to_the_one_after_another() {
+        let june = t("2030-06-01T00:00:00Z");
+        let e = downtime_edges(&p113(), june, june);
         assert_eq!(e[0], t("2030-12-24T00:00:00Z"));
         assert_eq!(e[1], t("2030-12-27T00:00:00Z"));
         assert_eq!(e.len(), 4);
+        let e = downtime_edges(&p113(), june, t("2032-02-01T00:00:00Z"));
+        assert_eq!(e.len(), 8);
+        assert_eq!(e[7], t("2033-12-27T00:00:00Z"));
     }
 }

@@ -11,8 +11,9 @@
 //!
 //! Layout: [`snapshot`] is the input model, [`params`] the ruleset's
 //! parameters (declared once, in one table) and `presets` their bases,
-//! [`expr`] the condition language they are written in and `bound` its
-//! evaluation over spans of time, [`ballot`] reads votes from Markdown,
+//! [`expr`] the condition language they are written in, `bound` its
+//! evaluation over spans of time and `turns` the ages at which a
+//! condition's comparisons of the age turn, [`ballot`] reads votes from Markdown,
 //! [`tally`] counts one matter, [`decide`] applies the conditions, `run`
 //! orders one resolve run, [`next`] looks ahead over the moments `timeline`
 //! cuts into epochs, [`limits`] says who may propose, [`scenario`] reads
@@ -32,6 +33,7 @@ mod run;
 pub mod scenario;
 pub mod snapshot;
 pub mod tally;
+mod turns;
 
 pub use decide::Decision;
 pub use next::NextChange;

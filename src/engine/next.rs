@@ -35,7 +35,7 @@ use super::epochs::{Epochs, Piece};
 use super::run::{Prepared, Stage};
 use super::snapshot::{Comment, MatterKind, Phase, PlayerName, Snapshot};
 use super::tally::{Mode, ReadComment};
-use super::{MatterDecision, Run, limits};
+use super::{MatterDecision, Run, limits, turns};
 use crate::time::{Span, Timestamp};
 
 /// What could change a waiting matter's decision.
@@ -91,25 +91,37 @@ pub(crate) fn annotate(game: &Prepared<'_>, run: &mut Run, own_merits: &[bool]) 
 }
 
 /// The moments after `now` at which a decision could change by itself:
-/// every time limit of every matter (both "at least", `t`, and "more
-/// than", `t` + 1 s), the downtime's edges and the idle spells' edges.
-/// The time limits are every one the parameters declare, so a new one is
-/// watched as soon as conditions may use it.
+/// every matter's opening and every age at which its conditions turn
+/// ([`turns`]), a proposal's passing `stale_after_hours`, the idle
+/// spells' edges, and the downtime's edges up to a year after the last of
+/// those (what waits for the downtime to end waits no longer).
 fn moments(snapshot: &Snapshot, now: Timestamp) -> Vec<Timestamp> {
     let p = &snapshot.params;
-    let limits = p.time_limits();
+    let ages = [MatterKind::Proposal, MatterKind::Cfj, MatterKind::Dov]
+        .map(|kind| (kind, turns::age_turns(p, kind)));
     let mut out: Vec<Timestamp> = Vec::new();
     for m in &snapshot.matters {
         out.push(m.opened);
-        for &h in &limits {
-            let t = m.opened.plus(Span::hours(h));
-            out.extend([t, t.plus(Span::seconds(1))]);
+        if m.kind == MatterKind::Proposal && p.stale_after_hours > 0 {
+            // "Pending more than": a second past the limit.
+            out.push(
+                m.opened
+                    .plus(Span::hours(p.stale_after_hours))
+                    .plus(Span::seconds(1)),
+            );
         }
+        let turns = ages.iter().filter(|(k, _)| *k == m.kind);
+        out.extend(
+            turns
+                .flat_map(|(_, a)| a)
+                .map(|&a| m.opened.plus(Span::seconds(a))),
+        );
     }
-    out.extend(limits::downtime_edges(p, now));
     for spell in snapshot.players.iter().flat_map(|pl| &pl.idle) {
         out.extend(spell.from.into_iter().chain(spell.until));
     }
+    let last = out.iter().copied().fold(now, Timestamp::max);
+    out.extend(limits::downtime_edges(p, now, last));
     out.retain(|t| *t > now);
     out.sort();
     out.dedup();

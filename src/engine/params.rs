@@ -309,7 +309,8 @@ impl Condition {
     /// Parses and type-checks a condition (or, for [`Scope::Quorum`], the
     /// quorum formula, which must also be computable for every number of
     /// active players up to [`QUORUM_CHECKED_UP_TO`]). Dividing by a
-    /// written zero is refused anywhere.
+    /// written zero is refused anywhere, and so is comparing the age with
+    /// anything but a duration.
     pub(crate) fn parse(text: &str, scope: Scope) -> Result<Condition, String> {
         let expr = Expr::parse(text).map_err(|e| e.to_string())?;
         if expr.divides_by_a_written_zero() {
@@ -330,25 +331,31 @@ impl Condition {
             Scope::Quorum => Type::Int,
             _ => Type::Bool,
         };
-        match expr.check(&scope).map_err(|e| e.to_string())? {
-            t if t == want => Ok(Condition {
-                text: text.to_owned(),
-                expr,
-            }),
-            t => Err(format!("must be a {want:?} expression, not {t:?}")),
+        let got = expr.check(&scope).map_err(|e| e.to_string())?;
+        if got != want {
+            return Err(format!("must be a {want:?} expression, not {got:?}"));
         }
+        // The look-ahead finds when a comparison of the age turns from
+        // the parameters alone (see `turns`).
+        if let Some(name) = expr
+            .compared_with_age()
+            .into_iter()
+            .find(|n| !is_time_limit(n))
+        {
+            return Err(format!(
+                "`{text}` compares the age with {name}: the age may only be compared with \
+                 durations, a time limit or a number of hours, so the look-ahead can tell \
+                 when the condition turns"
+            ));
+        }
+        Ok(Condition {
+            text: text.to_owned(),
+            expr,
+        })
     }
 }
 
 impl Params {
-    /// The value of every time limit of [`PARAMETERS`], in hours.
-    pub fn time_limits(&self) -> Vec<i64> {
-        PARAMETERS
-            .iter()
-            .filter_map(|p| self.hours(p.name))
-            .collect()
-    }
-
     /// Reads the flat merge of every rule's `[params]`: `preset` first
     /// (default `blognomic-113`), then each other key overrides one field.
     /// Every problem is reported, not just the first.
@@ -572,7 +579,8 @@ mod tests {
             let value = toml::Value::Integer(1000 + i64::try_from(i).unwrap());
             p.set(name, &value).unwrap();
         }
-        assert_eq!(p.time_limits(), (1000..1008).collect::<Vec<i64>>());
+        let hours: Vec<i64> = limits.iter().filter_map(|n| p.hours(n)).collect();
+        assert_eq!(hours, (1000..1008).collect::<Vec<i64>>());
         for name in ["dov_cooldown_hours", "daily_gap_hours", "max_pending"] {
             assert!(Condition::parse(&format!("age >= {name}"), Scope::Enact).is_err());
             assert_eq!(p.hours(name), None);

@@ -5,7 +5,10 @@
 //! and looks ahead exactly as this does, on random games.
 //!
 //! Kept to the library's public types so it shares no code with the fast
-//! paths it checks, except the condition language and the ballot reader.
+//! paths it checks, except the condition language and the ballot reader;
+//! it works out for itself when a decision may change ([`moments`]).
+
+mod moments;
 
 use std::collections::BTreeMap;
 
@@ -38,7 +41,7 @@ fn annotate(snapshot: &Snapshot, run: &mut Run) {
         .filter(|d| d.decision == Decision::Wait)
         .map(|d| d.id)
         .collect();
-    for t in moments(snapshot, now) {
+    for t in moments::moments(snapshot, now) {
         if by_time.len() == waiting.len() {
             break;
         }
@@ -67,29 +70,6 @@ fn annotate(snapshot: &Snapshot, run: &mut Run) {
         let nothing = change.at.is_none() && change.more_for.is_none();
         d.next_change = (!nothing || change.more_against.is_some()).then_some(change);
     }
-}
-
-fn moments(snapshot: &Snapshot, now: Timestamp) -> Vec<Timestamp> {
-    let p = &snapshot.params;
-    // The one change from the old engine: the time limits come from the
-    // parameters' table, as the engine's do (it listed the same eight).
-    let limits = p.time_limits();
-    let mut out: Vec<Timestamp> = Vec::new();
-    for m in &snapshot.matters {
-        out.push(m.opened);
-        for &h in &limits {
-            let t = m.opened.plus(Span::hours(h));
-            out.extend([t, t.plus(Span::seconds(1))]);
-        }
-    }
-    out.extend(limits::downtime_edges(p, now));
-    for spell in snapshot.players.iter().flat_map(|pl| &pl.idle) {
-        out.extend(spell.from.into_iter().chain(spell.until));
-    }
-    out.retain(|t| *t > now);
-    out.sort();
-    out.dedup();
-    out
 }
 
 fn votes_needed(
