@@ -1,6 +1,8 @@
 //! Guards the architecture: the pure core never touches the filesystem,
-//! the clock, git, the network, the process environment or the edges.
-//! A failure names the file, the line and what it used.
+//! the clock, git, the network, the process environment or the edges,
+//! and the engine renders no template and reads no local time. A failure
+//! names the file, the line and what it used. And every property test's
+//! saved cases are in one place, read back whole.
 
 use std::path::Path;
 
@@ -50,12 +52,16 @@ const FORBIDDEN: &[&str] = &[
     "crate::site",
 ];
 
-/// Every forbidden use in `text`, as (line, what).
-fn violations(text: &str) -> Vec<(usize, &'static str)> {
+/// What the engine may not mention besides: it decides, the site renders
+/// (no templates), and its moments are UTC (no local time).
+const ENGINE_FORBIDDEN: &[&str] = &["tera", "chrono::Local"];
+
+/// Every use of a word of `forbidden` in `text`, as (line, what).
+fn violations(text: &str, forbidden: &[&'static str]) -> Vec<(usize, &'static str)> {
     let mut found = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let code = line.split("//").next().unwrap_or_default();
-        for word in FORBIDDEN {
+        for word in forbidden {
             if code.contains(word) {
                 found.push((n + 1, *word));
             }
@@ -68,7 +74,8 @@ fn violations(text: &str) -> Vec<(usize, &'static str)> {
 fn the_guard_catches_what_it_should() {
     assert_eq!(
         violations(
-            "use std::fs::read;\n// std::fs in a comment is fine\nlet t = chrono::Utc::now();"
+            "use std::fs::read;\n// std::fs in a comment is fine\nlet t = chrono::Utc::now();",
+            FORBIDDEN
         ),
         [(1, "std::fs"), (3, "Utc::now")]
     );
@@ -96,7 +103,7 @@ fn the_pure_core_touches_no_io_clock_or_edges() {
             }
             scanned += 1;
             let text = std::fs::read_to_string(entry.path()).unwrap();
-            for (line, what) in violations(&text) {
+            for (line, what) in violations(&text, FORBIDDEN) {
                 problems.push(format!("{}:{line}: uses {what}", entry.path().display()));
             }
         }
@@ -110,6 +117,26 @@ fn the_pure_core_touches_no_io_clock_or_edges() {
         "the pure core reaches outside:\n{}",
         problems.join("\n")
     );
+}
+
+#[test]
+fn the_engine_renders_nothing_and_keeps_to_utc() {
+    let engine = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
+    let mut problems = Vec::new();
+    let mut scanned = 0;
+    for entry in walkdir::WalkDir::new(&engine) {
+        let entry = entry.unwrap();
+        if entry.path().extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        scanned += 1;
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        for (line, what) in violations(&text, ENGINE_FORBIDDEN) {
+            problems.push(format!("{}:{line}: uses {what}", entry.path().display()));
+        }
+    }
+    assert!(scanned >= 5, "src/engine has only {scanned} files");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 /// Every property test keeps the failures it finds in one folder,

@@ -20,7 +20,7 @@
 //!
 //! Each matter's own decision over the moments comes from [`Epochs`], a
 //! few evaluations per change rather than one per moment; the queue is
-//! then a matter of sets of moments. `tests/engine_props.rs` checks the
+//! then a matter of sets of moments. `tests/engine/props.rs` checks the
 //! result equals re-running the whole engine at every moment, so the
 //! look-ahead can never disagree with what the engine will actually do.
 //! The votes needed are counted by adding one vote at a time to the one

@@ -1,8 +1,12 @@
-//! The integration testsuite: one binary, so the crate links once.
-//! Each test copies the bundled game to a temporary directory, changes
-//! what it needs and runs the real `gitnomic` binary on it.
+//! The integration testsuite: one binary, so the crate links once, for
+//! every test that runs the real `gitnomic` binary. Most copy the bundled
+//! game to a temporary directory, change what they need and run it there;
+//! `tally` runs it on the scenario files, and `browser` (ignored by
+//! default, as it needs Chromium: `cargo test --test testsuite --
+//! --ignored browser::`) opens what it builds in a browser.
 
 mod actions;
+mod browser;
 mod check;
 mod conformance;
 mod demo;
@@ -41,4 +45,5 @@ mod resolve;
 mod schema;
 mod site;
 mod state;
+mod tally;
 mod timings;

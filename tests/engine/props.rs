@@ -6,10 +6,8 @@
 //! turns an enactment into a failure; comments from the future do not
 //! exist; every matter gets exactly one decision. And the engine decides
 //! and looks ahead exactly as the slow reference engine in
-//! `engine_reference` does, on every preset, on amended conditions and on
+//! [`reference`] does, on every preset, on amended conditions and on
 //! conditions that compare the age with any duration.
-
-mod engine_reference;
 
 use gitnomic::engine::decide::{Decision, Quantities};
 use gitnomic::engine::expr::Expr;
@@ -21,6 +19,8 @@ use gitnomic::engine::{
 };
 use gitnomic::time::{Span, Timestamp};
 use proptest::prelude::*;
+
+use crate::reference;
 
 const BODIES: [&str; 12] = [
     "FOR",
@@ -130,7 +130,7 @@ fn saved_cases() -> Option<Box<dyn proptest::test_runner::FailurePersistence>> {
     Some(Box::new(
         proptest::test_runner::FileFailurePersistence::Direct(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/proptest-regressions/tests/engine_props.txt"
+            "/proptest-regressions/tests/engine.txt"
         )),
     ))
 }
@@ -470,7 +470,7 @@ proptest! {
     /// The same on crowded games.
     #[test]
     fn the_engine_equals_the_reference_when_limits_coincide((s, now) in crowded_game()) {
-        prop_assert_eq!(resolve(&s, now), engine_reference::resolve(&s, now));
+        prop_assert_eq!(resolve(&s, now), reference::resolve(&s, now));
     }
 
     /// The look-ahead promises it "can never disagree with what the engine
@@ -479,7 +479,7 @@ proptest! {
     #[test]
     fn the_engine_equals_the_reference((s, now) in rich_game()) {
         let fast = resolve(&s, now);
-        let slow = engine_reference::resolve(&s, now);
+        let slow = reference::resolve(&s, now);
         prop_assert_eq!(fast, slow);
     }
 }
@@ -523,7 +523,7 @@ proptest! {
     /// The same where conditions compare the age with any duration.
     #[test]
     fn the_engine_equals_the_reference_whatever_durations_conditions_name((s, now) in timed_game()) {
-        prop_assert_eq!(resolve(&s, now), engine_reference::resolve(&s, now));
+        prop_assert_eq!(resolve(&s, now), reference::resolve(&s, now));
     }
 }
 
@@ -558,7 +558,7 @@ fn the_look_ahead_finds_turns_written_as_hours() {
     };
     let next = |s: &Snapshot| {
         let run = resolve(s, base());
-        assert_eq!(run, engine_reference::resolve(s, base()));
+        assert_eq!(run, reference::resolve(s, base()));
         let change = run.get(7).and_then(|d| d.next_change).unwrap();
         (
             change.at.unwrap().since(base()).as_seconds(),

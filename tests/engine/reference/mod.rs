@@ -1,7 +1,7 @@
 //! The engine as it was before it was made fast: every matter re-counted
 //! (and every ballot re-read) at every moment of the look-ahead, and the
 //! whole run repeated for each hypothetical vote. Slow but obviously
-//! faithful to MECHANICS.md; `engine_props` checks that the engine decides
+//! faithful to MECHANICS.md; `props` checks that the engine decides
 //! and looks ahead exactly as this does, on random games.
 //!
 //! Kept to the library's public types so it shares no code with the fast

@@ -1,6 +1,6 @@
 //! The site in a real browser: headless Chromium opens the ruleset,
 //! follows a permalink and a cross-reference, opens the tracker and the
-//! archive (tests/browser/driver.html does the clicking), and a screenshot
+//! archive (browser/driver.html does the clicking), and a screenshot
 //! of the ruleset is saved. Both the bundled game and, when the shared
 //! data is here, the bundled game with BlogNomic's imported history.
 //! Then the demo game's key pages, at a phone's 390 px and a desktop's
@@ -8,15 +8,17 @@
 //! the page nor any box in it (the tracker's roster, the dynasties: every
 //! column is on the screen), a chart's bars are as tall as drawn, and
 //! axe-core (from npm, pinned; `.ci/run` installs it under target/axe)
-//! finds no serious or critical violation (tests/browser/layout.html).
+//! finds no serious or critical violation (browser/layout.html).
 //!
 //! Needs Chromium (Debian's `chromium`; `.ci/run` installs it), so it is
 //! not part of the default `cargo test`:
-//! `cargo test --test browser -- --ignored`.
+//! `cargo test --test testsuite -- --ignored browser::`.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+
+use crate::game_test::GameTest;
 
 const FLAGS: &[&str] = &[
     "--headless",
@@ -33,22 +35,6 @@ fn gitnomic(root: &Path) -> Command {
 
 fn chromium() -> String {
     std::env::var("CHROMIUM").unwrap_or_else(|_| "chromium".into())
-}
-
-/// A copy of the bundled game's rules/, state/ and content/.
-fn bundled_game(dir: &Path) {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for top in ["rules", "state", "content"] {
-        for entry in walkdir::WalkDir::new(source.join(top)) {
-            let entry = entry.unwrap();
-            let target = dir.join(entry.path().strip_prefix(source).unwrap());
-            if entry.file_type().is_dir() {
-                std::fs::create_dir_all(&target).unwrap();
-            } else {
-                std::fs::copy(entry.path(), &target).unwrap();
-            }
-        }
-    }
 }
 
 /// `gitnomic serve` on a free port, and its address.
@@ -141,11 +127,10 @@ fn drive(root: &Path, name: &str) {
 }
 
 #[test]
-#[ignore = "needs chromium: cargo test --test browser -- --ignored"]
+#[ignore = "needs chromium: cargo test --test testsuite -- --ignored browser::"]
 fn the_site_works_in_a_browser() {
-    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-    bundled_game(dir.path());
-    drive(dir.path(), "bundled");
+    let game = GameTest::bundled();
+    drive(game.root(), "bundled");
 
     let data = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/data/blognomic-history/proposals.csv");
@@ -153,16 +138,15 @@ fn the_site_works_in_a_browser() {
         println!("skipped: ../shared/data/blognomic-history/proposals.csv not found");
         return;
     }
-    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-    bundled_game(dir.path());
-    let import = gitnomic(dir.path())
+    let game = GameTest::bundled();
+    let import = gitnomic(game.root())
         .args(["import", "history"])
         .arg(&data)
         .stderr(Stdio::null())
         .status()
         .unwrap();
     assert!(import.success());
-    drive(dir.path(), "history");
+    drive(game.root(), "history");
 }
 
 /// The moment the demo game's site is built at: its matters are in 2030.
@@ -205,7 +189,7 @@ fn key_pages(public: &Path) -> Vec<String> {
 }
 
 #[test]
-#[ignore = "needs chromium: cargo test --test browser -- --ignored"]
+#[ignore = "needs chromium: cargo test --test testsuite -- --ignored browser::"]
 fn key_pages_fit_a_phone_and_a_desktop_and_pass_axe_in_both_schemes() {
     let axe =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("target/axe/node_modules/axe-core/axe.min.js");
@@ -281,7 +265,7 @@ fn result_of(dom: &str) -> &str {
         .unwrap_or_else(|| panic!("no result in the page:\n{dom}"))
 }
 
-/// A player's loop on the demo game's site (tests/browser/play.html):
+/// A player's loop on the demo game's site (browser/play.html):
 /// opened from disk, every link of the navigation opens a page and the
 /// search says how to serve the site; served, `?q=` finds a rule by its
 /// text and a pending matter by its number, and a player who picks
@@ -289,7 +273,7 @@ fn result_of(dom: &str) -> &str {
 /// what their vote would do, on the pending page, the strip and the
 /// tracker.
 #[test]
-#[ignore = "needs chromium: cargo test --test browser -- --ignored"]
+#[ignore = "needs chromium: cargo test --test testsuite -- --ignored browser::"]
 fn a_player_finds_votes_and_searches_from_disk_and_served() {
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let game = dir.path().join("game");
