@@ -13,7 +13,7 @@ use anyhow::Context as _;
 use super::{EXIT_OK, GlobalArgs, build};
 use crate::game::GAME_DIRS;
 use crate::git::Repo;
-use crate::load::{self};
+use crate::load;
 
 /// How often the game's files are looked at for changes.
 const POLL: Duration = Duration::from_millis(500);

@@ -1,7 +1,8 @@
-//! Live tallies: the open matters of a forge collected and planned at
-//! *now*, with the votes each push voided set aside. `resolve` carries the
-//! plan out; `play list` and the site's pending page show its tallies, so
-//! all of them say the same thing about every matter.
+//! The planner's driver: the open matters of a forge collected and planned
+//! at *now* (their live tallies), with the votes each push voided set
+//! aside. `resolve` carries the plan out; `play list` and the site's
+//! pending page show its tallies, so all of them say the same thing about
+//! every matter.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -13,7 +14,7 @@ use crate::game::GAME_DIRS;
 use crate::game::Game;
 use crate::git::Repo;
 use crate::git::trial::GitTrial;
-use crate::load::{self};
+use crate::load;
 use crate::matter::collected::{Collected, engine_kind};
 use crate::plan::{self, Inputs, Plan, Prospect};
 use crate::resolve::collect::{self, TypoJudge};
