@@ -30,6 +30,8 @@ pub(crate) struct Door<'a> {
     root: &'a Path,
     branch: &'a str,
     now: Timestamp,
+    /// The repository, opened once for every matter judged.
+    repo: Repo,
     base: Game,
     open: Vec<MatterInfo>,
 }
@@ -59,11 +61,8 @@ impl<'a> Door<'a> {
         branch: &'a str,
         now: Timestamp,
     ) -> anyhow::Result<Self> {
-        let base_origin = Origin::Revision {
-            repo: root.to_path_buf(),
-            rev: branch.to_string(),
-        };
-        let base = Game::check(&load::read(&base_origin, GAME_DIRS)?);
+        let repo = Repo::open(root)?;
+        let base = Game::check(&load::read_game_at(&repo, root, branch, GAME_DIRS)?);
         if base.state.is_none() || base.params.is_none() {
             anyhow::bail!("the game on {branch} cannot be read: {}", base.problems);
         }
@@ -72,6 +71,7 @@ impl<'a> Door<'a> {
             root,
             branch,
             now,
+            repo,
             base,
             open: forge.open_matters()?,
         })
@@ -86,9 +86,9 @@ impl<'a> Door<'a> {
     pub(crate) fn judge(&self, info: &MatterInfo) -> anyhow::Result<Verdict> {
         let forge = self.forge;
         let number = info.number;
-        let repo = Repo::open(self.root)?;
+        let repo = &self.repo;
         let read = |sha: &HeadSha| -> anyhow::Result<Game> {
-            Ok(Game::check(&load::read_revision(&repo, &sha.0, GAME_DIRS).with_context(|| {
+            Ok(Game::check(&load::read_revision(repo, &sha.0, GAME_DIRS).with_context(|| {
                 format!("the head {sha} of #{number} is not in the local repository: fetch refs/pull/{number}/head first")
             })?))
         };
@@ -100,9 +100,7 @@ impl<'a> Door<'a> {
                 let tree = trial
                     .fork_tree(sha, None)
                     .map_err(|why| anyhow::anyhow!("#{number}: {why}"))?;
-                Some(Game::check(&load::read_revision(
-                    &repo, &tree.0, GAME_DIRS,
-                )?))
+                Some(Game::check(&load::read_revision(repo, &tree.0, GAME_DIRS)?))
             }
             _ => None,
         };
