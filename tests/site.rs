@@ -4,10 +4,10 @@
 
 use std::sync::Arc;
 
-use gitnomic::engine::MatterKind;
 use gitnomic::engine::ballot::Vote;
 use gitnomic::engine::tally::{CountedVote, Source};
 use gitnomic::engine::{Decision, MatterDecision, NextChange, PlayerName, Run, Tally};
+use gitnomic::engine::{MatterKind, MatterNumber};
 use gitnomic::game::Game;
 use gitnomic::game::timeline::{Revision, Sample, Timeline};
 use gitnomic::matter::collected::Collected;
@@ -100,7 +100,7 @@ fn game_files(amended: bool) -> Vec<SourceFile> {
 
 fn records() -> Vec<SourceFile> {
     let enacted = Record {
-        number: 3,
+        number: MatterNumber(3),
         source: None,
         kind: MatterKind::Proposal,
         title: "Round up the quorum".into(),
@@ -143,7 +143,7 @@ fn records() -> Vec<SourceFile> {
         body: "Amend Rule 1.2 to round up.\n".into(),
     };
     let imported = Record {
-        number: 1,
+        number: MatterNumber(1),
         source: Some("blognomic".into()),
         title: "Tidy the glossary.".into(),
         author: "Quillon".into(),
@@ -343,7 +343,7 @@ fn pending() -> Pending {
         },
     );
     let decision = MatterDecision {
-        id: 4,
+        id: MatterNumber(4),
         kind: MatterKind::Proposal,
         opened: at("2030-01-05T10:00:00Z"),
         decision: Decision::Wait,
@@ -366,7 +366,7 @@ fn pending() -> Pending {
     };
     let matter = Collected {
         info: MatterInfo {
-            number: 4,
+            number: MatterNumber(4),
             title: "More springs".into(),
             body: "Give [Ada](https://forge.invalid/ada) more springs, as Rule 1.2 allows. \
                    [Not this](javascript:alert(1)).\n"
@@ -391,7 +391,7 @@ fn pending() -> Pending {
     let active = ["Ada".to_string(), "Boris".into(), "Cleo".into()];
     let mut pending = site::pending::views(
         &run,
-        &|n| (n == 4).then(|| matter.clone()),
+        &|n| (n == MatterNumber(4)).then(|| matter.clone()),
         &|login| {
             if login == "boris" {
                 "Boris".into()
@@ -589,7 +589,7 @@ fn the_gamestate_log_is_on_the_tracker_and_player_pages_in_pages() {
 }
 
 /// A record of a matter resolved after the others: `number`, by `author`.
-fn later_record(number: u64, author: &str) -> SourceFile {
+fn later_record(number: MatterNumber, author: &str) -> SourceFile {
     let record = Record {
         number,
         source: None,
@@ -648,7 +648,7 @@ fn a_rebuild_renders_only_what_changed_and_equals_a_full_build() {
     assert_eq!(unchanged.cache, cache);
 
     let mut with_record = files.clone();
-    with_record.push(later_record(9, "Boris"));
+    with_record.push(later_record(MatterNumber(9), "Boris"));
     let variables = files
         .iter()
         .find(|f| f.path == "state/variables.toml")
@@ -715,7 +715,7 @@ fn a_new_record_renders_its_page_lists_feed_and_search_only() {
     let mut files = game_files(true);
     files.extend(records());
     let first = rebuild(&files, &pending, &[], &RenderCache::default());
-    files.push(later_record(9, "Boris"));
+    files.push(later_record(MatterNumber(9), "Boris"));
     let since = rebuild(&files, &pending, &[], &first.cache);
     let rendered: Vec<&str> = since.files.keys().map(String::as_str).collect();
     for path in [
@@ -751,7 +751,7 @@ fn a_players_years_have_pages_and_a_new_record_changes_its_own_year_only() {
     let mut files = game_files(true);
     files.extend(records());
     // Quillon's first matter was resolved in 2005; this one in 2030.
-    files.push(later_record(9, "Quillon"));
+    files.push(later_record(MatterNumber(9), "Quillon"));
     let first = rebuild(&files, &pending, &[], &RenderCache::default());
     let front = main_of(&first.files, "players/quillon.html");
     assert!(front.contains("Later matter 9"), "{front}");
@@ -777,7 +777,7 @@ fn a_players_years_have_pages_and_a_new_record_changes_its_own_year_only() {
         assert_eq!(labels.len(), all, "{path}: navigation named twice");
     }
 
-    files.push(later_record(10, "Quillon"));
+    files.push(later_record(MatterNumber(10), "Quillon"));
     let since = rebuild(&files, &pending, &[], &first.cache);
     let rendered: Vec<&str> = since.files.keys().map(String::as_str).collect();
     for path in ["players/quillon.html", "players/quillon/2030.html"] {

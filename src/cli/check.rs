@@ -12,6 +12,7 @@ use crate::forge::{Forge, MatterInfo};
 use crate::game::GAME_DIRS;
 use crate::game::Game;
 use crate::load::{self, Origin};
+use crate::matter::MatterNumber;
 use crate::resolve::door::{self, Door};
 
 /// Arguments of `gitnomic check`.
@@ -27,7 +28,7 @@ pub struct Args {
     /// Check pull request N on the forge against the rules of --base: its
     /// author, limits, the files it touches and the game at its head.
     #[arg(long, value_name = "N")]
-    pub pr: Option<u64>,
+    pub pr: Option<MatterNumber>,
     /// Check the pull request named by the GitHub event in
     /// $GITHUB_EVENT_PATH (as --pr does), as the check workflow runs it.
     #[arg(long, conflicts_with_all = ["pr", "rev"])]

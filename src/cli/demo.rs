@@ -14,6 +14,7 @@ use super::{EXIT_OK, EXIT_PROBLEMS, ForgeKind, GlobalArgs};
 use crate::game::GAME_DIRS;
 use crate::git::{Repo, Stamp};
 use crate::load::{self, Origin};
+use crate::matter::MatterNumber;
 use crate::time::Timestamp;
 
 /// Arguments of `gitnomic demo`.
@@ -38,7 +39,7 @@ enum Step {
     /// A player comments on matter `number`.
     Comment {
         at: &'static str,
-        number: u64,
+        number: MatterNumber,
         login: &'static str,
         body: &'static str,
     },
@@ -123,67 +124,67 @@ const SCRIPT: &[Step] = &[
     },
     Step::Comment {
         at: "2030-03-02T01:00:00Z",
-        number: 1,
+        number: MatterNumber(1),
         login: "boris-b",
         body: "FOR",
     },
     Step::Comment {
         at: "2030-03-02T01:05:00Z",
-        number: 1,
+        number: MatterNumber(1),
         login: "dmitri-d",
         body: "FOR, winding is fun",
     },
     Step::Comment {
         at: "2030-03-02T01:10:00Z",
-        number: 2,
+        number: MatterNumber(2),
         login: "boris-b",
         body: "On second thought this belongs elsewhere. AGAINST",
     },
     Step::Comment {
         at: "2030-03-02T01:15:00Z",
-        number: 3,
+        number: MatterNumber(3),
         login: "wren-w",
         body: "VETO: that would flood the game with cogs.",
     },
     Step::Comment {
         at: "2030-03-02T01:20:00Z",
-        number: 4,
+        number: MatterNumber(4),
         login: "boris-b",
         body: "DEF",
     },
     Step::Comment {
         at: "2030-03-02T01:25:00Z",
-        number: 4,
+        number: MatterNumber(4),
         login: "dmitri-d",
         body: "DEFERENTIAL",
     },
     Step::Comment {
         at: "2030-03-02T01:30:00Z",
-        number: 4,
+        number: MatterNumber(4),
         login: "wren-w",
         body: "FOR",
     },
     Step::Comment {
         at: "2030-03-02T01:35:00Z",
-        number: 5,
+        number: MatterNumber(5),
         login: "boris-b",
         body: "AGAINST",
     },
     Step::Comment {
         at: "2030-03-02T01:40:00Z",
-        number: 5,
+        number: MatterNumber(5),
         login: "cleo-c",
         body: "> four? AGAINST\n\nFOR",
     },
     Step::Comment {
         at: "2030-03-02T02:00:00Z",
-        number: 6,
+        number: MatterNumber(6),
         login: "boris-b",
         body: "FOR",
     },
     Step::Comment {
         at: "2030-03-02T02:05:00Z",
-        number: 6,
+        number: MatterNumber(6),
         login: "cleo-c",
         body: "FOR",
     },
@@ -196,7 +197,7 @@ const SCRIPT: &[Step] = &[
     },
     Step::Comment {
         at: "2030-03-02T02:15:00Z",
-        number: 7,
+        number: MatterNumber(7),
         login: "boris-b",
         body: "ROLL DICE6 for luck\nADD springs DICE6\nADD cogs -1",
     },
@@ -210,13 +211,13 @@ const SCRIPT: &[Step] = &[
 
 /// How each matter must end: number, kind, outcome (`enacted`, `failed`, or
 /// `pending` for no record yet).
-const EXPECTED: &[(u64, &str, &str)] = &[
-    (1, "proposal", "enacted"),
-    (2, "proposal", "failed"),
-    (3, "proposal", "failed"),
-    (4, "proposal", "enacted"),
-    (5, "proposal", "pending"),
-    (6, "cfj", "enacted"),
+const EXPECTED: &[(MatterNumber, &str, &str)] = &[
+    (MatterNumber(1), "proposal", "enacted"),
+    (MatterNumber(2), "proposal", "failed"),
+    (MatterNumber(3), "proposal", "failed"),
+    (MatterNumber(4), "proposal", "enacted"),
+    (MatterNumber(5), "proposal", "pending"),
+    (MatterNumber(6), "cfj", "enacted"),
 ];
 
 /// Runs `gitnomic demo`.
@@ -241,7 +242,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
                 opened += 1;
                 let branch = edit
                     .as_ref()
-                    .map(|e| make_branch(&repo, dir, opened, e, at))
+                    .map(|e| make_branch(&repo, dir, MatterNumber(opened), e, at))
                     .transpose()?;
                 let open = OpenArgs {
                     author: (*login).into(),
@@ -413,7 +414,13 @@ fn replace_earlier_demo(dir: &Path) -> anyhow::Result<()> {
 }
 
 /// Makes branch `proposal-N` from main with one edit; returns its name.
-fn make_branch(repo: &Repo, dir: &Path, n: u64, edit: &Edit, at: &str) -> anyhow::Result<String> {
+fn make_branch(
+    repo: &Repo,
+    dir: &Path,
+    n: MatterNumber,
+    edit: &Edit,
+    at: &str,
+) -> anyhow::Result<String> {
     let text = std::fs::read_to_string(dir.join(edit.path))?;
     if !text.contains(edit.from) {
         bail!(

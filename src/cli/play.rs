@@ -14,6 +14,7 @@ use crate::forge::{Forge as _, Kind};
 use crate::game::GAME_DIRS;
 use crate::game::Game;
 use crate::load::{self, Origin};
+use crate::matter::MatterNumber;
 
 /// The `play` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -49,14 +50,14 @@ pub enum Play {
 #[derive(Debug, clap::Args)]
 pub struct ShowArgs {
     /// The matter's number.
-    pub number: u64,
+    pub number: MatterNumber,
 }
 
 /// Arguments of `play close` and `play push`.
 #[derive(Debug, clap::Args)]
 pub struct AuthorArgs {
     /// The matter's number.
-    pub number: u64,
+    pub number: MatterNumber,
     /// The forge login acting: its author, or an admin.
     #[arg(long = "as", value_name = "LOGIN")]
     pub author: String,
@@ -66,7 +67,7 @@ pub struct AuthorArgs {
 #[derive(Debug, clap::Args)]
 pub struct EditArgs {
     /// The matter's number.
-    pub number: u64,
+    pub number: MatterNumber,
     /// The comment's id (as `play comment` printed it).
     pub comment: u64,
     /// The new body.
@@ -80,7 +81,7 @@ pub struct EditArgs {
 #[derive(Debug, clap::Args)]
 pub struct DeleteArgs {
     /// The matter's number.
-    pub number: u64,
+    pub number: MatterNumber,
     /// The comment's id.
     pub comment: u64,
     /// The comment's author.
@@ -112,7 +113,7 @@ pub struct OpenArgs {
 #[derive(Debug, clap::Args)]
 pub struct CommentArgs {
     /// The matter's number.
-    pub number: u64,
+    pub number: MatterNumber,
     /// The comment (Markdown), or `-` to read it from standard input (for
     /// a long body: `gitnomic play comment 3 - --as ada < comment.md`).
     pub body: String,
@@ -251,7 +252,7 @@ fn list(
         .as_ref()
         .map(|s| crate::matter::status::active_players(s, now))
         .unwrap_or_default();
-    let matter = |n: u64| planned.matters.get(&n);
+    let matter = |n: MatterNumber| planned.matters.get(&n);
     say_more!(
         "\n{}",
         crate::matter::status::run_text(&planned.plan.tallies(), &active, &matter)
@@ -262,7 +263,7 @@ fn list(
 /// A matter's thread as a player reads it on the forge: its header and
 /// description, then every comment oldest first, the status comment shown
 /// as text (its journal is for the resolver).
-fn thread_text(forge: &LocalForge, number: u64) -> anyhow::Result<String> {
+fn thread_text(forge: &LocalForge, number: MatterNumber) -> anyhow::Result<String> {
     use std::fmt::Write as _;
     let info = forge
         .matter(number)

@@ -26,6 +26,7 @@ mod epochs;
 pub mod expr;
 pub mod limits;
 pub mod next;
+mod number;
 pub mod params;
 mod presets;
 pub mod report;
@@ -37,6 +38,7 @@ mod turns;
 
 pub use decide::Decision;
 pub use next::NextChange;
+pub use number::MatterNumber;
 pub use params::{ParamError, Params};
 pub use snapshot::{
     Comment, Crowned, IdleSpell, Matter, MatterKind, Phase, Player, PlayerName, Snapshot,
@@ -48,8 +50,8 @@ use crate::time::Timestamp;
 /// What one resolve run decides about one matter.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MatterDecision {
-    /// The matter's id (its pull request number).
-    pub id: u64,
+    /// The matter's number (its pull request's).
+    pub id: MatterNumber,
     /// Its kind.
     pub kind: MatterKind,
     /// When it was opened.
@@ -88,7 +90,7 @@ pub struct Run {
 
 impl Run {
     /// The decision about matter `id`, if it is in the run.
-    pub fn get(&self, id: u64) -> Option<&MatterDecision> {
+    pub fn get(&self, id: MatterNumber) -> Option<&MatterDecision> {
         self.decisions.iter().find(|d| d.id == id)
     }
 }

@@ -35,7 +35,7 @@ use super::epochs::{Epochs, Piece};
 use super::run::{Prepared, Stage};
 use super::snapshot::{Comment, MatterKind, Phase, PlayerName, Snapshot};
 use super::tally::{Mode, ReadComment};
-use super::{MatterDecision, Run, limits, turns};
+use super::{MatterDecision, MatterNumber, Run, limits, turns};
 use crate::time::{Span, Timestamp};
 
 /// What could change a waiting matter's decision.
@@ -60,7 +60,7 @@ pub(crate) fn annotate(game: &Prepared<'_>, run: &mut Run, own_merits: &[bool]) 
         return;
     }
     let by_time = first_changes(game, now);
-    let index: HashMap<u64, usize> = (0..game.matters.len())
+    let index: HashMap<MatterNumber, usize> = (0..game.matters.len())
         .map(|i| (game.matters[i].matter.id, i))
         .collect();
     let stage = game.stage(now);

@@ -26,7 +26,7 @@ struct RunView<'a> {
 
 #[derive(Serialize)]
 struct DecisionView<'a> {
-    id: u64,
+    id: super::MatterNumber,
     kind: MatterKind,
     decision: Decision,
     #[serde(rename = "for")]

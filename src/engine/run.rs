@@ -18,7 +18,7 @@ use super::limits::{self, ProposerRecord};
 use super::params::Active;
 use super::snapshot::{MatterKind, Phase, PlayerName, Snapshot};
 use super::tally::{Mode, Read, Roster, Tally};
-use super::{MatterDecision, Run, Turnout};
+use super::{MatterDecision, MatterNumber, Run, Turnout};
 use crate::time::{Span, Timestamp};
 
 /// A snapshot made ready for runs that count comments up to one cutoff.
@@ -190,7 +190,7 @@ impl Decider<'_, '_> {
             Phase::AwaitingAscension => snapshot.crowned.map(|c| c.dov),
             Phase::Playing => None,
         };
-        let mut enacted: Option<u64> = crowned;
+        let mut enacted: Option<MatterNumber> = crowned;
         let mut waiting: Vec<usize> = Vec::new();
         for i in self.valid(MatterKind::Dov) {
             let d = if let Some(first) = enacted {
@@ -243,7 +243,7 @@ impl Decider<'_, '_> {
         let (stale, fresh): (Vec<usize>, Vec<usize>) = proposals
             .into_iter()
             .partition(|i| is_stale(self.game, *i, self.stage.now));
-        let mut oldest: Option<u64> = None;
+        let mut oldest: Option<MatterNumber> = None;
         for i in fresh {
             if let Some(first) = oldest {
                 self.decide_as(
@@ -269,7 +269,7 @@ impl Decider<'_, '_> {
 }
 
 /// A DoV failed by the enactment of DoV `first`.
-fn fails_by(first: u64) -> Verdict {
+fn fails_by(first: MatterNumber) -> Verdict {
     Verdict {
         decision: Decision::Fail,
         reasons: vec![format!(

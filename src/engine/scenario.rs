@@ -10,6 +10,7 @@ use std::ops::Range;
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::MatterNumber;
 use super::decide::Decision;
 use super::params::Params;
 use super::snapshot::{
@@ -37,7 +38,7 @@ pub struct Expect {
     /// When (defaults to the scenario's `now`).
     pub now: Option<Timestamp>,
     /// Which matter.
-    pub id: u64,
+    pub id: MatterNumber,
     /// What the run must decide.
     pub decision: Decision,
     /// The line of the `[[expect]]` entry, for reports.
@@ -118,7 +119,7 @@ struct RawPlayer {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawMatter {
-    id: Spanned<u64>,
+    id: Spanned<MatterNumber>,
     kind: MatterKind,
     author: String,
     opened: Timestamp,
@@ -138,7 +139,7 @@ struct RawComment {
 #[serde(deny_unknown_fields)]
 struct RawExpect {
     now: Option<Timestamp>,
-    id: Spanned<u64>,
+    id: Spanned<MatterNumber>,
     decision: Decision,
 }
 
@@ -157,7 +158,7 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
     let params = params(&raw).map_err(|(span, m)| fail(span, m))?;
     let players = players(&raw.players).map_err(|(span, m)| fail(span, m))?;
     let matters = matters(&raw.matters).map_err(|(span, m)| fail(span, m))?;
-    let ids: BTreeSet<u64> = matters.iter().map(|m| m.id).collect();
+    let ids: BTreeSet<MatterNumber> = matters.iter().map(|m| m.id).collect();
     let mut expects = Vec::new();
     for e in &raw.expect {
         let id = *e.get_ref().id.get_ref();

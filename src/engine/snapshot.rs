@@ -82,7 +82,7 @@ pub enum Phase {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Crowned {
     /// The enacted DoV.
-    pub dov: u64,
+    pub dov: super::MatterNumber,
     /// When it was enacted.
     pub at: Timestamp,
 }
@@ -127,7 +127,7 @@ pub struct Comment {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Matter {
     /// The pull request number; breaks ties of `opened`.
-    pub id: u64,
+    pub id: super::MatterNumber,
     /// What kind of matter it is.
     pub kind: MatterKind,
     /// Who posted it.

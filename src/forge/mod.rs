@@ -10,20 +10,23 @@
 pub mod github;
 pub mod local;
 
-pub use crate::matter::{ForgeComment, HeadSha, Kind, Login, MatterInfo};
+pub use crate::matter::{ForgeComment, HeadSha, Kind, Login, MatterInfo, MatterNumber};
 use crate::time::Timestamp;
 
 /// Something the forge could not do. Callers branch on these.
 #[derive(Debug, thiserror::Error)]
 pub enum ForgeError {
-    /// The matter (or comment) does not exist.
+    /// The matter does not exist.
     #[error("#{0} does not exist on the forge")]
-    NotFound(u64),
+    NotFound(MatterNumber),
+    /// The comment does not exist (or no longer does).
+    #[error("comment {0} does not exist on the forge")]
+    NoComment(u64),
     /// The pull request's head moved since it was tallied: nothing was merged.
     #[error("#{number}: the head is now {actual}, not {expected}: not merged")]
     StaleHead {
         /// The matter.
-        number: u64,
+        number: MatterNumber,
         /// The head that was tallied.
         expected: HeadSha,
         /// The head found.
@@ -33,13 +36,13 @@ pub enum ForgeError {
     #[error("#{number} cannot be merged: {reason}")]
     NotMergeable {
         /// The matter.
-        number: u64,
+        number: MatterNumber,
         /// Why, as the forge put it.
         reason: String,
     },
     /// The matter is already closed or merged.
     #[error("#{0} is no longer open")]
-    NotOpen(u64),
+    NotOpen(MatterNumber),
     /// The credentials were refused (401/403 other than rate limits).
     #[error("the forge refused our credentials: {0}")]
     Unauthorized(String),
@@ -53,7 +56,7 @@ pub enum ForgeError {
     )]
     TooManyFiles {
         /// The matter.
-        number: u64,
+        number: MatterNumber,
         /// How many files the forge listed.
         listed: usize,
     },
@@ -96,14 +99,14 @@ pub trait Forge {
         self.closed_matters(None, None)
     }
     /// One matter, open or not.
-    fn matter(&self, number: u64) -> Result<MatterInfo, ForgeError>;
+    fn matter(&self, number: MatterNumber) -> Result<MatterInfo, ForgeError>;
     /// The comments and review bodies of a matter, oldest first.
-    fn comments(&self, number: u64) -> Result<Vec<ForgeComment>, ForgeError>;
+    fn comments(&self, number: MatterNumber) -> Result<Vec<ForgeComment>, ForgeError>;
     /// The heads a pull request has had, each with the time the forge saw
     /// it pushed, oldest first. Votes are voided by when a push happened,
     /// not by when the resolver happened to look; a forge that cannot say
     /// returns nothing, and the resolver notes a new head when it sees it.
-    fn pushes(&self, number: u64) -> Result<Vec<(HeadSha, Timestamp)>, ForgeError> {
+    fn pushes(&self, number: MatterNumber) -> Result<Vec<(HeadSha, Timestamp)>, ForgeError> {
         let _ = number;
         Ok(Vec::new())
     }
@@ -124,24 +127,24 @@ pub trait Forge {
     /// moves, so later runs can fetch it (GitHub: a reference under
     /// `refs/gitnomic/`). Doing it twice changes nothing. Returns whether
     /// the forge still had the commit to keep.
-    fn pin_head(&self, number: u64, sha: &HeadSha) -> Result<bool, ForgeError> {
+    fn pin_head(&self, number: MatterNumber, sha: &HeadSha) -> Result<bool, ForgeError> {
         let _ = (number, sha);
         Ok(true)
     }
     /// The paths a pull request changes, relative to the repository root.
-    fn changed_files(&self, number: u64) -> Result<Vec<String>, ForgeError>;
+    fn changed_files(&self, number: MatterNumber) -> Result<Vec<String>, ForgeError>;
     /// The login the bot acts as: only its comments can be status comments.
     fn bot(&self) -> &str;
     /// Whether this run took `number`'s thread from a copy kept between
     /// runs rather than from the forge (GitHub's thread cache): a matter
     /// about to be decided or acted on is then read afresh first.
-    fn thread_was_kept(&self, number: u64) -> bool {
+    fn thread_was_kept(&self, number: MatterNumber) -> bool {
         let _ = number;
         false
     }
     /// Reads `number`'s thread from the forge, not a kept copy, for the
     /// rest of this run.
-    fn read_thread_afresh(&self, number: u64) {
+    fn read_thread_afresh(&self, number: MatterNumber) {
         let _ = number;
     }
     /// Whether a comment is the bot's status comment: the bot's own, and
@@ -150,14 +153,14 @@ pub trait Forge {
         comment.author.0 == self.bot() && crate::matter::journal::is_status(&comment.body)
     }
     /// The bot's status comment on a matter.
-    fn status_comment(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError> {
+    fn status_comment(&self, number: MatterNumber) -> Result<Option<ForgeComment>, ForgeError> {
         Ok(self
             .comments(number)?
             .into_iter()
             .find(|c| self.is_status(c)))
     }
     /// Posts the status comment, or edits it in place if there is one.
-    fn put_status(&self, number: u64, body: &str) -> Result<(), ForgeError>;
+    fn put_status(&self, number: MatterNumber, body: &str) -> Result<(), ForgeError>;
     /// Writes the status comment only if its journal is still as this run
     /// read it (`read`: the status's body then, `None`: there was none),
     /// so a run that planned from an older journal never overwrites what
@@ -168,7 +171,7 @@ pub trait Forge {
     /// caller to plan again.
     fn put_status_over(
         &self,
-        number: u64,
+        number: MatterNumber,
         read: Option<&str>,
         body: &str,
     ) -> Result<bool, ForgeError> {
@@ -183,7 +186,7 @@ pub trait Forge {
     }
     /// The status comment as the forge has it now, not as this run read
     /// it; the next `put_status` edits this one.
-    fn status_now(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError> {
+    fn status_now(&self, number: MatterNumber) -> Result<Option<ForgeComment>, ForgeError> {
         self.read_thread_afresh(number);
         self.status_comment(number)
     }
@@ -195,12 +198,22 @@ pub trait Forge {
         description: &str,
     ) -> Result<(), ForgeError>;
     /// Adds these labels and removes those.
-    fn set_labels(&self, number: u64, add: &[&str], remove: &[&str]) -> Result<(), ForgeError>;
+    fn set_labels(
+        &self,
+        number: MatterNumber,
+        add: &[&str],
+        remove: &[&str],
+    ) -> Result<(), ForgeError>;
     /// Merges a pull request if, and only if, its head is still `expected`;
     /// returns the merge commit.
-    fn merge(&self, number: u64, expected: &HeadSha, message: &str) -> Result<HeadSha, ForgeError>;
+    fn merge(
+        &self,
+        number: MatterNumber,
+        expected: &HeadSha,
+        message: &str,
+    ) -> Result<HeadSha, ForgeError>;
     /// Closes a matter without merging.
-    fn close(&self, number: u64) -> Result<(), ForgeError>;
+    fn close(&self, number: MatterNumber) -> Result<(), ForgeError>;
     /// A file as it is now on the default branch, if it exists there.
     fn read_file(&self, path: &str) -> Result<Option<String>, ForgeError>;
     /// Commits a file to the default branch (a record under content/).

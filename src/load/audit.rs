@@ -16,6 +16,7 @@ use crate::forge::Forge;
 use crate::game::{GAME_DIRS, Game};
 use crate::git::{FileVersion, Repo};
 use crate::load;
+use crate::matter::MatterNumber;
 use crate::matter::audit::{Later, disagreement, undone};
 use crate::matter::collected::engine_kind;
 use crate::matter::labels::{RESOLVING, WITHDRAWN};
@@ -86,7 +87,7 @@ pub(crate) fn audit(
 /// Every closed votable matter on the forge without a record on the
 /// default branch, but those their authors withdrew.
 fn unrecorded(forge: &dyn Forge, base: &str, records: &[Record]) -> anyhow::Result<Vec<String>> {
-    let recorded: BTreeSet<u64> = records.iter().map(|r| r.number).collect();
+    let recorded: BTreeSet<MatterNumber> = records.iter().map(|r| r.number).collect();
     let mut out = Vec::new();
     let mut closed = forge
         .every_closed_matter()

@@ -13,6 +13,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::engine::MatterNumber;
 use crate::time::Timestamp;
 
 /// A forge account name.
@@ -108,7 +109,7 @@ impl fmt::Display for Kind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MatterInfo {
     /// Its number.
-    pub number: u64,
+    pub number: MatterNumber,
     /// Its title.
     pub title: String,
     /// Its description (Markdown).

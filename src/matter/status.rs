@@ -8,6 +8,7 @@ use crate::engine::ballot::Vote;
 use crate::engine::decide::{NOT_ENACTED, NOT_FAILED};
 use crate::engine::tally::Source;
 use crate::engine::{Decision, MatterDecision, MatterKind, Run};
+use crate::matter::MatterNumber;
 use crate::matter::collected::Collected;
 use crate::ruleset::diff::RuleChange;
 use crate::time::Timestamp;
@@ -313,7 +314,7 @@ pub fn ballot(d: &MatterDecision, active: &[String], matter: Option<&Collected>)
 pub fn run_text<'m>(
     run: &Run,
     active: &[String],
-    matter: &dyn Fn(u64) -> Option<&'m Collected>,
+    matter: &dyn Fn(MatterNumber) -> Option<&'m Collected>,
 ) -> String {
     let mut out = format!(
         "As of {}: {}, quorum {}.\n",
@@ -412,7 +413,7 @@ mod tests {
 
     fn waiting(next: Option<NextChange>, reasons: &[&str]) -> MatterDecision {
         MatterDecision {
-            id: 7,
+            id: MatterNumber(7),
             kind: MatterKind::Proposal,
             opened: at("2030-03-01T00:00:00Z"),
             decision: Decision::Wait,

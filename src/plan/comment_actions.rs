@@ -22,6 +22,7 @@ use crate::gamestate::set_value::SetValue;
 use crate::gamestate::variables;
 use crate::gamestate::{GameState, Phase};
 use crate::matter::ForgeComment;
+use crate::matter::MatterNumber;
 use crate::matter::collected::Collected;
 use crate::plan::Fate;
 use crate::time::Timestamp;
@@ -142,7 +143,7 @@ impl Planner<'_> {
                 "it was made during Seasonal Downtime, when no dynastic action may be taken".into(),
             );
         }
-        let pending = |(_, opened, resolved): &(u64, Timestamp, Option<Timestamp>)| {
+        let pending = |(_, opened, resolved): &(MatterNumber, Timestamp, Option<Timestamp>)| {
             *opened <= c.created && resolved.is_none_or(|r| c.created <= r)
         };
         if self.dov_pending.iter().any(pending) {
@@ -174,7 +175,7 @@ impl Planner<'_> {
     }
 
     /// Makes `sets` on the prospect, as the run will on the default branch.
-    fn set_prospect(&mut self, n: u64, sets: &[SetValue]) -> Result<(), PlanError> {
+    fn set_prospect(&mut self, n: MatterNumber, sets: &[SetValue]) -> Result<(), PlanError> {
         let files = self
             .trial
             .files(&self.prospect.tree)

@@ -9,6 +9,7 @@ use super::planner::{Planner, no_state, repo};
 use super::prospect::Attempt;
 use super::{Fate, PlanError};
 use crate::game::Game;
+use crate::matter::MatterNumber;
 use crate::matter::collected::Collected;
 use crate::matter::journal::{Journal, Resolution};
 use crate::matter::labels::{MERGED, RESOLVING};
@@ -152,7 +153,7 @@ impl Planner<'_> {
     /// final status, the labels.
     fn merged_steps(
         &mut self,
-        n: u64,
+        n: MatterNumber,
         kind: Kind,
         journal: &Journal,
         begin: Option<Begin>,

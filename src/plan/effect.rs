@@ -8,6 +8,7 @@
 use std::fmt;
 
 use crate::matter::HeadSha;
+use crate::matter::MatterNumber;
 use crate::record::Record;
 use crate::time::Timestamp;
 
@@ -112,7 +113,7 @@ pub(crate) enum Effect {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Step {
     /// The matter it is about.
-    pub number: u64,
+    pub number: MatterNumber,
     /// What to do.
     pub effect: Effect,
 }

@@ -35,6 +35,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::engine::{self, MatterDecision};
+use crate::matter::MatterNumber;
 use crate::matter::collected::Collected;
 use crate::matter::{HeadSha, Kind};
 use crate::source::SourceFile;
@@ -142,7 +143,7 @@ impl fmt::Display for Fate {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Line {
     /// The matter.
-    pub number: u64,
+    pub number: MatterNumber,
     /// Its kind.
     pub kind: Kind,
     /// What the rules decide (`enact`, `fail`, `wait`, or `merge` for what
@@ -182,7 +183,7 @@ pub(crate) struct Plan {
     /// The tally view of every votable matter as this run leaves it: the
     /// decision carried out, or for a pending one what could change it and
     /// when. The status comments, `play list` and the site show these.
-    pub decisions: BTreeMap<u64, MatterDecision>,
+    pub decisions: BTreeMap<MatterNumber, MatterDecision>,
 }
 
 impl Plan {
@@ -213,7 +214,7 @@ pub(crate) enum PlanError {
     #[error("#{number}: {why}")]
     Repository {
         /// The matter.
-        number: u64,
+        number: MatterNumber,
         /// What went wrong.
         why: String,
     },

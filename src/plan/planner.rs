@@ -10,6 +10,7 @@ use super::record::Resolved;
 use super::{Fate, Inputs, Line, Plan, PlanError, TreeId, Trial};
 use crate::engine::{self, Decision, MatterDecision, Run, Turnout};
 use crate::game::Game;
+use crate::matter::MatterNumber;
 use crate::matter::collected::{Collected, engine_kind, player_name, snapshot};
 use crate::matter::journal::Resolution;
 use crate::matter::labels::{ENACTED, FAILED, RESOLVING};
@@ -131,18 +132,18 @@ pub(super) struct Planner<'t> {
     pub(super) now: Timestamp,
     pub(super) steps: Vec<Step>,
     lines: Vec<Line>,
-    decisions: BTreeMap<u64, MatterDecision>,
+    decisions: BTreeMap<MatterNumber, MatterDecision>,
     /// Games read from trees, checked once each.
     games: BTreeMap<TreeId, Game>,
     /// The dice section of each matter's status comment.
-    pub(super) dice: BTreeMap<u64, String>,
+    pub(super) dice: BTreeMap<MatterNumber, String>,
     /// Each matter's dice log as this run leaves it.
-    pub(super) logs: BTreeMap<u64, crate::record::rolls::RollLog>,
+    pub(super) logs: BTreeMap<MatterNumber, crate::record::rolls::RollLog>,
     /// When Declarations of Victory were pending, by number: from their
     /// opening to their resolution (`None`: still pending as the run
     /// begins). A dynastic action made in one of these spans was made in
     /// a hiatus. One this run closes as no valid DoV never opened one.
-    pub(super) dov_pending: Vec<(u64, Timestamp, Option<Timestamp>)>,
+    pub(super) dov_pending: Vec<(MatterNumber, Timestamp, Option<Timestamp>)>,
     /// The DoV whose Ascension Address the game awaits, once one is
     /// enacted: it failed every DoV then pending.
     pub(super) crowned: Option<crate::engine::Crowned>,
@@ -152,7 +153,7 @@ pub(super) struct Planner<'t> {
 /// recorded ones, those a killed run left to finish, and the open ones.
 /// Judged from the records, not from what is open as the run begins, so a
 /// run that finishes a killed one judges a comment as it would have.
-fn dov_pending(inputs: &Inputs<'_>) -> Vec<(u64, Timestamp, Option<Timestamp>)> {
+fn dov_pending(inputs: &Inputs<'_>) -> Vec<(MatterNumber, Timestamp, Option<Timestamp>)> {
     let recorded = inputs
         .base
         .game
@@ -183,7 +184,7 @@ impl Planner<'_> {
     /// A status comment's body: `text`, the matter's dice, the journal.
     pub(super) fn render(
         &self,
-        n: u64,
+        n: MatterNumber,
         journal: &crate::matter::journal::Journal,
         text: &str,
     ) -> String {
@@ -193,7 +194,7 @@ impl Planner<'_> {
         }
     }
 
-    pub(super) fn step(&mut self, number: u64, effect: Effect) {
+    pub(super) fn step(&mut self, number: MatterNumber, effect: Effect) {
         self.steps.push(Step { number, effect });
     }
 
@@ -222,7 +223,11 @@ impl Planner<'_> {
     }
 
     /// The game of a tree, read and checked once.
-    pub(super) fn game_of(&mut self, number: u64, tree: &TreeId) -> Result<&Game, PlanError> {
+    pub(super) fn game_of(
+        &mut self,
+        number: MatterNumber,
+        tree: &TreeId,
+    ) -> Result<&Game, PlanError> {
         if !self.games.contains_key(tree) {
             let files = self.trial.files(tree).map_err(|why| repo(number, why))?;
             self.games.insert(tree.clone(), Game::check(&files));
@@ -246,7 +251,7 @@ impl Planner<'_> {
     /// Sets keys of the prospect's `[dynasty]` table.
     pub(super) fn edit_dynasty(
         &mut self,
-        number: u64,
+        number: MatterNumber,
         edits: &[(&'static str, DynastyValue)],
     ) -> Result<(), PlanError> {
         self.prospect
@@ -280,8 +285,8 @@ impl Planner<'_> {
         &mut self,
         run: &Run,
         pending: &[&Collected],
-    ) -> Result<(Vec<u64>, bool), PlanError> {
-        let find = |id: u64| pending.iter().copied().find(|m| m.info.number == id);
+    ) -> Result<(Vec<MatterNumber>, bool), PlanError> {
+        let find = |id: MatterNumber| pending.iter().copied().find(|m| m.info.number == id);
         let mut decided = Vec::new();
         let mut crowned = false;
         for d in run
@@ -671,7 +676,7 @@ fn awaits_address(game: &Game) -> bool {
         .is_some_and(|s| s.dynasty.phase == crate::gamestate::Phase::AwaitingAscension)
 }
 
-pub(super) fn repo(number: u64, why: String) -> PlanError {
+pub(super) fn repo(number: MatterNumber, why: String) -> PlanError {
     PlanError::Repository { number, why }
 }
 

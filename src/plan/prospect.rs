@@ -8,6 +8,7 @@ use super::effect::{DynastyValue, GAME_FILE};
 use super::{Merged, TreeId, Trial};
 use crate::game::Game;
 use crate::gamestate::edit::StateDoc;
+use crate::matter::MatterNumber;
 use crate::matter::admission;
 use crate::matter::{HeadSha, Kind};
 
@@ -41,7 +42,7 @@ impl Prospect {
         &self,
         trial: &mut dyn Trial,
         kind: Kind,
-        number: u64,
+        number: MatterNumber,
         head: &HeadSha,
     ) -> Result<Attempt, String> {
         let changed = trial.changed(head)?;

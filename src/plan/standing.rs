@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use super::effect::Effect;
 use super::planner::{Planner, no_state, repo};
 use super::{Fate, PlanError};
+use crate::matter::MatterNumber;
 use crate::matter::admission::{self, Facts, Ledger, Posting};
 use crate::matter::collected::{Collected, engine_kind, player_name};
 use crate::matter::journal::{Journal, Resolution};
@@ -31,7 +32,7 @@ impl Planner<'_> {
     pub(super) fn standing(
         &mut self,
         matters: &[&Collected],
-    ) -> Result<BTreeMap<u64, String>, PlanError> {
+    ) -> Result<BTreeMap<MatterNumber, String>, PlanError> {
         let postings: Vec<Posting<'_>> = matters.iter().map(|m| Posting::of(&m.info)).collect();
         let game = self.prospect.game.clone();
         let ledger = Ledger::new(&game, &postings);
@@ -169,7 +170,7 @@ impl Planner<'_> {
 /// The status of a matter closed as no matter: being closed, or closed.
 pub(crate) fn closing_text(
     kind: crate::matter::Kind,
-    number: u64,
+    number: MatterNumber,
     why: &str,
     done: bool,
 ) -> String {

@@ -15,6 +15,7 @@ use std::hash::{DefaultHasher, Hasher};
 use rayon::prelude::*;
 
 use crate::engine::MatterKind;
+use crate::engine::MatterNumber;
 use crate::record::{Failure, FinalTally, Outcome, Record, RecordedUncounted, RecordedVote};
 use crate::time::Timestamp;
 
@@ -278,7 +279,7 @@ fn encode(&(stamp, content, record): &EntryRef) -> Vec<u8> {
     w.extend_from_slice(&stamp.changed.to_le_bytes());
     w.extend_from_slice(&stamp.inode.to_le_bytes());
     w.extend_from_slice(content);
-    w.extend_from_slice(&number.to_le_bytes());
+    w.extend_from_slice(&number.get().to_le_bytes());
     put_opt(&mut w, source.as_ref(), |w, s| put_str(w, s));
     w.push(match kind {
         MatterKind::Proposal => 0,
@@ -388,7 +389,7 @@ fn decode(bytes: &[u8]) -> Option<Entry> {
     };
     let content: Content = r.take(20)?.try_into().ok()?;
     let record = Record {
-        number: r.u64()?,
+        number: MatterNumber(r.u64()?),
         source: r.opt(Reader::string)?,
         kind: match r.u8()? {
             0 => MatterKind::Proposal,

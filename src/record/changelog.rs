@@ -13,6 +13,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::engine::MatterNumber;
 use crate::time::Timestamp;
 
 /// One version of state/variables.toml.
@@ -38,7 +39,7 @@ pub struct Change {
     /// The commit (short).
     pub commit: String,
     /// The matter it came from, if the message names one (`#12`).
-    pub matter: Option<u64>,
+    pub matter: Option<MatterNumber>,
     /// `players.Boris.springs` or `globals.round`.
     pub path: String,
     /// The old value (`-` if absent).
@@ -270,7 +271,7 @@ fn flatten(text: &str) -> BTreeMap<String, String> {
 }
 
 /// The first `#N` of a commit message.
-fn matter_of(message: &str) -> Option<u64> {
+fn matter_of(message: &str) -> Option<MatterNumber> {
     let first = message.lines().next()?;
     let at = first.find('#')?;
     let digits: String = first[at + 1..]
@@ -311,7 +312,7 @@ mod tests {
             },
         ];
         let found = changes(&versions);
-        let tail: Vec<(Option<u64>, &str, &str, &str, &str)> = found[2..]
+        let tail: Vec<(Option<MatterNumber>, &str, &str, &str, &str)> = found[2..]
             .iter()
             .map(|c| {
                 (
@@ -327,13 +328,19 @@ mod tests {
             tail,
             [
                 (
-                    Some(4),
+                    Some(MatterNumber(4)),
                     "players.Boris.springs",
                     "3",
                     "7",
                     "by @boris-b, comment 9, rolled DICE6 = 4"
                 ),
-                (Some(5), "globals.round", "1", "2", "commit by gitnomic"),
+                (
+                    Some(MatterNumber(5)),
+                    "globals.round",
+                    "1",
+                    "2",
+                    "commit by gitnomic"
+                ),
             ]
         );
         assert_eq!(

@@ -12,6 +12,7 @@
 use chrono::NaiveDateTime;
 
 use crate::engine::MatterKind;
+use crate::engine::MatterNumber;
 use crate::record::{Failure, Outcome, Record};
 use crate::time::Timestamp;
 
@@ -90,7 +91,7 @@ pub fn import(csv_text: &str, source: &str) -> Result<Import, HistoryError> {
         }
         number += 1;
         let fields: Vec<&str> = row.iter().collect();
-        match record_of(&fields, number, source) {
+        match record_of(&fields, MatterNumber(number), source) {
             Ok(record) => out.records.push(record),
             Err(message) => out.problems.push(RowProblem { line, message }),
         }
@@ -106,7 +107,7 @@ fn csv_error(err: &csv::Error) -> HistoryError {
 }
 
 /// One row as a record, or why it cannot be one.
-fn record_of(fields: &[&str], number: u64, source: &str) -> Result<Record, String> {
+fn record_of(fields: &[&str], number: MatterNumber, source: &str) -> Result<Record, String> {
     let [
         title,
         proposer,
@@ -227,7 +228,10 @@ mod tests {
         );
         assert_eq!((first.dynasty, first.comments), (28, Some(8)));
         assert_eq!(second.title, "Lend & Borrow, again");
-        assert_eq!((second.number, second.status()), (2, "vetoed"));
+        assert_eq!(
+            (second.number, second.status()),
+            (MatterNumber(2), "vetoed")
+        );
         assert_eq!(second.resolved_by, "Tamsin");
     }
 
@@ -248,12 +252,12 @@ mod tests {
         assert!(import.problems[2].message.contains("postedDate"));
         assert!(import.problems[3].message.contains("found 2"));
         // Numbers follow rows, skipped or not, so a fixed table gives fixed files.
-        let kept: Vec<(u64, &str)> = import
+        let kept: Vec<(MatterNumber, &str)> = import
             .records
             .iter()
             .map(|r| (r.number, r.status()))
             .collect();
-        assert_eq!(kept, [(5, "illegal")]);
+        assert_eq!(kept, [(MatterNumber(5), "illegal")]);
     }
 
     #[test]

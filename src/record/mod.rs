@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::MatterKind;
+use crate::engine::MatterNumber;
 use crate::error::{Diagnostic, Diagnostics, toml_diagnostic};
 use crate::source::{SourceFile, split_front_matter};
 use crate::time::Timestamp;
@@ -107,7 +108,7 @@ pub struct FinalTally {
 pub struct Record {
     /// The pull request or issue number (or, for an imported record, its
     /// position in the imported history).
-    pub number: u64,
+    pub number: MatterNumber,
     /// Where an imported record came from (`blognomic`); `None` for the
     /// game's own matters. It keeps imported numbers apart from the
     /// forge's: imported records live in `content/matters/<source>/`.
@@ -168,7 +169,7 @@ pub struct Record {
 
 impl Record {
     /// Where the record of the game's own matter `number` is kept.
-    pub fn path_for(number: u64) -> String {
+    pub fn path_for(number: MatterNumber) -> String {
         format!("content/matters/{number:05}.md")
     }
 
@@ -297,7 +298,7 @@ mod tests {
 
     fn sample() -> Record {
         Record {
-            number: 12,
+            number: MatterNumber(12),
             source: None,
             kind: MatterKind::Proposal,
             title: "Wind faster".into(),
@@ -355,7 +356,7 @@ mod tests {
     #[test]
     fn a_record_round_trips_through_its_file() {
         let record = sample();
-        let file = SourceFile::new(Record::path_for(12), record.render());
+        let file = SourceFile::new(Record::path_for(MatterNumber(12)), record.render());
         assert_eq!(file.path, "content/matters/00012.md");
         assert!(file.text.contains("[tally]\nfor = 3\n"), "{}", file.text);
         assert_eq!(Record::parse(&file).unwrap(), record);
@@ -374,12 +375,13 @@ mod tests {
             .render()
             .replace("outcome = \"enacted\"", "outcome = \"postponed\"");
         let line = text.lines().position(|l| l.starts_with("outcome")).unwrap() + 1;
-        let err = Record::parse(&SourceFile::new(Record::path_for(12), text)).unwrap_err();
+        let err =
+            Record::parse(&SourceFile::new(Record::path_for(MatterNumber(12)), text)).unwrap_err();
         assert_eq!(err.line, line);
         let (records, problems) = parse_records(
             &[
                 misplaced,
-                SourceFile::new(Record::path_for(12), sample().render()),
+                SourceFile::new(Record::path_for(MatterNumber(12)), sample().render()),
             ],
             Vec::new(),
         );
@@ -388,7 +390,7 @@ mod tests {
 
     fn imported() -> Record {
         Record {
-            number: 7,
+            number: MatterNumber(7),
             source: Some("blognomic".into()),
             failure: Some(Failure::Vetoed),
             outcome: Outcome::Failed,
@@ -413,7 +415,7 @@ mod tests {
         assert!(!file.text.contains("[tally]"), "{}", file.text);
         assert!(file.text.contains("failure = \"vetoed\""), "{}", file.text);
         assert_eq!(Record::parse(&file).unwrap(), record);
-        let own = SourceFile::new(Record::path_for(7), record.render());
+        let own = SourceFile::new(Record::path_for(MatterNumber(7)), record.render());
         let err = Record::parse(&own).unwrap_err().to_string();
         assert!(
             err.contains("belongs at content/matters/blognomic/00007.md"),
@@ -434,7 +436,7 @@ mod tests {
     fn own_records_sort_before_imported_ones() {
         let files = [
             SourceFile::new(imported().path(), imported().render()),
-            SourceFile::new(Record::path_for(12), sample().render()),
+            SourceFile::new(Record::path_for(MatterNumber(12)), sample().render()),
         ];
         let (records, problems) = parse_records(&files, Vec::new());
         assert!(problems.is_empty(), "{problems}");

@@ -11,12 +11,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::MatterNumber;
 use crate::gamestate::commands::{self, Said};
 use crate::gamestate::dice::{Dice, Inputs, throw};
 use crate::time::Timestamp;
 
 /// Where the log of `matter`'s rolls lives.
-pub fn path(matter: u64) -> String {
+pub fn path(matter: MatterNumber) -> String {
     format!("content/rolls/{matter:05}.toml")
 }
 
@@ -25,7 +26,7 @@ pub fn path(matter: u64) -> String {
 #[serde(deny_unknown_fields)]
 pub struct RollLog {
     /// The matter.
-    pub matter: u64,
+    pub matter: MatterNumber,
     /// The game's seed when the first roll was logged; every roll of the
     /// log is drawn with it, so changing the game's seed later changes no
     /// result already made.
@@ -98,7 +99,7 @@ impl Logged {
     pub fn inputs<'a>(&self, log: &'a RollLog) -> Inputs<'a> {
         Inputs {
             seed: &log.seed,
-            matter: log.matter,
+            matter: log.matter.get(),
             comment: self.comment,
             created: self.created,
             index: self.index,
@@ -157,7 +158,7 @@ impl RollLog {
     /// a log begun now. Returns `None` if there is nothing to log.
     pub fn update(
         old: Option<RollLog>,
-        matter: u64,
+        matter: MatterNumber,
         seed: &str,
         comments: &[Seen<'_>],
         now: Timestamp,
@@ -214,7 +215,7 @@ fn still_reads(body: &str, logged: &Logged) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mismatch {
     /// The matter.
-    pub matter: u64,
+    pub matter: MatterNumber,
     /// The comment.
     pub comment: u64,
     /// The roll's place in it.
@@ -325,11 +326,18 @@ mod tests {
             seen(1, "ROLL 2DICE6+1 for the ambush", false),
             seen(2, "no roll", false),
         ];
-        let log = RollLog::update(None, 7, "s", &comments, at(100)).unwrap();
+        let log = RollLog::update(None, MatterNumber(7), "s", &comments, at(100)).unwrap();
         assert_eq!(log.rolls.len(), 1);
         assert_eq!(log.rolls[0].dice, "2DICE6+1");
         assert_eq!(verify(&log), []);
-        let again = RollLog::update(Some(log.clone()), 7, "other", &comments, at(200)).unwrap();
+        let again = RollLog::update(
+            Some(log.clone()),
+            MatterNumber(7),
+            "other",
+            &comments,
+            at(200),
+        )
+        .unwrap();
         assert_eq!(again, log, "seen again, nothing changes");
         let text = log.render();
         assert_eq!(RollLog::parse(&text).unwrap(), log);
@@ -338,9 +346,10 @@ mod tests {
     #[test]
     fn edits_and_deletions_are_marked_and_the_roll_stays() {
         let first = [seen(1, "ROLL DICE6", false), seen(2, "ROLL DICE8", false)];
-        let log = RollLog::update(None, 7, "s", &first, at(100)).unwrap();
+        let log = RollLog::update(None, MatterNumber(7), "s", &first, at(100)).unwrap();
         let later = [seen(1, "ROLL DICE20", true)];
-        let log2 = RollLog::update(Some(log.clone()), 7, "s", &later, at(200)).unwrap();
+        let log2 =
+            RollLog::update(Some(log.clone()), MatterNumber(7), "s", &later, at(200)).unwrap();
         assert_eq!(log2.rolls.len(), 2, "the edited roll is not rolled again");
         assert_eq!(log2.rolls[0].afterwards, Some(Afterwards::Edited));
         assert_eq!(log2.rolls[0].total, log.rolls[0].total);
@@ -352,14 +361,14 @@ mod tests {
             seen(1, "ROLL DICE6 (typo fixed)", true),
             seen(2, "ROLL DICE8", false),
         ];
-        let log3 = RollLog::update(Some(log), 7, "s", &harmless, at(200)).unwrap();
+        let log3 = RollLog::update(Some(log), MatterNumber(7), "s", &harmless, at(200)).unwrap();
         assert!(log3.rolls.iter().all(|r| r.afterwards.is_none()));
     }
 
     #[test]
     fn a_changed_result_is_named() {
         let comments = [seen(5, "ROLL d6", false)];
-        let mut log = RollLog::update(None, 9, "s", &comments, at(1)).unwrap();
+        let mut log = RollLog::update(None, MatterNumber(9), "s", &comments, at(1)).unwrap();
         log.rolls[0].total += 1;
         let found = verify(&log);
         assert_eq!(found.len(), 1);
@@ -375,7 +384,10 @@ mod tests {
     #[test]
     fn bad_rolls_are_answered() {
         let comments = [seen(3, "ROLL lots", false)];
-        assert_eq!(RollLog::update(None, 1, "s", &comments, at(1)), None);
+        assert_eq!(
+            RollLog::update(None, MatterNumber(1), "s", &comments, at(1)),
+            None
+        );
         let text = answer(None, &comments).unwrap();
         assert!(
             text.contains("`ROLL lots` is not a roll: `lots` is not dice"),
@@ -412,8 +424,8 @@ mod tests {
             let first: Vec<(usize, u64, bool)> = first.iter().map(|(b, id)| (*b, *id, false)).collect();
             let one = seen_all(&first);
             let two = seen_all(&later);
-            let log = RollLog::update(None, 3, &seed, &to_seen(&one), at(50));
-            let log = RollLog::update(log, 3, &seed, &to_seen(&two), at(60));
+            let log = RollLog::update(None, MatterNumber(3), &seed, &to_seen(&one), at(50));
+            let log = RollLog::update(log, MatterNumber(3), &seed, &to_seen(&two), at(60));
             let Some(mut log) = log else { return Ok(()) };
             proptest::prop_assert_eq!(verify(&log), vec![]);
             let round_tripped = RollLog::parse(&log.render()).unwrap();

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use anyhow::bail;
 
 use crate::forge::{Forge, ForgeError, HeadSha};
+use crate::matter::MatterNumber;
 use crate::matter::journal::Journal;
 use crate::matter::labels::RESOLVING;
 use crate::plan::effect::GAME_FILE;
@@ -35,15 +36,18 @@ impl From<ForgeError> for Carried {
 pub(crate) struct Carrier<'a> {
     forge: &'a dyn Forge,
     /// Each matter's status comment as it now is.
-    statuses: BTreeMap<u64, Option<String>>,
+    statuses: BTreeMap<MatterNumber, Option<String>>,
     /// Merge commits made in this run.
-    merges: BTreeMap<u64, HeadSha>,
+    merges: BTreeMap<MatterNumber, HeadSha>,
 }
 
 impl<'a> Carrier<'a> {
     /// A carrier writing to `forge`, which holds the status comments
     /// `statuses` (by matter: as the plan was made from them).
-    pub(crate) fn new(forge: &'a dyn Forge, statuses: BTreeMap<u64, Option<String>>) -> Self {
+    pub(crate) fn new(
+        forge: &'a dyn Forge,
+        statuses: BTreeMap<MatterNumber, Option<String>>,
+    ) -> Self {
         Carrier {
             forge,
             statuses,
@@ -119,7 +123,7 @@ impl<'a> Carrier<'a> {
     /// and only over the journal this run planned from: one another run
     /// wrote since (a push a check noted, a decision of another resolve
     /// run) is not this run's to overwrite, and stops it.
-    fn status(&mut self, n: u64, body: &str) -> Result<bool, Carried> {
+    fn status(&mut self, n: MatterNumber, body: &str) -> Result<bool, Carried> {
         let current = self.statuses.entry(n).or_default();
         if current.as_deref() == Some(body) {
             return Ok(false);
@@ -133,7 +137,12 @@ impl<'a> Carrier<'a> {
 
     /// Merges at `head`; a pull request already merged (by a run that
     /// stopped before recording it) counts as merged.
-    fn merge(&self, n: u64, head: &HeadSha, message: &str) -> Result<(HeadSha, bool), Carried> {
+    fn merge(
+        &self,
+        n: MatterNumber,
+        head: &HeadSha,
+        message: &str,
+    ) -> Result<(HeadSha, bool), Carried> {
         match self.forge.merge(n, head, message) {
             Ok(commit) => Ok((commit, true)),
             Err(ForgeError::NotOpen(_)) => match self.forge.matter(n)?.merge_commit {
@@ -150,7 +159,7 @@ impl<'a> Carrier<'a> {
     }
 
     /// The merge commit of `n`: made in this run, or found on the forge.
-    fn merge_commit(&self, n: u64, pull: bool) -> Result<Option<String>, ForgeError> {
+    fn merge_commit(&self, n: MatterNumber, pull: bool) -> Result<Option<String>, ForgeError> {
         if let Some(commit) = self.merges.get(&n) {
             return Ok(Some(commit.0.clone()));
         }
@@ -162,7 +171,7 @@ impl<'a> Carrier<'a> {
 
     /// Takes back the announcement of a decision the forge refused: the
     /// status says why, and the next run decides the matter again.
-    pub(crate) fn unannounce(&mut self, n: u64, why: &str) -> anyhow::Result<()> {
+    pub(crate) fn unannounce(&mut self, n: MatterNumber, why: &str) -> anyhow::Result<()> {
         let mut journal = self
             .statuses
             .get(&n)

@@ -16,6 +16,7 @@
 
 use crate::engine;
 use crate::forge::{Forge, ForgeComment, ForgeError, HeadSha, MatterInfo, Push};
+use crate::matter::MatterNumber;
 use crate::matter::collected::Collected;
 use crate::matter::journal::{Journal, SeenHead};
 use crate::matter::{ReviewState, Via};
@@ -234,7 +235,7 @@ fn redate(journal: &mut Journal, push: &Push) {
 /// A matter's comments in one read: the bot's status comment, and the rest.
 pub(crate) fn thread(
     forge: &dyn Forge,
-    number: u64,
+    number: MatterNumber,
 ) -> Result<(Option<ForgeComment>, Vec<ForgeComment>), ForgeError> {
     let (status, rest): (Vec<ForgeComment>, Vec<ForgeComment>) = forge
         .comments(number)?

@@ -15,6 +15,7 @@ use crate::game::Game;
 use crate::git::Repo;
 use crate::git::trial::GitTrial;
 use crate::load;
+use crate::matter::MatterNumber;
 use crate::matter::collected::{Collected, engine_kind};
 use crate::plan::{self, Inputs, Plan, Prospect};
 use crate::resolve::collect::{self, TypoJudge};
@@ -28,7 +29,7 @@ pub(crate) struct Planned {
     /// What the run will do.
     pub(crate) plan: Plan,
     /// Every matter collected (open and unfinished), by number.
-    pub(crate) matters: BTreeMap<u64, Collected>,
+    pub(crate) matters: BTreeMap<MatterNumber, Collected>,
 }
 
 /// Collects the matters of `forge` and plans a resolve run at `now` for
@@ -57,7 +58,7 @@ pub(crate) fn plan(
     let mut closed = None;
     loop {
         let planned = plan_once(forge, game, (repo, &mut *trial), now, (&open, &mut closed))?;
-        let mut stale: Vec<u64> = planned
+        let mut stale: Vec<MatterNumber> = planned
             .plan
             .steps
             .iter()
@@ -196,7 +197,7 @@ pub(crate) fn pending(
             .filter_map(|d| planned.matters.get(&d.id)?.engine_matter(state))
             .collect();
         let snapshot = crate::matter::collected::snapshot(state, params, matters);
-        let voters = |id: u64| {
+        let voters = |id: MatterNumber| {
             views
                 .matters
                 .iter()
@@ -312,7 +313,7 @@ pub(crate) fn pin_missing_heads<'m>(
     forge: &dyn Forge,
     repo: &Repo,
     matters: impl IntoIterator<Item = &'m Collected>,
-) -> Result<Vec<(u64, HeadSha)>, ForgeError> {
+) -> Result<Vec<(MatterNumber, HeadSha)>, ForgeError> {
     let mut pinned = Vec::new();
     for matter in matters {
         if matter.info.head.is_none() {

@@ -36,6 +36,7 @@ use crate::game::Game;
 use crate::git::trial::GitTrial;
 use crate::git::{Forward, Repo, WorkTree};
 use crate::load;
+use crate::matter::MatterNumber;
 use crate::plan::{Effect, Fate, Plan, Step};
 use crate::time::Timestamp;
 use carry::{Carried, Carrier};
@@ -82,7 +83,7 @@ pub(crate) enum Event<'a> {
     /// The plan, before anything is done.
     Planned(&'a Plan),
     /// An earlier head of a pull request, kept reachable.
-    Kept(u64, &'a HeadSha),
+    Kept(MatterNumber, &'a HeadSha),
     /// Earlier heads could not be kept (no decision rests on it).
     NotKept(&'a str),
     /// An effect carried out (`true`), or found done already (`false`).
@@ -103,11 +104,11 @@ pub(crate) enum Ended {
     /// why); they wait for a later run.
     Done {
         /// The matters held.
-        held: Vec<u64>,
+        held: Vec<MatterNumber>,
     },
     /// The forge refused an effect on this matter; nothing is half-done,
     /// and the next run decides it again.
-    Refused(u64),
+    Refused(MatterNumber),
     /// Another run wrote a status this run planned from; the next run
     /// plans again from what is there now.
     Overtaken,
@@ -317,7 +318,7 @@ fn settle_checkout(
 }
 
 /// The matters the plan holds (decided, but not to be carried out).
-fn held(plan: &Plan) -> Vec<u64> {
+fn held(plan: &Plan) -> Vec<MatterNumber> {
     plan.lines
         .iter()
         .filter(|l| matches!(l.fate, Fate::Held(_)))

@@ -11,6 +11,7 @@ use super::*;
 use crate::forge::local::{LocalForge, NewMatter};
 use crate::forge::{ForgeComment, ForgeError, Kind, MatterInfo};
 use crate::git::Stamp;
+use crate::matter::MatterNumber;
 
 fn at(text: &str) -> Timestamp {
     Timestamp::parse(text).unwrap()
@@ -52,22 +53,22 @@ impl Forge for Faulty {
     ) -> Result<Vec<MatterInfo>, ForgeError> {
         self.inner.closed_matters(label, since)
     }
-    fn matter(&self, number: u64) -> Result<MatterInfo, ForgeError> {
+    fn matter(&self, number: MatterNumber) -> Result<MatterInfo, ForgeError> {
         self.inner.matter(number)
     }
-    fn comments(&self, number: u64) -> Result<Vec<ForgeComment>, ForgeError> {
+    fn comments(&self, number: MatterNumber) -> Result<Vec<ForgeComment>, ForgeError> {
         self.inner.comments(number)
     }
-    fn pushes(&self, number: u64) -> Result<Vec<(HeadSha, Timestamp)>, ForgeError> {
+    fn pushes(&self, number: MatterNumber) -> Result<Vec<(HeadSha, Timestamp)>, ForgeError> {
         self.inner.pushes(number)
     }
-    fn changed_files(&self, number: u64) -> Result<Vec<String>, ForgeError> {
+    fn changed_files(&self, number: MatterNumber) -> Result<Vec<String>, ForgeError> {
         self.inner.changed_files(number)
     }
     fn bot(&self) -> &str {
         self.inner.bot()
     }
-    fn put_status(&self, number: u64, body: &str) -> Result<(), ForgeError> {
+    fn put_status(&self, number: MatterNumber, body: &str) -> Result<(), ForgeError> {
         self.write()?;
         self.inner.put_status(number, body)
     }
@@ -75,15 +76,25 @@ impl Forge for Faulty {
         self.write()?;
         self.inner.set_commit_status(sha, ok, why)
     }
-    fn set_labels(&self, number: u64, add: &[&str], remove: &[&str]) -> Result<(), ForgeError> {
+    fn set_labels(
+        &self,
+        number: MatterNumber,
+        add: &[&str],
+        remove: &[&str],
+    ) -> Result<(), ForgeError> {
         self.write()?;
         self.inner.set_labels(number, add, remove)
     }
-    fn merge(&self, number: u64, expected: &HeadSha, message: &str) -> Result<HeadSha, ForgeError> {
+    fn merge(
+        &self,
+        number: MatterNumber,
+        expected: &HeadSha,
+        message: &str,
+    ) -> Result<HeadSha, ForgeError> {
         self.write()?;
         self.inner.merge(number, expected, message)
     }
-    fn close(&self, number: u64) -> Result<(), ForgeError> {
+    fn close(&self, number: MatterNumber) -> Result<(), ForgeError> {
         self.write()?;
         self.inner.close(number)
     }
@@ -94,7 +105,7 @@ impl Forge for Faulty {
         self.write()?;
         self.inner.commit_file(path, text, message)
     }
-    fn pin_head(&self, number: u64, sha: &HeadSha) -> Result<bool, ForgeError> {
+    fn pin_head(&self, number: MatterNumber, sha: &HeadSha) -> Result<bool, ForgeError> {
         self.write()?;
         self.inner.pin_head(number, sha)
     }
@@ -152,11 +163,11 @@ fn game() -> tempfile::TempDir {
         forge.open_matter(&new).unwrap();
     }
     forge
-        .add_comment(5, "boris-b", "ROLL DICE6\nADD springs DICE6")
+        .add_comment(MatterNumber(5), "boris-b", "ROLL DICE6\nADD springs DICE6")
         .unwrap();
     for n in 1..=4 {
         for voter in ["boris-b", "cleo-c", "dmitri-d", "wren-w"] {
-            forge.add_comment(n, voter, "FOR").unwrap();
+            forge.add_comment(MatterNumber(n), voter, "FOR").unwrap();
         }
     }
     dir

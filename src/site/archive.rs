@@ -11,6 +11,7 @@ use super::cache::Digest;
 use super::context::{Context, date, datetime, matter_url, percent};
 use super::xref::{self, Targets};
 use super::{Site, SiteError};
+use crate::matter::MatterNumber;
 use crate::record::Record;
 
 /// Rows per page of the archive's long lists.
@@ -30,7 +31,7 @@ pub(crate) struct MatterRow {
     /// The digest of the row's fields: pages listing it digest this.
     #[serde(skip)]
     pub(crate) digest: u64,
-    pub(crate) number: u64,
+    pub(crate) number: MatterNumber,
     pub(crate) url: String,
     pub(crate) title: String,
     pub(crate) author: String,
@@ -402,7 +403,7 @@ pub(crate) fn rows_digest(key: Digest, rows: &[&MatterRow]) -> Digest {
 /// A record as its page shows it.
 #[derive(Serialize)]
 struct MatterView<'r> {
-    number: u64,
+    number: MatterNumber,
     title: &'r str,
     /// The kind as players and the ruleset name it: `Call for Judgement`.
     kind: &'static str,
@@ -589,7 +590,7 @@ fn matters(
     // What each of this game's matters changed in the gamestate, in
     // words, from the log (an imported record's number is another
     // game's).
-    let mut state: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    let mut state: BTreeMap<MatterNumber, Vec<String>> = BTreeMap::new();
     for c in &cx.input.timeline.changes {
         if let Some(n) = c.matter {
             state

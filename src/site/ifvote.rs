@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::engine::{self, Comment, Matter, PlayerName, Snapshot};
+use crate::matter::MatterNumber;
 use crate::matter::status;
 use crate::time::Timestamp;
 
@@ -30,8 +31,8 @@ pub struct IfVote {
 pub fn if_votes(
     snapshot: &Snapshot,
     now: Timestamp,
-    voters: &dyn Fn(u64) -> Vec<String>,
-) -> BTreeMap<u64, Vec<IfVote>> {
+    voters: &dyn Fn(MatterNumber) -> Vec<String>,
+) -> BTreeMap<MatterNumber, Vec<IfVote>> {
     let mut out = BTreeMap::new();
     for (i, matter) in snapshot.matters.iter().enumerate() {
         let rows: Vec<IfVote> = voters(matter.id)
@@ -76,6 +77,7 @@ fn outcome(snapshot: &Snapshot, i: usize, player: &str, vote: &str, now: Timesta
 mod tests {
     use super::if_votes;
     use crate::engine::scenario;
+    use crate::matter::MatterNumber;
 
     /// A CfJ by A among three players: A's own FOR stands, the quorum is
     /// two. B's FOR would carry it now; B's AGAINST would not.
@@ -107,7 +109,7 @@ opened = "2030-03-01T00:00:00Z"
         let s = scenario::parse(text).expect("the scenario parses");
         let now = s.now.expect("a moment");
         let rows = if_votes(&s.snapshot, now, &|_| vec!["B".into()]);
-        let b = &rows[&1][0];
+        let b = &rows[&MatterNumber(1)][0];
         assert_eq!(b.player, "B");
         assert!(b.for_.starts_with("would be enacted now"), "{b:?}");
         assert!(!b.against.starts_with("would be enacted now"), "{b:?}");

@@ -15,6 +15,8 @@ use super::archive::{PageLink, Pager};
 use super::context::{Context, datetime, matter_url};
 use super::{Site, SiteError};
 
+use crate::matter::MatterNumber;
+
 /// Changes per page of a log.
 pub(crate) const PER_PAGE: usize = 100;
 
@@ -28,7 +30,7 @@ pub(crate) struct LogRow {
     what: String,
     from: String,
     to: String,
-    matter: Option<u64>,
+    matter: Option<MatterNumber>,
     matter_url: Option<String>,
     comment: Option<u64>,
     roll: Option<String>,
@@ -52,7 +54,7 @@ pub(crate) fn rows(cx: &Context) -> Vec<(LogRow, Vec<String>)> {
         return Vec::new();
     }
     let state = cx.game.state.as_ref();
-    let records: BTreeMap<u64, String> = cx
+    let records: BTreeMap<MatterNumber, String> = cx
         .game
         .records
         .iter()

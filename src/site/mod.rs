@@ -38,6 +38,7 @@ use crate::game::Game;
 use crate::game::timeline::Timeline;
 
 pub use crate::game::weblinks::ForgeWeb;
+use crate::matter::MatterNumber;
 pub use cache::RenderCache;
 pub use theme::{Theme, ThemeFile, builtin_names};
 
@@ -98,7 +99,7 @@ pub struct Pending {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ClosingView {
     /// Its number.
-    pub number: u64,
+    pub number: MatterNumber,
     /// The kind it claims.
     pub kind: String,
     /// Its title.
@@ -113,7 +114,7 @@ pub struct ClosingView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PendingView {
     /// The pull request or issue number.
-    pub number: u64,
+    pub number: MatterNumber,
     /// Proposal, CfJ or DoV.
     pub kind: String,
     /// Its title.
@@ -168,7 +169,7 @@ pub struct PendingView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ActionView {
     /// The issue or pull request number.
-    pub number: u64,
+    pub number: MatterNumber,
     /// Its title.
     pub title: String,
     /// The author's player name.

@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::{Pending, PendingView, PendingVote};
 use crate::engine::ballot::Vote;
 use crate::engine::{MatterDecision, Run};
+use crate::matter::MatterNumber;
 use crate::matter::collected::Collected;
 use crate::matter::status::{self, BallotRow};
 use crate::record::changelog::{self, Version};
@@ -23,7 +24,7 @@ use crate::time::Timestamp;
 /// what a matter's branch changes (see [`proposed_change`]).
 pub fn views(
     run: &Run,
-    matter: &dyn Fn(u64) -> Option<Collected>,
+    matter: &dyn Fn(MatterNumber) -> Option<Collected>,
     author: &dyn Fn(&str) -> String,
     active: &[String],
     change: &dyn Fn(&Collected) -> ProposedChange,

@@ -13,6 +13,7 @@ use super::rules::{Links, rule_view, section_views};
 use super::xref::Targets;
 use super::{Site, SiteError};
 use crate::game::timeline::Revision;
+use crate::matter::MatterNumber;
 use crate::record::Record;
 use crate::ruleset::diff::{RuleDiff, rule_diffs};
 use crate::ruleset::textdiff::Line;
@@ -194,7 +195,7 @@ struct HistoryEntry {
 /// matter behind a revision.
 struct Matters<'r> {
     by_commit: BTreeMap<&'r str, &'r Record>,
-    by_number: BTreeMap<u64, &'r Record>,
+    by_number: BTreeMap<MatterNumber, &'r Record>,
 }
 
 impl<'r> Matters<'r> {
@@ -224,7 +225,7 @@ impl<'r> Matters<'r> {
 }
 
 /// `#12` in `Wind faster (#12)` or `Merge pull request #12 from …`.
-fn pr_number(summary: &str) -> Option<u64> {
+fn pr_number(summary: &str) -> Option<MatterNumber> {
     let at = summary.find('#')?;
     let digits: String = summary[at + 1..]
         .chars()
@@ -392,8 +393,11 @@ mod tests {
 
     #[test]
     fn finds_the_pull_request_named_in_a_commit() {
-        assert_eq!(pr_number("Wind faster (#12)"), Some(12));
-        assert_eq!(pr_number("Merge pull request #7 from ada/x"), Some(7));
+        assert_eq!(pr_number("Wind faster (#12)"), Some(MatterNumber(12)));
+        assert_eq!(
+            pr_number("Merge pull request #7 from ada/x"),
+            Some(MatterNumber(7))
+        );
         assert_eq!(pr_number("No number here"), None);
     }
 }

@@ -7,6 +7,8 @@ use super::archive::{MatterRow, by_year, rows_digest};
 use super::cache::Digest;
 use super::context::Context;
 
+use crate::matter::MatterNumber;
+
 /// One entry of the search index: `t` the title, `u` the address from
 /// the root, `k` the kind, `a` more text to match.
 #[derive(Serialize)]
@@ -85,7 +87,7 @@ pub(crate) fn render(cx: &Context, rows: &[MatterRow], newest: &[usize], site: &
         .collect();
     sources.sort_unstable();
     sources.dedup();
-    let pending: Vec<u64> = cx.input.pending.matters.iter().map(|m| m.number).collect();
+    let pending: Vec<MatterNumber> = cx.input.pending.matters.iter().map(|m| m.number).collect();
     let index = serde_json::json!({
         "entries": rules.chain(players).collect::<Vec<_>>(),
         "sources": sources,

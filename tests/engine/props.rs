@@ -14,8 +14,8 @@ use gitnomic::engine::expr::Expr;
 use gitnomic::engine::params::{Condition, PRESETS};
 use gitnomic::engine::tally::Tally;
 use gitnomic::engine::{
-    Comment, Crowned, IdleSpell, Matter, MatterKind, Params, Phase, Player, PlayerName, Snapshot,
-    resolve,
+    Comment, Crowned, IdleSpell, Matter, MatterKind, MatterNumber, Params, Phase, Player,
+    PlayerName, Snapshot, resolve,
 };
 use gitnomic::time::{Span, Timestamp};
 use proptest::prelude::*;
@@ -83,7 +83,7 @@ prop_compose! {
                 body: BODIES[body].to_owned(),
             })
             .collect();
-        Matter { id, kind, author: name(author), opened, comments }
+        Matter { id: MatterNumber(id), kind, author: name(author), opened, comments }
     }
 }
 
@@ -104,7 +104,7 @@ fn game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
                 let matters = matters
                     .into_iter()
                     .zip(keep)
-                    .filter(|(m, k)| *k || m.id == 1)
+                    .filter(|(m, k)| *k || m.id == MatterNumber(1))
                     .map(|(m, _)| m)
                     .collect();
                 let snapshot = Snapshot {
@@ -135,7 +135,7 @@ fn saved_cases() -> Option<Box<dyn proptest::test_runner::FailurePersistence>> {
     ))
 }
 
-fn decisions(s: &Snapshot, now: Timestamp) -> Vec<(u64, Decision)> {
+fn decisions(s: &Snapshot, now: Timestamp) -> Vec<(MatterNumber, Decision)> {
     let mut d: Vec<_> = resolve(s, now)
         .decisions
         .iter()
@@ -154,9 +154,9 @@ proptest! {
     #[test]
     fn every_matter_gets_exactly_one_decision((s, now) in game()) {
         let run = resolve(&s, now);
-        let mut ids: Vec<u64> = run.decisions.iter().map(|d| d.id).collect();
+        let mut ids: Vec<MatterNumber> = run.decisions.iter().map(|d| d.id).collect();
         ids.sort_unstable();
-        let mut want: Vec<u64> = s.matters.iter().map(|m| m.id).collect();
+        let mut want: Vec<MatterNumber> = s.matters.iter().map(|m| m.id).collect();
         want.sort_unstable();
         prop_assert_eq!(ids, want);
         for d in &run.decisions {
@@ -336,7 +336,7 @@ fn matter_of(
         })
         .collect();
     Matter {
-        id,
+        id: MatterNumber(id),
         kind,
         author: name(author),
         opened,
@@ -376,7 +376,7 @@ fn rich_game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
                     let matters = matters
                         .into_iter()
                         .zip(keep)
-                        .filter(|(m, k)| *k || m.id == 1)
+                        .filter(|(m, k)| *k || m.id == MatterNumber(1))
                         .map(|(m, _)| m)
                         .collect();
                     let table: toml::Table =
@@ -396,7 +396,7 @@ fn rich_game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
                         // moment among the matters: DoVs opened before it
                         // fail by it, those opened after are no DoVs.
                         crowned: crowned.map(|hour| Crowned {
-                            dov: 99,
+                            dov: MatterNumber(99),
                             at: base().plus(Span::hours(hour)),
                         }),
                         matters,
@@ -453,7 +453,7 @@ fn crowded_game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
             for c in &mut m.comments {
                 c.at = c.at.plus(by);
             }
-            if m.id % 2 == 0 {
+            if m.id.get() % 2 == 0 {
                 m.kind = MatterKind::Dov;
             }
         }
@@ -549,7 +549,7 @@ fn the_look_ahead_finds_turns_written_as_hours() {
         phase: Phase::Playing,
         crowned: None,
         matters: vec![Matter {
-            id: 7,
+            id: MatterNumber(7),
             kind: MatterKind::Dov,
             author: name(1),
             opened: base().plus(Span::seconds(3660)),
@@ -559,7 +559,10 @@ fn the_look_ahead_finds_turns_written_as_hours() {
     let next = |s: &Snapshot| {
         let run = resolve(s, base());
         assert_eq!(run, reference::resolve(s, base()));
-        let change = run.get(7).and_then(|d| d.next_change).unwrap();
+        let change = run
+            .get(MatterNumber(7))
+            .and_then(|d| d.next_change)
+            .unwrap();
         (
             change.at.unwrap().since(base()).as_seconds(),
             change.becomes.unwrap(),

@@ -86,7 +86,7 @@ fn resolve_agrees_with_the_expectations_and_explains_itself() {
     let s = scenario::parse(&text).unwrap();
     let at = gitnomic::time::Timestamp::parse("2030-03-02T00:00:00Z").unwrap();
     let run = engine::resolve(&s.snapshot, at);
-    let d = run.get(1).unwrap();
+    let d = run.get(engine::MatterNumber(1)).unwrap();
     assert_eq!(d.decision, engine::Decision::Wait);
     let next = d.next_change.unwrap();
     assert_eq!(next.more_for, Some(1));

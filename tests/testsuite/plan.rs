@@ -415,13 +415,14 @@ fn an_address_that_keeps_a_rule_it_deletes_or_one_that_does_not_exist_is_refused
 fn a_pull_request_labelled_as_two_kinds_is_no_matter() {
     use gitnomic::forge::Forge as _;
     use gitnomic::forge::local::LocalForge;
+    use gitnomic::matter::MatterNumber;
     use gitnomic::time::Timestamp;
 
     let game = committed();
     more_springs(&game, "2030-01-01T00:00:00Z", "ada-tinkers");
     let at = Timestamp::parse("2030-01-01T00:01:00Z").unwrap();
     let forge = LocalForge::open(game.root(), "main", at).unwrap();
-    forge.set_labels(1, &["CfJ"], &[]).unwrap();
+    forge.set_labels(MatterNumber(1), &["CfJ"], &[]).unwrap();
     let check = game.run(&[
         "--now",
         "2030-01-01T00:02:00Z",

@@ -10,6 +10,7 @@ use gitnomic::game::GAME_DIRS;
 use gitnomic::game::Game;
 use gitnomic::game::timeline::Timeline;
 use gitnomic::load::{self, CachedRead, Origin};
+use gitnomic::matter::MatterNumber;
 use gitnomic::record::cache::{self as record_cache, RecordCache, Stamp};
 use gitnomic::site::{self, Pending, SiteInput};
 
@@ -249,6 +250,10 @@ fn a_fresh_checkout_finds_its_records_through_gits_index() {
     );
     assert!(fresh.changed, "the new stamps are kept");
     let (game, _, _) = read(clone.path(), &cache, trust_all());
-    let record = game.records.iter().find(|r| r.number == 100).unwrap();
+    let record = game
+        .records
+        .iter()
+        .find(|r| r.number == MatterNumber(100))
+        .unwrap();
     assert_eq!(record.title, "Wind slower");
 }

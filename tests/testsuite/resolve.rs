@@ -229,6 +229,7 @@ fn a_dry_run_changes_nothing() {
 fn a_run_that_stopped_after_merging_is_finished_by_the_next() {
     use gitnomic::forge::Forge as _;
     use gitnomic::forge::local::LocalForge;
+    use gitnomic::matter::MatterNumber;
     use gitnomic::matter::journal::{Journal, Resolution};
     use gitnomic::record::Outcome;
     use gitnomic::time::Timestamp;
@@ -239,7 +240,7 @@ fn a_run_that_stopped_after_merging_is_finished_by_the_next() {
     // Do what a run does up to the merge, then stop: no record, no final status.
     let at = Timestamp::parse("2030-01-01T12:00:00Z").unwrap();
     let forge = LocalForge::open(game.root(), "main", at).unwrap();
-    let head = forge.matter(1).unwrap().head.unwrap();
+    let head = forge.matter(MatterNumber(1)).unwrap().head.unwrap();
     let journal = Journal {
         resolution: Some(Resolution {
             outcome: Outcome::Enacted,
@@ -251,10 +252,15 @@ fn a_run_that_stopped_after_merging_is_finished_by_the_next() {
         ..Journal::default()
     };
     forge
-        .put_status(1, &journal.render("Decided: enact (being carried out)"))
+        .put_status(
+            MatterNumber(1),
+            &journal.render("Decided: enact (being carried out)"),
+        )
         .unwrap();
-    forge.set_labels(1, &["resolving"], &[]).unwrap();
-    forge.merge(1, &head, "Enact").unwrap();
+    forge
+        .set_labels(MatterNumber(1), &["resolving"], &[])
+        .unwrap();
+    forge.merge(MatterNumber(1), &head, "Enact").unwrap();
     assert!(game.read_at("main", "content/matters/00001.md").is_none());
 
     let run = game.at("2030-01-01T12:30:00Z", &["resolve"]);

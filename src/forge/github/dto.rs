@@ -4,6 +4,7 @@
 use serde::Deserialize;
 
 use super::super::ForgeError;
+use crate::matter::MatterNumber;
 use crate::time::Timestamp;
 
 #[derive(Debug, Deserialize)]
@@ -34,7 +35,7 @@ pub(crate) struct Head {
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct Pull {
-    pub(crate) number: u64,
+    pub(crate) number: MatterNumber,
     pub(crate) title: String,
     pub(crate) body: Option<String>,
     /// `None`: the account was deleted.
@@ -53,7 +54,7 @@ pub(crate) struct Pull {
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct Issue {
-    pub(crate) number: u64,
+    pub(crate) number: MatterNumber,
     pub(crate) title: String,
     pub(crate) body: Option<String>,
     /// `None`: the account was deleted.
@@ -191,7 +192,7 @@ mod tests {
             return;
         };
         let pull: Pull = serde_json::from_str(&text).unwrap();
-        assert!(pull.number > 0);
+        assert!(pull.number > MatterNumber(0));
         assert!(!pull.user.unwrap().login.is_empty());
         assert_eq!(pull.head.sha.len(), 40);
         time(&pull.created_at).unwrap();
@@ -241,7 +242,7 @@ pub(crate) struct EventPayload {
 /// A pull request as an event carries it.
 #[derive(Debug, Deserialize)]
 pub(crate) struct EventPull {
-    pub(crate) number: Option<u64>,
+    pub(crate) number: Option<MatterNumber>,
     pub(crate) head: Option<Head>,
     pub(crate) updated_at: Option<String>,
 }
@@ -249,7 +250,7 @@ pub(crate) struct EventPull {
 /// An issue (or a pull request's conversation) as an event carries it.
 #[derive(Debug, Deserialize)]
 pub(crate) struct EventIssue {
-    pub(crate) number: Option<u64>,
+    pub(crate) number: Option<MatterNumber>,
 }
 
 /// Who caused an event.

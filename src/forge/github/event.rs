@@ -4,13 +4,14 @@
 
 use super::dto::EventPayload;
 use crate::forge::{HeadSha, Push};
+use crate::matter::MatterNumber;
 use crate::time::Timestamp;
 
 /// What an event is about.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Event {
     /// The pull request or issue.
-    pub number: u64,
+    pub number: MatterNumber,
     /// Who caused it (`sender.login`).
     pub sender: Option<String>,
     /// The push it announces: a pull request opened, reopened or pushed to.
@@ -62,18 +63,18 @@ mod tests {
         let number = |text: &str| parse(text).map(|e| e.number);
         assert_eq!(
             number(r#"{"action":"opened","pull_request":{"number":7}}"#),
-            Some(7)
+            Some(MatterNumber(7))
         );
         assert_eq!(
             number(r#"{"action":"created","issue":{"number":9,"pull_request":{}}}"#),
-            Some(9)
+            Some(MatterNumber(9))
         );
         assert_eq!(number(r#"{"action":"completed"}"#), None);
         assert_eq!(number("not json"), None);
         assert_eq!(
             parse(r#"{"issue":{"number":3},"sender":{"login":"ada"}}"#),
             Some(Event {
-                number: 3,
+                number: MatterNumber(3),
                 sender: Some("ada".into()),
                 push: None,
             })
@@ -102,7 +103,10 @@ mod tests {
         let opened = parse(&event("opened")).and_then(|e| e.push);
         assert_eq!(opened.map(|p| p.before), Some(None));
         assert_eq!(parse(&event("labeled")).and_then(|e| e.push), None);
-        assert_eq!(parse(&event("labeled")).map(|e| e.number), Some(4));
+        assert_eq!(
+            parse(&event("labeled")).map(|e| e.number),
+            Some(MatterNumber(4))
+        );
     }
 
     #[test]

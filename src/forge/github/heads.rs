@@ -16,8 +16,10 @@ use super::dto::{Blob, Tree};
 use super::http::{expect_ok, parse};
 use super::{ForgeError, GitHubForge, HeadSha};
 
+use crate::matter::MatterNumber;
+
 /// The reference a pinned head is kept under.
-pub(crate) fn pin_ref(number: u64, sha: &HeadSha) -> String {
+pub(crate) fn pin_ref(number: MatterNumber, sha: &HeadSha) -> String {
     format!("refs/gitnomic/pull/{number}/{}", sha.0)
 }
 
@@ -83,7 +85,11 @@ impl GitHubForge {
     /// Creates the pin, or finds it made: a 422 is either "already there"
     /// or "no such commit", told apart by reading the reference, never by
     /// the message's words.
-    pub(super) fn write_pin(&self, number: u64, sha: &HeadSha) -> Result<bool, ForgeError> {
+    pub(super) fn write_pin(
+        &self,
+        number: MatterNumber,
+        sha: &HeadSha,
+    ) -> Result<bool, ForgeError> {
         if !is_sha(&sha.0) {
             return Ok(false);
         }
@@ -117,7 +123,7 @@ mod tests {
         assert!(!is_sha("abc"));
         assert!(!is_sha(&format!("{}/..", "a".repeat(38))));
         assert_eq!(
-            pin_ref(7, &HeadSha("f".repeat(40))),
+            pin_ref(MatterNumber(7), &HeadSha("f".repeat(40))),
             format!("refs/gitnomic/pull/7/{}", "f".repeat(40))
         );
     }

@@ -35,6 +35,7 @@ use self::dto::{Issue, IssueComment, LineComment, Pull, PullFile, Review};
 pub use self::http::Sleeper;
 use self::http::{Client, expect_ok, parse};
 use super::{Forge, ForgeComment, ForgeError, HeadSha, Login, MatterInfo};
+use crate::matter::MatterNumber;
 use crate::matter::{ReviewState, Via};
 use crate::time::Timestamp;
 
@@ -59,20 +60,20 @@ pub struct GitHubForge {
     bot: String,
     /// Whether each number read this run is a pull request, so a thread
     /// is read without asking again what it is.
-    pulls: RefCell<HashMap<u64, bool>>,
+    pulls: RefCell<HashMap<MatterNumber, bool>>,
     /// The bot's status comment on each thread read this run, so writing
     /// the status does not read the thread again.
-    statuses: RefCell<HashMap<u64, Option<ForgeComment>>>,
+    statuses: RefCell<HashMap<MatterNumber, Option<ForgeComment>>>,
     /// Files of the default branch read this run (blob SHA and text, or
     /// absent), so writing one does not read it again; forgotten when a
     /// merge moves the branch or a write's outcome is unknown.
     files: RefCell<HashMap<String, Option<(String, String)>>>,
     /// The labels of each matter read this run, kept up to date by this
     /// run's writes, so a label it does not have is not removed.
-    labels: RefCell<HashMap<u64, Vec<String>>>,
+    labels: RefCell<HashMap<MatterNumber, Vec<String>>>,
     /// Each pull request's head as this run read it (`None`: not open), so
     /// a merge needs no read first when the run already knows.
-    heads: RefCell<HashMap<u64, Option<String>>>,
+    heads: RefCell<HashMap<MatterNumber, Option<String>>>,
     /// Where ETags and threads are kept between runs, if anywhere.
     cache_file: Option<PathBuf>,
     /// The API's base URL, which the cache file is stamped with.
@@ -160,7 +161,7 @@ impl GitHubForge {
     fn get_json<T: for<'de> serde::Deserialize<'de>>(
         &self,
         rest: &str,
-        number: u64,
+        number: MatterNumber,
     ) -> Result<T, ForgeError> {
         let path = self.path(rest);
         let reply = self.client.get(&path)?;
@@ -219,7 +220,7 @@ impl GitHubForge {
         Ok(info)
     }
 
-    fn is_pull(&self, number: u64) -> Result<bool, ForgeError> {
+    fn is_pull(&self, number: MatterNumber) -> Result<bool, ForgeError> {
         if let Some(known) = self.pulls.borrow().get(&number) {
             return Ok(*known);
         }
@@ -229,7 +230,7 @@ impl GitHubForge {
 
     /// The comments in a matter's conversation, oldest first, but those of
     /// deleted accounts (which count for nothing).
-    fn conversation(&self, number: u64) -> Result<Vec<ForgeComment>, ForgeError> {
+    fn conversation(&self, number: MatterNumber) -> Result<Vec<ForgeComment>, ForgeError> {
         let path = format!("/issues/{number}/comments?per_page=100");
         let mut out = Vec::new();
         for c in self.list::<IssueComment>(&path)? {
@@ -242,7 +243,7 @@ impl GitHubForge {
     /// dismissed, by an account that still exists: an approval or a
     /// request for changes may vote by its state alone), then its comments
     /// on lines of the diff, except those of a dismissed review.
-    fn review_votes(&self, number: u64) -> Result<Vec<ForgeComment>, ForgeError> {
+    fn review_votes(&self, number: MatterNumber) -> Result<Vec<ForgeComment>, ForgeError> {
         let mut out = Vec::new();
         let mut dismissed = Vec::new();
         for r in self.list::<Review>(&format!("/pulls/{number}/reviews?per_page=100"))? {
@@ -372,7 +373,7 @@ impl Forge for GitHubForge {
         Ok(out)
     }
 
-    fn matter(&self, number: u64) -> Result<MatterInfo, ForgeError> {
+    fn matter(&self, number: MatterNumber) -> Result<MatterInfo, ForgeError> {
         let issue: Issue = self.get_json(&format!("/issues/{number}"), number)?;
         if issue.pull_request.is_some() {
             self.pull_info(self.get_json(&format!("/pulls/{number}"), number)?)
@@ -381,7 +382,7 @@ impl Forge for GitHubForge {
         }
     }
 
-    fn comments(&self, number: u64) -> Result<Vec<ForgeComment>, ForgeError> {
+    fn comments(&self, number: MatterNumber) -> Result<Vec<ForgeComment>, ForgeError> {
         let kept = self.threads.borrow_mut().get(number);
         let out = match kept {
             Some(kept) => kept,
@@ -409,11 +410,11 @@ impl Forge for GitHubForge {
         self.read_blob(id)
     }
 
-    fn pin_head(&self, number: u64, sha: &HeadSha) -> Result<bool, ForgeError> {
+    fn pin_head(&self, number: MatterNumber, sha: &HeadSha) -> Result<bool, ForgeError> {
         self.write_pin(number, sha)
     }
 
-    fn changed_files(&self, number: u64) -> Result<Vec<String>, ForgeError> {
+    fn changed_files(&self, number: MatterNumber) -> Result<Vec<String>, ForgeError> {
         let files = self.list::<PullFile>(&format!("/pulls/{number}/files?per_page=100"))?;
         if files.len() >= MAX_LISTED_FILES {
             return Err(ForgeError::TooManyFiles {
@@ -434,16 +435,16 @@ impl Forge for GitHubForge {
         &self.bot
     }
 
-    fn thread_was_kept(&self, number: u64) -> bool {
+    fn thread_was_kept(&self, number: MatterNumber) -> bool {
         self.threads.borrow().served(number)
     }
 
-    fn read_thread_afresh(&self, number: u64) {
+    fn read_thread_afresh(&self, number: MatterNumber) {
         self.threads.borrow_mut().forget(number);
         self.statuses.borrow_mut().remove(&number);
     }
 
-    fn status_comment(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError> {
+    fn status_comment(&self, number: MatterNumber) -> Result<Option<ForgeComment>, ForgeError> {
         let known = self.statuses.borrow().get(&number).cloned();
         match known {
             Some(status) => Ok(status),
@@ -459,11 +460,11 @@ impl Forge for GitHubForge {
         }
     }
 
-    fn status_now(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError> {
+    fn status_now(&self, number: MatterNumber) -> Result<Option<ForgeComment>, ForgeError> {
         self.read_status_now(number)
     }
 
-    fn put_status(&self, number: u64, body: &str) -> Result<(), ForgeError> {
+    fn put_status(&self, number: MatterNumber, body: &str) -> Result<(), ForgeError> {
         self.write_status(number, &writes::fit_comment(body)?)
     }
 
@@ -476,20 +477,25 @@ impl Forge for GitHubForge {
         self.write_commit_status(sha, ok, description)
     }
 
-    fn set_labels(&self, number: u64, add: &[&str], remove: &[&str]) -> Result<(), ForgeError> {
+    fn set_labels(
+        &self,
+        number: MatterNumber,
+        add: &[&str],
+        remove: &[&str],
+    ) -> Result<(), ForgeError> {
         self.write_labels(number, add, remove)
     }
 
     fn merge(
         &self,
-        number: u64,
+        number: MatterNumber,
         expected: &HeadSha,
         message_text: &str,
     ) -> Result<HeadSha, ForgeError> {
         self.write_merge(number, expected, message_text)
     }
 
-    fn close(&self, number: u64) -> Result<(), ForgeError> {
+    fn close(&self, number: MatterNumber) -> Result<(), ForgeError> {
         self.write_close(number)
     }
 

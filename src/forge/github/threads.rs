@@ -46,6 +46,7 @@ use serde::{Deserialize, Serialize};
 
 use super::http::Reply;
 use super::{ForgeComment, Login};
+use crate::matter::MatterNumber;
 use crate::matter::{ReviewState, Via};
 use crate::time::Timestamp;
 
@@ -63,7 +64,7 @@ pub(crate) struct CacheFile {
     api: String,
     repo: String,
     pub(crate) etags: HashMap<String, (String, Reply)>,
-    threads: BTreeMap<u64, Thread>,
+    threads: BTreeMap<MatterNumber, Thread>,
 }
 
 /// One matter's thread as last read.
@@ -133,15 +134,15 @@ impl Kept {
 /// The threads kept, and what this run learnt of them.
 #[derive(Debug, Default)]
 pub(crate) struct Threads {
-    kept: BTreeMap<u64, Thread>,
+    kept: BTreeMap<MatterNumber, Thread>,
     /// Each matter's `updated_at` as this run's listings gave it.
-    listed: HashMap<u64, i64>,
+    listed: HashMap<MatterNumber, i64>,
     /// Whether the open matters were listed (else nothing is pruned).
     listed_open: bool,
     /// Threads this run took from the cache.
-    served: HashSet<u64>,
+    served: HashSet<MatterNumber>,
     /// Threads this run must read afresh.
-    forced: HashSet<u64>,
+    forced: HashSet<MatterNumber>,
     /// The run's moment and the most a copy may age, in seconds.
     now: i64,
     max_age: i64,
@@ -202,7 +203,7 @@ impl Threads {
     }
 
     /// Notes a matter's `updated_at` as a listing gave it.
-    pub(crate) fn listed(&mut self, number: u64, updated: Option<Timestamp>) {
+    pub(crate) fn listed(&mut self, number: MatterNumber, updated: Option<Timestamp>) {
         match updated {
             Some(at) => self.listed.insert(number, at.unix()),
             None => self.listed.remove(&number),
@@ -216,7 +217,7 @@ impl Threads {
 
     /// The kept thread of `number`, if its `updated_at` has not moved, it
     /// is young enough, and this run was not told to read it afresh.
-    pub(crate) fn get(&mut self, number: u64) -> Option<Vec<ForgeComment>> {
+    pub(crate) fn get(&mut self, number: MatterNumber) -> Option<Vec<ForgeComment>> {
         if self.forced.contains(&number) {
             return None;
         }
@@ -234,7 +235,7 @@ impl Threads {
     }
 
     /// Keeps a thread just read, if the matter's `updated_at` is known.
-    pub(crate) fn put(&mut self, number: u64, comments: &[ForgeComment]) {
+    pub(crate) fn put(&mut self, number: MatterNumber, comments: &[ForgeComment]) {
         self.served.remove(&number);
         let Some(updated) = self.listed.get(&number) else {
             self.kept.remove(&number);
@@ -249,12 +250,12 @@ impl Threads {
     }
 
     /// Whether this run took `number`'s thread from the cache.
-    pub(crate) fn served(&self, number: u64) -> bool {
+    pub(crate) fn served(&self, number: MatterNumber) -> bool {
         self.served.contains(&number)
     }
 
     /// Reads `number`'s thread afresh from now on in this run.
-    pub(crate) fn forget(&mut self, number: u64) {
+    pub(crate) fn forget(&mut self, number: MatterNumber) {
         self.forced.insert(number);
         self.served.remove(&number);
         self.kept.remove(&number);
@@ -265,7 +266,7 @@ impl Threads {
     /// answers the write with is the matter's new `updated_at`, but it
     /// would hide a comment made between this run's read and its write
     /// (a vote cast while the run works), so it is not taken as the copy's.
-    pub(crate) fn status_written(&mut self, number: u64) {
+    pub(crate) fn status_written(&mut self, number: MatterNumber) {
         self.kept.remove(&number);
     }
 }
@@ -289,28 +290,31 @@ mod tests {
     #[test]
     fn a_thread_is_reused_only_while_updated_at_stands_and_it_is_young() {
         let mut threads = Threads::new(Timestamp::from_unix(1_000), 1);
-        threads.listed(7, Some(Timestamp::from_unix(900)));
-        threads.put(7, &[comment(1, 800)]);
-        let back = threads.get(7).expect("unchanged: reused");
+        threads.listed(MatterNumber(7), Some(Timestamp::from_unix(900)));
+        threads.put(MatterNumber(7), &[comment(1, 800)]);
+        let back = threads.get(MatterNumber(7)).expect("unchanged: reused");
         assert_eq!(back[0].via, Via::Review(ReviewState::Approved));
-        assert!(threads.served(7));
-        threads.listed(7, Some(Timestamp::from_unix(950)));
-        assert!(threads.get(7).is_none(), "updated_at moved");
-        threads.listed(7, Some(Timestamp::from_unix(900)));
+        assert!(threads.served(MatterNumber(7)));
+        threads.listed(MatterNumber(7), Some(Timestamp::from_unix(950)));
+        assert!(threads.get(MatterNumber(7)).is_none(), "updated_at moved");
+        threads.listed(MatterNumber(7), Some(Timestamp::from_unix(900)));
         threads.set_clock(Timestamp::from_unix(1_000 + 3_600));
-        assert!(threads.get(7).is_none(), "too old");
+        assert!(threads.get(MatterNumber(7)).is_none(), "too old");
         threads.set_clock(Timestamp::from_unix(1_000));
-        threads.forget(7);
-        threads.put(7, &[comment(1, 800)]);
-        assert!(threads.get(7).is_none(), "forced afresh for the run");
+        threads.forget(MatterNumber(7));
+        threads.put(MatterNumber(7), &[comment(1, 800)]);
+        assert!(
+            threads.get(MatterNumber(7)).is_none(),
+            "forced afresh for the run"
+        );
     }
 
     #[test]
     fn the_bots_write_drops_the_copy() {
         let mut threads = Threads::new(Timestamp::from_unix(1_000), 6);
-        threads.listed(7, Some(Timestamp::from_unix(900)));
-        threads.put(7, &[comment(1, 800)]);
-        threads.status_written(7);
-        assert!(threads.get(7).is_none());
+        threads.listed(MatterNumber(7), Some(Timestamp::from_unix(900)));
+        threads.put(MatterNumber(7), &[comment(1, 800)]);
+        threads.status_written(MatterNumber(7));
+        assert!(threads.get(MatterNumber(7)).is_none());
     }
 }

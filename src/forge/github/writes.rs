@@ -15,6 +15,8 @@ use super::dto::{Commit, ContentFile, ContentPut, IssueComment, MergeReply, Pull
 use super::http::{Reply, Sent, expect_ok, message, parse};
 use super::{Forge, ForgeComment, ForgeError, GitHubForge, HeadSha};
 
+use crate::matter::MatterNumber;
+
 /// GitHub refuses comments of 65,536 characters or more.
 pub(crate) const MAX_COMMENT_CHARS: usize = 65_535;
 
@@ -81,7 +83,7 @@ impl GitHubForge {
     }
 
     /// The status comment as GitHub has it now, not as this run read it.
-    fn fresh_status(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError> {
+    fn fresh_status(&self, number: MatterNumber) -> Result<Option<ForgeComment>, ForgeError> {
         self.statuses.borrow_mut().remove(&number);
         self.status_comment(number)
     }
@@ -91,7 +93,10 @@ impl GitHubForge {
     /// its id when this run knows it (one request, however long the
     /// thread, and the thread this run read is kept), else looked for in
     /// the conversation afresh, as it is when it was deleted since.
-    pub(super) fn read_status_now(&self, number: u64) -> Result<Option<ForgeComment>, ForgeError> {
+    pub(super) fn read_status_now(
+        &self,
+        number: MatterNumber,
+    ) -> Result<Option<ForgeComment>, ForgeError> {
         let known = self.statuses.borrow().get(&number).cloned().flatten();
         let Some(known) = known else {
             return self.fresh_status(number);
@@ -108,7 +113,7 @@ impl GitHubForge {
         Ok(now)
     }
 
-    pub(super) fn write_status(&self, number: u64, body: &str) -> Result<(), ForgeError> {
+    pub(super) fn write_status(&self, number: MatterNumber, body: &str) -> Result<(), ForgeError> {
         let existing = self.status_comment(number)?;
         if existing.as_ref().is_some_and(|c| c.body == body) {
             return Ok(());
@@ -138,7 +143,7 @@ impl GitHubForge {
     /// its answer says so.
     fn post_or_edit_status(
         &self,
-        number: u64,
+        number: MatterNumber,
         existing: Option<ForgeComment>,
         body: &str,
     ) -> Result<Option<ForgeComment>, ForgeError> {
@@ -196,7 +201,7 @@ impl GitHubForge {
 
     pub(super) fn write_labels(
         &self,
-        number: u64,
+        number: MatterNumber,
         add: &[&str],
         remove: &[&str],
     ) -> Result<(), ForgeError> {
@@ -235,7 +240,7 @@ impl GitHubForge {
         Ok(())
     }
 
-    pub(super) fn write_close(&self, number: u64) -> Result<(), ForgeError> {
+    pub(super) fn write_close(&self, number: MatterNumber) -> Result<(), ForgeError> {
         let reply = self.send_settable(
             "PATCH",
             &format!("/issues/{number}"),
@@ -249,7 +254,7 @@ impl GitHubForge {
 
     pub(super) fn write_merge(
         &self,
-        number: u64,
+        number: MatterNumber,
         expected: &HeadSha,
         title: &str,
     ) -> Result<HeadSha, ForgeError> {
@@ -320,7 +325,7 @@ impl GitHubForge {
     /// not retried, for the next run to judge afresh.
     fn settle_merge(
         &self,
-        number: u64,
+        number: MatterNumber,
         expected: &HeadSha,
         why: &str,
     ) -> Result<HeadSha, ForgeError> {
@@ -421,7 +426,7 @@ impl GitHubForge {
             encode(&self.base),
             encode(path)
         );
-        let commits: Vec<Commit> = self.get_json(&rest, 0)?;
+        let commits: Vec<Commit> = self.get_json(&rest, MatterNumber(0))?;
         commits
             .into_iter()
             .next()

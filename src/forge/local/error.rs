@@ -2,6 +2,7 @@
 //! asked and why no forge would do it.
 
 use crate::forge::ForgeError;
+use crate::matter::MatterNumber;
 use crate::time::Timestamp;
 
 /// What a player asked of the local forge that no forge would do, or a
@@ -23,13 +24,13 @@ pub enum LocalError {
         /// The branch.
         branch: String,
         /// The open matter using it.
-        open: u64,
+        open: MatterNumber,
     },
     /// A matter timed before the newest one.
     #[error("#{newest} was opened at {opened}: a new matter cannot be opened before it, at {at}")]
     BeforeNewest {
         /// The newest matter.
-        newest: u64,
+        newest: MatterNumber,
         /// When it was opened.
         opened: Timestamp,
         /// The time asked for.
@@ -40,7 +41,7 @@ pub enum LocalError {
     #[error("#{number} was opened at {opened}: {what} cannot come before that, at {at}")]
     BeforeOpened {
         /// The matter.
-        number: u64,
+        number: MatterNumber,
         /// What was asked.
         what: &'static str,
         /// When it was opened.
@@ -65,7 +66,7 @@ pub enum LocalError {
     #[error("#{number} is {author}'s: only its author or an admin may {what}, not {login}")]
     NotYours {
         /// The matter.
-        number: u64,
+        number: MatterNumber,
         /// Who opened it.
         author: String,
         /// Who asked.
@@ -75,12 +76,12 @@ pub enum LocalError {
     },
     /// A push to an issue.
     #[error("#{0} is an issue, not a pull request: it has no branch to push to")]
-    NotAPull(u64),
+    NotAPull(MatterNumber),
     /// A push while the branch is where it was.
     #[error("#{number}: branch `{branch}` is still at {sha}, seen at {at}: nothing new was pushed")]
     NothingPushed {
         /// The matter.
-        number: u64,
+        number: MatterNumber,
         /// Its branch.
         branch: String,
         /// The head.
@@ -92,7 +93,7 @@ pub enum LocalError {
     #[error("#{number}: a push was seen at {last}: another cannot come before it, at {at}")]
     PushBeforeLast {
         /// The matter.
-        number: u64,
+        number: MatterNumber,
         /// When the last push was seen.
         last: Timestamp,
         /// The time asked for.
@@ -100,7 +101,7 @@ pub enum LocalError {
     },
     /// Closing a matter the resolver has begun to carry out.
     #[error("#{0} is being resolved: it can no longer be withdrawn")]
-    BeingResolved(u64),
+    BeingResolved(MatterNumber),
     /// The forge could not do it.
     #[error(transparent)]
     Forge(#[from] ForgeError),

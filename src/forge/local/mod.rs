@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Forge, ForgeComment, ForgeError, HeadSha, Kind, Login, MatterInfo};
 use crate::git::{MergeOutcome, Repo, Stamp};
+use crate::matter::MatterNumber;
 use crate::matter::journal::is_status;
 use crate::time::Timestamp;
 pub use error::LocalError;
@@ -57,7 +58,7 @@ pub enum State {
 #[serde(deny_unknown_fields)]
 pub struct LocalMatter {
     /// Its number.
-    pub number: u64,
+    pub number: MatterNumber,
     /// Its title.
     pub title: String,
     /// Its description.
@@ -200,7 +201,7 @@ impl LocalForge {
     }
 
     /// Opens a pull request (with a branch) or an issue; returns its number.
-    pub fn open_matter(&self, new: &NewMatter<'_>) -> Result<u64, LocalError> {
+    pub fn open_matter(&self, new: &NewMatter<'_>) -> Result<MatterNumber, LocalError> {
         let author = login(new.author)?;
         if new.title.trim().is_empty() {
             return Err(LocalError::EmptyTitle);
@@ -253,7 +254,12 @@ impl LocalForge {
     }
 
     /// Adds a comment (or review body) by `author`; returns its id.
-    pub fn add_comment(&self, number: u64, author: &str, body: &str) -> Result<u64, LocalError> {
+    pub fn add_comment(
+        &self,
+        number: MatterNumber,
+        author: &str,
+        body: &str,
+    ) -> Result<u64, LocalError> {
         let author = login(author)?;
         if body.trim().is_empty() {
             return Err(LocalError::EmptyComment);
@@ -277,7 +283,7 @@ impl LocalForge {
     /// any forge; what was counted or rolled stays as first seen.
     pub fn edit_comment(
         &self,
-        number: u64,
+        number: MatterNumber,
         id: u64,
         author: &str,
         body: Option<&str>,
@@ -291,7 +297,7 @@ impl LocalForge {
             .comments
             .iter()
             .position(|c| c.id == id)
-            .ok_or(ForgeError::NotFound(id))?;
+            .ok_or(ForgeError::NoComment(id))?;
         if !thread.comments[at].author.eq_ignore_ascii_case(author) {
             return Err(LocalError::NotYourComment {
                 id,
@@ -317,7 +323,12 @@ impl LocalForge {
     /// `login`: its author, or anyone if `admin` (an admin on the roster).
     /// It is labelled `withdrawn`, and no record is written: the resolver
     /// only ever looks at open matters and at those it left `resolving`.
-    pub fn withdraw(&self, number: u64, login: &str, admin: bool) -> Result<(), LocalError> {
+    pub fn withdraw(
+        &self,
+        number: MatterNumber,
+        login: &str,
+        admin: bool,
+    ) -> Result<(), LocalError> {
         let mut matter = self.open_since(number, "closing it")?;
         may_act(&matter, login, admin, "close it")?;
         if matter
@@ -338,7 +349,11 @@ impl LocalForge {
 
     /// Matter `number`, if it is open and was opened by now; `what` says
     /// what is being done to it, for the error.
-    fn open_since(&self, number: u64, what: &'static str) -> Result<LocalMatter, LocalError> {
+    fn open_since(
+        &self,
+        number: MatterNumber,
+        what: &'static str,
+    ) -> Result<LocalMatter, LocalError> {
         let matter = self.load_matter(number)?;
         if matter.state != State::Open {
             return Err(ForgeError::NotOpen(number).into());
@@ -400,7 +415,7 @@ impl LocalForge {
         }
     }
 
-    fn open_pull(&self, number: u64) -> Result<(LocalMatter, String), ForgeError> {
+    fn open_pull(&self, number: MatterNumber) -> Result<(LocalMatter, String), ForgeError> {
         let matter = self.load_matter(number)?;
         if matter.state != State::Open {
             return Err(ForgeError::NotOpen(number));
@@ -445,11 +460,11 @@ impl Forge for LocalForge {
             .collect()
     }
 
-    fn matter(&self, number: u64) -> Result<MatterInfo, ForgeError> {
+    fn matter(&self, number: MatterNumber) -> Result<MatterInfo, ForgeError> {
         self.info(&self.load_matter(number)?)
     }
 
-    fn comments(&self, number: u64) -> Result<Vec<ForgeComment>, ForgeError> {
+    fn comments(&self, number: MatterNumber) -> Result<Vec<ForgeComment>, ForgeError> {
         self.load_matter(number)?;
         Ok(self
             .load_thread(number)?
@@ -467,11 +482,11 @@ impl Forge for LocalForge {
             .collect())
     }
 
-    fn pushes(&self, number: u64) -> Result<Vec<(HeadSha, Timestamp)>, ForgeError> {
+    fn pushes(&self, number: MatterNumber) -> Result<Vec<(HeadSha, Timestamp)>, ForgeError> {
         self.pushes_of(number)
     }
 
-    fn changed_files(&self, number: u64) -> Result<Vec<String>, ForgeError> {
+    fn changed_files(&self, number: MatterNumber) -> Result<Vec<String>, ForgeError> {
         let matter = self.load_matter(number)?;
         let Some(branch) = matter.branch else {
             return Ok(Vec::new());
@@ -486,7 +501,7 @@ impl Forge for LocalForge {
         BOT
     }
 
-    fn put_status(&self, number: u64, body: &str) -> Result<(), ForgeError> {
+    fn put_status(&self, number: MatterNumber, body: &str) -> Result<(), ForgeError> {
         let mut thread = self.load_thread(number)?;
         match thread
             .comments
@@ -529,7 +544,12 @@ impl Forge for LocalForge {
         )
     }
 
-    fn set_labels(&self, number: u64, add: &[&str], remove: &[&str]) -> Result<(), ForgeError> {
+    fn set_labels(
+        &self,
+        number: MatterNumber,
+        add: &[&str],
+        remove: &[&str],
+    ) -> Result<(), ForgeError> {
         let mut matter = self.load_matter(number)?;
         let before = matter.labels.clone();
         matter.labels.retain(|l| !remove.contains(&l.as_str()));
@@ -545,7 +565,12 @@ impl Forge for LocalForge {
         }
     }
 
-    fn merge(&self, number: u64, expected: &HeadSha, message: &str) -> Result<HeadSha, ForgeError> {
+    fn merge(
+        &self,
+        number: MatterNumber,
+        expected: &HeadSha,
+        message: &str,
+    ) -> Result<HeadSha, ForgeError> {
         let (mut matter, branch) = self.open_pull(number)?;
         let actual = self.repo.branch_head(&branch).map_err(git_error)?;
         let actual = HeadSha(actual.unwrap_or_default());
@@ -585,7 +610,7 @@ impl Forge for LocalForge {
         }
     }
 
-    fn close(&self, number: u64) -> Result<(), ForgeError> {
+    fn close(&self, number: MatterNumber) -> Result<(), ForgeError> {
         let mut matter = self.load_matter(number)?;
         if matter.state != State::Open {
             return Err(ForgeError::NotOpen(number));

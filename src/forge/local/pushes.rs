@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{LocalError, LocalForge, LocalMatter, State, git_error, may_act};
 use crate::forge::{ForgeError, HeadSha};
+use crate::matter::MatterNumber;
 use crate::time::Timestamp;
 
 /// A head of a pull request, and when the forge first saw it.
@@ -64,7 +65,12 @@ impl LocalForge {
     /// author, or anyone if `admin`): the branch's head is noted at now.
     /// Refused if the branch has not moved since the last push was seen,
     /// or if that push was seen after now.
-    pub fn pushed(&self, number: u64, login: &str, admin: bool) -> Result<HeadSha, LocalError> {
+    pub fn pushed(
+        &self,
+        number: MatterNumber,
+        login: &str,
+        admin: bool,
+    ) -> Result<HeadSha, LocalError> {
         let mut matter = self.open_since(number, "a push to it")?;
         may_act(&matter, login, admin, "push to it")?;
         let branch = matter.branch.clone().ok_or(LocalError::NotAPull(number))?;
@@ -96,7 +102,10 @@ impl LocalForge {
     }
 
     /// The pushes of matter `number` as the `Forge` trait gives them.
-    pub(super) fn pushes_of(&self, number: u64) -> Result<Vec<(HeadSha, Timestamp)>, ForgeError> {
+    pub(super) fn pushes_of(
+        &self,
+        number: MatterNumber,
+    ) -> Result<Vec<(HeadSha, Timestamp)>, ForgeError> {
         Ok(self
             .load_matter(number)?
             .pushes

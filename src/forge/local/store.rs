@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{LocalForge, LocalMatter, StoredComment};
 use crate::forge::ForgeError;
+use crate::matter::MatterNumber;
 
 /// The comments of one matter, oldest first.
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -56,12 +57,15 @@ pub(super) fn read_toml<T: for<'de> Deserialize<'de>>(
 
 impl LocalForge {
     /// The number the next matter takes: one more than the highest so far.
-    pub(super) fn next_number(&self) -> Result<u64, ForgeError> {
-        Ok(self.numbers()?.last().map_or(1, |n| n + 1))
+    pub(super) fn next_number(&self) -> Result<MatterNumber, ForgeError> {
+        Ok(self
+            .numbers()?
+            .last()
+            .map_or(MatterNumber(1), |n| MatterNumber(n.get() + 1)))
     }
 
     /// The numbers of every matter ever opened, ascending.
-    pub(super) fn numbers(&self) -> Result<Vec<u64>, ForgeError> {
+    pub(super) fn numbers(&self) -> Result<Vec<MatterNumber>, ForgeError> {
         let dir = self.dir.join("matters");
         if !dir.is_dir() {
             return Ok(Vec::new());
@@ -75,7 +79,7 @@ impl LocalForge {
             let number = path
                 .file_stem()
                 .and_then(|s| s.to_str())
-                .and_then(|s| s.parse::<u64>().ok());
+                .and_then(|s| s.parse::<MatterNumber>().ok());
             out.extend(number);
         }
         out.sort_unstable();
@@ -113,15 +117,15 @@ impl LocalForge {
         self.write_toml(&path, &counter)
     }
 
-    fn matter_path(&self, number: u64) -> PathBuf {
+    fn matter_path(&self, number: MatterNumber) -> PathBuf {
         self.dir.join("matters").join(format!("{number}.toml"))
     }
 
-    fn thread_path(&self, number: u64) -> PathBuf {
+    fn thread_path(&self, number: MatterNumber) -> PathBuf {
         self.dir.join("comments").join(format!("{number}.toml"))
     }
 
-    pub(super) fn load_matter(&self, number: u64) -> Result<LocalMatter, ForgeError> {
+    pub(super) fn load_matter(&self, number: MatterNumber) -> Result<LocalMatter, ForgeError> {
         read_toml(&self.matter_path(number))?.ok_or(ForgeError::NotFound(number))
     }
 
@@ -129,11 +133,15 @@ impl LocalForge {
         self.write_toml(&self.matter_path(matter.number), matter)
     }
 
-    pub(super) fn load_thread(&self, number: u64) -> Result<Thread, ForgeError> {
+    pub(super) fn load_thread(&self, number: MatterNumber) -> Result<Thread, ForgeError> {
         Ok(read_toml(&self.thread_path(number))?.unwrap_or_default())
     }
 
-    pub(super) fn save_thread(&self, number: u64, thread: &Thread) -> Result<(), ForgeError> {
+    pub(super) fn save_thread(
+        &self,
+        number: MatterNumber,
+        thread: &Thread,
+    ) -> Result<(), ForgeError> {
         self.write_toml(&self.thread_path(number), thread)
     }
 

@@ -2,6 +2,8 @@
 
 use super::*;
 
+use crate::matter::MatterNumber;
+
 /// A repository with `main` holding `a.txt`, and a branch `p1` that edits it.
 struct Fixture {
     dir: tempfile::TempDir,
@@ -65,7 +67,7 @@ impl Fixture {
     }
 }
 
-fn open_p1(forge: &LocalForge) -> u64 {
+fn open_p1(forge: &LocalForge) -> MatterNumber {
     let new = NewMatter {
         kind: Kind::Proposal,
         title: "Shout",
@@ -76,7 +78,7 @@ fn open_p1(forge: &LocalForge) -> u64 {
     forge.open_matter(&new).unwrap()
 }
 
-fn open_issue(forge: &LocalForge, author: &str, title: &str) -> u64 {
+fn open_issue(forge: &LocalForge, author: &str, title: &str) -> MatterNumber {
     let new = NewMatter {
         kind: Kind::Cfj,
         title,
@@ -97,7 +99,7 @@ fn opens_lists_and_comments() {
     let next = forge.add_comment(second, "ada", "FOR").unwrap();
     assert_eq!(
         (n, id, second, next),
-        (1, 1, 2, 2),
+        (MatterNumber(1), 1, MatterNumber(2), 2),
         "matters and comments are numbered apart"
     );
     let open = forge.open_matters().unwrap();
@@ -107,7 +109,10 @@ fn opens_lists_and_comments() {
     assert!(open[0].head.is_some());
     assert_eq!(forge.comments(n).unwrap()[0].body, "FOR");
     assert_eq!(forge.changed_files(n).unwrap(), ["a.txt"]);
-    assert!(matches!(forge.comments(99), Err(ForgeError::NotFound(99))));
+    assert!(matches!(
+        forge.comments(MatterNumber(99)),
+        Err(ForgeError::NotFound(MatterNumber(99)))
+    ));
 }
 
 #[test]

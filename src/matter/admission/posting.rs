@@ -20,6 +20,7 @@ use crate::engine::{Crowned, MatterKind, Params};
 use crate::game::Game;
 use crate::gamestate::{GameState, Phase};
 use crate::matter::Kind;
+use crate::matter::MatterNumber;
 use crate::record::{Outcome, Record};
 use crate::time::{Span, Timestamp};
 
@@ -27,7 +28,7 @@ use crate::time::{Span, Timestamp};
 #[derive(Debug, Clone, Copy)]
 pub struct Posting<'a> {
     /// Its number.
-    pub number: u64,
+    pub number: MatterNumber,
     /// The kind its labels or title claim.
     pub kind: Option<Kind>,
     /// Its labels (only one may name a kind).
@@ -50,7 +51,7 @@ impl<'a> Posting<'a> {
         }
     }
 
-    fn key(&self) -> (Timestamp, u64) {
+    fn key(&self) -> (Timestamp, MatterNumber) {
         (self.opened, self.number)
     }
 }
@@ -69,7 +70,7 @@ pub enum Refusal {
 /// hiatus count it.
 #[derive(Debug, Clone)]
 struct Stood {
-    number: u64,
+    number: MatterNumber,
     kind: MatterKind,
     /// The author's player name.
     author: String,
@@ -82,11 +83,11 @@ struct Stood {
 }
 
 impl Stood {
-    fn before(&self, at: (Timestamp, u64)) -> bool {
+    fn before(&self, at: (Timestamp, MatterNumber)) -> bool {
         (self.opened, self.number) < at
     }
 
-    fn pending_at(&self, at: (Timestamp, u64)) -> bool {
+    fn pending_at(&self, at: (Timestamp, MatterNumber)) -> bool {
         self.before(at) && self.resolved.is_none_or(|r| at.0 < r)
     }
 }
@@ -99,7 +100,7 @@ pub struct Ledger<'g> {
     /// ones judged to stand, in order.
     stood: Vec<Stood>,
     /// The open matters' verdicts, by number.
-    verdicts: std::collections::BTreeMap<u64, Option<Refusal>>,
+    verdicts: std::collections::BTreeMap<MatterNumber, Option<Refusal>>,
     /// The DoV whose Address is awaited, if the game awaits one.
     crowned: Option<Crowned>,
 }

@@ -1,5 +1,6 @@
 use super::*;
 use crate::matter::Kind;
+use crate::matter::MatterNumber;
 use crate::source::SourceFile;
 use crate::time::Timestamp;
 
@@ -51,13 +52,13 @@ fn record(
 }
 
 struct Post {
-    number: u64,
+    number: MatterNumber,
     kind: Kind,
     author: &'static str,
     opened: &'static str,
 }
 
-fn post(number: u64, kind: Kind, author: &'static str, opened: &'static str) -> Post {
+fn post(number: MatterNumber, kind: Kind, author: &'static str, opened: &'static str) -> Post {
     Post {
         number,
         kind,
@@ -100,7 +101,7 @@ fn judged_among(game: &Game, posts: &[Post], changed: &[&str]) -> Judgement {
 fn judged(kind: Kind, author: &'static str, changed: &[&str]) -> Judgement {
     judged_among(
         &game(),
-        &[post(9, kind, author, "2030-01-05T10:00:00Z")],
+        &[post(MatterNumber(9), kind, author, "2030-01-05T10:00:00Z")],
         changed,
     )
 }
@@ -128,7 +129,12 @@ fn non_players_idle_and_unjoined_players_make_it_no_matter() {
     );
     let early = judged_among(
         &game(),
-        &[post(9, Kind::Dov, "cy", "2030-01-02T10:00:00Z")],
+        &[post(
+            MatterNumber(9),
+            Kind::Dov,
+            "cy",
+            "2030-01-02T10:00:00Z",
+        )],
         &[],
     );
     assert_eq!(
@@ -144,9 +150,9 @@ fn the_limits_count_the_authors_open_and_resolved_proposals_then() {
     let v = judged_among(
         &game(),
         &[
-            p(1, "2030-01-05T01:00:00Z"),
-            p(2, "2030-01-05T02:00:00Z"),
-            p(3, "2030-01-05T03:00:00Z"),
+            p(MatterNumber(1), "2030-01-05T01:00:00Z"),
+            p(MatterNumber(2), "2030-01-05T02:00:00Z"),
+            p(MatterNumber(3), "2030-01-05T03:00:00Z"),
         ],
         &[],
     );
@@ -165,7 +171,10 @@ fn the_limits_count_the_authors_open_and_resolved_proposals_then() {
     );
     let v = judged_among(
         &resolved_later,
-        &[p(2, "2030-01-05T02:00:00Z"), p(3, "2030-01-05T03:00:00Z")],
+        &[
+            p(MatterNumber(2), "2030-01-05T02:00:00Z"),
+            p(MatterNumber(3), "2030-01-05T03:00:00Z"),
+        ],
         &[],
     );
     assert!(v.not_a_matter().unwrap().contains("2 pending"), "{v:?}");
@@ -193,7 +202,10 @@ fn the_limits_count_the_authors_open_and_resolved_proposals_then() {
     );
     let v = judged_among(
         &busy_day,
-        &[p(2, "2030-01-05T02:00:00Z"), p(3, "2030-01-05T03:00:00Z")],
+        &[
+            p(MatterNumber(2), "2030-01-05T02:00:00Z"),
+            p(MatterNumber(3), "2030-01-05T03:00:00Z"),
+        ],
         &[],
     );
     assert!(v.not_a_matter().unwrap().contains("this UTC day"), "{v:?}");
@@ -201,8 +213,13 @@ fn the_limits_count_the_authors_open_and_resolved_proposals_then() {
     let v = judged_among(
         &game(),
         &[
-            post(1, Kind::Proposal, "bo", "2030-01-05T01:00:00Z"),
-            p(2, "2030-01-05T02:00:00Z"),
+            post(
+                MatterNumber(1),
+                Kind::Proposal,
+                "bo",
+                "2030-01-05T01:00:00Z",
+            ),
+            p(MatterNumber(2), "2030-01-05T02:00:00Z"),
         ],
         &[],
     );
@@ -214,8 +231,13 @@ fn a_valid_dov_pending_then_freezes_proposals_and_an_invalid_one_does_not() {
     let v = judged_among(
         &game(),
         &[
-            post(1, Kind::Dov, "di", "2030-01-05T01:00:00Z"),
-            post(2, Kind::Proposal, "ada", "2030-01-05T02:00:00Z"),
+            post(MatterNumber(1), Kind::Dov, "di", "2030-01-05T01:00:00Z"),
+            post(
+                MatterNumber(2),
+                Kind::Proposal,
+                "ada",
+                "2030-01-05T02:00:00Z",
+            ),
         ],
         &[],
     );
@@ -223,8 +245,13 @@ fn a_valid_dov_pending_then_freezes_proposals_and_an_invalid_one_does_not() {
     let v = judged_among(
         &game(),
         &[
-            post(1, Kind::Dov, "bo", "2030-01-05T01:00:00Z"),
-            post(2, Kind::Proposal, "ada", "2030-01-05T02:00:00Z"),
+            post(MatterNumber(1), Kind::Dov, "bo", "2030-01-05T01:00:00Z"),
+            post(
+                MatterNumber(2),
+                Kind::Proposal,
+                "ada",
+                "2030-01-05T02:00:00Z",
+            ),
         ],
         &[],
     );
@@ -233,8 +260,8 @@ fn a_valid_dov_pending_then_freezes_proposals_and_an_invalid_one_does_not() {
         judged_among(
             &game(),
             &[
-                post(1, Kind::Dov, "di", "2030-01-05T01:00:00Z"),
-                post(2, Kind::Cfj, "ada", "2030-01-05T02:00:00Z")
+                post(MatterNumber(1), Kind::Dov, "di", "2030-01-05T01:00:00Z"),
+                post(MatterNumber(2), Kind::Cfj, "ada", "2030-01-05T02:00:00Z")
             ],
             &[],
         )
@@ -256,7 +283,12 @@ fn a_valid_dov_pending_then_freezes_proposals_and_an_invalid_one_does_not() {
     );
     let v = judged_among(
         &failed_since,
-        &[post(2, Kind::Proposal, "ada", "2030-01-05T02:00:00Z")],
+        &[post(
+            MatterNumber(2),
+            Kind::Proposal,
+            "ada",
+            "2030-01-05T02:00:00Z",
+        )],
         &[],
     );
     assert!(v.not_a_matter().unwrap().contains("hiatus"), "{v:?}");
@@ -294,7 +326,12 @@ fn the_emperor_and_a_cooled_down_author_may_not_declare_victory() {
     let emperor = game_with("emperor = \"Ada\"\n", &[]);
     let v = judged_among(
         &emperor,
-        &[post(9, Kind::Dov, "ada", "2030-01-10T00:00:00Z")],
+        &[post(
+            MatterNumber(9),
+            Kind::Dov,
+            "ada",
+            "2030-01-10T00:00:00Z",
+        )],
         &[],
     );
     assert!(
@@ -314,7 +351,7 @@ fn the_emperor_and_a_cooled_down_author_may_not_declare_victory() {
             4,
         )],
     );
-    let dov = |t| judged_among(&heavy, &[post(9, Kind::Dov, "di", t)], &[]);
+    let dov = |t| judged_among(&heavy, &[post(MatterNumber(9), Kind::Dov, "di", t)], &[]);
     assert!(
         dov("2030-01-06T23:59:59Z")
             .not_a_matter()
@@ -340,7 +377,12 @@ fn the_emperor_and_a_cooled_down_author_may_not_declare_victory() {
     assert_eq!(
         judged_among(
             &light,
-            &[post(9, Kind::Dov, "di", "2030-01-03T00:00:00Z")],
+            &[post(
+                MatterNumber(9),
+                Kind::Dov,
+                "di",
+                "2030-01-03T00:00:00Z"
+            )],
             &[]
         ),
         Judgement::default(),
@@ -361,7 +403,7 @@ fn a_dov_posted_before_an_enactment_stands_one_after_it_does_not() {
             0,
         )],
     );
-    let dov = |t| judged_among(&awaiting, &[post(9, Kind::Dov, "di", t)], &[]);
+    let dov = |t| judged_among(&awaiting, &[post(MatterNumber(9), Kind::Dov, "di", t)], &[]);
     assert_eq!(dov("2030-01-05T12:59:00Z"), Judgement::default());
     assert_eq!(
         dov("2030-01-05T13:00:00Z"),
@@ -376,7 +418,12 @@ fn a_dov_posted_before_an_enactment_stands_one_after_it_does_not() {
     );
     let proposal = judged_among(
         &awaiting,
-        &[post(9, Kind::Proposal, "di", "2030-01-05T12:00:00Z")],
+        &[post(
+            MatterNumber(9),
+            Kind::Proposal,
+            "di",
+            "2030-01-05T12:00:00Z",
+        )],
         &[],
     );
     assert!(
@@ -386,7 +433,7 @@ fn a_dov_posted_before_an_enactment_stands_one_after_it_does_not() {
     assert_eq!(
         crowning(&awaiting),
         Some(crate::engine::Crowned {
-            dov: 100,
+            dov: MatterNumber(100),
             at: at("2030-01-05T13:00:00Z")
         })
     );

@@ -19,7 +19,8 @@ use gitnomic::engine::limits::{self, ProposerRecord};
 use gitnomic::engine::params::{ImplicitFor, SelfKill};
 use gitnomic::engine::tally::{CountedVote, Source, Sticky, Tally, Uncounted, Why};
 use gitnomic::engine::{
-    Comment, Matter, MatterDecision, MatterKind, NextChange, Phase, PlayerName, Run, Snapshot,
+    Comment, Matter, MatterDecision, MatterKind, MatterNumber, NextChange, Phase, PlayerName, Run,
+    Snapshot,
 };
 use gitnomic::time::{Span, Timestamp};
 
@@ -34,8 +35,8 @@ pub(crate) fn resolve(snapshot: &Snapshot, now: Timestamp) -> Run {
 
 fn annotate(snapshot: &Snapshot, run: &mut Run) {
     let now = run.now;
-    let mut by_time: BTreeMap<u64, (Timestamp, Decision)> = BTreeMap::new();
-    let waiting: Vec<u64> = run
+    let mut by_time: BTreeMap<MatterNumber, (Timestamp, Decision)> = BTreeMap::new();
+    let waiting: Vec<MatterNumber> = run
         .decisions
         .iter()
         .filter(|d| d.decision == Decision::Wait)
@@ -250,7 +251,7 @@ fn resolve_dovs(stage: &Stage<'_>, dovs: &[&Matter], downtime: bool) -> Vec<Matt
         Phase::AwaitingAscension => snapshot.crowned.map(|c| c.dov),
         Phase::Playing => None,
     };
-    let fails = |m: &Matter, first: u64| {
+    let fails = |m: &Matter, first: MatterNumber| {
         let verdict = Verdict {
             decision: Decision::Fail,
             reasons: vec![format!(
@@ -259,7 +260,7 @@ fn resolve_dovs(stage: &Stage<'_>, dovs: &[&Matter], downtime: bool) -> Vec<Matt
         };
         Stage::decided(m, stage.tally(m), verdict)
     };
-    let mut enacted: Option<u64> = crowned;
+    let mut enacted: Option<MatterNumber> = crowned;
     let mut out = Vec::new();
     for m in dovs {
         let d = if let Some(first) = enacted {
@@ -322,7 +323,7 @@ fn resolve_proposals(
     let now = stage.ctx.now;
     let is_stale = |m: &&&Matter| stale_after > 0 && now.since(m.opened) > Span::hours(stale_after);
     let mut out = Vec::new();
-    let mut oldest: Option<u64> = None;
+    let mut oldest: Option<MatterNumber> = None;
     for m in proposals.iter().filter(|m| !is_stale(m)) {
         if let Some(first) = oldest {
             out.push(stage.wait(m, format!("waits for the older proposal #{first}")));
@@ -346,9 +347,9 @@ fn resolve_proposals(
     out
 }
 
-fn invalidity(snapshot: &Snapshot, open: &[&Matter]) -> Vec<(u64, String)> {
+fn invalidity(snapshot: &Snapshot, open: &[&Matter]) -> Vec<(MatterNumber, String)> {
     let params = &snapshot.params;
-    let mut invalid: Vec<(u64, String)> = Vec::new();
+    let mut invalid: Vec<(MatterNumber, String)> = Vec::new();
     for (i, m) in open.iter().enumerate() {
         let earlier_valid = || {
             open[..i]
