@@ -15,8 +15,9 @@
 //!   [`site`] (rendered to memory), and the foundations [`error`],
 //!   [`source`], [`time`], [`markdown`].
 //! - The edges: [`load`] (a game read from a directory or a git revision),
-//!   [`resolve`], [`forge`] (GitHub and the local forge), [`git`], the
-//!   site's writer, and [`cli`], which parses arguments and prints.
+//!   [`resolve`], [`forge`] (GitHub and the local forge), [`git`],
+//!   [`staging`] (new files put in place whole), the site's writer, and
+//!   [`cli`], which parses arguments and prints.
 //!
 //! `tests/architecture.rs` holds the core to that.
 
@@ -38,4 +39,5 @@ pub mod ruleset;
 pub(crate) mod setup;
 pub mod site;
 pub mod source;
+pub(crate) mod staging;
 pub mod time;

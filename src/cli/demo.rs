@@ -15,6 +15,7 @@ use crate::game::GAME_DIRS;
 use crate::git::{Repo, Stamp};
 use crate::load::{self, Origin};
 use crate::matter::MatterNumber;
+use crate::staging::Staging;
 use crate::time::Timestamp;
 
 /// Arguments of `gitnomic demo`.
@@ -346,26 +347,31 @@ const MARKER: &str = "gitnomic-demo";
 
 /// Writes the game bundled in the binary into `dir` and makes it a
 /// repository (`--root` plays no part: the script fits the bundled game).
+/// It is made beside `dir` and put in place whole, marker and all, so a
+/// demo killed half-way never leaves a game the next one would refuse.
 fn create_game(dir: &Path) -> anyhow::Result<()> {
     if dir.exists() && std::fs::read_dir(dir)?.next().is_some() {
         replace_earlier_demo(dir)?;
     }
+    let staging = Staging::beside(dir, "demo")?;
     for file in &crate::game::bundle::game_files() {
-        let path = dir.join(&file.path);
-        std::fs::create_dir_all(path.parent().unwrap_or(dir))?;
-        std::fs::write(&path, &file.text).with_context(|| format!("writing {}", path.display()))?;
+        staging.write(&file.path, file.text.as_bytes(), false)?;
     }
     // The site is built into public/: ignored, as in a new game, so a
     // player's `git add -A` never commits it.
-    std::fs::write(dir.join(".gitignore"), crate::setup::new_game::GITIGNORE)?;
+    staging.write(
+        ".gitignore",
+        crate::setup::new_game::GITIGNORE.as_bytes(),
+        false,
+    )?;
     let stamp = Stamp {
         name: "gitnomic demo",
         email: "demo@localhost",
         at: Timestamp::parse("2030-03-01T00:00:00Z")?,
     };
-    Repo::init_with_work_tree(dir, "main", "The bundled game", &stamp)?;
-    std::fs::write(dir.join(".git").join(MARKER), "made by gitnomic demo\n")?;
-    Ok(())
+    Repo::init_with_work_tree(staging.path(), "main", "The bundled game", &stamp)?;
+    staging.write(&format!(".git/{MARKER}"), b"made by gitnomic demo\n", false)?;
+    staging.into_place(dir)
 }
 
 /// Removes an earlier demo game from `dir`: one the demo made (its marker
@@ -396,21 +402,8 @@ fn replace_earlier_demo(dir: &Path) -> anyhow::Result<()> {
             own.join(", ")
         );
     }
-    // Set aside first, then removed: a demo killed half-way leaves the old
-    // game whole beside the new directory, never half of it in place.
-    let aside = dir.with_file_name(format!(
-        ".{}.replaced-{}",
-        dir.file_name().unwrap_or_default().to_string_lossy(),
-        std::process::id()
-    ));
-    std::fs::rename(dir, &aside)
-        .with_context(|| format!("setting aside the earlier demo in {shown}"))?;
-    std::fs::remove_dir_all(&aside).with_context(|| {
-        format!(
-            "removing the earlier demo, set aside in {}",
-            aside.display()
-        )
-    })
+    crate::staging::remove_whole(dir)
+        .with_context(|| format!("removing the earlier demo in {shown}"))
 }
 
 /// Makes branch `proposal-N` from main with one edit; returns its name.

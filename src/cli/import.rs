@@ -3,8 +3,8 @@
 //!
 //! Reads the dump (and hints), imports it with the pure importer, checks
 //! the round trip, then either lists the rules or writes the game files.
-//! Writing goes to a temporary directory beside the target first and is
-//! moved into place with renames, so a failure leaves nothing half-written.
+//! Writing goes to a directory beside the target first and is moved into
+//! place with renames ([`Staging`]), so a failure leaves nothing half-written.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -14,6 +14,7 @@ use anyhow::{Context as _, bail};
 use super::{EXIT_OK, GlobalArgs};
 use crate::import::{self, Hints, Imported, blognomic, files, plain};
 use crate::source::SourceFile;
+use crate::staging::Staging;
 
 /// Arguments of `gitnomic import`.
 #[derive(Debug, clap::Args)]
@@ -140,7 +141,9 @@ fn doubt_line(imported: &Imported) -> String {
 }
 
 /// Writes the rules (and missing state files) under `out` through a
-/// temporary directory beside it.
+/// directory beside it: the whole game when `out` does not exist, else
+/// `rules/` (the old one set aside until the new one is in) and each new
+/// state file.
 fn write(out: &Path, imported: &Imported, rules: &[SourceFile], force: bool) -> anyhow::Result<()> {
     let rules_dir = out.join("rules");
     if holds_files(&rules_dir) && !force {
@@ -153,14 +156,18 @@ fn write(out: &Path, imported: &Imported, rules: &[SourceFile], force: bool) -> 
         .into_iter()
         .filter(|f| !out.join(&f.path).exists())
         .collect();
-    let tmp = temporary_beside(out)?;
-    let result = write_files(&tmp, rules.iter().chain(&state))
-        .and_then(|()| move_into_place(&tmp, out, &state));
-    if tmp.exists() {
-        // Best effort: the temporary directory is ours and holds only copies.
-        let _ = std::fs::remove_dir_all(&tmp);
+    let staging = Staging::beside(out, "import")?;
+    for file in rules.iter().chain(&state) {
+        staging.write(&file.path, file.text.as_bytes(), false)?;
     }
-    result
+    if !out.exists() {
+        return staging.into_place(out);
+    }
+    staging.replace("rules", out)?;
+    for file in &state {
+        staging.replace(&file.path, out)?;
+    }
+    Ok(())
 }
 
 fn holds_files(dir: &Path) -> bool {
@@ -168,66 +175,4 @@ fn holds_files(dir: &Path) -> bool {
         .into_iter()
         .filter_map(Result::ok)
         .any(|e| e.file_type().is_file())
-}
-
-fn temporary_beside(out: &Path) -> anyhow::Result<PathBuf> {
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&parent)
-        .with_context(|| format!("cannot create {}", parent.display()))?;
-    let name = out
-        .file_name()
-        .map_or_else(|| "game".into(), |n| n.to_string_lossy());
-    let tmp = parent.join(format!(".{name}.import-{}", std::process::id()));
-    std::fs::create_dir(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-    Ok(tmp)
-}
-
-fn write_files<'a>(root: &Path, files: impl Iterator<Item = &'a SourceFile>) -> anyhow::Result<()> {
-    for file in files {
-        let path = root.join(&file.path);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-        }
-        std::fs::write(&path, &file.text)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    Ok(())
-}
-
-/// Moves the written tree into `out`: the whole directory when `out` does
-/// not exist, else `rules/` (the old one set aside until the new one is in)
-/// and each new state file.
-fn move_into_place(tmp: &Path, out: &Path, state: &[SourceFile]) -> anyhow::Result<()> {
-    let rename = |from: &Path, to: &Path| {
-        std::fs::rename(from, to)
-            .with_context(|| format!("cannot move {} to {}", from.display(), to.display()))
-    };
-    if !out.exists() {
-        return rename(tmp, out);
-    }
-    let rules = out.join("rules");
-    let old = tmp.join("old-rules");
-    let had_rules = rules.exists();
-    if had_rules {
-        rename(&rules, &old)?;
-    }
-    if let Err(e) = rename(&tmp.join("rules"), &rules) {
-        if had_rules {
-            rename(&old, &rules)?;
-        }
-        return Err(e);
-    }
-    for file in state {
-        let to = out.join(&file.path);
-        if let Some(dir) = to.parent() {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-        }
-        rename(&tmp.join(&file.path), &to)?;
-    }
-    Ok(())
 }

@@ -13,7 +13,8 @@ use crate::game::GAME_DIRS;
 use crate::game::Game;
 use crate::git::{Repo, Stamp, configured_identity};
 use crate::load::{self, Origin};
-use crate::setup::new_game::{self, NewGame, OutFile};
+use crate::setup::new_game::{self, NewGame};
+use crate::staging::Staging;
 
 /// Arguments of `gitnomic new`.
 #[derive(Debug, clap::Args)]
@@ -73,16 +74,11 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         .map(|f| (f.path, f.bytes, f.executable))
         .collect();
     let files = new_game::files(&bundle, &spec)?;
-    // `new .` in an empty directory: stage beside the directory it names.
-    let place = if dir.exists() {
-        dir.canonicalize()
-            .with_context(|| format!("resolving {}", dir.display()))?
-    } else {
-        dir.clone()
-    };
-    let staging = Staging::beside(&place)?;
-    write_all(&staging.0, &files)?;
-    let game = checked(&staging.0)?;
+    let staging = Staging::beside(dir, "new")?;
+    for file in &files {
+        staging.write(&file.path, &file.bytes, file.executable)?;
+    }
+    let game = checked(staging.path())?;
     let (name, email) = configured_identity()
         .unwrap_or_else(|| ("gitnomic new".into(), "gitnomic@localhost".into()));
     let stamp = Stamp {
@@ -92,34 +88,14 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     };
     let state = game.state.as_ref().context("the new game has no state")?;
     Repo::init_with_work_tree(
-        &staging.0,
+        staging.path(),
         &branch,
         &format!("A new game of {}", state.name),
         &stamp,
     )?;
-    staging.into_place(&place)?;
+    staging.into_place(dir)?;
     report(dir, &game, &branch, args.players.is_empty());
     Ok(ExitCode::from(EXIT_OK))
-}
-
-/// Writes every file under `root`, scripts runnable.
-fn write_all(root: &Path, files: &[OutFile]) -> anyhow::Result<()> {
-    for file in files {
-        let path = root.join(&file.path);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("creating {}", parent.display()))?;
-        }
-        std::fs::write(&path, &file.bytes)
-            .with_context(|| format!("writing {}", path.display()))?;
-        #[cfg(unix)]
-        if file.executable {
-            use std::os::unix::fs::PermissionsExt as _;
-            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
-                .with_context(|| format!("making {} runnable", path.display()))?;
-        }
-    }
-    Ok(())
 }
 
 /// The written game, checked as `gitnomic check` would: a new game that
@@ -173,62 +149,4 @@ fn report(dir: &Path, game: &Game, branch: &str, bundled_roster: bool) {
          GITHUB_TOKEN=... GITHUB_REPOSITORY=OWNER/NAME gitnomic doctor --forge github",
         dir = dir.display()
     );
-}
-
-/// A directory beside the target, removed unless it is put in place.
-struct Staging(PathBuf);
-
-impl Staging {
-    /// A fresh directory in `dir`'s parent, so the final rename stays on
-    /// one filesystem.
-    fn beside(dir: &Path) -> anyhow::Result<Staging> {
-        let name = dir
-            .file_name()
-            .with_context(|| format!("{} names no directory", dir.display()))?;
-        let parent = match dir.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        std::fs::create_dir_all(&parent)
-            .with_context(|| format!("creating {}", parent.display()))?;
-        let staging = parent.join(format!(
-            ".{}.gitnomic-new-{}",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        std::fs::create_dir(&staging).with_context(|| format!("creating {}", staging.display()))?;
-        Ok(Staging(staging))
-    }
-
-    /// Renames the staging directory to `dir`; into an existing (empty)
-    /// `dir`, which may be the current directory, its entries are renamed
-    /// one by one, so the directory itself stays.
-    fn into_place(self, dir: &Path) -> anyhow::Result<()> {
-        let moving = |from: &Path, to: &Path| {
-            std::fs::rename(from, to)
-                .with_context(|| format!("moving the new game into {}", to.display()))
-        };
-        if dir.exists() {
-            if std::fs::read_dir(dir)?.next().is_some() {
-                bail!("{} is no longer empty: left it alone", dir.display());
-            }
-            for entry in std::fs::read_dir(&self.0)? {
-                let entry = entry?;
-                moving(&entry.path(), &dir.join(entry.file_name()))?;
-            }
-        } else {
-            moving(&self.0, dir)?;
-        }
-        Ok(())
-    }
-}
-
-impl Drop for Staging {
-    /// Removes what is left of the staging directory: all of it after a
-    /// failure, nothing (it was renamed) or an empty directory after success.
-    fn drop(&mut self) {
-        if self.0.exists() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
 }

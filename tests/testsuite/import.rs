@@ -396,6 +396,71 @@ fn an_own_dump_imports_with_terms_glossary_and_subrules() {
     assert_eq!(words.body, "These words mean:\n");
 }
 
+/// `import --force` killed (a real SIGKILL) at each rename and unlink it
+/// makes: the game holds its old rules or the new ones, never neither nor
+/// a mix, and the next import leaves nothing beside the game. (Set aside
+/// and then renamed in, a kill between the two left no `rules/`, and the
+/// old rules only in a hidden directory.)
+#[test]
+fn an_import_killed_while_replacing_rules_leaves_the_old_or_the_new() {
+    if !crate::kill_sweep::strace() {
+        return;
+    }
+    let game = GameTest::empty();
+    let dump = own_dump(&game);
+    let dump = dump.to_str().unwrap();
+    let dir = game.path("game");
+    let out = dir.to_str().unwrap();
+    let old_rule = "game/rules/dynastic/extra.md";
+    let fresh = || {
+        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(game.run(&["import", "ruleset", dump, "--out", out]).code, 0);
+        game.write(old_rule, "+++\nid = \"extra\"\ntitle = \"Extra\"\n+++\n");
+    };
+    for (kind, k) in [
+        ("rename,renameat,renameat2", 1),
+        ("rename,renameat,renameat2", 2),
+        ("unlink,unlinkat", 1),
+        ("unlink,unlinkat", 3),
+    ] {
+        fresh();
+        let status = std::process::Command::new("strace")
+            .args(["-f", "-qq", "-o", "/dev/null"])
+            .arg(format!("-etrace={kind}"))
+            .arg(format!("-einject={kind}:signal=SIGKILL:when={k}"))
+            .arg(env!("CARGO_BIN_EXE_gitnomic"))
+            .args(["import", "ruleset", dump, "--out", out, "--force"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        let old = dir.join("rules/dynastic/extra.md").is_file();
+        let new = dir.join("rules/core/lamps.md").is_file();
+        assert!(
+            new,
+            "{kind} #{k} ({status}): the game has no rules/ (or half of one)"
+        );
+        if status.success() {
+            assert!(
+                !old,
+                "{kind} #{k}: the import ended, but the old rules are in place"
+            );
+        }
+        let again = game.run(&["import", "ruleset", dump, "--out", out, "--force"]);
+        assert_eq!(again.code, 0, "{kind} #{k}: {}", again.stderr);
+        assert!(!dir.join("rules/dynastic/extra.md").exists());
+        let beside: Vec<String> = std::fs::read_dir(game.root())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(".game."))
+            .collect();
+        assert!(
+            beside.is_empty(),
+            "{kind} #{k}: left beside the game: {beside:?}"
+        );
+    }
+}
+
 #[test]
 fn existing_rules_are_replaced_only_with_force_and_state_is_kept() {
     let game = GameTest::empty();

@@ -242,3 +242,70 @@ fn demo_replaces_only_a_demo_game_it_made_holding_nothing_of_the_players() {
     std::fs::remove_file(played.join("notes.md")).unwrap();
     assert!(demo(&played).status.success());
 }
+
+/// `demo` killed (a real SIGKILL) while it writes a fresh game, or while
+/// it removes an earlier one: what is left is no game or a whole one, and
+/// the next `demo` plays to the end and leaves nothing beside its game.
+/// (Written in place, half a game without the demo's marker was refused
+/// by every later `demo` as "files the demo did not make".)
+#[test]
+fn a_demo_killed_while_writing_leaves_nothing_the_next_one_refuses() {
+    if !crate::kill_sweep::strace() {
+        return;
+    }
+    let dir = tempfile::Builder::new().prefix("demo-").tempdir().unwrap();
+    let target = dir.path().join("game");
+    let killed = |kind: &str, k: usize| {
+        let out = Command::new("strace")
+            .current_dir(dir.path())
+            .args(["-f", "-qq", "-o", "/dev/null"])
+            .arg(format!("-etrace={kind}"))
+            .arg(format!("-einject={kind}:signal=SIGKILL:when={k}"))
+            .arg(env!("CARGO_BIN_EXE_gitnomic"))
+            .arg("demo")
+            .arg(&target)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(!out.success(), "{kind} #{k}: the demo was not killed");
+    };
+    let whole_or_none = |when: &str| {
+        assert!(
+            !target.exists() || target.join(".git/gitnomic-demo").is_file(),
+            "{when}: a game without the demo's marker was left in place"
+        );
+    };
+    // A fresh game: the demo writes its ~40 files and a repository in
+    // about 340 openat calls before it renames the game into place.
+    for k in [1, 30, 90, 150, 210, 270, 330] {
+        killed("openat", k);
+        whole_or_none(&format!("openat #{k}"));
+        let out = crate::demo::demo_from(dir.path(), &target);
+        assert!(
+            out.status.success(),
+            "after a kill at openat #{k}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // An earlier demo, killed while it is removed (set aside, then
+        // deleted file by file).
+        killed("unlink,unlinkat", k / 10 + 1);
+        whole_or_none(&format!("unlink #{}", k / 10 + 1));
+        std::fs::remove_dir_all(&target).ok();
+    }
+    // The next demo, and the next that replaces it, remove what the
+    // killed ones set aside or half-wrote.
+    for _ in 0..2 {
+        let out = crate::demo::demo_from(dir.path(), &target);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let beside: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(beside, ["game"], "what killed runs left beside the game");
+}
