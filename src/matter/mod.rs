@@ -142,6 +142,13 @@ impl MatterInfo {
     pub fn kind(&self) -> Option<Kind> {
         Kind::detect(&self.labels, &self.title)
     }
+
+    /// Why this pull request has nothing to merge, if its branch is gone:
+    /// the words `resolve` holds it with and `check` refuses it with.
+    pub fn branch_gone(&self) -> Option<&'static str> {
+        (self.pull && self.head.is_none())
+            .then_some("its branch is gone, so there is nothing to merge")
+    }
 }
 
 /// A comment, or the body of a review, on a matter.

@@ -590,15 +590,14 @@ impl Planner<'_> {
     /// Why a pull request to be merged cannot be: its branch is gone, or
     /// its head is not in the repository (a checkout that never fetched it).
     fn missing_head(&mut self, m: &MatterInfo) -> Option<String> {
-        if !m.pull {
-            return None;
+        if let Some(why) = m.branch_gone() {
+            return Some(why.into());
         }
         match &m.head {
-            None => Some("its branch is gone, so there is nothing to merge".into()),
-            Some(head) if !self.trial.has(head) => Some(format!(
+            Some(head) if m.pull && !self.trial.has(head) => Some(format!(
                 "its head {head} is not in the repository (was it fetched?)"
             )),
-            Some(_) => None,
+            _ => None,
         }
     }
 

@@ -128,10 +128,13 @@ impl<'a> Door<'a> {
             .as_ref()
             .map(|h| describe_changes(&diff(&self.base.ruleset, &h.ruleset)))
             .unwrap_or_default();
+        let not_a_matter = verdict.not_a_matter();
+        let mut problems = verdict.problems;
+        problems.extend(info.branch_gone().map(String::from));
         Ok(Verdict {
             changes,
-            not_a_matter: verdict.not_a_matter(),
-            problems: verdict.problems,
+            not_a_matter,
+            problems,
         })
     }
 

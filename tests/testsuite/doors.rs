@@ -777,3 +777,42 @@ fn play_list_says_why_and_when_to_the_second() {
         dated.stdout
     );
 }
+
+/// A proposal whose branch was deleted has nothing to merge: `resolve`
+/// holds it, and `check` refuses it in the same words rather than calling
+/// it ok with no change to show.
+#[test]
+fn a_proposal_whose_branch_is_gone_is_refused_by_check_as_resolve_holds_it() {
+    let game = committed();
+    rule_branch(&game, "p", "Springs rust in the rain.");
+    let n = open(
+        &game,
+        "2030-01-01T00:00:00Z",
+        "ada-tinkers",
+        "proposal",
+        Some("p"),
+        "",
+    );
+    let before = game.at("2030-01-01T00:10:00Z", &["check", "--pr", &n]);
+    assert_eq!(before.code, 0, "{}{}", before.stdout, before.stderr);
+    let deleted = std::process::Command::new("git")
+        .current_dir(game.root())
+        .args(["branch", "-q", "-D", "p"])
+        .status()
+        .unwrap();
+    assert!(deleted.success());
+    let gone = "its branch is gone, so there is nothing to merge";
+    let check = game.run(&["--now", "2030-01-01T00:20:00Z", "check", "--pr", &n]);
+    assert_eq!(check.code, 1, "{}{}", check.stdout, check.stderr);
+    assert!(check.stdout.contains(gone), "{}", check.stdout);
+    for voter in ["boris-b", "cleo-c"] {
+        comment(&game, "2030-01-01T01:00:00Z", &n, voter, "FOR");
+    }
+    let resolve = game.run(&["--now", "2030-01-01T13:00:00Z", "resolve"]);
+    assert_eq!(
+        resolve.code, 1,
+        "held: {}{}",
+        resolve.stdout, resolve.stderr
+    );
+    assert!(resolve.stdout.contains(gone), "{}", resolve.stdout);
+}
