@@ -241,6 +241,12 @@ fn demo_replaces_only_a_demo_game_it_made_holding_nothing_of_the_players() {
     // Without it, the demo starts afresh.
     std::fs::remove_file(played.join("notes.md")).unwrap();
     assert!(demo(&played).status.success());
+    // From inside, it cannot be replaced whole: refused, saying from where.
+    let out = crate::demo::demo_from(&played, std::path::Path::new("."));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cd .. && gitnomic demo demo"), "{stderr}");
+    assert!(played.join(".git/gitnomic-demo").is_file());
 }
 
 /// `demo` killed (a real SIGKILL) while it writes a fresh game, or while
