@@ -243,6 +243,12 @@ fn list(
                 line.number,
                 line.kind
             ),
+            // What the rules decide but a run cannot carry out, as `resolve` holds it.
+            (crate::plan::Fate::Held(why), _) => say!(
+                "#{} {}: held when the resolver next runs: {why}",
+                line.number,
+                line.kind
+            ),
             (outcome, "merge") => say!("#{} {}: {outcome}", line.number, line.kind),
             _ => {}
         }

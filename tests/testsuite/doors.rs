@@ -779,8 +779,8 @@ fn play_list_says_why_and_when_to_the_second() {
 }
 
 /// A proposal whose branch was deleted has nothing to merge: `resolve`
-/// holds it, and `check` refuses it in the same words rather than calling
-/// it ok with no change to show.
+/// holds it, and `check` and `play list` say so in the same words rather
+/// than calling it ok, or due to be enacted.
 #[test]
 fn a_proposal_whose_branch_is_gone_is_refused_by_check_as_resolve_holds_it() {
     let game = committed();
@@ -808,6 +808,14 @@ fn a_proposal_whose_branch_is_gone_is_refused_by_check_as_resolve_holds_it() {
     for voter in ["boris-b", "cleo-c"] {
         comment(&game, "2030-01-01T01:00:00Z", &n, voter, "FOR");
     }
+    let list = game.at("2030-01-01T13:00:00Z", &["play", "list"]);
+    assert!(
+        list.stdout.contains(&format!(
+            "#{n} Proposal: held when the resolver next runs: {gone}"
+        )),
+        "{}",
+        list.stdout
+    );
     let resolve = game.run(&["--now", "2030-01-01T13:00:00Z", "resolve"]);
     assert_eq!(
         resolve.code, 1,
