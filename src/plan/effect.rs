@@ -82,7 +82,6 @@ pub(crate) enum Effect {
     Dynasty {
         /// The keys and their new values.
         edits: Vec<(&'static str, DynastyValue)>,
-        /// The commit message.
         message: String,
     },
     /// Commit the matter's record under content/matters/ (once: a record
@@ -92,19 +91,14 @@ pub(crate) enum Effect {
     /// Set values in state/variables.toml, in one commit (see
     /// [`crate::gamestate::variables::apply_sets`]: a value already set is left).
     State {
-        /// The values.
         sets: Vec<crate::gamestate::set_value::SetValue>,
-        /// The commit message.
         message: String,
     },
     /// Write a file under content/ (the matter's dice log) as `text`,
     /// committed only if it is absent or reads otherwise.
     Content {
-        /// The file.
         path: String,
-        /// Its whole text.
         text: String,
-        /// The commit message.
         message: String,
     },
 }

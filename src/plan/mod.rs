@@ -142,9 +142,7 @@ impl fmt::Display for Fate {
 /// One matter's line in the plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Line {
-    /// The matter.
     pub number: MatterNumber,
-    /// Its kind.
     pub kind: Kind,
     /// What the rules decide (`enact`, `fail`, `wait`, or `merge` for what
     /// needs no vote).
@@ -213,7 +211,6 @@ pub(crate) enum PlanError {
     /// The repository could not answer about a matter.
     #[error("#{number}: {why}")]
     Repository {
-        /// The matter.
         number: MatterNumber,
         /// What went wrong.
         why: String,

@@ -28,7 +28,6 @@ pub(crate) enum Attempt {
 /// The default branch as it will be.
 #[derive(Debug, Clone)]
 pub(crate) struct Prospect {
-    /// Its tree.
     pub tree: TreeId,
     /// Its game, checked.
     pub game: Game,

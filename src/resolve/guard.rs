@@ -34,12 +34,7 @@ pub(crate) enum Busy {
         "another gitnomic run (process {pid}) is writing to this repository; wait for it to end (if no gitnomic is running, remove {})",
         .lock.display()
     )]
-    Running {
-        /// Its process id.
-        pid: u32,
-        /// Its lock file.
-        lock: PathBuf,
-    },
+    Running { pid: u32, lock: PathBuf },
     /// Lock files of git's that no killed gitnomic run left.
     #[error(
         "{}: another git process is writing to the repository, or one was killed while it did; if no git command is running, remove {} and run again",

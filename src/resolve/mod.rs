@@ -102,10 +102,7 @@ pub(crate) enum Ended {
     /// All planned was done (a dry run: planned). `held` are matters the
     /// rules decided but the run could not carry out (their status says
     /// why); they wait for a later run.
-    Done {
-        /// The matters held.
-        held: Vec<MatterNumber>,
-    },
+    Done { held: Vec<MatterNumber> },
     /// The forge refused an effect on this matter; nothing is half-done,
     /// and the next run decides it again.
     Refused(MatterNumber),

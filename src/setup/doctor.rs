@@ -11,11 +11,9 @@ pub(crate) use crate::matter::labels::{LabelSpec, labels, missing_labels};
 /// What GitHub said about one setting: its value, or why it would not say.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Seen<T> {
-    /// The value.
     Got(T),
     /// GitHub refused to show it (403, or 404 for what the token may not see).
     Refused {
-        /// The status.
         status: u16,
         /// GitHub's message.
         message: String,
@@ -29,7 +27,6 @@ pub struct RepoFacts {
     pub has_issues: bool,
     /// Whether merge commits are allowed; GitHub shows it only to admins.
     pub allow_merge_commit: Option<bool>,
-    /// The default branch.
     pub default_branch: String,
     /// Whether the repository is private (Pages then needs a paid plan).
     pub private: bool,
@@ -50,7 +47,6 @@ pub struct ActionsFacts {
 pub struct WorkflowFacts {
     /// `.github/workflows/check.yml`.
     pub path: String,
-    /// Its state.
     pub state: String,
 }
 
@@ -70,7 +66,6 @@ pub enum Account {
 pub(crate) struct Observations {
     /// The branch gitnomic was told is the default (`--base`).
     pub base: String,
-    /// The repository.
     pub repo: RepoFacts,
     /// Actions on or off.
     pub actions: Seen<ActionsFacts>,

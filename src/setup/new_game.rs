@@ -40,7 +40,6 @@ pub(crate) struct NewGame {
 pub(crate) struct OutFile {
     /// Path in the repository, with `/` separators.
     pub path: String,
-    /// Its bytes.
     pub bytes: Vec<u8>,
     /// Whether it is a script to run.
     pub executable: bool,

@@ -29,7 +29,6 @@ pub enum Woken {
     Comment,
     /// A review, through the workflow that only wakes the resolver.
     Review,
-    /// The schedule.
     Schedule,
     /// Anything else (a run started by hand, …).
     Other(String),
@@ -102,7 +101,6 @@ impl RunTimes {
             .map(|done| done.since(self.created))
     }
 
-    /// The whole run.
     pub fn whole(&self) -> Span {
         self.ended.since(self.created)
     }
