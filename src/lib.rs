@@ -1,22 +1,22 @@
 //! gitnomic runs a BlogNomic-style nomic on a git forge.
 //!
-//! The folders tell a vote's path: the forge reports it, [`resolve`]
-//! collects it and drives the [`plan`], which asks the [`engine`] for the
-//! tally and says what to write; [`resolve`] carries that out on the forge
+//! The folders tell a vote's path: the forge reports it, `resolve`
+//! collects it and drives the `plan`, which asks the [`engine`] for the
+//! tally and says what to write; `resolve` carries that out on the forge
 //! and in [`git`].
 //!
 //! - The pure core (no files, clock, git, network or process):
-//!   [`engine`] (the tally), [`plan`] (what one resolve run will do),
+//!   [`engine`] (the tally), `plan` (what one resolve run will do),
 //!   [`ruleset`], [`gamestate`], [`game`] (both checked against each other,
 //!   the pages, the bundled game), [`matter`] (matters as the forge reports
 //!   them, their journal, whether they may stand, the status comment, the
 //!   audit), [`record`] (resolved matters, their cache, the dice log, the
-//!   gamestate's changelog, imported history), [`import`], [`setup`],
+//!   gamestate's changelog, imported history), [`import`], `setup`,
 //!   [`site`] (rendered to memory), and the foundations [`error`],
-//!   [`source`], [`time`], [`markdown`].
+//!   [`source`], [`time`], `markdown`.
 //! - The edges: [`load`] (a game read from a directory or a git revision),
-//!   [`resolve`], [`forge`] (GitHub and the local forge), [`git`],
-//!   [`staging`] (new files put in place whole), the site's writer, and
+//!   `resolve`, [`forge`] (GitHub and the local forge), [`git`],
+//!   `staging` (new files put in place whole), the site's writer, and
 //!   [`cli`], which parses arguments and prints.
 //!
 //! `tests/architecture.rs` holds the core to that.

@@ -206,7 +206,7 @@ pub enum Command {
     /// Validate the game's rules/ and state/ (exit 0 ok, 1 problems, 2 error).
     Check(check::Args),
     /// Tally a scenario file: what a resolve run at --now would decide
-    /// (exit 0 ok, 1 an [[expect]] not met, 2 error).
+    /// (exit 0 ok, 1 an `[[expect]]` not met, 2 error).
     Tally(tally::Args),
     /// Tally every open matter and carry out what the rules decide: merge
     /// enacted proposals, close failed ones, record both under content/.

@@ -14,7 +14,7 @@
 //! [`expr`] the condition language they are written in, `bound` its
 //! evaluation over spans of time and `turns` the ages at which a
 //! condition's comparisons of the age turn, [`ballot`] reads votes from Markdown,
-//! [`tally`] counts one matter, [`decide`] applies the conditions, `run`
+//! [`tally`] counts one matter, [`decide`](mod@decide) applies the conditions, `run`
 //! orders one resolve run, [`next`] looks ahead over the moments `epochs`
 //! cuts into epochs, [`limits`] says who may propose, [`scenario`] reads
 //! scenario files and [`report`] prints runs for people and machines.

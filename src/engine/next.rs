@@ -18,7 +18,7 @@
 //!   once pending too long, and otherwise is decided on its merits only
 //!   when no older proposal would still be waiting.
 //!
-//! Each matter's own decision over the moments comes from [`Epochs`], a
+//! Each matter's own decision over the moments comes from `Epochs`, a
 //! few evaluations per change rather than one per moment; the queue is
 //! then a matter of sets of moments. `tests/engine/props.rs` checks the
 //! result equals re-running the whole engine at every moment, so the

@@ -451,7 +451,7 @@ pub fn put(state: &mut GameState, set: &SetValue) {
 
 /// `text` (state/collections.toml) with the collection changes of `sets`
 /// made, everything else kept byte for byte. As with variables (see
-/// [`apply_chain`]) changes already made are not made again,
+/// `apply_chain`) changes already made are not made again,
 /// and an item or field that is neither what a change found nor what it
 /// made was changed by something else since: an error.
 pub fn apply_sets(text: &str, sets: &[SetValue]) -> Result<String, String> {

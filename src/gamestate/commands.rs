@@ -4,7 +4,7 @@
 //! A line that begins with `ROLL`, `SET`, `ADD` or `REMOVE` (capitals, as voting
 //! words are) is an instruction; any other line is talk. As with votes,
 //! the body is read as Markdown and lines in quotes or code are set aside
-//! ([`crate::markdown::split_visible`]), so quoting someone's roll or
+//! (`markdown::split_visible`), so quoting someone's roll or
 //! command repeats nothing.
 //!
 //! - `ROLL DICE6`, `ROLL 2d6+1 for the ambush`: a roll; the text after the

@@ -1,7 +1,7 @@
 //! The gamestate: players, the dynasty, game variables and collections,
 //! read from `state/`. Pure.
 //!
-//! [`parse`] reads and validates the files together (a value can only be
+//! [`parse`](mod@parse) reads and validates the files together (a value can only be
 //! checked against its declaration and the roster), [`schema`] holds the
 //! variable declarations and the clamp-or-illegal arithmetic, and [`edit`]
 //! writes changes back without disturbing anything else in a file.

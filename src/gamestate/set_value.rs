@@ -16,7 +16,7 @@ pub(crate) const COLLECTIONS: &str = "collections";
 
 /// One value set by an action: where, from what, to what. Setting it is
 /// the same whether done once or twice, which is what lets a run killed
-/// after committing be finished by the next (see [`apply_sets`]).
+/// after committing be finished by the next (see [`crate::gamestate::variables::apply_sets`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SetValue {
     /// The table: `["globals"]` or `["players", "Boris"]`.

@@ -231,7 +231,7 @@ fn unknown(state: &GameState, name: &str) -> String {
 
 /// `text` (state/variables.toml) with `sets` made, everything else kept
 /// byte for byte. Sets already made (a run killed after committing them,
-/// finished by the next) are not made again (see [`apply_chain`]); a value
+/// finished by the next) are not made again (see `apply_chain`); a value
 /// that is neither what a set found nor what it made was changed by
 /// something else since, and is an error rather than overwritten.
 pub fn apply_sets(text: &str, sets: &[SetValue]) -> Result<String, String> {

@@ -1,4 +1,4 @@
-//! EDGE: trees merged and written in memory: the plan's [`Trial`], for
+//! EDGE: trees merged and written in memory: the plan's `Trial`, for
 //! the resolver's trial merges.
 //!
 //! The repository is opened a second time with an in-memory object store

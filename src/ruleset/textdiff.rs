@@ -155,8 +155,8 @@ fn segments(tokens: &[&str], changed: &[bool]) -> Vec<Segment> {
 /// Which tokens of `a` are gone and which of `b` came, by [`steps`]; a
 /// lone `blank` token (the space between two words) between two changed
 /// ones counts as changed too, so a phrase taken out reads as one change,
-/// "in [manners specified] by", not two words apart, "in[ manners]
-/// [specified] by".
+/// `in [manners specified] by`, not two words apart, `in[ manners]
+/// [specified] by`.
 pub fn changed<T: PartialEq>(
     a: &[T],
     b: &[T],

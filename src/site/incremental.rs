@@ -37,7 +37,7 @@ pub struct Options {
     pub no_history: bool,
     /// Check every internal link and anchor.
     pub check_links: bool,
-    /// Where the digests of the pages are kept (see [`cache_path`]).
+    /// Where the digests of the pages are kept (see `cache_path`).
     pub cache: Option<PathBuf>,
     /// Render every page and parse every record again.
     pub full: bool,
