@@ -142,8 +142,8 @@ fn doubt_line(imported: &Imported) -> String {
 
 /// Writes the rules (and missing state files) under `out` through a
 /// directory beside it: the whole game when `out` does not exist, else
-/// `rules/` (the old one set aside until the new one is in) and each new
-/// state file.
+/// `rules/` (exchanged with the old one, which goes with the staging
+/// directory) and each new state file.
 fn write(out: &Path, imported: &Imported, rules: &[SourceFile], force: bool) -> anyhow::Result<()> {
     let rules_dir = out.join("rules");
     if holds_files(&rules_dir) && !force {
