@@ -210,6 +210,15 @@ pub(crate) fn pending(
             m.if_votes = what_if.remove(&m.number).unwrap_or_default();
         }
     }
+    // What the rules decide but the next run cannot carry out is shown as
+    // held, in the words `resolve` and `play list` use.
+    for line in &planned.plan.lines {
+        if let crate::plan::Fate::Held(why) = &line.fate {
+            if let Some(m) = views.matters.iter_mut().find(|m| m.number == line.number) {
+                m.next = format!("Held when the resolver next runs: {why}");
+            }
+        }
+    }
     views.closing = planned
         .plan
         .lines

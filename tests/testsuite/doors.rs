@@ -779,10 +779,10 @@ fn play_list_says_why_and_when_to_the_second() {
 }
 
 /// A proposal whose branch was deleted has nothing to merge: `resolve`
-/// holds it, and `check` and `play list` say so in the same words rather
-/// than calling it ok, or due to be enacted.
+/// holds it, and `check`, `play list` and the pending page say so in the
+/// same words rather than calling it ok, or due to be enacted.
 #[test]
-fn a_proposal_whose_branch_is_gone_is_refused_by_check_as_resolve_holds_it() {
+fn a_proposal_whose_branch_is_gone_is_held_at_every_door() {
     let game = committed();
     rule_branch(&game, "p", "Springs rust in the rain.");
     let n = open(
@@ -815,6 +815,13 @@ fn a_proposal_whose_branch_is_gone_is_refused_by_check_as_resolve_holds_it() {
         )),
         "{}",
         list.stdout
+    );
+    game.at("2030-01-01T13:00:00Z", &["build"]);
+    let pending = game.read("public/pending/index.html");
+    assert!(
+        pending.contains(&format!("Held when the resolver next runs: {gone}.<"))
+            && !pending.contains("Enacts when the resolver next runs"),
+        "{pending}"
     );
     let resolve = game.run(&["--now", "2030-01-01T13:00:00Z", "resolve"]);
     assert_eq!(
