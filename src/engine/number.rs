@@ -38,12 +38,6 @@ impl FromStr for MatterNumber {
     }
 }
 
-impl From<u64> for MatterNumber {
-    fn from(n: u64) -> Self {
-        MatterNumber(n)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::MatterNumber;

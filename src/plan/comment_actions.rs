@@ -21,9 +21,8 @@ use crate::gamestate::commands::{self, Command, Said, Value, Verb};
 use crate::gamestate::set_value::SetValue;
 use crate::gamestate::variables;
 use crate::gamestate::{GameState, Phase};
-use crate::matter::ForgeComment;
-use crate::matter::MatterNumber;
 use crate::matter::collected::Collected;
+use crate::matter::{ForgeComment, MatterNumber};
 use crate::plan::Fate;
 use crate::time::Timestamp;
 

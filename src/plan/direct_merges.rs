@@ -9,11 +9,10 @@ use super::planner::{Planner, no_state, repo};
 use super::prospect::Attempt;
 use super::{Fate, PlanError};
 use crate::game::Game;
-use crate::matter::MatterNumber;
 use crate::matter::collected::Collected;
 use crate::matter::journal::{Journal, Resolution};
 use crate::matter::labels::{MERGED, RESOLVING};
-use crate::matter::{HeadSha, Kind, MatterInfo};
+use crate::matter::{HeadSha, Kind, MatterInfo, MatterNumber};
 use crate::record::Outcome;
 use crate::time::Timestamp;
 

@@ -7,8 +7,7 @@
 
 use std::fmt;
 
-use crate::matter::HeadSha;
-use crate::matter::MatterNumber;
+use crate::matter::{HeadSha, MatterNumber};
 use crate::record::Record;
 use crate::time::Timestamp;
 

@@ -35,9 +35,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::engine::{self, MatterDecision};
-use crate::matter::MatterNumber;
 use crate::matter::collected::Collected;
-use crate::matter::{HeadSha, Kind};
+use crate::matter::{HeadSha, Kind, MatterNumber};
 use crate::source::SourceFile;
 use crate::time::Timestamp;
 

@@ -8,9 +8,7 @@ use super::effect::{DynastyValue, GAME_FILE};
 use super::{Merged, TreeId, Trial};
 use crate::game::Game;
 use crate::gamestate::edit::StateDoc;
-use crate::matter::MatterNumber;
-use crate::matter::admission;
-use crate::matter::{HeadSha, Kind};
+use crate::matter::{HeadSha, Kind, MatterNumber, admission};
 
 /// What a trial merge of a pull request found.
 #[derive(Debug, Clone)]

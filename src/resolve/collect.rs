@@ -16,10 +16,9 @@
 
 use crate::engine;
 use crate::forge::{Forge, ForgeComment, ForgeError, HeadSha, MatterInfo, Push};
-use crate::matter::MatterNumber;
 use crate::matter::collected::Collected;
 use crate::matter::journal::{Journal, SeenHead};
-use crate::matter::{ReviewState, Via};
+use crate::matter::{MatterNumber, ReviewState, Via};
 use crate::time::Timestamp;
 
 /// Says whether a push from one head to another is a typo fix, and how

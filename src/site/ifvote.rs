@@ -9,8 +9,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::engine::{self, Comment, Matter, PlayerName, Snapshot};
-use crate::matter::MatterNumber;
-use crate::matter::status;
+use crate::matter::{MatterNumber, status};
 use crate::time::Timestamp;
 
 /// One player's two choices on one matter.

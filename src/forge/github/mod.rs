@@ -35,8 +35,7 @@ use self::dto::{Issue, IssueComment, LineComment, Pull, PullFile, Review};
 pub use self::http::Sleeper;
 use self::http::{Client, expect_ok, parse};
 use super::{Forge, ForgeComment, ForgeError, HeadSha, Login, MatterInfo};
-use crate::matter::MatterNumber;
-use crate::matter::{ReviewState, Via};
+use crate::matter::{MatterNumber, ReviewState, Via};
 use crate::time::Timestamp;
 
 /// Review ids are offset by this so they never collide with comment ids

@@ -46,8 +46,7 @@ use serde::{Deserialize, Serialize};
 
 use super::http::Reply;
 use super::{ForgeComment, Login};
-use crate::matter::MatterNumber;
-use crate::matter::{ReviewState, Via};
+use crate::matter::{MatterNumber, ReviewState, Via};
 use crate::time::Timestamp;
 
 /// The version of the cache file's format; any other is ignored.

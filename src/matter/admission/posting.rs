@@ -19,8 +19,7 @@ use crate::engine::limits::{ProposerRecord, in_downtime, may_propose, same_utc_d
 use crate::engine::{Crowned, MatterKind, Params};
 use crate::game::Game;
 use crate::gamestate::{GameState, Phase};
-use crate::matter::Kind;
-use crate::matter::MatterNumber;
+use crate::matter::{Kind, MatterNumber};
 use crate::record::{Outcome, Record};
 use crate::time::{Span, Timestamp};
 

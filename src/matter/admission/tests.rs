@@ -1,6 +1,5 @@
 use super::*;
-use crate::matter::Kind;
-use crate::matter::MatterNumber;
+use crate::matter::{Kind, MatterNumber};
 use crate::source::SourceFile;
 use crate::time::Timestamp;
 
