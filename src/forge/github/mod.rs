@@ -157,15 +157,26 @@ impl GitHubForge {
         format!("/repos/{}{rest}", self.repo)
     }
 
+    /// A GET of `rest` about matter `number`: a 404 is that matter not
+    /// found.
     fn get_json<T: for<'de> serde::Deserialize<'de>>(
         &self,
         rest: &str,
         number: MatterNumber,
     ) -> Result<T, ForgeError> {
+        self.get_json_or(rest, || ForgeError::NotFound(number))
+    }
+
+    /// A GET of `rest`; a 404 is the error `absent` gives.
+    fn get_json_or<T: for<'de> serde::Deserialize<'de>>(
+        &self,
+        rest: &str,
+        absent: impl FnOnce() -> ForgeError,
+    ) -> Result<T, ForgeError> {
         let path = self.path(rest);
         let reply = self.client.get(&path)?;
         if reply.status == 404 {
-            return Err(ForgeError::NotFound(number));
+            return Err(absent());
         }
         expect_ok(&reply, &path)?;
         parse(&reply.body, &path)

@@ -6,7 +6,7 @@
 use serde::Deserialize;
 
 use super::codec::encode;
-use super::{ForgeError, GitHubForge, MatterNumber, dto};
+use super::{ForgeError, GitHubForge, dto};
 use crate::setup::timings::{RESOLVE_STEP, RunTimes, Step, Woken};
 
 #[derive(Deserialize)]
@@ -95,10 +95,7 @@ impl GitHubForge {
         rest: &str,
         absent: impl FnOnce() -> String,
     ) -> Result<T, ForgeError> {
-        self.get_json(rest, MatterNumber(0)).map_err(|e| match e {
-            ForgeError::NotFound(_) => ForgeError::Other(absent()),
-            e => e,
-        })
+        self.get_json_or(rest, || ForgeError::Other(absent()))
     }
 }
 

@@ -426,7 +426,12 @@ impl GitHubForge {
             encode(&self.base),
             encode(path)
         );
-        let commits: Vec<Commit> = self.get_json(&rest, MatterNumber(0))?;
+        let commits: Vec<Commit> = self.get_json_or(&rest, || {
+            ForgeError::Other(format!(
+                "{path}: the forge found no branch {} to list its commits (404)",
+                self.base
+            ))
+        })?;
         commits
             .into_iter()
             .next()
