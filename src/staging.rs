@@ -155,27 +155,38 @@ impl Drop for Staging {
 
 /// Removes the staging directories in `parent` named `prefix` and a
 /// process id that runs no more: what a killed run left.
-#[cfg(target_os = "linux")]
 fn remove_abandoned(parent: &Path, prefix: &str) {
     let Ok(entries) = std::fs::read_dir(parent) else {
         return;
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let pid = name
+        if name
             .to_str()
             .and_then(|n| n.strip_prefix(prefix))
-            .filter(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()));
-        if pid.is_some_and(|pid| !Path::new("/proc").join(pid).exists()) {
+            .is_some_and(process_gone)
+        {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }
 }
 
-/// Elsewhere no process can be told running or not: a killed run's
-/// staging directory stays until removed by hand.
+/// Whether `pid`, a process id a run wrote into a file's name, names no
+/// running process, so that what the run left is abandoned. Only Linux can
+/// tell (through /proc); elsewhere nothing is called abandoned, and what a
+/// killed run left stays until removed by hand.
+#[cfg(target_os = "linux")]
+pub(crate) fn process_gone(pid: &str) -> bool {
+    !pid.is_empty()
+        && pid.bytes().all(|b| b.is_ascii_digit())
+        && !Path::new("/proc").join(pid).exists()
+}
+
+/// Elsewhere no process can be told running or not.
 #[cfg(not(target_os = "linux"))]
-fn remove_abandoned(_: &Path, _: &str) {}
+pub(crate) fn process_gone(_: &str) -> bool {
+    false
+}
 
 fn rename(from: &Path, to: &Path) -> anyhow::Result<()> {
     std::fs::rename(from, to)

@@ -312,7 +312,6 @@ fn write_atomically(file: &Path, text: impl AsRef<[u8]>) -> anyhow::Result<()> {
 
 /// Removes the temporary files beside `file` that builds killed while
 /// writing it left behind: those of processes no longer running.
-#[cfg(target_os = "linux")]
 fn remove_abandoned(file: &Path) {
     let (Some(dir), Some(name)) = (file.parent(), file.file_name().and_then(|n| n.to_str())) else {
         return;
@@ -322,24 +321,16 @@ fn remove_abandoned(file: &Path) {
     };
     for entry in entries.flatten() {
         let other = entry.file_name();
-        let pid = other
-            .to_str()
-            .and_then(|o| {
-                o.strip_prefix(name)?
-                    .strip_prefix('.')?
-                    .strip_suffix(".tmp")
-            })
-            .filter(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()));
-        if pid.is_some_and(|pid| !Path::new("/proc").join(pid).exists()) {
+        let pid = other.to_str().and_then(|o| {
+            o.strip_prefix(name)?
+                .strip_prefix('.')?
+                .strip_suffix(".tmp")
+        });
+        if pid.is_some_and(crate::staging::process_gone) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
 }
-
-/// Elsewhere no process can be told running or not: a killed build's
-/// temporary file stays until removed by hand.
-#[cfg(not(target_os = "linux"))]
-fn remove_abandoned(_: &Path) {}
 
 /// What made a cache: this program and the output directory. Pages a
 /// different program rendered may differ, so its cache is not used.
