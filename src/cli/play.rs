@@ -245,9 +245,10 @@ fn list(
             ),
             // What the rules decide but a run cannot carry out, as `resolve` holds it.
             (crate::plan::Fate::Held(why), _) => say!(
-                "#{} {}: held when the resolver next runs: {why}",
+                "#{} {}: {}",
                 line.number,
-                line.kind
+                line.kind,
+                crate::matter::status::held(why)
             ),
             (outcome, "merge") => say!("#{} {}: {outcome}", line.number, line.kind),
             _ => {}

@@ -382,6 +382,13 @@ pub fn kind_name(kind: MatterKind) -> &'static str {
     }
 }
 
+/// What the next run does with a matter the rules decide but it cannot
+/// carry out (a pull request whose branch is gone), as `play list` and the
+/// pending page say it and `resolve` does it.
+pub fn held(why: &str) -> String {
+    format!("held when the resolver next runs: {why}")
+}
+
 /// The sentence with its first letter in capitals.
 pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();

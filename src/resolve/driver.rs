@@ -210,21 +210,11 @@ pub(crate) fn pending(
             m.if_votes = what_if.remove(&m.number).unwrap_or_default();
         }
     }
-    // What the rules decide but the next run cannot carry out is shown as
-    // held, in the words `resolve` and `play list` use.
+    // What the next run will close, and what it will hold, as `play list`
+    // and `resolve` say it.
     for line in &planned.plan.lines {
-        if let crate::plan::Fate::Held(why) = &line.fate {
-            if let Some(m) = views.matters.iter_mut().find(|m| m.number == line.number) {
-                m.next = format!("Held when the resolver next runs: {why}");
-            }
-        }
-    }
-    views.closing = planned
-        .plan
-        .lines
-        .iter()
-        .filter_map(|line| match &line.fate {
-            crate::plan::Fate::Closed(why) => Some(site::ClosingView {
+        match &line.fate {
+            crate::plan::Fate::Closed(why) => views.closing.push(site::ClosingView {
                 number: line.number,
                 kind: line.kind.to_string(),
                 title: planned
@@ -234,9 +224,14 @@ pub(crate) fn pending(
                     .unwrap_or_default(),
                 why: why.clone(),
             }),
-            _ => None,
-        })
-        .collect();
+            crate::plan::Fate::Held(why) => {
+                if let Some(m) = views.matters.iter_mut().find(|m| m.number == line.number) {
+                    m.next = crate::matter::status::capitalised(&crate::matter::status::held(why));
+                }
+            }
+            _ => {}
+        }
+    }
     let count = i64::try_from(views.matters.len()).unwrap_or(i64::MAX);
     say(&format!(
         "tallied {} at {now}",
