@@ -402,14 +402,14 @@ fn replace_earlier_demo(dir: &Path) -> anyhow::Result<()> {
             own.join(", ")
         );
     }
-    let here = std::env::current_dir().and_then(|d| d.canonicalize()).ok();
-    if here.is_some() && dir.canonicalize().ok() == here {
+    let whole = dir.canonicalize()?;
+    if std::env::current_dir()
+        .and_then(|d| d.canonicalize())
+        .is_ok_and(|here| here == whole)
+    {
         bail!(
             "{shown} is an earlier demo game, and the directory you are in: the demo replaces it whole, which it cannot do from inside; run it from the parent directory (`cd .. && gitnomic demo {}`)",
-            dir.canonicalize()?
-                .file_name()
-                .unwrap_or_default()
-                .to_string_lossy()
+            whole.file_name().unwrap_or_default().to_string_lossy()
         );
     }
     crate::staging::remove_whole(dir)
