@@ -286,34 +286,34 @@ mod tests {
         }
     }
 
+    /// The matter every test here reads.
+    const SEVEN: MatterNumber = MatterNumber(7);
+
     #[test]
     fn a_thread_is_reused_only_while_updated_at_stands_and_it_is_young() {
         let mut threads = Threads::new(Timestamp::from_unix(1_000), 1);
-        threads.listed(MatterNumber(7), Some(Timestamp::from_unix(900)));
-        threads.put(MatterNumber(7), &[comment(1, 800)]);
-        let back = threads.get(MatterNumber(7)).expect("unchanged: reused");
+        threads.listed(SEVEN, Some(Timestamp::from_unix(900)));
+        threads.put(SEVEN, &[comment(1, 800)]);
+        let back = threads.get(SEVEN).expect("unchanged: reused");
         assert_eq!(back[0].via, Via::Review(ReviewState::Approved));
-        assert!(threads.served(MatterNumber(7)));
-        threads.listed(MatterNumber(7), Some(Timestamp::from_unix(950)));
-        assert!(threads.get(MatterNumber(7)).is_none(), "updated_at moved");
-        threads.listed(MatterNumber(7), Some(Timestamp::from_unix(900)));
+        assert!(threads.served(SEVEN));
+        threads.listed(SEVEN, Some(Timestamp::from_unix(950)));
+        assert!(threads.get(SEVEN).is_none(), "updated_at moved");
+        threads.listed(SEVEN, Some(Timestamp::from_unix(900)));
         threads.set_clock(Timestamp::from_unix(1_000 + 3_600));
-        assert!(threads.get(MatterNumber(7)).is_none(), "too old");
+        assert!(threads.get(SEVEN).is_none(), "too old");
         threads.set_clock(Timestamp::from_unix(1_000));
-        threads.forget(MatterNumber(7));
-        threads.put(MatterNumber(7), &[comment(1, 800)]);
-        assert!(
-            threads.get(MatterNumber(7)).is_none(),
-            "forced afresh for the run"
-        );
+        threads.forget(SEVEN);
+        threads.put(SEVEN, &[comment(1, 800)]);
+        assert!(threads.get(SEVEN).is_none(), "forced afresh for the run");
     }
 
     #[test]
     fn the_bots_write_drops_the_copy() {
         let mut threads = Threads::new(Timestamp::from_unix(1_000), 6);
-        threads.listed(MatterNumber(7), Some(Timestamp::from_unix(900)));
-        threads.put(MatterNumber(7), &[comment(1, 800)]);
-        threads.status_written(MatterNumber(7));
-        assert!(threads.get(MatterNumber(7)).is_none());
+        threads.listed(SEVEN, Some(Timestamp::from_unix(900)));
+        threads.put(SEVEN, &[comment(1, 800)]);
+        threads.status_written(SEVEN);
+        assert!(threads.get(SEVEN).is_none());
     }
 }

@@ -57,9 +57,10 @@ struct Post {
     opened: &'static str,
 }
 
-fn post(number: MatterNumber, kind: Kind, author: &'static str, opened: &'static str) -> Post {
+/// Matter `number` of `kind` by `author`, opened at `opened`.
+fn post(number: u64, kind: Kind, author: &'static str, opened: &'static str) -> Post {
     Post {
-        number,
+        number: MatterNumber(number),
         kind,
         author,
         opened,
@@ -100,7 +101,7 @@ fn judged_among(game: &Game, posts: &[Post], changed: &[&str]) -> Judgement {
 fn judged(kind: Kind, author: &'static str, changed: &[&str]) -> Judgement {
     judged_among(
         &game(),
-        &[post(MatterNumber(9), kind, author, "2030-01-05T10:00:00Z")],
+        &[post(9, kind, author, "2030-01-05T10:00:00Z")],
         changed,
     )
 }
@@ -128,12 +129,7 @@ fn non_players_idle_and_unjoined_players_make_it_no_matter() {
     );
     let early = judged_among(
         &game(),
-        &[post(
-            MatterNumber(9),
-            Kind::Dov,
-            "cy",
-            "2030-01-02T10:00:00Z",
-        )],
+        &[post(9, Kind::Dov, "cy", "2030-01-02T10:00:00Z")],
         &[],
     );
     assert_eq!(
@@ -149,9 +145,9 @@ fn the_limits_count_the_authors_open_and_resolved_proposals_then() {
     let v = judged_among(
         &game(),
         &[
-            p(MatterNumber(1), "2030-01-05T01:00:00Z"),
-            p(MatterNumber(2), "2030-01-05T02:00:00Z"),
-            p(MatterNumber(3), "2030-01-05T03:00:00Z"),
+            p(1, "2030-01-05T01:00:00Z"),
+            p(2, "2030-01-05T02:00:00Z"),
+            p(3, "2030-01-05T03:00:00Z"),
         ],
         &[],
     );
@@ -170,10 +166,7 @@ fn the_limits_count_the_authors_open_and_resolved_proposals_then() {
     );
     let v = judged_among(
         &resolved_later,
-        &[
-            p(MatterNumber(2), "2030-01-05T02:00:00Z"),
-            p(MatterNumber(3), "2030-01-05T03:00:00Z"),
-        ],
+        &[p(2, "2030-01-05T02:00:00Z"), p(3, "2030-01-05T03:00:00Z")],
         &[],
     );
     assert!(v.not_a_matter().unwrap().contains("2 pending"), "{v:?}");
@@ -201,10 +194,7 @@ fn the_limits_count_the_authors_open_and_resolved_proposals_then() {
     );
     let v = judged_among(
         &busy_day,
-        &[
-            p(MatterNumber(2), "2030-01-05T02:00:00Z"),
-            p(MatterNumber(3), "2030-01-05T03:00:00Z"),
-        ],
+        &[p(2, "2030-01-05T02:00:00Z"), p(3, "2030-01-05T03:00:00Z")],
         &[],
     );
     assert!(v.not_a_matter().unwrap().contains("this UTC day"), "{v:?}");
@@ -212,13 +202,8 @@ fn the_limits_count_the_authors_open_and_resolved_proposals_then() {
     let v = judged_among(
         &game(),
         &[
-            post(
-                MatterNumber(1),
-                Kind::Proposal,
-                "bo",
-                "2030-01-05T01:00:00Z",
-            ),
-            p(MatterNumber(2), "2030-01-05T02:00:00Z"),
+            post(1, Kind::Proposal, "bo", "2030-01-05T01:00:00Z"),
+            p(2, "2030-01-05T02:00:00Z"),
         ],
         &[],
     );
@@ -230,13 +215,8 @@ fn a_valid_dov_pending_then_freezes_proposals_and_an_invalid_one_does_not() {
     let v = judged_among(
         &game(),
         &[
-            post(MatterNumber(1), Kind::Dov, "di", "2030-01-05T01:00:00Z"),
-            post(
-                MatterNumber(2),
-                Kind::Proposal,
-                "ada",
-                "2030-01-05T02:00:00Z",
-            ),
+            post(1, Kind::Dov, "di", "2030-01-05T01:00:00Z"),
+            post(2, Kind::Proposal, "ada", "2030-01-05T02:00:00Z"),
         ],
         &[],
     );
@@ -244,13 +224,8 @@ fn a_valid_dov_pending_then_freezes_proposals_and_an_invalid_one_does_not() {
     let v = judged_among(
         &game(),
         &[
-            post(MatterNumber(1), Kind::Dov, "bo", "2030-01-05T01:00:00Z"),
-            post(
-                MatterNumber(2),
-                Kind::Proposal,
-                "ada",
-                "2030-01-05T02:00:00Z",
-            ),
+            post(1, Kind::Dov, "bo", "2030-01-05T01:00:00Z"),
+            post(2, Kind::Proposal, "ada", "2030-01-05T02:00:00Z"),
         ],
         &[],
     );
@@ -259,8 +234,8 @@ fn a_valid_dov_pending_then_freezes_proposals_and_an_invalid_one_does_not() {
         judged_among(
             &game(),
             &[
-                post(MatterNumber(1), Kind::Dov, "di", "2030-01-05T01:00:00Z"),
-                post(MatterNumber(2), Kind::Cfj, "ada", "2030-01-05T02:00:00Z")
+                post(1, Kind::Dov, "di", "2030-01-05T01:00:00Z"),
+                post(2, Kind::Cfj, "ada", "2030-01-05T02:00:00Z")
             ],
             &[],
         )
@@ -282,12 +257,7 @@ fn a_valid_dov_pending_then_freezes_proposals_and_an_invalid_one_does_not() {
     );
     let v = judged_among(
         &failed_since,
-        &[post(
-            MatterNumber(2),
-            Kind::Proposal,
-            "ada",
-            "2030-01-05T02:00:00Z",
-        )],
+        &[post(2, Kind::Proposal, "ada", "2030-01-05T02:00:00Z")],
         &[],
     );
     assert!(v.not_a_matter().unwrap().contains("hiatus"), "{v:?}");
@@ -325,12 +295,7 @@ fn the_emperor_and_a_cooled_down_author_may_not_declare_victory() {
     let emperor = game_with("emperor = \"Ada\"\n", &[]);
     let v = judged_among(
         &emperor,
-        &[post(
-            MatterNumber(9),
-            Kind::Dov,
-            "ada",
-            "2030-01-10T00:00:00Z",
-        )],
+        &[post(9, Kind::Dov, "ada", "2030-01-10T00:00:00Z")],
         &[],
     );
     assert!(
@@ -350,7 +315,7 @@ fn the_emperor_and_a_cooled_down_author_may_not_declare_victory() {
             4,
         )],
     );
-    let dov = |t| judged_among(&heavy, &[post(MatterNumber(9), Kind::Dov, "di", t)], &[]);
+    let dov = |t| judged_among(&heavy, &[post(9, Kind::Dov, "di", t)], &[]);
     assert!(
         dov("2030-01-06T23:59:59Z")
             .not_a_matter()
@@ -376,12 +341,7 @@ fn the_emperor_and_a_cooled_down_author_may_not_declare_victory() {
     assert_eq!(
         judged_among(
             &light,
-            &[post(
-                MatterNumber(9),
-                Kind::Dov,
-                "di",
-                "2030-01-03T00:00:00Z"
-            )],
+            &[post(9, Kind::Dov, "di", "2030-01-03T00:00:00Z")],
             &[]
         ),
         Judgement::default(),
@@ -402,7 +362,7 @@ fn a_dov_posted_before_an_enactment_stands_one_after_it_does_not() {
             0,
         )],
     );
-    let dov = |t| judged_among(&awaiting, &[post(MatterNumber(9), Kind::Dov, "di", t)], &[]);
+    let dov = |t| judged_among(&awaiting, &[post(9, Kind::Dov, "di", t)], &[]);
     assert_eq!(dov("2030-01-05T12:59:00Z"), Judgement::default());
     assert_eq!(
         dov("2030-01-05T13:00:00Z"),
@@ -417,12 +377,7 @@ fn a_dov_posted_before_an_enactment_stands_one_after_it_does_not() {
     );
     let proposal = judged_among(
         &awaiting,
-        &[post(
-            MatterNumber(9),
-            Kind::Proposal,
-            "di",
-            "2030-01-05T12:00:00Z",
-        )],
+        &[post(9, Kind::Proposal, "di", "2030-01-05T12:00:00Z")],
         &[],
     );
     assert!(
