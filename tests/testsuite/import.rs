@@ -396,9 +396,10 @@ fn an_own_dump_imports_with_terms_glossary_and_subrules() {
     assert_eq!(words.body, "These words mean:\n");
 }
 
-/// `import --force` killed (a real SIGKILL) at each rename and unlink it
-/// makes: the game holds its old rules or the new ones, never neither nor
-/// a mix, and the next import leaves nothing beside the game. (Set aside
+/// `import --force` killed (a real SIGKILL) at its one rename (the
+/// exchange), past it, and at unlinks as it cleans up: the game holds its
+/// old rules or the new ones, never neither, and the next import leaves
+/// nothing beside the game. (Set aside
 /// and then renamed in, a kill between the two left no `rules/`, and the
 /// old rules only in a hidden directory.)
 #[test]

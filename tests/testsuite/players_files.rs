@@ -284,7 +284,10 @@ fn a_demo_killed_while_writing_leaves_nothing_the_next_one_refuses() {
     };
     // A fresh game: the demo writes its ~40 files and a repository in
     // about 340 openat calls before it renames the game into place.
-    for k in [1, 30, 90, 150, 210, 270, 330] {
+    for (k, u) in [1, 30, 90, 150, 210, 270, 330]
+        .into_iter()
+        .zip([2, 60, 120, 180, 240, 300, 360])
+    {
         killed("openat", k);
         whole_or_none(&format!("openat #{k}"));
         let out = crate::demo::demo_from(dir.path(), &target);
@@ -294,10 +297,17 @@ fn a_demo_killed_while_writing_leaves_nothing_the_next_one_refuses() {
             String::from_utf8_lossy(&out.stderr)
         );
         // An earlier demo, killed while it is removed (set aside, then
-        // deleted file by file).
-        killed("unlink,unlinkat", k / 10 + 1);
-        whole_or_none(&format!("unlink #{}", k / 10 + 1));
-        std::fs::remove_dir_all(&target).ok();
+        // deleted file by file, about 530 unlinks, the ignored site's
+        // first): the next demo replaces what is left.
+        killed("unlink,unlinkat", u);
+        whole_or_none(&format!("unlink #{u}"));
+        let out = crate::demo::demo_from(dir.path(), &target);
+        assert!(
+            out.status.success(),
+            "after a kill at unlink #{u}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::remove_dir_all(&target).unwrap();
     }
     // The next demo, and the next that replaces it, remove what the
     // killed ones set aside or half-wrote.
