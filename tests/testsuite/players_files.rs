@@ -261,7 +261,17 @@ fn a_demo_killed_while_writing_leaves_nothing_the_next_one_refuses() {
     }
     let dir = tempfile::Builder::new().prefix("demo-").tempdir().unwrap();
     let target = dir.path().join("game");
-    let killed = |kind: &str, k: usize| {
+    let plays = |after: &str| {
+        let out = crate::demo::demo_from(dir.path(), &target);
+        assert!(
+            out.status.success(),
+            "{after}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    // Kills a demo at the `k`-th call of `kind`; what is left must be no
+    // game or a whole one, which the next demo plays over.
+    let killed_then_replayed = |kind: &str, k: usize| {
         let out = Command::new("strace")
             .current_dir(dir.path())
             .args(["-f", "-qq", "-o", "/dev/null"])
@@ -275,50 +285,29 @@ fn a_demo_killed_while_writing_leaves_nothing_the_next_one_refuses() {
             .status()
             .unwrap();
         assert!(!out.success(), "{kind} #{k}: the demo was not killed");
-    };
-    let whole_or_none = |when: &str| {
         assert!(
             !target.exists() || target.join(".git/gitnomic-demo").is_file(),
-            "{when}: a game without the demo's marker was left in place"
+            "{kind} #{k}: a game without the demo's marker was left in place"
         );
+        plays(&format!("after a kill at {kind} #{k}"));
     };
-    // A fresh game: the demo writes its ~40 files and a repository in
-    // about 340 openat calls before it renames the game into place.
     for (k, u) in [1, 30, 90, 150, 210, 270, 330]
         .into_iter()
         .zip([2, 60, 120, 180, 240, 300, 360])
     {
-        killed("openat", k);
-        whole_or_none(&format!("openat #{k}"));
-        let out = crate::demo::demo_from(dir.path(), &target);
-        assert!(
-            out.status.success(),
-            "after a kill at openat #{k}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        // A fresh game: the demo writes its ~40 files and a repository in
+        // about 340 openat calls before it renames the game into place.
+        killed_then_replayed("openat", k);
         // An earlier demo, killed while it is removed (set aside, then
         // deleted file by file, about 530 unlinks, the ignored site's
-        // first): the next demo replaces what is left.
-        killed("unlink,unlinkat", u);
-        whole_or_none(&format!("unlink #{u}"));
-        let out = crate::demo::demo_from(dir.path(), &target);
-        assert!(
-            out.status.success(),
-            "after a kill at unlink #{u}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        // first).
+        killed_then_replayed("unlink,unlinkat", u);
         std::fs::remove_dir_all(&target).unwrap();
     }
     // The next demo, and the next that replaces it, remove what the
     // killed ones set aside or half-wrote.
-    for _ in 0..2 {
-        let out = crate::demo::demo_from(dir.path(), &target);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    plays("a demo after the kills");
+    plays("a demo replacing it");
     let beside: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
