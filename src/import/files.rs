@@ -121,7 +121,7 @@ fn rule_file(rule: &ImportedRule, terms: &Terms, preset: Option<&ChosenPreset>) 
             })
             .collect(),
     };
-    let mut front = toml::to_string(&front).unwrap_or_default();
+    let mut front = crate::source::front_matter(&front).unwrap_or_default();
     if let Some(doubt) = &rule.doubt {
         front.insert_str(0, &doubt_comment(doubt));
     }
@@ -145,7 +145,7 @@ fn section_file(section: &ImportedSection, terms: &Terms) -> SourceFile {
         title: escape::template(&section.title),
         order: section.order,
     };
-    let front = toml::to_string(&front).unwrap_or_default();
+    let front = crate::source::front_matter(&front).unwrap_or_default();
     SourceFile::new(
         format!("rules/{}/_section.md", section.kind),
         with_front(&front, &markdown(&section.intro, terms)),
