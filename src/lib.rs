@@ -13,7 +13,8 @@
 //!   audit), [`record`] (resolved matters, their cache, the dice log, the
 //!   gamestate's changelog, imported history), [`import`], `setup`,
 //!   [`site`] (rendered to memory), and the foundations [`error`],
-//!   [`source`], [`time`], `markdown`.
+//!   [`source`], [`time`], `markdown`, and [`text`] (forge text fitted to a
+//!   commit subject or a terminal).
 //! - The edges: [`load`] (a game read from a directory or a git revision),
 //!   `resolve`, [`forge`] (GitHub and the local forge), [`git`],
 //!   `staging` (new files put in place whole), the site's writer, and
@@ -40,4 +41,5 @@ pub(crate) mod setup;
 pub mod site;
 pub mod source;
 pub(crate) mod staging;
+pub mod text;
 pub mod time;

@@ -24,6 +24,7 @@ const PURE: &[&str] = &[
     "source.rs",
     "time.rs",
     "markdown.rs",
+    "text.rs",
 ];
 
 /// Files inside a pure folder that are its edge: the site's writer of

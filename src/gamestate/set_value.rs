@@ -50,8 +50,12 @@ impl SetValue {
     pub fn describe(&self) -> String {
         let whole = self.is_collection() && self.table.len() == 2;
         let empty = |v: &toml::Value| v.as_table().is_some_and(toml::Table::is_empty);
+        // One line each, whatever the values hold: the lines are the
+        // commit message the gamestate's log reads.
+        let one_line = crate::source::one_line_toml;
         if whole && empty(&self.from) {
-            return format!("{}: added {} {}", self.table.join("."), self.key, self.to);
+            let item = one_line(&self.to);
+            return format!("{}: added {} {item}", self.table.join("."), self.key);
         }
         if whole && empty(&self.to) {
             return format!("{}: removed {}", self.table.join("."), self.key);
@@ -60,8 +64,8 @@ impl SetValue {
             "{}.{}: {} → {}",
             self.table.join("."),
             self.key,
-            self.from,
-            self.to
+            one_line(&self.from),
+            one_line(&self.to)
         )
     }
 }

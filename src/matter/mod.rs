@@ -138,6 +138,13 @@ pub struct MatterInfo {
 }
 
 impl MatterInfo {
+    /// Its title as one line of a commit subject: a title's line breaks
+    /// must never become lines of the message, where the gamestate's log
+    /// reads who changed what.
+    pub fn subject_title(&self) -> String {
+        crate::text::one_line(&self.title, crate::text::SUBJECT_CHARS)
+    }
+
     /// The kind its labels or title give it.
     pub fn kind(&self) -> Option<Kind> {
         Kind::detect(&self.labels, &self.title)

@@ -97,7 +97,7 @@ impl Planner<'_> {
             self.step(n, Effect::Status { body });
             let message = format!(
                 "Action #{n}: {} by comment\n\n{}",
-                m.info.title,
+                m.info.subject_title(),
                 lines.join("\n")
             );
             self.step(n, Effect::State { sets, message });

@@ -76,7 +76,7 @@ impl Planner<'_> {
         );
         let message = match kind {
             Kind::Action => self.action_message(info, head)?,
-            _ => format!("{kind} #{n}: {}", info.title),
+            _ => format!("{kind} #{n}: {}", info.subject_title()),
         };
         self.step(
             n,
@@ -133,7 +133,7 @@ impl Planner<'_> {
         if let (None, Some(head)) = (&m.info.merge_commit, &m.info.head) {
             let message = match m.kind {
                 Kind::Action => self.action_message(&m.info, head)?,
-                kind => format!("{kind} #{n}: {}", m.info.title),
+                kind => format!("{kind} #{n}: {}", m.info.subject_title()),
             };
             self.step(
                 n,
@@ -241,7 +241,7 @@ impl Planner<'_> {
     /// [`crate::record::changelog`]).
     fn action_message(&mut self, info: &MatterInfo, head: &HeadSha) -> Result<String, PlanError> {
         let n = info.number;
-        let mut message = format!("{} #{n}: {}", Kind::Action, info.title);
+        let mut message = format!("{} #{n}: {}", Kind::Action, info.subject_title());
         let tree = self.trial.tree_of(head).map_err(|why| repo(n, why))?;
         let after = self.game_of(n, &tree)?.state.clone();
         let before = self.fork_game(info, head)?.state;

@@ -507,7 +507,7 @@ impl Planner<'_> {
         );
         match (enacted, &m.info.head) {
             (true, Some(head)) => {
-                let message = format!("Enact {} #{n}: {}", m.kind, m.info.title);
+                let message = format!("Enact {} #{n}: {}", m.kind, m.info.subject_title());
                 self.step(
                     n,
                     Effect::Merge {

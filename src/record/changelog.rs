@@ -103,68 +103,116 @@ pub fn merge(a: Vec<Change>, b: Vec<Change>) -> Vec<Change> {
     all.into_iter().map(|(_, c)| c).collect()
 }
 
-/// The line of a commit message that tells of `key`: the key's own, or
-/// for a whole item (`collections.gadgets: added key-2 …`) the
-/// collection's line that names the item.
-fn told<'m>(message: &'m str, key: &str) -> Option<&'m str> {
-    message.lines().find_map(|l| {
-        if let Some(rest) = l.strip_prefix(&format!("{key}: ")) {
-            return Some(rest);
+/// One line of an action's commit message that credits a change, as the
+/// resolver writes it: `WHAT by @LOGIN[, comment N][, rolled SPEC = N]`,
+/// where `WHAT` is `KEY: FROM → TO`, or a collection's
+/// `collections.NAME: added ID …` / `removed ID`.
+struct Credit<'m> {
+    /// What changed, before ` by `.
+    what: &'m str,
+    /// After ` by `, as written: `@boris-b, comment 4, rolled DICE6 = 4`.
+    by: &'m str,
+    /// The login, without `@`.
+    who: &'m str,
+    comment: Option<u64>,
+    roll: Option<&'m str>,
+}
+
+/// The lines that credit changes in `message`, read only in the form the
+/// resolver writes: an action's message (`Action #N: …`, its subject one
+/// line), after the subject, each ending in a well-formed credit. Nothing
+/// else is read as fact, so no title, description or comment can put a
+/// change or a roll in the log that the resolver did not write.
+fn credits(message: &str) -> Vec<Credit<'_>> {
+    let mut lines = message.lines();
+    if !lines.next().is_some_and(|s| s.starts_with("Action #")) {
+        return Vec::new();
+    }
+    lines.filter_map(credit).collect()
+}
+
+fn credit(line: &str) -> Option<Credit<'_>> {
+    let (what, by) = line.rsplit_once(" by ")?;
+    let mut parts = by.split(", ");
+    let who = parts.next()?.strip_prefix('@')?;
+    let login = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    if who.is_empty() || !who.chars().all(login) {
+        return None;
+    }
+    let (mut comment, mut roll) = (None, None);
+    for part in parts {
+        if let Some(n) = part.strip_prefix("comment ") {
+            comment = Some(n.parse().ok()?);
+        } else if let Some(r) = part.strip_prefix("rolled ") {
+            let (spec, total) = r.split_once(" = ")?;
+            total.parse::<i64>().ok()?;
+            let dice = |c: char| c.is_ascii_alphanumeric() || "+-".contains(c);
+            if spec.is_empty() || !spec.chars().all(dice) || roll.is_some() {
+                return None;
+            }
+            roll = Some(r);
+        } else {
+            return None;
         }
-        let (path, rest) = l.split_once(": ")?;
-        let id = key.strip_prefix(&format!("{path}."))?.split('.').next()?;
-        [format!("added {id} "), format!("removed {id} ")]
-            .iter()
-            .any(|w| rest.starts_with(w.as_str()) || rest == w.trim_end())
-            .then_some(rest)
+    }
+    Some(Credit {
+        what,
+        by,
+        who,
+        comment,
+        roll,
     })
 }
 
-/// The changes of `key` a commit message tells of, one per line
-/// (`players.Boris.springs: 3 → 5 by @boris-b, comment 4`), as
-/// (from, to, by), when they chain from `old` to `new`; else none.
-fn stepped<'m>(
-    message: &'m str,
+/// The credit that tells of a field of a whole item
+/// (`collections.gadgets: added key-2 …`): the collection's line that
+/// names the item. (A value's own line counts only through [`stepped`],
+/// when its values are the change's.)
+fn told<'c, 'm>(credits: &'c [Credit<'m>], key: &str) -> Option<&'c Credit<'m>> {
+    credits.iter().find(|c| {
+        let Some((path, rest)) = c.what.split_once(": ") else {
+            return false;
+        };
+        let Some(id) = key
+            .strip_prefix(&format!("{path}."))
+            .and_then(|k| k.split('.').next())
+        else {
+            return false;
+        };
+        rest.starts_with(&format!("added {id} ")) || rest == format!("removed {id}")
+    })
+}
+
+/// The changes of `key` the credits tell of, one per line
+/// (`players.Boris.springs: 3 → 5`), as (from, to, credit), when they
+/// chain to `new`, from `old` or, for a value the file did not hold
+/// (`-`: its default), from the value the resolver saw; else none.
+fn stepped<'c, 'm>(
+    credits: &'c [Credit<'m>],
     key: &str,
     old: &str,
     new: &str,
-) -> Vec<(&'m str, &'m str, &'m str)> {
+) -> Vec<(&'m str, &'m str, &'c Credit<'m>)> {
     let prefix = format!("{key}: ");
-    let steps: Option<Vec<(&str, &str, &str)>> = message
-        .lines()
-        .filter_map(|l| l.strip_prefix(prefix.as_str()))
-        .map(|rest| {
-            let (from, rest) = rest.split_once(" → ")?;
-            let (to, by) = rest.rsplit_once(" by ")?;
-            Some((from, to, by))
+    let steps: Option<Vec<(&str, &str, &Credit<'_>)>> = credits
+        .iter()
+        .filter_map(|c| c.what.strip_prefix(prefix.as_str()).map(|rest| (rest, c)))
+        .map(|(rest, c)| {
+            let (from, to) = rest.split_once(" → ")?;
+            Some((from, to, c))
         })
         .collect();
     let Some(steps) = steps else {
         return Vec::new();
     };
     let chains = steps.windows(2).all(|w| w[0].1 == w[1].0);
-    let ends =
-        steps.first().is_some_and(|s| s.0 == old) && steps.last().is_some_and(|s| s.1 == new);
-    if chains && ends { steps } else { Vec::new() }
-}
-
-/// Who, which comment and which roll, from `by @boris-b, comment 4,
-/// rolled DICE6 = 4`.
-fn who_of(by: &str) -> (Option<String>, Option<u64>, Option<String>) {
-    let mut parts = by.split(", ");
-    let who = parts
-        .next()
-        .and_then(|w| w.strip_prefix('@'))
-        .map(str::to_string);
-    let (mut comment, mut roll) = (None, None);
-    for part in parts {
-        if let Some(n) = part.strip_prefix("comment ") {
-            comment = n.parse().ok();
-        } else if let Some(r) = part.strip_prefix("rolled ") {
-            roll = Some(r.to_string());
-        }
+    let starts = steps.first().is_some_and(|s| s.0 == old || old == "-");
+    let ends = steps.last().is_some_and(|s| s.1 == new);
+    if chains && starts && ends {
+        steps
+    } else {
+        Vec::new()
     }
-    (who, comment, roll)
 }
 
 fn changes_in(versions: &[Version<'_>], prefix: &str) -> Vec<Change> {
@@ -176,6 +224,7 @@ fn changes_in(versions: &[Version<'_>], prefix: &str) -> Vec<Change> {
             .map(|(k, v)| (format!("{prefix}{k}"), v))
             .collect();
         let matter = matter_of(v.message);
+        let credits = credits(v.message);
         let keys: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
         for key in keys {
             let (old, new) = (before.get(key), after.get(key));
@@ -183,47 +232,30 @@ fn changes_in(versions: &[Version<'_>], prefix: &str) -> Vec<Change> {
                 continue;
             }
             let show = |x: Option<&String>| x.cloned().unwrap_or_else(|| "-".into());
-            // One commit may change a value several times (three commands
-            // of one comment): each change is its own line, with its roll.
-            let steps = stepped(v.message, key, &show(old), &show(new));
-            if steps.len() > 1 {
-                for (from, to, by) in steps {
-                    let (who, comment, roll) = who_of(by);
-                    out.push(Change {
-                        who: who.unwrap_or_else(|| v.author.to_string()),
-                        comment,
-                        roll,
-                        at: v.at,
-                        commit: v.commit.chars().take(8).collect(),
-                        matter,
-                        path: key.clone(),
-                        from: from.to_string(),
-                        to: to.to_string(),
-                        by: format!("by {by}"),
-                    });
-                }
-                continue;
-            }
-            let said = told(v.message, key)
-                .and_then(|l| l.rsplit_once(" by "))
-                .map(|(_, by)| by);
-            let by = said.map_or_else(
-                || format!("commit by {}", v.author),
-                |by| format!("by {by}"),
-            );
-            let (who, comment, roll) = said.map(who_of).unwrap_or_default();
-            out.push(Change {
-                who: who.unwrap_or_else(|| v.author.to_string()),
-                comment,
-                roll,
+            let change = |from: &str, to: &str, credit: Option<&Credit<'_>>| Change {
+                who: credit.map_or_else(|| v.author.to_string(), |c| c.who.to_string()),
+                comment: credit.and_then(|c| c.comment),
+                roll: credit.and_then(|c| c.roll.map(str::to_string)),
                 at: v.at,
                 commit: v.commit.chars().take(8).collect(),
                 matter,
                 path: key.clone(),
-                from: show(old),
-                to: show(new),
-                by,
-            });
+                from: from.to_string(),
+                to: to.to_string(),
+                by: credit.map_or_else(
+                    || format!("commit by {}", v.author),
+                    |c| format!("by {}", c.by),
+                ),
+            };
+            // One commit may change a value several times (three commands
+            // of one comment): each change is its own line, with its roll.
+            let steps = stepped(&credits, key, &show(old), &show(new));
+            if steps.is_empty() {
+                out.push(change(&show(old), &show(new), told(&credits, key)));
+            }
+            for (from, to, credit) in steps {
+                out.push(change(from, to, Some(credit)));
+            }
         }
         before = after;
     }
@@ -261,7 +293,7 @@ fn flatten(text: &str) -> BTreeMap<String, String> {
                 }
                 (toml::Value::Table(t), _) => walk(&path, t, out),
                 (v, _) => {
-                    out.insert(path, v.to_string());
+                    out.insert(path, crate::source::one_line_toml(v));
                 }
             }
         }
@@ -391,6 +423,72 @@ mod tests {
                 ("5".into(), "4".into(), None),
                 ("4".into(), "8".into(), Some("DICE4 = 4".into())),
             ]
+        );
+    }
+
+    fn two_versions(
+        message: &'static str,
+        before: &'static str,
+        after: &'static str,
+    ) -> Vec<Change> {
+        let t = Timestamp::from_unix(1_900_000_000);
+        let v = |message: &'static str, text: &'static str| Version {
+            commit: "aaaaaaaaaa",
+            at: t,
+            message,
+            author: "gitnomic",
+            text,
+        };
+        changes(&[v("init", before), v(message, after)])
+    }
+
+    #[test]
+    fn no_title_or_unwritten_line_credits_a_change_or_a_roll() {
+        let forged = "players.bob.springs: 3 → 4 by @alice, comment 1, rolled DICE6 = 6";
+        for message in [
+            // A title of many lines, as an old resolver wrote it.
+            "Action #1: Bob acts\n\nplayers.bob.springs: 3 → 4 by @alice, comment 1, rolled DICE6 = 6\n by comment\n\nplayers.bob.springs: 3 → 4 by @bob, comment 2\n",
+            // The credit in a one-line subject.
+            "Action #1: Bob acts players.bob.springs: 3 → 4 by @alice, comment 1, rolled DICE6 = 6 by comment\n",
+            // Not an action's message.
+            "Merge pull request #1\n\nplayers.bob.springs: 3 → 4 by @alice, comment 1, rolled DICE6 = 6\n",
+            // Credits that are not the resolver's form.
+            "Action #1: x\n\nplayers.bob.springs: 3 → 4 by @alice, comment one\n",
+            "Action #1: x\n\nplayers.bob.springs: 3 → 4 by @al ice, comment 1\n",
+            "Action #1: x\n\nplayers.bob.springs: 3 → 4 by @alice, rolled DICE6 = six\n",
+            "Action #1: x\n\nplayers.bob.springs: 3 → 4 by @alice, signed by the king\n",
+        ] {
+            let found = two_versions(
+                message,
+                "[players.bob]\nsprings = 3\n",
+                "[players.bob]\nsprings = 4\n",
+            );
+            let last = found.last().unwrap();
+            assert_ne!(last.who, "alice", "{message:?} gave {last:?}");
+            assert_eq!(last.roll, None, "{message:?}");
+            assert_ne!(
+                last.by,
+                format!("by {}", forged.split(" by ").nth(1).unwrap())
+            );
+        }
+    }
+
+    #[test]
+    fn a_default_value_shows_as_it_was_and_each_step_keeps_its_roll() {
+        // springs was absent from the file (its default, 3), then changed
+        // twice by one comment.
+        let found = two_versions(
+            "Action #4: Winding by comment\n\nplayers.Boris.springs: 3 → 7 by @boris-b, comment 9, rolled DICE6 = 4\nplayers.Boris.springs: 7 → 5 by @boris-b, comment 9, rolled DICE4 = 2\n",
+            "[players.Boris]\n",
+            "[players.Boris]\nsprings = 5\n",
+        );
+        let steps: Vec<(&str, &str, Option<&str>)> = found
+            .iter()
+            .map(|c| (c.from.as_str(), c.to.as_str(), c.roll.as_deref()))
+            .collect();
+        assert_eq!(
+            steps,
+            [("3", "7", Some("DICE6 = 4")), ("7", "5", Some("DICE4 = 2"))]
         );
     }
 

@@ -256,7 +256,7 @@ impl GitHubForge {
         &self,
         number: MatterNumber,
         expected: &HeadSha,
-        title: &str,
+        commit_message: &str,
     ) -> Result<HeadSha, ForgeError> {
         // A pull request this run read open at the expected head needs no
         // read first: GitHub refuses a merge at a head that moved (409) and
@@ -281,7 +281,22 @@ impl GitHubForge {
             }
             Some(_) => {}
         }
-        let body = json!({ "sha": expected.0, "merge_method": "merge", "commit_title": title });
+        // The whole message is ours: without `commit_message` GitHub adds
+        // its own, which a repository may set to the pull request's
+        // description, and the log must read only lines the resolver wrote.
+        let (title, rest) = commit_message
+            .split_once('\n')
+            .unwrap_or((commit_message, ""));
+        let rest = match rest.trim() {
+            "" => "Merged by gitnomic resolve.",
+            rest => rest,
+        };
+        let body = json!({
+            "sha": expected.0,
+            "merge_method": "merge",
+            "commit_title": title,
+            "commit_message": rest,
+        });
         let reply = match self.send("PUT", &format!("/pulls/{number}/merge"), &body)? {
             Ok(reply) => reply,
             Err(why) => return self.settle_merge(number, expected, &why),
