@@ -15,7 +15,8 @@ fn main() -> ExitCode {
     match cli::run(cli) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("gitnomic: error: {err:#}");
+            let said = format!("{err:#}");
+            eprintln!("gitnomic: error: {}", gitnomic::text::for_terminal(&said));
             ExitCode::from(cli::EXIT_ERROR)
         }
     }

@@ -31,6 +31,7 @@ mod github_thread_cache;
 mod github_votes;
 mod histories;
 mod histories_checks;
+mod hostile;
 mod import;
 mod kill_sweep;
 mod local_forge;
