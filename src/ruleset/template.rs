@@ -5,12 +5,38 @@
 //! current terms (from `state/game.toml`) and the ruleset's parameters
 //! means a renamed term or an amended number changes the text and the
 //! enforcement together: they cannot disagree.
+//!
+//! Rule text comes from any pull request and is rendered by every run,
+//! so a template may only say what a rule needs, with work bounded by its
+//! length: names, literals, operators, a few filters that do not grow
+//! text (`join`, `upper`, `lower`, `capitalize`, `title`, `trim`,
+//! `length`, `default`), `{% if %}` and `{% raw %}`, in tags of at most
+//! [`TAG_BYTES`] bytes. A loop, a `set`, a macro or a function call
+//! (`range`, or `get_env`, which would print the resolver's token) is
+//! refused, with the file and line.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::error::Error as _;
 
 use super::{Param, Ruleset};
 use crate::error::{Diagnostic, Diagnostics};
+
+/// The longest `{{ … }}` or `{% … %}` tag in rule text, in bytes: it
+/// bounds an expression's nesting and the work of one tag.
+pub const TAG_BYTES: usize = 256;
+
+/// The filters rule text may use: none makes text longer than its input
+/// and the strings the tag itself holds.
+const FILTERS: &[&str] = &[
+    "join",
+    "upper",
+    "lower",
+    "capitalize",
+    "title",
+    "trim",
+    "length",
+    "default",
+];
 
 /// What rule text may refer to.
 #[derive(Debug, Clone)]
@@ -65,7 +91,32 @@ impl TextContext {
                 ),
             ));
         }
-        tera::Tera::one_off(text, &self.context, false).map_err(|e| located(line, describe(&e)))
+        if let Some((offset, len)) = long_tag(text) {
+            let line = line + text[..offset].matches('\n').count();
+            let message = format!(
+                "a template tag of {len} bytes; rule text allows at most {TAG_BYTES} in one `{{{{ … }}}}` or `{{% … %}}`"
+            );
+            return Err(located(line, message));
+        }
+        let mut tera = tera::Tera::default();
+        tera.autoescape_on(Vec::new());
+        tera.add_raw_template("text", text)
+            .map_err(|e| located(line, describe(&e)))?;
+        let ast = &tera
+            .get_template("text")
+            .map_err(|e| located(line, describe(&e)))?
+            .ast;
+        allowed(ast).map_err(|what| {
+            located(
+                line,
+                format!(
+                    "{what} is not allowed in rule text: it may use names, `{{% if %}}` and the filters {}",
+                    FILTERS.join(", ")
+                ),
+            )
+        })?;
+        tera.render("text", &self.context)
+            .map_err(|e| located(line, describe(&e)))
     }
 
     fn known(&self) -> String {
@@ -94,6 +145,92 @@ impl TextContext {
             from = start;
         }
         None
+    }
+}
+
+/// The first tag longer than [`TAG_BYTES`], as (byte offset, length).
+fn long_tag(text: &str) -> Option<(usize, usize)> {
+    let mut from = 0;
+    while let Some(found) = text[from..].find(['{']) {
+        let start = from + found;
+        let close = match text[start + 1..].chars().next() {
+            Some('{') => "}}",
+            Some('%') => "%}",
+            Some('#') => "#}",
+            _ => {
+                from = start + 1;
+                continue;
+            }
+        };
+        let end = text[start + 2..]
+            .find(close)
+            .map_or(text.len(), |e| start + 2 + e + 2);
+        if close != "#}" && end - start > TAG_BYTES {
+            return Some((start, end - start));
+        }
+        from = end;
+    }
+    None
+}
+
+/// The first construct in `nodes` that rule text may not use, in words.
+fn allowed(nodes: &[tera::ast::Node]) -> Result<(), String> {
+    use tera::ast::Node;
+    for node in nodes {
+        match node {
+            Node::Text(_) | Node::Raw(..) | Node::Comment(..) => {}
+            Node::VariableBlock(_, expr) => allowed_expr(expr)?,
+            Node::If(branches, _) => {
+                for (_, condition, body) in &branches.conditions {
+                    allowed_expr(condition)?;
+                    allowed(body)?;
+                }
+                if let Some((_, body)) = &branches.otherwise {
+                    allowed(body)?;
+                }
+            }
+            Node::Forloop(..) | Node::Break(_) | Node::Continue(_) => {
+                return Err("a loop (`{% for %}`)".into());
+            }
+            Node::Set(..) => return Err("`{% set %}`".into()),
+            Node::MacroDefinition(..) | Node::ImportMacro(..) => return Err("a macro".into()),
+            Node::FilterSection(..) => return Err("`{% filter %}`".into()),
+            Node::Extends(..) | Node::Include(..) | Node::Block(..) | Node::Super => {
+                return Err("another template (`extends`, `include`, `block`)".into());
+            }
+        }
+    }
+    Ok(())
+}
+
+fn allowed_expr(expr: &tera::ast::Expr) -> Result<(), String> {
+    use tera::ast::ExprVal;
+    for filter in &expr.filters {
+        if !FILTERS.contains(&filter.name.as_str()) {
+            return Err(format!("the filter `{}`", filter.name));
+        }
+        filter.args.values().try_for_each(allowed_expr)?;
+    }
+    allowed_val(&expr.val)
+}
+
+fn allowed_val(val: &tera::ast::ExprVal) -> Result<(), String> {
+    use tera::ast::ExprVal;
+    match val {
+        ExprVal::String(_)
+        | ExprVal::Int(_)
+        | ExprVal::Float(_)
+        | ExprVal::Bool(_)
+        | ExprVal::Ident(_) => Ok(()),
+        // `player ~ get_env(…)`: the parts of a concatenation are values too.
+        ExprVal::StringConcat(c) => c.values.iter().try_for_each(allowed_val),
+        ExprVal::Math(m) => allowed_expr(&m.lhs).and_then(|()| allowed_expr(&m.rhs)),
+        ExprVal::Logic(l) => allowed_expr(&l.lhs).and_then(|()| allowed_expr(&l.rhs)),
+        ExprVal::In(i) => allowed_expr(&i.lhs).and_then(|()| allowed_expr(&i.rhs)),
+        ExprVal::Test(t) => t.args.iter().try_for_each(allowed_expr),
+        ExprVal::Array(items) => items.iter().try_for_each(allowed_expr),
+        ExprVal::FunctionCall(f) => Err(format!("the function `{}`", f.name)),
+        ExprVal::MacroCall(_) => Err("a macro".into()),
     }
 }
 
@@ -204,6 +341,58 @@ mod tests {
         let err = context().render("{{ player ", "p", 4, None).unwrap_err();
         assert_eq!(err.line, 4);
         assert!(err.message.contains("Failed to parse"), "{}", err.message);
+    }
+
+    #[test]
+    fn what_a_rule_says_today_still_renders() {
+        let c = context();
+        let text = "{% if enact_quorum_hours > 6 %}{{ player | upper }}{% else %}no{% endif %} {{ player ~ \"s\" }} {# note #}{% raw %}{{ player }}{% endraw %}";
+        assert_eq!(
+            c.render(text, "p", 1, None).unwrap(),
+            "TINKERER Tinkerers {{ player }}"
+        );
+    }
+
+    #[test]
+    fn loops_functions_and_growing_filters_are_refused_with_their_line() {
+        let c = context();
+        for (text, what) in [
+            ("{% for i in range(end=100000000) %}x{% endfor %}", "a loop"),
+            (
+                "{{ player ~ get_env(name=\"GITHUB_TOKEN\") }}",
+                "the function `get_env`",
+            ),
+            (
+                "{{ player | replace(from=\"\", to=player) }}",
+                "the filter `replace`",
+            ),
+            ("{% set a = player ~ player %}{{ player }}", "`{% set %}`"),
+            ("{% macro m() %}x{% endmacro %}{{ player }}", "a macro"),
+            (
+                "{% if range(end=9) %}{{ player }}{% endif %}",
+                "the function `range`",
+            ),
+        ] {
+            let err = c
+                .render(&format!("line\n{text}"), "rules/core/r.md", 3, None)
+                .unwrap_err();
+            assert!(err.message.starts_with(what), "{text}: {}", err.message);
+            assert_eq!(err.line, 3, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_long_or_deeply_nested_tag_is_refused_before_it_is_parsed() {
+        let deep = format!(
+            "a\n{{{{ {}player{} }}}}",
+            "(".repeat(5000),
+            ")".repeat(5000)
+        );
+        let err = context().render(&deep, "p", 1, None).unwrap_err();
+        assert_eq!(err.line, 2);
+        assert!(err.message.contains("at most 256"), "{}", err.message);
+        let fine = format!("{{{{ {}player{} }}}}", "(".repeat(50), ")".repeat(50));
+        assert_eq!(context().render(&fine, "p", 1, None).unwrap(), "Tinkerer");
     }
 
     #[test]

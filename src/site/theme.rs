@@ -179,6 +179,14 @@ impl Theme {
         let mut tera = tera::Tera::default();
         tera.set_escape_fn(escape);
         tera.register_filter("thousands", thousands_filter);
+        // A theme is the game's files, which a vote can change; the build
+        // runs beside the workflow's token, which no page may print.
+        tera.register_function(
+            "get_env",
+            |_: &std::collections::HashMap<String, tera::Value>| {
+                Err(tera::Error::msg("get_env is not available to a theme"))
+            },
+        );
         tera.add_raw_templates(templates.iter().map(|(n, t)| (n.as_str(), t.as_str())))
             .map_err(|e| SiteError::Template {
                 name: failing_template(&e),
@@ -264,6 +272,17 @@ fn describe(err: &tera::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_theme_cannot_read_the_environment() {
+        let file = ThemeFile {
+            name: "templates/index.html".into(),
+            text: "{{ get_env(name=\"PATH\") }}".into(),
+        };
+        let theme = Theme::load(&[file]).unwrap();
+        let page = theme.render("index.html", "index.html", &tera::Context::new());
+        assert!(page.is_err(), "{page:?}");
+    }
 
     #[test]
     fn the_built_in_templates_parse() {
