@@ -22,6 +22,7 @@
 //!
 //! `tests/architecture.rs` holds the core to that.
 
+pub mod bounds;
 pub mod cli;
 pub mod engine;
 pub mod error;

@@ -6,9 +6,6 @@
 
 use std::borrow::Cow;
 
-/// The longest commit subject made from a title, in characters.
-pub const SUBJECT_CHARS: usize = 100;
-
 /// Whether `c` changes how text around it is laid out or read without
 /// being seen: a control character, or a mark that reorders text (U+202E
 /// shows what follows backwards).

@@ -25,6 +25,7 @@ const PURE: &[&str] = &[
     "time.rs",
     "markdown.rs",
     "text.rs",
+    "bounds.rs",
 ];
 
 /// Files inside a pure folder that are its edge: the site's writer of

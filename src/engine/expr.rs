@@ -21,6 +21,7 @@
 //! calculation". Expressions are type-checked when the parameters are read,
 //! so a bad amendment is reported before any tally uses it.
 
+use crate::bounds::{CONDITION_DEPTH, CONDITION_TOKENS};
 use std::fmt;
 
 use crate::time::Span;
@@ -161,6 +162,11 @@ fn tokenize(text: &str) -> Result<Vec<Token>, ExprError> {
     let mut tokens = Vec::new();
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
+        if tokens.len() > CONDITION_TOKENS {
+            return Err(ExprError(format!(
+                "longer than {CONDITION_TOKENS} names, numbers and symbols"
+            )));
+        }
         if c.is_whitespace() {
             rest = &rest[c.len_utf8()..];
         } else if c.is_ascii_digit() {
@@ -200,6 +206,10 @@ fn tokenize(text: &str) -> Result<Vec<Token>, ExprError> {
 struct Parser {
     tokens: Vec<Token>,
     pos: usize,
+    /// How deep in parentheses and `!` the parser is: bounded, so that a
+    /// condition from a pull request cannot overflow the stack here or in
+    /// the walks of its tree.
+    depth: usize,
 }
 
 impl Parser {
@@ -241,9 +251,23 @@ impl Parser {
         self.binary(&[("&&", Op::And)], Self::not, true)
     }
 
+    /// Goes one level deeper, if the bound allows.
+    fn deeper(&mut self) -> Result<(), ExprError> {
+        self.depth += 1;
+        if self.depth > CONDITION_DEPTH {
+            return Err(ExprError(format!(
+                "nested more than {CONDITION_DEPTH} deep in parentheses and `!`"
+            )));
+        }
+        Ok(())
+    }
+
     fn not(&mut self) -> Result<Node, ExprError> {
         if self.eat("!") {
-            return Ok(Node::Not(Box::new(self.not()?)));
+            self.deeper()?;
+            let inner = self.not()?;
+            self.depth -= 1;
+            return Ok(Node::Not(Box::new(inner)));
         }
         let ops = [
             (">=", Op::Ge),
@@ -275,7 +299,9 @@ impl Parser {
                 _ => Node::Var(name),
             }),
             Some(Token::Sym("(")) => {
+                self.deeper()?;
                 let inner = self.or()?;
+                self.depth -= 1;
                 if self.eat(")") {
                     Ok(inner)
                 } else {
@@ -294,6 +320,7 @@ impl Expr {
         let mut parser = Parser {
             tokens: tokenize(text)?,
             pos: 0,
+            depth: 0,
         };
         let node = parser.or()?;
         match parser.tokens.get(parser.pos) {
@@ -574,6 +601,20 @@ mod tests {
         let e = Expr::parse(text).unwrap();
         e.check(&env()).unwrap();
         e.eval(&env()).unwrap()
+    }
+
+    #[test]
+    fn a_deep_or_long_condition_is_refused_not_overflowed() {
+        for text in [
+            format!("{}1{}", "(".repeat(3_000), ")".repeat(3_000)),
+            "not ".repeat(50_000) + "true",
+            "1 + ".repeat(100_000) + "1",
+        ] {
+            let err = Expr::parse(&text).unwrap_err().to_string();
+            assert!(err.contains("deep") || err.contains("longer"), "{err}");
+        }
+        let fine = format!("{}1{} == 1", "(".repeat(60), ")".repeat(60));
+        assert_eq!(eval(&fine), Value::Bool(true));
     }
 
     #[test]

@@ -142,7 +142,7 @@ impl MatterInfo {
     /// must never become lines of the message, where the gamestate's log
     /// reads who changed what.
     pub fn subject_title(&self) -> String {
-        crate::text::one_line(&self.title, crate::text::SUBJECT_CHARS)
+        crate::text::one_line(&self.title, crate::bounds::SUBJECT_CHARS)
     }
 
     /// The kind its labels or title give it.

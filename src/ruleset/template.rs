@@ -11,7 +11,7 @@
 //! length: names, literals, operators, a few filters that do not grow
 //! text (`join`, `upper`, `lower`, `capitalize`, `title`, `trim`,
 //! `length`, `default`), `{% if %}` and `{% raw %}`, in tags of at most
-//! [`TAG_BYTES`] bytes. A loop, a `set`, a macro or a function call
+//! [`TEMPLATE_TAG_BYTES`](crate::bounds::TEMPLATE_TAG_BYTES) bytes. A loop, a `set`, a macro or a function call
 //! (`range`, or `get_env`, which would print the resolver's token) is
 //! refused, with the file and line.
 
@@ -19,11 +19,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::error::Error as _;
 
 use super::{Param, Ruleset};
+use crate::bounds::TEMPLATE_TAG_BYTES;
 use crate::error::{Diagnostic, Diagnostics};
-
-/// The longest `{{ … }}` or `{% … %}` tag in rule text, in bytes: it
-/// bounds an expression's nesting and the work of one tag.
-pub const TAG_BYTES: usize = 256;
 
 /// The filters rule text may use: none makes text longer than its input
 /// and the strings the tag itself holds.
@@ -94,7 +91,7 @@ impl TextContext {
         if let Some((offset, len)) = long_tag(text) {
             let line = line + text[..offset].matches('\n').count();
             let message = format!(
-                "a template tag of {len} bytes; rule text allows at most {TAG_BYTES} in one `{{{{ … }}}}` or `{{% … %}}`"
+                "a template tag of {len} bytes; rule text allows at most {TEMPLATE_TAG_BYTES} in one `{{{{ … }}}}` or `{{% … %}}`"
             );
             return Err(located(line, message));
         }
@@ -148,7 +145,7 @@ impl TextContext {
     }
 }
 
-/// The first tag longer than [`TAG_BYTES`], as (byte offset, length).
+/// The first tag longer than [`TEMPLATE_TAG_BYTES`], as (byte offset, length).
 fn long_tag(text: &str) -> Option<(usize, usize)> {
     let mut from = 0;
     while let Some(found) = text[from..].find(['{']) {
@@ -165,7 +162,7 @@ fn long_tag(text: &str) -> Option<(usize, usize)> {
         let end = text[start + 2..]
             .find(close)
             .map_or(text.len(), |e| start + 2 + e + 2);
-        if close != "#}" && end - start > TAG_BYTES {
+        if close != "#}" && end - start > TEMPLATE_TAG_BYTES {
             return Some((start, end - start));
         }
         from = end;
