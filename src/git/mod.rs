@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
+use crate::bounds::FILE_BYTES;
 use crate::game::is_game_file;
 use crate::source::SourceFile;
 use crate::time::Timestamp;
@@ -313,6 +314,64 @@ impl Repo {
 
     /// The paths `head` changes relative to where it forked from `base`.
     pub fn changed_paths(&self, base: &str, head: &str) -> Result<Vec<String>, GitError> {
+        let diff = self.fork_diff(base, head)?;
+        let mut paths: Vec<String> = diff
+            .deltas()
+            .flat_map(|d| [d.old_file().path(), d.new_file().path()])
+            .flatten()
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .collect();
+        paths.sort();
+        paths.dedup();
+        Ok(paths)
+    }
+
+    /// Why the files `head` adds or changes since it forked from `base`
+    /// cannot stand, one reason a file: a symbolic link or a submodule (the
+    /// game is plain files, and a link written out by the resolver would
+    /// become one), a file over [`FILE_BYTES`], or a game file that is not
+    /// UTF-8 text. Empty when every file is fit to be read.
+    pub fn unfit_changes(&self, base: &str, head: &str) -> Result<Vec<String>, GitError> {
+        let diff = self.fork_diff(base, head)?;
+        let mut out = Vec::new();
+        for delta in diff.deltas() {
+            let file = delta.new_file();
+            let (Some(path), true) = (file.path(), file.exists()) else {
+                continue;
+            };
+            let path = path.to_string_lossy().replace('\\', "/");
+            let why = match git2::FileMode::from(file.mode()) {
+                git2::FileMode::Link => Some(format!(
+                    "{path} is a symbolic link: a pull request may add or change only plain files"
+                )),
+                git2::FileMode::Commit => Some(format!(
+                    "{path} is a submodule: a pull request may add or change only plain files"
+                )),
+                _ => self.unfit_blob(&path, file.id())?,
+            };
+            out.extend(why);
+        }
+        Ok(out)
+    }
+
+    /// Why blob `id` at `path` cannot be read as a file of the game.
+    fn unfit_blob(&self, path: &str, id: git2::Oid) -> Result<Option<String>, GitError> {
+        let blob = self.inner.find_blob(id).map_err(read_err(path))?;
+        let bytes = blob.content();
+        Ok(if bytes.len() > FILE_BYTES {
+            Some(format!(
+                "{path} is {} bytes: a file may be at most {FILE_BYTES} bytes",
+                bytes.len()
+            ))
+        } else if is_game_file(path) && std::str::from_utf8(bytes).is_err() {
+            Some(format!("{path} is not UTF-8 text"))
+        } else {
+            None
+        })
+    }
+
+    /// The diff of `head` from where it forked from `base`.
+    fn fork_diff(&self, base: &str, head: &str) -> Result<git2::Diff<'_>, GitError> {
         let base_id = self.commit_id(base)?;
         let head_id = self.commit_id(head)?;
         let fork = self
@@ -324,19 +383,9 @@ impl Repo {
             tree(fork).map_err(read_err(base))?,
             tree(head_id).map_err(read_err(head))?,
         );
-        let diff = self
-            .inner
+        self.inner
             .diff_tree_to_tree(Some(&old), Some(&new), None)
-            .map_err(read_err("a diff"))?;
-        let mut paths: Vec<String> = diff
-            .deltas()
-            .flat_map(|d| [d.old_file().path(), d.new_file().path()])
-            .flatten()
-            .map(|p| p.to_string_lossy().replace('\\', "/"))
-            .collect();
-        paths.sort();
-        paths.dedup();
-        Ok(paths)
+            .map_err(read_err("a diff"))
     }
 
     pub(crate) fn commit_id(&self, rev: &str) -> Result<git2::Oid, GitError> {

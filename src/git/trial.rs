@@ -167,6 +167,14 @@ impl Trial for GitTrial {
             .map_err(|e| e.to_string())
     }
 
+    /// Why the files `head` changes cannot be read as the game's.
+    fn unfit(&mut self, head: &HeadSha) -> Result<Vec<String>, String> {
+        let fork = self.fork_from(head, None)?.id().to_string();
+        self.repo
+            .unfit_changes(&fork, &head.0)
+            .map_err(|e| e.to_string())
+    }
+
     /// The tree of a commit.
     fn tree_of(&mut self, commit: &HeadSha) -> Result<TreeId, String> {
         Ok(TreeId(self.commit(commit)?.tree_id().to_string()))

@@ -66,6 +66,10 @@ pub(crate) trait Trial {
     fn files(&mut self, tree: &TreeId) -> Result<Vec<SourceFile>, String>;
     /// The paths `head` changes since it forked from the default branch.
     fn changed(&mut self, head: &HeadSha) -> Result<Vec<String>, String>;
+    /// Why the files `head` adds or changes cannot be read as the game's
+    /// (a link, a file over its size, a game file that is not UTF-8), one
+    /// reason a file: a matter with any cannot stand.
+    fn unfit(&mut self, head: &HeadSha) -> Result<Vec<String>, String>;
     /// The tree of commit `commit`.
     fn tree_of(&mut self, commit: &HeadSha) -> Result<TreeId, String>;
     /// The tree where `head` forked from the default branch.

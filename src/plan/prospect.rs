@@ -46,6 +46,9 @@ impl Prospect {
         if let Some(why) = changed.iter().find_map(|p| admission::touches(kind, p)) {
             return Ok(Attempt::NotAMatter(why));
         }
+        if let Some(why) = trial.unfit(head)?.into_iter().next() {
+            return Ok(Attempt::NotAMatter(why));
+        }
         let tree = match trial.merge(&self.tree, head)? {
             Merged::Clean(tree) => tree,
             Merged::Conflict(paths) => {

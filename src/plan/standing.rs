@@ -38,16 +38,17 @@ impl Planner<'_> {
         let ledger = Ledger::new(&game, &postings);
         let mut out = BTreeMap::new();
         for m in matters.iter().filter(|m| m.journal.resolution.is_none()) {
-            let changed = match &m.info.head {
+            let (changed, unfit) = match &m.info.head {
                 // A head this checkout never fetched cannot be judged on
                 // its files: left to the count, which holds it rather
                 // than act on a guess if it comes to be enacted.
                 Some(head) if !self.trial.has(head) => continue,
-                Some(head) => self
-                    .trial
-                    .changed(head)
-                    .map_err(|why| repo(m.info.number, why))?,
-                None => Vec::new(),
+                Some(head) => {
+                    let n = m.info.number;
+                    let changed = self.trial.changed(head).map_err(|why| repo(n, why))?;
+                    (changed, self.trial.unfit(head).map_err(|why| repo(n, why))?)
+                }
+                None => (Vec::new(), Vec::new()),
             };
             let judged = admission::judge(
                 &ledger,
@@ -55,6 +56,7 @@ impl Planner<'_> {
                     posting: Posting::of(&m.info),
                     description: &m.info.body,
                     changed: &changed,
+                    unfit: &unfit,
                     head: None,
                     fork: None,
                 },

@@ -87,14 +87,28 @@ impl<'a> Door<'a> {
         let forge = self.forge;
         let number = info.number;
         let repo = &self.repo;
-        let read = |sha: &HeadSha| -> anyhow::Result<Game> {
-            Ok(Game::check(&load::read_revision(repo, &sha.0, GAME_DIRS).with_context(|| {
-                format!("the head {sha} of #{number} is not in the local repository: fetch refs/pull/{number}/head first")
-            })?))
+        let fetch_first = |sha: &HeadSha| {
+            format!(
+                "the head {sha} of #{number} is not in the local repository: fetch refs/pull/{number}/head first"
+            )
         };
-        let head = info.head.as_ref().map(read).transpose()?;
+        // Files that cannot be read as the game's make it no matter, and
+        // its head is not read.
+        let unfit = match &info.head {
+            Some(sha) => repo
+                .unfit_changes(self.branch, &sha.0)
+                .with_context(|| fetch_first(sha))?,
+            None => Vec::new(),
+        };
+        let readable = info.head.as_ref().filter(|_| unfit.is_empty());
+        let read = |sha: &HeadSha| -> anyhow::Result<Game> {
+            Ok(Game::check(
+                &load::read_revision(repo, &sha.0, GAME_DIRS).with_context(|| fetch_first(sha))?,
+            ))
+        };
+        let head = readable.map(read).transpose()?;
         // What an action changes is the difference from where it forked.
-        let fork = match (&info.head, info.kind()) {
+        let fork = match (readable, info.kind()) {
             (Some(sha), Some(Kind::Action)) => {
                 let trial = GitTrial::open(self.root, self.branch)?;
                 let tree = trial
@@ -120,6 +134,7 @@ impl<'a> Door<'a> {
                 posting: Posting::of(info),
                 description: &info.body,
                 changed: &changed,
+                unfit: &unfit,
                 head: head.as_ref(),
                 fork: fork.as_ref(),
             },

@@ -201,7 +201,6 @@ fn allowed(nodes: &[tera::ast::Node]) -> Result<(), String> {
 }
 
 fn allowed_expr(expr: &tera::ast::Expr) -> Result<(), String> {
-    use tera::ast::ExprVal;
     for filter in &expr.filters {
         if !FILTERS.contains(&filter.name.as_str()) {
             return Err(format!("the filter `{}`", filter.name));

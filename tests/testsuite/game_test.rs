@@ -189,6 +189,20 @@ impl GameTest {
         })
     }
 
+    /// Commits `bytes` at `path` with `mode` (a symlink's target, a file
+    /// that is not UTF-8) on `branch`, created from `main` if need be.
+    pub(crate) fn commit_raw(
+        &self,
+        branch: &str,
+        path: &str,
+        bytes: &[u8],
+        mode: git2::FileMode,
+    ) -> String {
+        self.commit_change(branch, "raw bytes", &|repo, update| {
+            update.upsert(path, repo.blob(bytes).unwrap(), mode);
+        })
+    }
+
     /// Commits the removal of `path` on `branch`, created from `main` if
     /// it does not exist.
     pub(crate) fn commit_removing(&self, branch: &str, path: &str, message: &str) -> String {

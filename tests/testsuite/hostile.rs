@@ -120,3 +120,159 @@ fn titles_and_comments_send_no_controls_to_the_terminal() {
         .stdout;
     assert!(shown.contains("\\u{1b}[31mred"), "{shown}");
 }
+
+/// A game where a CfJ (an issue) has three FOR votes, due to be decided,
+/// beside proposal #2 from `branch` by Boris. Returns the CfJ's number.
+fn beside_a_due_cfj(game: &GameTest, branch: &str) -> String {
+    let cfj = number(
+        &game
+            .open(
+                "2030-01-01T00:00:00Z",
+                "ada-tinkers",
+                "cfj",
+                "CfJ: tidy",
+                None,
+            )
+            .stdout,
+    );
+    game.open(
+        "2030-01-01T00:01:00Z",
+        "boris-b",
+        "proposal",
+        "Proposal: hostile",
+        Some(branch),
+    );
+    for voter in ["boris-b", "cleo-c", "dmitri-d"] {
+        game.at(
+            "2030-01-01T01:00:00Z",
+            &["play", "comment", &cfj, "FOR", "--as", voter],
+        );
+    }
+    cfj
+}
+
+/// Every door judges the hostile proposal #2 without stopping: `check
+/// --pr 2` refuses it with `reason`, `resolve` decides the CfJ beside it
+/// and exits 0, `play list` and `build` run. A matter whose files cannot
+/// be read (`closed`) is closed with `reason` by `resolve` and listed with
+/// it; one whose files read but do not check stays pending, fixable by a
+/// push, and would fail if it came to be enacted.
+fn judged_in_its_box(game: &GameTest, cfj: &str, reason: &str, closed: bool) {
+    let now = "2030-01-01T02:00:00Z";
+    let check = game.run(&["--now", now, "check", "--pr", "2"]);
+    assert_eq!(
+        check.code, 1,
+        "check --pr 2:\n{}\n{}",
+        check.stdout, check.stderr
+    );
+    let said = format!("{}{}", check.stdout, check.stderr);
+    assert!(said.contains(reason), "check --pr 2 said:\n{said}");
+    let list = game.run(&["--now", now, "play", "list"]);
+    assert_eq!(list.code, 0, "play list:\n{}\n{}", list.stdout, list.stderr);
+    let run = game.run(&["--now", now, "resolve"]);
+    assert_eq!(
+        run.code, 0,
+        "resolve stopped:\n{}\n{}",
+        run.stdout, run.stderr
+    );
+    if closed {
+        assert!(
+            list.stdout.contains(reason),
+            "play list said:\n{}",
+            list.stdout
+        );
+        assert!(run.stdout.contains(reason), "resolve said:\n{}", run.stdout);
+    } else {
+        assert!(
+            list.stdout
+                .contains("Proposal #2 “Proposal: hostile”: pending"),
+            "{}",
+            list.stdout
+        );
+        assert!(
+            run.stdout.contains("Proposal #2: wait — pending"),
+            "{}",
+            run.stdout
+        );
+        for act in ["#2 close", "#2 merge", "#2 labels"] {
+            assert!(
+                !run.stdout.contains(act),
+                "resolve did {act}:\n{}",
+                run.stdout
+            );
+        }
+    }
+    let record = game.read_at("main", &format!("content/matters/{cfj:0>5}.md"));
+    assert!(
+        record
+            .as_deref()
+            .is_some_and(|r| r.contains("outcome = \"enacted\"")),
+        "the CfJ beside it was not decided:\n{}",
+        run.stdout
+    );
+    let build = game.run(&["--now", now, "build"]);
+    assert_eq!(build.code, 0, "build:\n{}\n{}", build.stdout, build.stderr);
+}
+
+/// Item 3: a condition nested thousands deep in a rule's front matter.
+#[test]
+fn a_condition_nested_too_deep_is_its_own_matter_s_problem() {
+    let game = committed();
+    let rule = game.read("rules/core/calls-for-judgement.md");
+    let deep = format!(
+        "cfj_enact = \"{}true{}\"\n+++",
+        "(".repeat(100),
+        ")".repeat(100)
+    );
+    let rule = rule.replacen(
+        "cfj_resolve_after_hours = 48\n+++",
+        &format!("cfj_resolve_after_hours = 48\n{deep}"),
+        1,
+    );
+    game.commit_on(
+        "deep",
+        &[("rules/core/calls-for-judgement.md", &rule)],
+        "deep",
+    );
+    let cfj = beside_a_due_cfj(&game, "deep");
+    judged_in_its_box(&game, &cfj, "nested more than 64 deep", false);
+}
+
+/// Item 3: a template loop in a rule's text.
+#[test]
+fn a_template_loop_is_its_own_matter_s_problem() {
+    let game = committed();
+    let rule = game.read("rules/dynastic/springs.md")
+        + "\n{% for i in range(end=100000000) %}x{% endfor %}\n";
+    game.commit_on("loop", &[("rules/dynastic/springs.md", &rule)], "loop");
+    let cfj = beside_a_due_cfj(&game, "loop");
+    judged_in_its_box(&game, &cfj, "a loop (`{% for %}`) is not allowed", false);
+}
+
+/// Item 3: a rule file that is not UTF-8.
+#[test]
+fn a_file_that_is_not_utf8_is_its_own_matter_s_problem() {
+    let game = committed();
+    game.commit_raw(
+        "bytes",
+        "rules/dynastic/u8.md",
+        b"+++\nid = \"u8\"\ntitle = \"\xff\xfe\"\n+++\n",
+        git2::FileMode::Blob,
+    );
+    let cfj = beside_a_due_cfj(&game, "bytes");
+    judged_in_its_box(&game, &cfj, "is not UTF-8 text", true);
+}
+
+/// Item 3: a symlink in a pull request.
+#[test]
+fn a_symlink_is_its_own_matter_s_problem() {
+    let game = committed();
+    game.commit_raw(
+        "link",
+        "rules/dynastic/coredup",
+        b"../core",
+        git2::FileMode::Link,
+    );
+    let cfj = beside_a_due_cfj(&game, "link");
+    judged_in_its_box(&game, &cfj, "is a symbolic link", true);
+}

@@ -35,6 +35,10 @@ pub struct Facts<'a> {
     pub description: &'a str,
     /// The paths it changes (none for an issue).
     pub changed: &'a [String],
+    /// Why files it adds or changes cannot be read as the game's (a link,
+    /// a file over its size, one that is not UTF-8): each makes it no
+    /// matter, whatever its kind.
+    pub unfit: &'a [String],
     /// The game at the pull request's head, when it is known.
     pub head: Option<&'a Game>,
     /// The game where the pull request forked from the default branch:
@@ -86,6 +90,10 @@ pub fn judge(ledger: &Ledger<'_>, facts: &Facts<'_>) -> Judgement {
             v.problems.push(problem);
             v.not_a_matter = true;
         }
+    }
+    for why in facts.unfit {
+        v.problems.push(why.clone());
+        v.not_a_matter = true;
     }
     for d in facts.head.into_iter().flat_map(|head| &head.problems) {
         v.problems.push(format!("its files have a problem: {d}"));
