@@ -188,6 +188,43 @@ pub(crate) fn process_gone(_: &str) -> bool {
     false
 }
 
+/// Writes `bytes` to `path` through the temporary file `tmp` (on the same
+/// file system), so that a kill or a power cut leaves the old file or the
+/// new one, whole: the new file reaches the disk before it is renamed into
+/// place, and the directory's entry after. `docs/recovering.md` says what
+/// survives a machine switched off.
+pub(crate) fn write_durably(tmp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_synced(tmp, bytes)?;
+    std::fs::rename(tmp, path)?;
+    sync_dir_of(path)
+}
+
+/// Writes `bytes` to a new file `path` and flushes it to the disk.
+pub(crate) fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut file = std::fs::File::create(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+/// Flushes the directory holding `path` to the disk, so that an entry
+/// made or renamed in it survives a power cut.
+pub(crate) fn sync_dir_of(path: &Path) -> std::io::Result<()> {
+    match path.parent() {
+        // A directory can be opened and synced on Unix; elsewhere the
+        // rename's own guarantees are all there is.
+        Some(dir) if cfg!(unix) => {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            std::fs::File::open(dir)?.sync_all()
+        }
+        _ => Ok(()),
+    }
+}
+
 fn rename(from: &Path, to: &Path) -> anyhow::Result<()> {
     std::fs::rename(from, to)
         .with_context(|| format!("moving {} to {}", from.display(), to.display()))

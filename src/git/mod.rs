@@ -340,7 +340,7 @@ impl Repo {
                 continue;
             };
             let path = path.to_string_lossy().replace('\\', "/");
-            let why = match git2::FileMode::from(file.mode()) {
+            let why = match file.mode() {
                 git2::FileMode::Link => Some(format!(
                     "{path} is a symbolic link: a pull request may add or change only plain files"
                 )),

@@ -369,7 +369,7 @@ fn write_whole(tmp_dir: &Path, path: &Path, bytes: &[u8], executable: bool) -> s
         std::fs::create_dir_all(dir)?;
     }
     let tmp = tmp_dir.join("work-tree-file");
-    std::fs::write(&tmp, bytes)?;
+    crate::staging::write_synced(&tmp, bytes)?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;
@@ -378,7 +378,8 @@ fn write_whole(tmp_dir: &Path, path: &Path, bytes: &[u8], executable: bool) -> s
     }
     #[cfg(not(unix))]
     let _ = executable;
-    std::fs::rename(&tmp, path)
+    std::fs::rename(&tmp, path)?;
+    crate::staging::sync_dir_of(path)
 }
 
 /// Removes `file`, then each parent directory left empty, up to `root`.

@@ -86,11 +86,11 @@ pub(crate) fn take(git_dir: &Path) -> Result<Taken, Busy> {
     };
     let pid = std::process::id();
     let mine = git_dir.join(format!("{RUN_LOCK}.{pid}"));
-    std::fs::write(&mine, format!("{pid}\n")).map_err(io)?;
+    crate::staging::write_synced(&mine, format!("{pid}\n").as_bytes()).map_err(io)?;
     let mut cleared = None;
     let taken = loop {
         match std::fs::hard_link(&mine, &lock) {
-            Ok(()) => break Ok(()),
+            Ok(()) => break crate::staging::sync_dir_of(&lock).map_err(io),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
             Err(e) => break Err(io(e)),
         }

@@ -541,7 +541,10 @@ impl Drop for GitHubForge {
                     if let Some(dir) = path.parent() {
                         std::fs::create_dir_all(dir)?;
                     }
-                    std::fs::write(path, text)
+                    // Whole or not at all: a run killed mid-write must not
+                    // leave half a cache for the next one.
+                    let tmp = path.with_extension("tmp");
+                    crate::staging::write_durably(&tmp, path, text.as_bytes())
                 });
             if let Err(e) = saved {
                 tracing::warn!("could not keep GitHub's ETags in {}: {e}", path.display());

@@ -155,7 +155,6 @@ impl LocalForge {
         let dir = path.parent().unwrap_or(&self.dir);
         std::fs::create_dir_all(dir).map_err(other("creating its directory"))?;
         let tmp = path.with_extension("toml.tmp");
-        std::fs::write(&tmp, text).map_err(other("writing"))?;
-        std::fs::rename(&tmp, path).map_err(other("writing"))
+        crate::staging::write_durably(&tmp, path, text.as_bytes()).map_err(other("writing"))
     }
 }

@@ -92,6 +92,7 @@ fn judged_among(game: &Game, posts: &[Post], changed: &[&str]) -> Judgement {
             posting: *postings.last().unwrap(),
             description: "",
             changed: &changed,
+            unfit: &[],
             head: None,
             fork: None,
         },
