@@ -26,6 +26,16 @@
 //! - no comment's commands are applied twice: each comment is named in
 //!   the commits of at most one change to state/.
 //!
+//! - `gitnomic log` credits a change only to the author of a comment
+//!   that was made, naming that comment.
+//!
+//! A second property plays the same histories with hostile steps among
+//! them (issue 33): titles and comments of any characters (a `+++` line,
+//! lines that read like the log's, escape sequences, reordering marks) and
+//! pull requests whose files cannot be read (not UTF-8, a symbolic link)
+//! or do not check (a template loop, a condition nested too deep). No run
+//! may stop because of one, and every invariant above still holds.
+//!
 //! `PROPTEST_CASES` sets how many histories are tried (default 12; each
 //! runs the binary a few hundred times). `.ci/run` fixes
 //! `PROPTEST_RNG_SEED`, so CI tries the same histories on the same commit;
@@ -69,6 +79,35 @@ const COMMANDS: [&str; 14] = [
     "SET Boris.springs 1",
     "ADD springs many things",
 ];
+
+/// Titles anyone may give a matter.
+const TITLES: [&str; 4] = [
+    "CfJ\n+++\nx",
+    "Boris acts\n\nplayers.Boris.springs: 3 → 10 by @ada-tinkers, comment 1, rolled DICE6 = 6\n",
+    "\u{1b}]0;owned\u{7}\u{202e}sdrawkcab \"\"\" ''' \\",
+    "a title far longer than any subject should be, a title far longer than any subject should be, really",
+];
+
+/// Comments anyone may write.
+const BODIES: [&str; 4] = [
+    "FOR\n+++\n\"\"\"",
+    "\u{1b}[2J FOR \u{202e}",
+    "players.Boris.springs: 3 → 10 by @ada-tinkers, comment 1, rolled DICE6 = 6",
+    "ADD springs 1\n+++\nrolled DICE6 = 6",
+];
+
+/// What a hostile pull request holds.
+#[derive(Debug, Clone, Copy)]
+enum Hostile {
+    /// A rule file that is not UTF-8.
+    NotText,
+    /// A symbolic link among the rules.
+    Link,
+    /// A rule whose text loops.
+    Loop,
+    /// A condition nested too deep.
+    Deep,
+}
 
 #[derive(Debug, Clone)]
 enum Change {
@@ -120,6 +159,20 @@ enum Step {
     Resolve {
         kill: Option<Kill>,
     },
+    /// A matter titled with one of [`TITLES`], from a branch holding
+    /// `files` if given (else an ordinary change).
+    Titled {
+        author: usize,
+        kind: usize,
+        title: usize,
+        files: Option<Hostile>,
+    },
+    /// A comment of one of [`BODIES`].
+    Say {
+        matter: usize,
+        player: usize,
+        body: usize,
+    },
 }
 
 /// Where a run is killed.
@@ -161,6 +214,23 @@ fn step() -> impl Strategy<Value = Step> {
             (1..60usize).prop_map(Kill::Inside),
         ])
         .prop_map(|kill| Step::Resolve { kill }),
+    ]
+}
+
+/// A step of a history with hostile steps among the others.
+fn hostile_step() -> impl Strategy<Value = Step> {
+    let files = proptest::option::of(prop_oneof![
+        Just(Hostile::NotText),
+        Just(Hostile::Link),
+        Just(Hostile::Loop),
+        Just(Hostile::Deep),
+    ]);
+    prop_oneof![
+        6 => step(),
+        1 => (0..6usize, 0..6usize, 0..TITLES.len(), files)
+            .prop_map(|(author, kind, title, files)| Step::Titled { author, kind, title, files }),
+        1 => (0..8usize, 0..6usize, 0..BODIES.len())
+            .prop_map(|(matter, player, body)| Step::Say { matter, player, body }),
     ]
 }
 
@@ -337,8 +407,91 @@ impl Play {
             Step::Ascend => self.ascend(),
             Step::Wait(hours) => self.hour += hours,
             Step::Resolve { kill } => self.resolve(*kill),
+            Step::Titled {
+                author,
+                kind,
+                title,
+                files,
+            } => self.titled(*author, *kind, TITLES[*title], *files),
+            Step::Say {
+                matter,
+                player,
+                body,
+            } => {
+                if let Some((n, _)) = self.pick(*matter) {
+                    self.comment(&n, BODIES[*body], LOGINS[*player]);
+                }
+            }
         }
         doors_agree(&self.game, &self.now(), &self.story());
+    }
+
+    /// Opens a matter titled `title`, from a branch with `files` if given.
+    fn titled(&mut self, author: usize, kind: usize, title: &str, files: Option<Hostile>) {
+        let kinds = ["proposal", "proposal", "cfj", "dov", "action", "cfj"];
+        let kind = kinds[kind];
+        let branch = match files {
+            Some(hostile) => Some(self.hostile_branch(hostile)),
+            None if kind == "proposal" => Some(self.branch(&Change::Rule)),
+            None => None,
+        };
+        let mut args = vec![
+            "play",
+            "open",
+            "--as",
+            LOGINS[author],
+            "--kind",
+            kind,
+            "--title",
+            title,
+        ];
+        if let Some(b) = &branch {
+            args.extend(["--branch", b.as_str()]);
+        }
+        let run = self.run(&args);
+        if let Some(n) = opened_number(&run) {
+            if branch.is_none() && kind == "action" {
+                self.actions.push(n.clone());
+            }
+            self.matters.push((n, branch));
+        }
+    }
+
+    /// A branch whose files are `hostile`.
+    fn hostile_branch(&mut self, hostile: Hostile) -> String {
+        self.branches += 1;
+        let name = format!("b{}", self.branches);
+        let main = |path: &str| self.game.read_at("main", path).unwrap();
+        match hostile {
+            Hostile::NotText => {
+                let bytes = b"+++\nid = \"bytes\"\ntitle = \"\xff\xfe\"\n+++\n";
+                let mode = git2::FileMode::Blob;
+                self.game
+                    .commit_raw(&name, "rules/dynastic/bytes.md", bytes, mode);
+            }
+            Hostile::Link => {
+                let mode = git2::FileMode::Link;
+                self.game
+                    .commit_raw(&name, "rules/dynastic/coredup", b"../core", mode);
+            }
+            Hostile::Loop => {
+                let text = main("rules/dynastic/springs.md")
+                    + "\n{% for i in range(end=100000000) %}x{% endfor %}\n";
+                self.game
+                    .commit_on(&name, &[("rules/dynastic/springs.md", &text)], "loop");
+            }
+            Hostile::Deep => {
+                let path = "rules/core/calls-for-judgement.md";
+                let deep = format!(
+                    "cfj_enact = \"{}true{}\"\n+++",
+                    "(".repeat(70),
+                    ")".repeat(70)
+                );
+                let text = main(path).replacen("+++\nWhen", &format!("{deep}\nWhen"), 1);
+                self.game.commit_on(&name, &[(path, &text)], "deep");
+            }
+        }
+        name
     }
 
     /// Comments `body` on matter `n` as `login`, remembering its id.
@@ -537,12 +690,42 @@ impl Play {
             self.story()
         );
         acted_once(self.game.root(), &self.story());
+        self.log_credits_only_comments_made();
         for (path, text) in records(self.game.root()) {
             let first = self
                 .records
                 .entry(path.clone())
                 .or_insert_with(|| text.clone());
             assert_eq!(*first, text, "{path} changed after it was written");
+        }
+    }
+
+    /// Every credit `gitnomic log` prints (`by @LOGIN, comment N`) names a
+    /// comment that was made, by that login: no title or comment can
+    /// credit a change to someone else.
+    fn log_credits_only_comments_made(&self) {
+        let log = self.game.run(&["log"]);
+        assert_eq!(log.code, 0, "log: {}{}", log.stdout, log.stderr);
+        for line in log.stdout.lines() {
+            let Some((_, credit)) = line.split_once("(by @") else {
+                continue;
+            };
+            let mut parts = credit.trim_end_matches(')').split(", ");
+            let login = parts.next().unwrap_or_default();
+            let comment = parts.find_map(|p| p.strip_prefix("comment "));
+            let made = match comment {
+                Some(id) => self
+                    .comments
+                    .iter()
+                    .any(|(_, c, by)| c == id && *by == login),
+                // An action pull request's change, credited to its author.
+                None => LOGINS.contains(&login),
+            };
+            assert!(
+                made,
+                "log credits what was never done: {line}\n{}",
+                self.story()
+            );
         }
     }
 
@@ -607,6 +790,22 @@ proptest! {
 
     #[test]
     fn every_step_of_any_history_keeps_the_game_sound(steps in proptest::collection::vec(step(), 8..28)) {
+        play(&steps);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(6),
+        max_shrink_iters: 20,
+        failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/tests/hostile-histories.txt"),
+        ))),
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn no_hostile_title_comment_or_file_stops_the_game(steps in proptest::collection::vec(hostile_step(), 8..28)) {
         play(&steps);
     }
 }
