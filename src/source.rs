@@ -187,6 +187,13 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct(
+                concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/source.txt"),
+            ))),
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
         #[test]
         fn any_string_reads_back_as_written(
             s in "(\\PC|[\n\r\t\u{0}\u{1b}\u{7f}\u{202e}\"'+]|\n\\+\\+\\+\n)*",

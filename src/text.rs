@@ -97,6 +97,13 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct(
+                concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/text.txt"),
+            ))),
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
         #[test]
         fn one_line_has_no_break_and_keeps_to_its_length(s in "\\PC*|[\n\r\u{2028}a ]*", max in 1usize..40) {
             let line = one_line(&s, max);

@@ -377,6 +377,7 @@ fn pending() -> Pending {
             pull: true,
             head: None,
             merge_commit: None,
+            base: None,
             draft: false,
             link: Some("https://forge.invalid/pr/4".into()),
             updated: None,

@@ -17,6 +17,8 @@ use crate::source::SourceFile;
 /// Trial merges against the tip of one branch.
 pub struct GitTrial {
     repo: Repo,
+    /// The branch's name.
+    branch: String,
     /// The branch's tip, where pull requests fork from.
     base: git2::Oid,
 }
@@ -33,7 +35,16 @@ impl GitTrial {
                 .map_err(read_err("an in-memory object store"))?;
         }
         let base = repo.commit_id(branch)?;
-        Ok(GitTrial { repo, base })
+        Ok(GitTrial {
+            repo,
+            branch: branch.to_string(),
+            base,
+        })
+    }
+
+    /// The branch's name.
+    pub fn branch(&self) -> &str {
+        &self.branch
     }
 
     /// The tree of the branch's tip, where the plan starts.

@@ -127,6 +127,10 @@ pub struct MatterInfo {
     pub head: Option<HeadSha>,
     /// For a merged pull request: its merge commit.
     pub merge_commit: Option<HeadSha>,
+    /// For a pull request: the branch it asks to be merged into, when the
+    /// forge says (GitHub's `base.ref`); a matter is merged into the
+    /// default branch or not at all, so one based elsewhere is no matter.
+    pub base: Option<String>,
     /// For a pull request: still a draft.
     pub draft: bool,
     /// A link to it, for records and reports.

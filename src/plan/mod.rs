@@ -92,6 +92,9 @@ pub(crate) trait Trial {
 pub(crate) struct Inputs<'a> {
     /// The default branch now; its game must check.
     pub base: Prospect,
+    /// The default branch's name: a pull request asking to be merged
+    /// into another is no matter.
+    pub branch: &'a str,
     /// The open votable matters (drafts left out).
     pub open: &'a [Collected],
     /// Closed matters an earlier run decided and did not finish (labelled

@@ -32,6 +32,7 @@ pub(crate) fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, Pl
     let crowned = crate::matter::admission::crowning(&inputs.base.game);
     let mut p = Planner {
         trial,
+        branch: inputs.branch.to_string(),
         prospect: inputs.base,
         now: inputs.now,
         steps: Vec::new(),
@@ -50,10 +51,7 @@ pub(crate) fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, Pl
         .chain(inputs.unvoted)
         .collect();
     p.log_rolls(&everything)?;
-    // Whether each matter may stand is judged first, against the game as
-    // the run found it and every matter it found (those an earlier run
-    // began to resolve included, as that run judged them).
-    let standing = p.standing(&everything)?;
+    let found = p.prospect.game.clone();
     let in_progress = |m: &&Collected| m.journal.resolution.is_some();
     let mut started: Vec<&Collected> = inputs
         .unfinished
@@ -65,6 +63,19 @@ pub(crate) fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, Pl
     for m in started {
         p.finish(m)?;
     }
+    // Whether each matter may stand is judged before anything is counted,
+    // against the game as the run found it and every matter it found. A
+    // matter an earlier run began to resolve counts once, as the record
+    // this run finishes it with says, whether or not that record reached
+    // the default branch before the earlier run stopped.
+    let mut counted = found;
+    let planned: Vec<_> = p
+        .records_planned()
+        .into_iter()
+        .filter(|r| !counted.records.iter().any(|c| c.path() == r.path()))
+        .collect();
+    counted.records.extend(planned);
+    let standing = p.standing(&counted, &everything)?;
     let fresh = |m: &&Collected| !in_progress(m) && !standing.contains_key(&m.info.number);
     let mut pending: Vec<&Collected> = inputs.open.iter().filter(fresh).collect();
     let mut unvoted: Vec<&Collected> = inputs.unvoted.iter().filter(fresh).collect();
@@ -127,6 +138,8 @@ pub(crate) fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, Pl
 /// The plan being made.
 pub(super) struct Planner<'t> {
     pub(super) trial: &'t mut dyn Trial,
+    /// The default branch, the one every matter is merged into.
+    pub(super) branch: String,
     pub(super) prospect: Prospect,
     pub(super) now: Timestamp,
     pub(super) steps: Vec<Step>,
@@ -191,6 +204,17 @@ impl Planner<'_> {
             Some(dice) => journal.render(&format!("{}\n\n{dice}", text.trim_end())),
             None => journal.render(text),
         }
+    }
+
+    /// The records the plan writes so far.
+    fn records_planned(&self) -> Vec<crate::record::Record> {
+        self.steps
+            .iter()
+            .filter_map(|s| match &s.effect {
+                Effect::Record(record) => Some(record.as_ref().clone()),
+                _ => None,
+            })
+            .collect()
     }
 
     pub(super) fn step(&mut self, number: MatterNumber, effect: Effect) {

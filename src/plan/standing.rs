@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use super::effect::Effect;
 use super::planner::{Planner, no_state, repo};
 use super::{Fate, PlanError};
+use crate::game::Game;
 use crate::matter::MatterNumber;
 use crate::matter::admission::{self, Facts, Ledger, Posting};
 use crate::matter::collected::{Collected, engine_kind, player_name};
@@ -27,36 +28,51 @@ const CLOSED_BY: &str = "gitnomic resolve";
 
 impl Planner<'_> {
     /// Why each matter of `matters` that no run has begun to resolve may
-    /// not stand, by number: judged against the game on the default branch
-    /// with every matter of `matters` as the other open ones.
+    /// not stand, by number: judged against `game` (the default branch as
+    /// the run found it, with the records the run is finishing) with every
+    /// matter of `matters` as the other open ones, each judged on the
+    /// paths it changes, so one that is no matter counts towards nothing.
     pub(super) fn standing(
         &mut self,
+        game: &Game,
         matters: &[&Collected],
     ) -> Result<BTreeMap<MatterNumber, String>, PlanError> {
-        let postings: Vec<Posting<'_>> = matters.iter().map(|m| Posting::of(&m.info)).collect();
-        let game = self.prospect.game.clone();
-        let ledger = Ledger::new(&game, &postings);
+        let mut changed: BTreeMap<MatterNumber, (Vec<String>, Vec<String>)> = BTreeMap::new();
+        for m in matters {
+            if let Some(head) = m.info.head.as_ref().filter(|h| self.trial.has(h)) {
+                let n = m.info.number;
+                let paths = self.trial.changed(head).map_err(|why| repo(n, why))?;
+                let unfit = self.trial.unfit(head).map_err(|why| repo(n, why))?;
+                changed.insert(n, (paths, unfit));
+            }
+        }
+        let postings: Vec<Posting<'_>> = matters
+            .iter()
+            .map(|m| {
+                let (paths, unfit) = changed
+                    .get(&m.info.number)
+                    .map(|(p, u)| (p, u.as_slice()))
+                    .unzip();
+                Posting::of(&m.info)
+                    .changing(paths)
+                    .unfit(unfit.unwrap_or_default())
+            })
+            .collect();
+        let ledger = Ledger::new(game, &self.branch, &postings);
         let mut out = BTreeMap::new();
-        for m in matters.iter().filter(|m| m.journal.resolution.is_none()) {
-            let (changed, unfit) = match &m.info.head {
-                // A head this checkout never fetched cannot be judged on
-                // its files: left to the count, which holds it rather
-                // than act on a guess if it comes to be enacted.
-                Some(head) if !self.trial.has(head) => continue,
-                Some(head) => {
-                    let n = m.info.number;
-                    let changed = self.trial.changed(head).map_err(|why| repo(n, why))?;
-                    (changed, self.trial.unfit(head).map_err(|why| repo(n, why))?)
-                }
-                None => (Vec::new(), Vec::new()),
-            };
+        for (m, posting) in matters.iter().zip(&postings) {
+            // A head this checkout never fetched cannot be judged on its
+            // files: left to the count, which holds it rather than act on
+            // a guess if it comes to be enacted.
+            let unfetched = m.info.head.is_some() && posting.changed.is_none();
+            if m.journal.resolution.is_some() || unfetched {
+                continue;
+            }
             let judged = admission::judge(
                 &ledger,
                 &Facts {
-                    posting: Posting::of(&m.info),
+                    posting: *posting,
                     description: &m.info.body,
-                    changed: &changed,
-                    unfit: &unfit,
                     head: None,
                     fork: None,
                 },

@@ -363,6 +363,13 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct(
+                concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/record/mod.txt"),
+            ))),
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
         /// Whatever the forge's text in a record (a title, an outsider's
         /// name, a reason, the body), the file reads back as written.
         #[test]

@@ -5,6 +5,7 @@
 //! resolver begins to close it. `gitnomic check --pr`, `--event` and
 //! `--open` come through here; `cli` prints what it finds.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::Context as _;
@@ -14,6 +15,7 @@ use crate::game::{GAME_DIRS, Game};
 use crate::git::Repo;
 use crate::git::trial::GitTrial;
 use crate::load::{self, Origin};
+use crate::matter::MatterNumber;
 use crate::matter::admission::{self, Facts, Ledger, Posting, describe_changes};
 use crate::matter::journal::Journal;
 use crate::matter::labels::RESOLVING;
@@ -84,7 +86,6 @@ impl<'a> Door<'a> {
 
     /// Judges one matter by the rules on the default branch.
     pub(crate) fn judge(&self, info: &MatterInfo) -> anyhow::Result<Verdict> {
-        let forge = self.forge;
         let number = info.number;
         let repo = &self.repo;
         let fetch_first = |sha: &HeadSha| {
@@ -118,23 +119,23 @@ impl<'a> Door<'a> {
             }
             _ => None,
         };
-        // An issue (a CfJ or DoV) changes no files.
-        let changed = match info.head {
-            Some(_) => forge.changed_files(number)?,
-            None => Vec::new(),
-        };
-        let mut postings: Vec<Posting<'_>> = self.open.iter().map(Posting::of).collect();
-        if !self.open.iter().any(|m| m.number == number) {
-            postings.push(Posting::of(info));
-        }
-        let ledger = Ledger::new(&self.base, &postings);
+        let changed = self.changed_files(info)?;
+        let mut postings: Vec<Posting<'_>> = self
+            .open
+            .iter()
+            .filter(|m| m.number != number)
+            .map(|m| Posting::of(m).changing(changed.get(&m.number)))
+            .collect();
+        let posting = Posting::of(info)
+            .changing(changed.get(&number))
+            .unfit(&unfit);
+        postings.push(posting);
+        let ledger = Ledger::new(&self.base, self.branch, &postings);
         let verdict = admission::judge(
             &ledger,
             &Facts {
-                posting: Posting::of(info),
+                posting,
                 description: &info.body,
-                changed: &changed,
-                unfit: &unfit,
                 head: head.as_ref(),
                 fork: fork.as_ref(),
             },
@@ -151,6 +152,29 @@ impl<'a> Door<'a> {
             not_a_matter,
             problems,
         })
+    }
+
+    /// The paths changed by `info` and, for a proposal or DoV, by each
+    /// open pull request that can bear on its judgement: a proposal or DoV
+    /// opened before it (the limits and the hiatus count those that stand,
+    /// and one changing what its kind may not is no matter, counting
+    /// towards nothing).
+    fn changed_files(
+        &self,
+        info: &MatterInfo,
+    ) -> anyhow::Result<BTreeMap<MatterNumber, Vec<String>>> {
+        let counted = |m: &MatterInfo| matches!(m.kind(), Some(Kind::Proposal | Kind::Dov));
+        let counts = |m: &MatterInfo| {
+            counted(info) && counted(m) && (m.opened, m.number) < (info.opened, info.number)
+        };
+        let mut changed = BTreeMap::new();
+        let earlier = self.open.iter().filter(|m| counts(m));
+        for m in std::iter::once(info).chain(earlier) {
+            if m.head.is_some() {
+                changed.insert(m.number, self.forge.changed_files(m.number)?);
+            }
+        }
+        Ok(changed)
     }
 
     /// Puts `verdict` on the matter's head as its commit status; with

@@ -108,11 +108,13 @@ fn plan_once(
     }
     let closed = closed.as_deref().unwrap_or_default();
     let unfinished = unfinished(forge, closed, params, &judge, now)?;
+    let branch = trial.branch().to_string();
     let inputs = Inputs {
         base: Prospect {
             tree: trial.base_tree()?,
             game: game.clone(),
         },
+        branch: &branch,
         open: &open,
         unfinished: &unfinished,
         unvoted: &unvoted,

@@ -4,17 +4,11 @@
 
 use crate::game_test::GameTest;
 
-/// The bundled game on `main`, with proposal #1 (an issue) by Ada.
+/// The bundled game on `main`, with CfJ #1 (an issue: a proposal must be a pull request) by Ada.
 fn game_with_matter() -> GameTest {
     let game = GameTest::bundled();
     game.commit_all("the bundled game");
-    game.open(
-        "2030-01-01T00:00:00Z",
-        "ada-tinkers",
-        "proposal",
-        "Luck",
-        None,
-    );
+    game.open("2030-01-01T00:00:00Z", "ada-tinkers", "cfj", "Luck", None);
     game
 }
 
@@ -134,13 +128,7 @@ fn a_game_without_a_seed_says_so() {
     let game = GameTest::bundled();
     game.replace("state/game.toml", "seed = ", "# seed = ");
     game.commit_all("no seed");
-    game.open(
-        "2030-01-01T00:00:00Z",
-        "ada-tinkers",
-        "proposal",
-        "Luck",
-        None,
-    );
+    game.open("2030-01-01T00:00:00Z", "ada-tinkers", "cfj", "Luck", None);
     comment(&game, "2030-01-01T01:00:00Z", "boris-b", "ROLL D6");
     game.at("2030-01-01T02:00:00Z", &["resolve"]);
     assert!(game.read_at("main", "content/rolls/00001.toml").is_none());

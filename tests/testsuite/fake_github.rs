@@ -45,6 +45,8 @@ pub(crate) struct Item {
     pub(crate) state: &'static str,
     pub(crate) merge_commit: Option<String>,
     pub(crate) draft: bool,
+    /// The branch a pull request asks to be merged into (`base.ref`).
+    pub(crate) base: String,
 }
 
 impl Item {
@@ -62,6 +64,7 @@ impl Item {
             state: "open",
             merge_commit: None,
             draft: false,
+            base: "main".into(),
         }
     }
 

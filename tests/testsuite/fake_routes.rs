@@ -48,7 +48,7 @@ fn pull_json(item: &Item) -> Value {
         "labels": labels(item, false), "state": item.state, "draft": item.draft,
         "html_url": format!("{WEB}/{REPO}/pull/{}", item.number),
         "head": { "sha": item.head, "ref": format!("branch-{}", item.number), "label": format!("player:branch-{}", item.number) },
-        "base": { "sha": "0".repeat(40), "ref": "main", "label": "clockwork:main" },
+        "base": { "sha": "0".repeat(40), "ref": item.base, "label": format!("clockwork:{}", item.base) },
         "merged": merged,
         "merged_at": if merged { json!("2030-01-01T00:00:00Z") } else { Value::Null },
         "merge_commit_sha": item.merge_commit,

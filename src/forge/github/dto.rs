@@ -33,6 +33,13 @@ pub(crate) struct Head {
     pub(crate) sha: String,
 }
 
+/// The branch a pull request asks to be merged into.
+#[derive(Debug, Deserialize)]
+pub(crate) struct Base {
+    #[serde(rename = "ref")]
+    pub(crate) branch: String,
+}
+
 #[derive(Debug, Deserialize)]
 pub(crate) struct Pull {
     pub(crate) number: MatterNumber,
@@ -45,6 +52,7 @@ pub(crate) struct Pull {
     #[serde(default)]
     pub(crate) labels: Vec<Label>,
     pub(crate) head: Head,
+    pub(crate) base: Option<Base>,
     pub(crate) draft: Option<bool>,
     pub(crate) html_url: Option<String>,
     pub(crate) state: String,

@@ -206,6 +206,7 @@ impl GitHubForge {
             pull: true,
             head: (pull.state == "open").then_some(HeadSha(pull.head.sha)),
             merge_commit: pull.merged_at.and(pull.merge_commit_sha).map(HeadSha),
+            base: pull.base.map(|b| b.branch),
             draft: pull.draft.unwrap_or(false),
             link: pull.html_url,
             updated: pull.updated_at.as_deref().map(dto::time).transpose()?,
@@ -566,6 +567,8 @@ fn issue_matter(issue: Issue) -> Result<MatterInfo, ForgeError> {
         pull: issue.pull_request.is_some(),
         head: None,
         merge_commit: None,
+        // The issues list does not say where a pull request is based.
+        base: None,
         draft: false,
         link: issue.html_url,
         updated: None,

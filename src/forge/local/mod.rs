@@ -73,6 +73,10 @@ pub struct LocalMatter {
     pub labels: Vec<String>,
     /// The branch of a pull request; `None` for an issue.
     pub branch: Option<String>,
+    /// The branch a pull request asks to be merged into; `None`: the
+    /// default branch (`play open` bases every pull request there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
     /// Open, merged or closed.
     pub state: State,
     /// When it was merged or closed.
@@ -239,6 +243,7 @@ impl LocalForge {
             opened: self.now,
             labels: vec![new.kind.label().to_string()],
             branch: new.branch.map(str::to_string),
+            base: None,
             state: State::Open,
             closed: None,
             merge_commit: None,
@@ -401,10 +406,16 @@ impl LocalForge {
             pull: m.branch.is_some(),
             head,
             merge_commit: m.merge_commit.clone().map(HeadSha),
+            base: m.branch.as_ref().map(|_| self.base_of(m).to_string()),
             draft: false,
             link: None,
             updated: None,
         })
+    }
+
+    /// The branch pull request `m` is merged into, as a forge would merge it.
+    fn base_of<'m>(&'m self, m: &'m LocalMatter) -> &'m str {
+        m.base.as_deref().unwrap_or(&self.base)
     }
 
     fn stamp(&self) -> Stamp<'static> {
@@ -581,9 +592,10 @@ impl Forge for LocalForge {
                 actual,
             });
         }
+        let into = self.base_of(&matter).to_string();
         match self
             .repo
-            .merge_into(&self.base, &actual.0, message, &self.stamp())
+            .merge_into(&into, &actual.0, message, &self.stamp())
         {
             Ok(MergeOutcome::Merged(id)) => {
                 matter.state = State::Merged;
@@ -604,7 +616,7 @@ impl Forge for LocalForge {
             }
             Ok(MergeOutcome::Conflict(paths)) => Err(ForgeError::NotMergeable {
                 number,
-                reason: format!("it conflicts with {} in {}", self.base, paths.join(", ")),
+                reason: format!("it conflicts with {into} in {}", paths.join(", ")),
             }),
             Err(e) => Err(ForgeError::Other(e.to_string())),
         }

@@ -29,16 +29,11 @@ const MATTER_DIRS: &[&str] = &["rules/", "state/", "content/pages/", "themes/"];
 /// (which the [`Ledger`] holds).
 #[derive(Debug, Clone)]
 pub struct Facts<'a> {
-    /// Who posted what, and when.
+    /// Who posted what, when, and the paths it changes: the ledger judged
+    /// it by these among the others.
     pub posting: Posting<'a>,
     /// Its description (an Ascension Address lists the rules it keeps).
     pub description: &'a str,
-    /// The paths it changes (none for an issue).
-    pub changed: &'a [String],
-    /// Why files it adds or changes cannot be read as the game's (a link,
-    /// a file over its size, one that is not UTF-8): each makes it no
-    /// matter, whatever its kind.
-    pub unfit: &'a [String],
     /// The game at the pull request's head, when it is known.
     pub head: Option<&'a Game>,
     /// The game where the pull request forked from the default branch:
@@ -85,16 +80,6 @@ pub fn judge(ledger: &Ledger<'_>, facts: &Facts<'_>) -> Judgement {
     let Some(kind) = facts.posting.kind else {
         return v;
     };
-    for path in facts.changed {
-        if let Some(problem) = touches(kind, path) {
-            v.problems.push(problem);
-            v.not_a_matter = true;
-        }
-    }
-    for why in facts.unfit {
-        v.problems.push(why.clone());
-        v.not_a_matter = true;
-    }
     for d in facts.head.into_iter().flat_map(|head| &head.problems) {
         v.problems.push(format!("its files have a problem: {d}"));
     }

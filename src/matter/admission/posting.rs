@@ -36,10 +36,24 @@ pub struct Posting<'a> {
     pub author: &'a str,
     /// When it was opened.
     pub opened: Timestamp,
+    /// Whether it is a pull request (else an issue).
+    pub pull: bool,
+    /// The branch a pull request asks to be merged into, when the forge
+    /// says.
+    pub base: Option<&'a str>,
+    /// The paths it changes, when they are known (none for an issue): a
+    /// post that changes what its kind may not is no matter, and counts
+    /// towards nothing, like any other.
+    pub changed: Option<&'a [String]>,
+    /// Why files it adds or changes cannot be read as the game's (a link,
+    /// a file over its size, one that is not UTF-8): each makes it no
+    /// matter, whatever its kind, counting towards nothing.
+    pub unfit: &'a [String],
 }
 
 impl<'a> Posting<'a> {
-    /// The posting of a matter as the forge reports it.
+    /// The posting of a matter as the forge reports it; an issue changes
+    /// no files, a pull request's are not known until [`Self::changing`].
     pub fn of(info: &'a crate::matter::MatterInfo) -> Posting<'a> {
         Posting {
             number: info.number,
@@ -47,6 +61,25 @@ impl<'a> Posting<'a> {
             labels: &info.labels,
             author: &info.author.0,
             opened: info.opened,
+            pull: info.pull,
+            base: info.base.as_deref(),
+            changed: (!info.pull).then_some(&[]),
+            unfit: &[],
+        }
+    }
+
+    /// This posting, whose files cannot be read for the reasons `unfit`.
+    #[must_use]
+    pub fn unfit(self, unfit: &'a [String]) -> Posting<'a> {
+        Posting { unfit, ..self }
+    }
+
+    /// This posting, changing `paths` when they are known.
+    #[must_use]
+    pub fn changing(self, paths: Option<&'a Vec<String>>) -> Posting<'a> {
+        Posting {
+            changed: paths.map(Vec::as_slice).or(self.changed),
+            ..self
         }
     }
 
@@ -95,6 +128,8 @@ impl Stood {
 #[derive(Debug, Clone)]
 pub struct Ledger<'g> {
     game: &'g Game,
+    /// The default branch, where every pull request is merged.
+    branch: &'g str,
     /// The matters that stood: records of resolved ones, and the open
     /// ones judged to stand, in order.
     stood: Vec<Stood>,
@@ -106,15 +141,21 @@ pub struct Ledger<'g> {
 
 impl<'g> Ledger<'g> {
     /// Judges every post in `open` (the matters open on the forge, in any
-    /// order) by the rules of `game`, oldest first.
-    pub fn new(game: &'g Game, open: &[Posting<'_>]) -> Ledger<'g> {
+    /// order) by the rules of `game` on `branch`, oldest first.
+    ///
+    /// Each matter is counted once: a post `game` holds a record of (one a
+    /// run is finishing, say, still labelled `resolving`) is counted as
+    /// its record says, never also as open.
+    pub fn new(game: &'g Game, branch: &'g str, open: &[Posting<'_>]) -> Ledger<'g> {
         let mut ledger = Ledger {
             game,
+            branch,
             stood: past(game, open),
             verdicts: std::collections::BTreeMap::new(),
             crowned: crowning(game),
         };
-        let mut order: Vec<&Posting<'_>> = open.iter().collect();
+        let mut order: Vec<&Posting<'_>> =
+            open.iter().filter(|p| !recorded(game, p.number)).collect();
         order.sort_by_key(|p| p.key());
         for posting in order {
             let verdict = ledger.judge(posting);
@@ -174,6 +215,9 @@ impl<'g> Ledger<'g> {
                 names.join(", ")
             ));
         }
+        if let Some(why) = self.form_refusal(p, kind) {
+            return no(why);
+        }
         let Some(player) = state.player_by_login(p.author) else {
             return no(format!(
                 "`{}` is not a {} on the roster",
@@ -200,6 +244,34 @@ impl<'g> Ledger<'g> {
             Kind::Cfj | Kind::Action => None,
         };
         why.and_then(no)
+    }
+
+    /// Why `p` is not a matter of `kind` by its form, whoever posted it: a
+    /// proposal that is no pull request (its diff is what it proposes), a
+    /// pull request asking to be merged into another branch than the
+    /// default one, or one changing files its kind may not.
+    fn form_refusal(&self, p: &Posting<'_>, kind: Kind) -> Option<String> {
+        if kind == Kind::Proposal && !p.pull {
+            return Some(
+                "a proposal must be a pull request: its diff is the change it proposes".into(),
+            );
+        }
+        if let Some(base) = p.base.filter(|base| *base != self.branch) {
+            return Some(format!(
+                "it asks to be merged into {base}, but a matter is merged into {} or not at all",
+                self.branch
+            ));
+        }
+        if !p.unfit.is_empty() {
+            return Some(p.unfit.join("; "));
+        }
+        let touched: Vec<String> = p
+            .changed
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|path| super::touches(kind, path))
+            .collect();
+        (!touched.is_empty()).then(|| touched.join("; "))
     }
 
     /// Why `author` may not open proposal `p`: a hiatus or the downtime
@@ -323,6 +395,13 @@ pub fn ascension_refusal(state: &GameState, author: &str) -> Option<String> {
         ));
     }
     None
+}
+
+/// Whether `game` holds a record of this game's matter `number`.
+fn recorded(game: &Game, number: MatterNumber) -> bool {
+    game.records
+        .iter()
+        .any(|r| r.source.is_none() && r.number == number)
 }
 
 /// Whether `r` records the enactment of a DoV.

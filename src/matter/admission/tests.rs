@@ -73,6 +73,8 @@ fn judged_among(game: &Game, posts: &[Post], changed: &[&str]) -> Judgement {
         .iter()
         .map(|p| vec![p.kind.label().to_string()])
         .collect();
+    let changed: Vec<String> = changed.iter().map(|s| (*s).to_string()).collect();
+    let last = posts.last().map(|p| p.number);
     let postings: Vec<Posting<'_>> = posts
         .iter()
         .zip(&labels)
@@ -82,17 +84,22 @@ fn judged_among(game: &Game, posts: &[Post], changed: &[&str]) -> Judgement {
             labels,
             author: p.author,
             opened: at(p.opened),
+            pull: true,
+            base: Some("main"),
+            changed: Some(if Some(p.number) == last {
+                &changed
+            } else {
+                &[]
+            }),
+            unfit: &[],
         })
         .collect();
-    let ledger = Ledger::new(game, &postings);
-    let changed: Vec<String> = changed.iter().map(|s| (*s).to_string()).collect();
+    let ledger = Ledger::new(game, "main", &postings);
     judge(
         &ledger,
         &Facts {
             posting: *postings.last().unwrap(),
             description: "",
-            changed: &changed,
-            unfit: &[],
             head: None,
             fork: None,
         },
@@ -275,8 +282,14 @@ fn each_kind_touches_only_its_files_or_is_no_matter() {
             "content/matters/00001.md",
         ],
     );
-    assert_eq!(v.problems.len(), 3, "{v:?}");
-    assert!(v.not_a_matter);
+    let why = v.not_a_matter().unwrap();
+    for path in [
+        "it changes src/main.rs",
+        "it changes .github/workflows/resolve.yml",
+        "it changes content/matters/00001.md",
+    ] {
+        assert!(why.contains(path), "every path is named: {v:?}");
+    }
     let v = judged(
         Kind::Action,
         "ada",
