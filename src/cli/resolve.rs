@@ -55,7 +55,8 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         Ok(Ended::Halted) => EXIT_OK,
         Err(ResolveError::Other(e)) => return Err(e),
         Err(e) => {
-            eprintln!("gitnomic: error: {e}");
+            let said = e.to_string();
+            eprintln!("gitnomic: error: {}", crate::text::for_terminal(&said));
             EXIT_ERROR
         }
     };

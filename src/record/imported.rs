@@ -236,6 +236,20 @@ mod tests {
     }
 
     #[test]
+    fn a_title_with_a_fence_line_is_imported_into_a_record_that_reads_back() {
+        let text = table(&[
+            "\"CfJ\n+++\nx \"\"\"\"\"\" '''\",\"Quillon\",\"03 Aug 2005 05:42:56\",\"Enacted\",\"?\",\"04 Aug 2005 04:16:57\",22,8,28",
+        ]);
+        let import = import(&text, "blognomic").unwrap();
+        let [record] = &import.records[..] else {
+            panic!("{:?} {:?}", import.records, import.problems)
+        };
+        assert_eq!(record.title, "CfJ\n+++\nx \"\"\" '''");
+        let file = crate::source::SourceFile::new(record.path(), record.render());
+        assert_eq!(&Record::parse(&file).unwrap(), record);
+    }
+
+    #[test]
     fn odd_rows_are_reported_with_their_line_and_skipped() {
         let text = table(&[
             r#""Open one","brackenfold","14 Feb  2025 13:45:00","Open","-","",-1,6,232"#,
