@@ -120,11 +120,25 @@ impl<'a> Door<'a> {
             _ => None,
         };
         let changed = self.changed_files(info)?;
+        // The earlier matters' unreadable files too, where their heads are
+        // here (as the plan judges them): such a matter counts for nothing.
+        let earlier_unfit: BTreeMap<MatterNumber, Vec<String>> = self
+            .open
+            .iter()
+            .filter(|m| m.number != number && changed.contains_key(&m.number))
+            .filter_map(|m| {
+                let sha = m.head.as_ref()?;
+                Some((m.number, repo.unfit_changes(self.branch, &sha.0).ok()?))
+            })
+            .collect();
         let mut postings: Vec<Posting<'_>> = self
             .open
             .iter()
             .filter(|m| m.number != number)
-            .map(|m| Posting::of(m).changing(changed.get(&m.number)))
+            .map(|m| {
+                let unfit = earlier_unfit.get(&m.number).map_or(&[][..], Vec::as_slice);
+                Posting::of(m).changing(changed.get(&m.number)).unfit(unfit)
+            })
             .collect();
         let posting = Posting::of(info)
             .changing(changed.get(&number))

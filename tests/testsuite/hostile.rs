@@ -276,3 +276,50 @@ fn a_symlink_is_its_own_matter_s_problem() {
     let cfj = beside_a_due_cfj(&game, "link");
     judged_in_its_box(&game, &cfj, "is a symbolic link", true);
 }
+
+/// A matter closed for its unreadable files counts for nothing: Boris's
+/// symbolic link does not use up one of his two pending proposals, at
+/// `check --pr`, `play list` and `resolve` alike.
+#[test]
+fn a_matter_with_unreadable_files_counts_towards_no_limit() {
+    let game = committed();
+    game.commit_raw(
+        "link",
+        "rules/dynastic/coredup",
+        b"../core",
+        git2::FileMode::Link,
+    );
+    game.commit_on(
+        "a",
+        &[(
+            "rules/dynastic/springs.md",
+            &(game.read("rules/dynastic/springs.md") + "\nA.\n"),
+        )],
+        "a",
+    );
+    game.commit_on(
+        "b",
+        &[(
+            "rules/dynastic/gadget-powers.md",
+            &(game.read("rules/dynastic/gadget-powers.md") + "\nB.\n"),
+        )],
+        "b",
+    );
+    for (minute, branch) in [("00", "link"), ("01", "a"), ("02", "b")] {
+        let at = format!("2030-01-01T00:{minute}:00Z");
+        game.open(&at, "boris-b", "proposal", "Proposal: x", Some(branch));
+    }
+    let now = "2030-01-01T01:00:00Z";
+    let check = game.run(&["--now", now, "check", "--pr", "3"]);
+    assert_eq!(
+        check.code, 0,
+        "check --pr 3:\n{}{}",
+        check.stdout, check.stderr
+    );
+    let list = game.at(now, &["play", "list"]).stdout;
+    assert!(list.contains("Proposal #3"), "{list}");
+    assert!(!list.contains("already has"), "{list}");
+    let run = game.at(now, &["resolve"]).stdout;
+    assert!(run.contains("#1"), "{run}");
+    assert!(!run.contains("already has"), "{run}");
+}
