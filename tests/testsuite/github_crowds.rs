@@ -4,8 +4,82 @@
 //! answered without `retry-after` each leave the run going (or stopped
 //! cleanly, to be continued), never failing with exit 2 run after run.
 
-use crate::fake_github::{REPO, When};
+use crate::fake_github::{CommitStatus, MAX_STATUSES, REPO, When};
+use crate::game_test::{GameTest, Run};
 use crate::github::{github, setup, votes};
+
+/// `gitnomic check --open` at `now`.
+fn check_open(game: &GameTest, fake: &crate::fake_github::FakeGitHub, now: &str) -> Run {
+    github(game, fake, now, &["check", "--open"])
+}
+
+#[test]
+fn check_open_sets_a_commit_status_only_when_it_changed() {
+    let (game, fake, head) = setup();
+    for now in [
+        "2030-01-01T02:00:00Z",
+        "2030-01-01T02:30:00Z",
+        "2030-01-01T03:00:00Z",
+    ] {
+        let from = fake.world().log.len();
+        let run = check_open(&game, &fake, now);
+        assert_eq!(run.code, 0, "{now}: {}{}", run.stdout, run.stderr);
+        let w = fake.world();
+        let writes = w.log[from..].iter().filter(|r| r.method != "GET").count();
+        println!(
+            "check --open at {now}: {} requests, {writes} writes",
+            w.log.len() - from
+        );
+    }
+    let w = fake.world();
+    assert_eq!(
+        w.status_states(),
+        [(head.clone(), "success".to_string())],
+        "set once, by the first run: nothing changed since"
+    );
+    assert_eq!(w.requests("POST", "/statuses/"), 1);
+    drop(w);
+    // A verdict that changes is set again: the head breaks a limit now.
+    game.replace(
+        "rules/core/proposals.md",
+        "max_pending = 2",
+        "max_pending = 0",
+    );
+    game.commit_all("no proposals may be pending");
+    let run = check_open(&game, &fake, "2030-01-01T03:30:00Z");
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        fake.world().status_states(),
+        [(head.clone(), "success".into()), (head, "failure".into())]
+    );
+}
+
+#[test]
+fn a_head_at_githubs_limit_of_statuses_does_not_fail_check_open() {
+    let (game, fake, head) = setup();
+    {
+        let mut w = fake.world();
+        for i in 0..MAX_STATUSES {
+            w.statuses.push(CommitStatus {
+                sha: head.clone(),
+                state: "failure".into(),
+                description: format!("an older verdict, number {i}"),
+                context: "gitnomic/check".into(),
+            });
+        }
+    }
+    let run = check_open(&game, &fake, "2030-01-01T02:00:00Z");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("Proposal #1"), "{}", run.stdout);
+    assert!(
+        run.stderr.contains("maximum number of statuses"),
+        "GitHub's refusal is said: {}",
+        run.stderr
+    );
+    let w = fake.world();
+    assert_eq!(w.requests("POST", "/statuses/"), 1, "asked once");
+    assert_eq!(w.statuses.len(), MAX_STATUSES, "GitHub kept no more");
+}
 
 /// GitHub's answer to a request over a secondary rate limit.
 const SECONDARY: &str =
