@@ -4,7 +4,7 @@
 //! answered without `retry-after` each leave the run going (or stopped
 //! cleanly, to be continued), never failing with exit 2 run after run.
 
-use crate::fake_github::{CommitStatus, MAX_STATUSES, REPO, When};
+use crate::fake_github::{CommitStatus, Item, MAX_STATUSES, REPO, When};
 use crate::game_test::{GameTest, Run};
 use crate::github::{github, setup, votes};
 
@@ -79,6 +79,33 @@ fn a_head_at_githubs_limit_of_statuses_does_not_fail_check_open() {
     let w = fake.world();
     assert_eq!(w.requests("POST", "/statuses/"), 1, "asked once");
     assert_eq!(w.statuses.len(), MAX_STATUSES, "GitHub kept no more");
+}
+
+#[test]
+fn a_pull_request_of_more_files_than_github_lists_is_judged_from_its_fetched_head() {
+    let (game, fake, head) = setup();
+    {
+        let mut w = fake.world();
+        // GitHub lists 3,000 of them; the head itself changes one file.
+        w.items.get_mut(&1).unwrap().files =
+            (0..3001).map(|i| format!("state/f{i}.toml")).collect();
+        let mut cfj = Item::issue(2, "CfJ: whose springs?", "boris-b", "2030-01-01T01:00:00Z");
+        cfj.labels = vec!["CfJ".into()];
+        w.items.insert(2, cfj);
+    }
+    let run = check_open(&game, &fake, "2030-01-01T02:00:00Z");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("Proposal #1") && run.stdout.contains("CfJ #2"),
+        "every matter is checked: {}",
+        run.stdout
+    );
+    assert_eq!(
+        fake.world().status_states(),
+        [(head, "success".to_string())],
+        "judged from the git diff of the fetched head: {}",
+        run.stdout
+    );
 }
 
 /// GitHub's answer to a request over a secondary rate limit.
