@@ -4,9 +4,83 @@
 //! answered without `retry-after` each leave the run going (or stopped
 //! cleanly, to be continued), never failing with exit 2 run after run.
 
+use serde_json::Value;
+
 use crate::fake_github::{CommitStatus, Item, MAX_STATUSES, REPO, When};
 use crate::game_test::{GameTest, Run};
 use crate::github::{github, setup, votes};
+
+/// How many comments the crowd makes.
+const CROWD: u64 = 1_100;
+
+/// GitHub refuses a comment body of 65,536 characters or more.
+const GITHUB_MAX_COMMENT: usize = 65_535;
+
+/// The journal a status comment carries, as JSON.
+fn journal_of(status: &str) -> Value {
+    let open = "<!-- gitnomic:journal ";
+    let start = status.find(open).expect("a journal") + open.len();
+    let end = status[start..].find(" -->").expect("the journal's end") + start;
+    serde_json::from_str(&status[start..end]).expect("the journal is JSON")
+}
+
+/// The comment ids a journal's map `field` holds.
+fn ids(journal: &Value, field: &str) -> Vec<u64> {
+    journal[field]
+        .as_object()
+        .map(|o| o.keys().map(|k| k.parse().unwrap()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_crowd_of_votes_by_a_non_player_keeps_the_status_within_githubs_limit() {
+    let (game, fake, _) = setup();
+    votes(&fake);
+    // 1,100: the fake's comment ids have 4 digits, GitHub's 10, so it
+    // takes more comments here than on GitHub (900) to pass the limit.
+    let crowd: Vec<u64> = {
+        let mut w = fake.world();
+        w.page_size = Some(100);
+        (0..CROWD)
+            .map(|i| {
+                let at = format!("2030-01-01T03:{:02}:{:02}Z", i / 60, i % 60);
+                w.add_comment(1, "lurker", &at, "FOR")
+            })
+            .collect()
+    };
+    let run = github(&game, &fake, "2030-01-01T04:00:00Z", &["resolve"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let status = fake.world().bot_comments(1).remove(0);
+    let size = status.chars().count();
+    eprintln!("the status comment with {CROWD} votes by a non-player: {size} characters");
+    assert!(size <= GITHUB_MAX_COMMENT, "{size} characters");
+    let journal = journal_of(&status);
+    for field in ["first_seen", "voters"] {
+        let kept = ids(&journal, field);
+        assert!(
+            kept.iter().all(|id| !crowd.contains(id)),
+            "{field} keeps no comment by a non-player: {kept:?}"
+        );
+    }
+    assert_eq!(
+        ids(&journal, "voters").len(),
+        2,
+        "the votes of the two players (a comment, a review) are kept: {journal}"
+    );
+    assert!(
+        status.contains(&format!("{} comments not counted", CROWD + 1)),
+        "the status says how many were not counted: {status}"
+    );
+    // The next run decides as ever, from the status it wrote.
+    let run = github(&game, &fake, "2030-01-01T12:00:00Z", &["resolve"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("Proposal #1: enact — enacted"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(fake.world().bot_comments(1).len(), 1);
+}
 
 /// `gitnomic check --open` at `now`.
 fn check_open(game: &GameTest, fake: &crate::fake_github::FakeGitHub, now: &str) -> Run {

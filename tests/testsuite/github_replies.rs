@@ -137,7 +137,7 @@ fn more_files_than_github_lists_are_judged_from_the_fetched_head() {
 }
 
 #[test]
-fn a_status_too_long_for_github_is_shortened_and_still_read_back() {
+fn a_status_of_a_crowded_thread_fits_github_and_is_still_read_back() {
     let (game, fake, _) = setup();
     votes(&fake);
     {
@@ -158,7 +158,10 @@ fn a_status_too_long_for_github_is_shortened_and_still_read_back() {
         body.chars().count()
     );
     assert!(body.starts_with("<!-- gitnomic:status -->\n"));
-    assert!(body.contains("shortened") && body.trim_end().ends_with("-->"));
+    assert!(
+        body.contains("801 comments not counted") && body.trim_end().ends_with("-->"),
+        "the status lists the first few and says how many: {body}"
+    );
     assert!(
         body.contains("<!-- gitnomic:journal "),
         "the journal is kept"
