@@ -144,7 +144,11 @@ impl Journal {
         let mut journal = self.clone();
         let mut left_out = 0;
         loop {
-            let over = journal.json().chars().count().saturating_sub(MAX_JOURNAL_CHARS);
+            let over = journal
+                .json()
+                .chars()
+                .count()
+                .saturating_sub(MAX_JOURNAL_CHARS);
             if over == 0 {
                 return (journal, left_out);
             }

@@ -49,8 +49,7 @@ pub(crate) fn collect_one(
     let kind = info.kind().ok_or(ForgeError::NotFound(info.number))?;
     let (status, mut comments) = thread(forge, info.number)?;
     // Every comment the forge has, by author, made before `now` or not.
-    let authors: BTreeMap<u64, Login> =
-        comments.iter().map(|c| (c.id, c.author.clone())).collect();
+    let authors: BTreeMap<u64, Login> = comments.iter().map(|c| (c.id, c.author.clone())).collect();
     // A comment dated after the run's moment does not exist yet, for
     // votes, actions and rolls alike.
     comments.retain(|c| c.created <= now);

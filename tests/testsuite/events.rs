@@ -276,5 +276,8 @@ fn check_open_rechecks_every_open_matter() {
         "{}",
         run.stdout
     );
-    assert_eq!(fake.world().status_states(), [(head, "success".to_string())]);
+    assert_eq!(
+        fake.world().status_states(),
+        [(head, "success".to_string())]
+    );
 }

@@ -404,7 +404,10 @@ fn combined_status(w: &World, sha: &str) -> Answer {
             latest.push(s);
         }
     }
-    let state = if latest.iter().any(|s| s.state == "failure" || s.state == "error") {
+    let state = if latest
+        .iter()
+        .any(|s| s.state == "failure" || s.state == "error")
+    {
         "failure"
     } else if latest.is_empty() || latest.iter().any(|s| s.state == "pending") {
         "pending"

@@ -211,7 +211,13 @@ fn a_secondary_limit_beyond_the_budget_stops_cleanly_without_retry_after() {
     fake.world()
         .fail("GET", "/pulls?", 403, SECONDARY, When::Before, &[]);
     let run = game.run_with_env(
-        &["--forge", "github", "--now", "2030-01-01T12:00:00Z", "resolve"],
+        &[
+            "--forge",
+            "github",
+            "--now",
+            "2030-01-01T12:00:00Z",
+            "resolve",
+        ],
         &[
             ("GITHUB_API_URL", fake.url.as_str()),
             ("GITHUB_REPOSITORY", REPO),

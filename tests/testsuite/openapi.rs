@@ -251,7 +251,9 @@ impl Spec {
         }
         let operation = &self.operations[op.index].value;
         if status == 422 && promises_validation_error(operation) {
-            return Ok(Some(serde_json::json!({ "$ref": "#/components/schemas/validation-error" })));
+            return Ok(Some(
+                serde_json::json!({ "$ref": "#/components/schemas/validation-error" }),
+            ));
         }
         let responses = &operation["responses"];
         let Some(response) = responses.get(status.to_string()) else {

@@ -12,7 +12,8 @@ use serde_json::json;
 
 use super::codec::{base64, encode, unbase64};
 use super::dto::{
-    CombinedStatus, Commit, ContentFile, ContentPut, IssueComment, MergeReply, Pull, ValidationError,
+    CombinedStatus, Commit, ContentFile, ContentPut, IssueComment, MergeReply, Pull,
+    ValidationError,
 };
 use super::http::{Reply, Sent, expect_ok, message, parse};
 use super::{Forge, ForgeComment, ForgeError, GitHubForge, HeadSha};
