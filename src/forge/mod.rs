@@ -50,7 +50,8 @@ pub enum ForgeError {
     #[error("rate limited by the forge: {0}")]
     RateLimited(String),
     /// A pull request changes more files than the forge lists (GitHub
-    /// stops at 3,000): its scope cannot be checked, so callers refuse it.
+    /// stops at 3,000): its scope cannot be checked from the list, so
+    /// callers read it from the git diff of the fetched head instead.
     #[error(
         "#{number} changes {listed} files or more, more than the forge lists: its scope cannot be checked"
     )]

@@ -109,16 +109,89 @@ impl Journal {
     }
 
     /// Renders a status comment: marker, `text` for people (its
-    /// @-mentions quieted, see [`quiet_mentions`]), then the journal.
+    /// @-mentions quieted, see [`quiet_mentions`]), then the journal,
+    /// within [`MAX_JOURNAL_CHARS`] (see [`Journal::bounded`]; the text
+    /// says so when sightings had to be left out).
     pub fn render(&self, text: &str) -> String {
-        // Serialising this plain struct cannot fail.
-        let json = serde_json::to_string(self).unwrap_or_default();
+        let (journal, left_out) = self.bounded();
+        let mut text = quiet_mentions(text.trim_end());
+        if left_out > 0 {
+            text.push_str(&format!(
+                "\n\n_The first sightings of {left_out} comments are not kept: the journal would \
+                 not fit in one comment. An edit or deletion of one of them counts as it now \
+                 reads._"
+            ));
+        }
         format!(
-            "{MARKER}\n{}\n\n{JOURNAL_OPEN}{json}{JOURNAL_CLOSE}\n",
-            quiet_mentions(text.trim_end())
+            "{MARKER}\n{text}\n\n{JOURNAL_OPEN}{}{JOURNAL_CLOSE}\n",
+            journal.json()
         )
     }
+
+    fn json(&self) -> String {
+        // Serialising this plain struct cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// This journal within [`MAX_JOURNAL_CHARS`], and how many comments'
+    /// sightings it leaves out for that: those that carried no vote first,
+    /// then votes, oldest (lowest id) first. Heads, the decision and the
+    /// commands handled are never left out: a run needs them to judge
+    /// pushes, to finish a decision and to carry out no command twice.
+    /// Collection keeps only players' comments (see `resolve::collect`),
+    /// so this takes hundreds of comments by players on one matter.
+    pub fn bounded(&self) -> (Journal, usize) {
+        let mut journal = self.clone();
+        let mut left_out = 0;
+        loop {
+            let over = journal
+                .json()
+                .chars()
+                .count()
+                .saturating_sub(MAX_JOURNAL_CHARS);
+            if over == 0 {
+                return (journal, left_out);
+            }
+            // Enough sightings to save `over` characters, by their size.
+            let mut saved = 0;
+            while saved < over {
+                let Some(id) = journal.least_needed() else {
+                    return (journal, left_out);
+                };
+                saved += journal.sighting_chars(id);
+                journal.first_seen.remove(&id);
+                journal.voters.remove(&id);
+                left_out += 1;
+            }
+        }
+    }
+
+    /// The sighting a later run misses least: the oldest comment seen
+    /// without a vote, else the oldest vote.
+    fn least_needed(&self) -> Option<u64> {
+        self.first_seen
+            .keys()
+            .find(|id| !self.voters.contains_key(id))
+            .or_else(|| self.voters.keys().next())
+            .or_else(|| self.first_seen.keys().next())
+            .copied()
+    }
+
+    /// About the characters comment `id`'s sighting takes in the JSON.
+    fn sighting_chars(&self, id: u64) -> usize {
+        let key = id.to_string().len() + 4;
+        let words = self.first_seen.get(&id).map_or(0, |w| key + w.len() + 2);
+        let voter = self.voters.get(&id).map_or(0, |v| {
+            key + serde_json::to_string(v).map_or(0, |json| json.chars().count())
+        });
+        words + voter
+    }
 }
+
+/// The most characters a status comment's journal takes: with the marker
+/// and the text for people (at least 17,000 characters of it) a status
+/// comment fits GitHub's limit of 65,536 characters a comment.
+pub const MAX_JOURNAL_CHARS: usize = 48_000;
 
 /// The part of a status comment written for people: what lies between the
 /// marker and the journal (so the journal can be rewritten and the text
@@ -227,6 +300,56 @@ mod tests {
         assert!(body.contains("**Enacting** with 3 FOR."));
         assert_eq!(text_of(&body), "**Enacting** with 3 FOR.");
         assert_eq!(Journal::read(&body), journal);
+    }
+
+    #[test]
+    fn a_journal_too_long_for_a_comment_leaves_out_the_oldest_sightings_and_says_so() {
+        let mut journal = Journal::default();
+        let t = Timestamp::parse("2030-01-01T00:00:00Z").unwrap();
+        journal.heads.push(SeenHead {
+            sha: HeadSha("aaa".into()),
+            at: t,
+            voids: false,
+        });
+        // Sightings of 1,200 comments: the odd ones voted, the even ones
+        // not; the votes alone fit.
+        for id in 1_000_000_000..1_000_001_200u64 {
+            let voted = id % 2 == 1;
+            let words = if voted { "FOR" } else { "" };
+            journal.first_seen.insert(id, words.into());
+            if voted {
+                journal.voters.insert(
+                    id,
+                    Voter {
+                        by: crate::matter::Login("boris-b".into()),
+                        at: t,
+                    },
+                );
+            }
+        }
+        let body = journal.render("**1 FOR**");
+        let kept = Journal::read(&body);
+        assert!(serde_json::to_string(&kept).unwrap().len() <= MAX_JOURNAL_CHARS);
+        assert_eq!(kept.heads, journal.heads, "heads are never left out");
+        assert_eq!(
+            kept.voters.len(),
+            600,
+            "every vote is kept while sightings without one can go"
+        );
+        let left_out = journal.first_seen.len() - kept.first_seen.len();
+        assert!(left_out > 0);
+        assert!(
+            kept.first_seen.keys().next() > journal.first_seen.keys().next(),
+            "the oldest go first"
+        );
+        assert!(
+            text_of(&body).contains(&format!("first sightings of {left_out} comments")),
+            "{}",
+            text_of(&body)
+        );
+        // A journal within the bound is written whole, with no note.
+        let small = Journal::default().render("ok");
+        assert_eq!(text_of(&small), "ok");
     }
 
     #[test]

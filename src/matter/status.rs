@@ -102,9 +102,7 @@ pub fn status_text(
             )
         }))
         .collect();
-    if !uncounted.is_empty() {
-        let _ = writeln!(out, "\nNot counted:\n{}", uncounted.join("\n"));
-    }
+    out.push_str(&not_counted(&uncounted));
     if let Progress::Pending = progress {
         let _ = writeln!(out, "\n**{}.**", capitalised(&standing(decision).next));
     }
@@ -115,6 +113,26 @@ pub fn status_text(
         }
     }
     out
+}
+
+/// The most comments a status lists as not counted, one line each: a
+/// crowd of comments by people who may not vote must not push a status
+/// past the forge's limit on a comment, nor bury the tally.
+pub const MAX_NOT_COUNTED_SHOWN: usize = 20;
+
+/// The status's list of comments not counted (`lines`, one each): all of
+/// them, or the first [`MAX_NOT_COUNTED_SHOWN`] and how many more.
+fn not_counted(lines: &[String]) -> String {
+    match lines.len() {
+        0 => String::new(),
+        n if n <= MAX_NOT_COUNTED_SHOWN => format!("\nNot counted:\n{}\n", lines.join("\n")),
+        n => format!(
+            "\n{n} comments not counted; the first {MAX_NOT_COUNTED_SHOWN}:\n{}\n- … and {} \
+             more (`gitnomic play list` lists them all)\n",
+            lines[..MAX_NOT_COUNTED_SHOWN].join("\n"),
+            n - MAX_NOT_COUNTED_SHOWN
+        ),
+    }
 }
 
 /// `text` as a Markdown link to `url`, or plain without one.

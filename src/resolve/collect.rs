@@ -14,11 +14,13 @@
 //! were cast on voids the comments made before it. Typo fixes add up: the
 //! allowance is for all of them together, not for each push.
 
+use std::collections::BTreeMap;
+
 use crate::engine;
 use crate::forge::{Forge, ForgeComment, ForgeError, HeadSha, MatterInfo, Push};
 use crate::matter::collected::Collected;
 use crate::matter::journal::{Journal, SeenHead};
-use crate::matter::{MatterNumber, ReviewState, Via};
+use crate::matter::{Login, MatterNumber, ReviewState, Via};
 use crate::time::Timestamp;
 
 /// Says whether a push from one head to another is a typo fix, and how
@@ -29,18 +31,25 @@ use crate::time::Timestamp;
 pub(crate) type TypoJudge<'a> =
     dyn Fn(&HeadSha, &HeadSha) -> Result<Option<usize>, ForgeError> + 'a;
 
+/// Says whether a login is on the game's roster: only their comments can
+/// ever count, so only theirs are journaled.
+pub(crate) type OnRoster<'a> = dyn Fn(&Login) -> bool + 'a;
+
 /// Collects one votable matter: its thread read once, the status journal
-/// brought up to date (a new head noted, comments first seen), and the
-/// comments a push voided set aside.
+/// brought up to date (a new head noted, comments by people on the roster
+/// first seen, what no later run needs left out, see [`keep_needed`]), and
+/// the comments a push voided set aside.
 pub(crate) fn collect_one(
     forge: &dyn Forge,
     info: MatterInfo,
-    params: &engine::Params,
+    (params, on_roster): (&engine::Params, &OnRoster<'_>),
     judge: &TypoJudge<'_>,
     now: Timestamp,
 ) -> Result<Collected, ForgeError> {
     let kind = info.kind().ok_or(ForgeError::NotFound(info.number))?;
     let (status, mut comments) = thread(forge, info.number)?;
+    // Every comment the forge has, by author, made before `now` or not.
+    let authors: BTreeMap<u64, Login> = comments.iter().map(|c| (c.id, c.author.clone())).collect();
     // A comment dated after the run's moment does not exist yet, for
     // votes, actions and rolls alike.
     comments.retain(|c| c.created <= now);
@@ -71,8 +80,13 @@ pub(crate) fn collect_one(
     let voids_before = journal.heads.iter().rev().find(|h| h.voids).map(|h| h.at);
     let mut comments: Vec<ForgeComment> = comments
         .into_iter()
-        .map(|c| as_first_seen(&mut journal, by_review_state(c, params), params))
+        .map(|c| by_review_state(c, params))
+        .map(|c| match on_roster(&c.author) {
+            true => as_first_seen(&mut journal, c, params),
+            false => c,
+        })
         .collect();
+    keep_needed(&mut journal, &authors, on_roster);
     let deleted = first_seen_deleted(&journal, &comments, now);
     let deleted_ids: Vec<u64> = deleted.iter().map(|c| c.id).collect();
     comments.extend(deleted);
@@ -91,6 +105,22 @@ pub(crate) fn collect_one(
         voided,
         deleted: deleted_ids,
     })
+}
+
+/// Leaves out of the journal the sightings no later run needs, so that it
+/// grows with the players' comments, not with the thread: those of
+/// comments by anyone not on the roster (such a comment never counts,
+/// however it is edited; journals written before this rule held them),
+/// and those of comments deleted since that carried no vote (what counts
+/// of a deleted comment is the vote it carried). `authors` holds every
+/// comment the forge has, by id.
+fn keep_needed(journal: &mut Journal, authors: &BTreeMap<u64, Login>, on_roster: &OnRoster<'_>) {
+    journal.voters.retain(|_, v| on_roster(&v.by));
+    let voters = &journal.voters;
+    journal.first_seen.retain(|id, _| match authors.get(id) {
+        Some(author) => on_roster(author),
+        None => voters.contains_key(id),
+    });
 }
 
 /// The comments the bot first saw carrying voting words that the forge no

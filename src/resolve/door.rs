@@ -10,7 +10,7 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use crate::forge::{Forge, HeadSha, Kind, MatterInfo, Push};
+use crate::forge::{Forge, ForgeError, HeadSha, Kind, MatterInfo, Push};
 use crate::game::{GAME_DIRS, Game};
 use crate::git::Repo;
 use crate::git::trial::GitTrial;
@@ -19,6 +19,7 @@ use crate::matter::MatterNumber;
 use crate::matter::admission::{self, Facts, Ledger, Posting, describe_changes};
 use crate::matter::journal::Journal;
 use crate::matter::labels::RESOLVING;
+use crate::plan::Trial as _;
 use crate::plan::standing::{closing_journal, closing_text};
 use crate::resolve::collect;
 use crate::resolve::driver::typo_judge;
@@ -184,11 +185,30 @@ impl<'a> Door<'a> {
         let mut changed = BTreeMap::new();
         let earlier = self.open.iter().filter(|m| counts(m));
         for m in std::iter::once(info).chain(earlier) {
-            if m.head.is_some() {
-                changed.insert(m.number, self.forge.changed_files(m.number)?);
+            if let Some(head) = &m.head {
+                changed.insert(m.number, self.files_of(m.number, head)?);
             }
         }
         Ok(changed)
+    }
+
+    /// The files pull request `number` changes, as the forge lists them;
+    /// for one of more files than the forge lists (GitHub stops at 3,000),
+    /// from the git diff of its fetched head `head` since it forked, which
+    /// sees every file, as the planner reads them.
+    fn files_of(&self, number: MatterNumber, head: &HeadSha) -> anyhow::Result<Vec<String>> {
+        match self.forge.changed_files(number) {
+            Err(ForgeError::TooManyFiles { listed, .. }) => {
+                tracing::info!(
+                    "#{number}: the forge lists {listed} of its files, not all: read from git"
+                );
+                let mut trial = GitTrial::open(self.root, self.branch)?;
+                trial
+                    .changed(head)
+                    .map_err(|why| anyhow::anyhow!("the files #{number} changes: {why}"))
+            }
+            listed => Ok(listed?),
+        }
     }
 
     /// Puts `verdict` on the matter's head as its commit status; with

@@ -15,10 +15,10 @@ use crate::game::Game;
 use crate::git::Repo;
 use crate::git::trial::GitTrial;
 use crate::load;
-use crate::matter::MatterNumber;
 use crate::matter::collected::{Collected, engine_kind};
+use crate::matter::{Login, MatterNumber};
 use crate::plan::{self, Inputs, Plan, Prospect};
-use crate::resolve::collect::{self, TypoJudge};
+use crate::resolve::collect::{self, OnRoster, TypoJudge};
 use crate::ruleset::diff::typo_fix_size;
 use crate::site;
 use crate::source::SourceFile;
@@ -90,6 +90,12 @@ fn plan_once(
         .params
         .as_ref()
         .context("the game's parameters are not valid")?;
+    let state = game
+        .state
+        .as_ref()
+        .context("the game's state/ cannot be read")?;
+    let on_roster = |login: &Login| state.player_by_login(&login.0).is_some();
+    let rules = (params, &on_roster as &OnRoster<'_>);
     let judge = |old: &HeadSha, new: &HeadSha| typo_judge(repo, forge, old, new);
     let mut open = Vec::new();
     let mut unvoted = Vec::new();
@@ -97,9 +103,9 @@ fn plan_once(
         match info.kind() {
             _ if info.draft => {}
             Some(kind) if engine_kind(kind).is_some() => {
-                open.push(collect::collect_one(forge, info, params, &judge, now)?);
+                open.push(collect::collect_one(forge, info, rules, &judge, now)?);
             }
-            Some(_) => unvoted.push(collect::collect_one(forge, info, params, &judge, now)?),
+            Some(_) => unvoted.push(collect::collect_one(forge, info, rules, &judge, now)?),
             None => {}
         }
     }
@@ -107,7 +113,7 @@ fn plan_once(
         *closed = Some(forge.closed_matters(Some(crate::matter::labels::RESOLVING), None)?);
     }
     let closed = closed.as_deref().unwrap_or_default();
-    let unfinished = unfinished(forge, closed, params, &judge, now)?;
+    let unfinished = unfinished(forge, closed, rules, &judge, now)?;
     let branch = trial.branch().to_string();
     let inputs = Inputs {
         base: Prospect {
@@ -135,7 +141,7 @@ fn plan_once(
 fn unfinished(
     forge: &dyn Forge,
     closed: &[MatterInfo],
-    params: &crate::engine::Params,
+    rules: (&crate::engine::Params, &OnRoster<'_>),
     judge: &TypoJudge<'_>,
     now: Timestamp,
 ) -> anyhow::Result<Vec<Collected>> {
@@ -144,7 +150,7 @@ fn unfinished(
         if info.kind().is_none() {
             continue;
         }
-        let matter = collect::collect_one(forge, info, params, judge, now)?;
+        let matter = collect::collect_one(forge, info, rules, judge, now)?;
         if matter.journal.resolution.is_some() {
             found.push(matter);
         }

@@ -159,7 +159,7 @@ fn check_event_judges_every_pull_request_event_the_check_workflow_gets() {
             run.stdout
         );
         assert_eq!(
-            fake.world().statuses,
+            fake.world().status_states(),
             [(head, "success".to_string())],
             "{action}"
         );
@@ -276,5 +276,8 @@ fn check_open_rechecks_every_open_matter() {
         "{}",
         run.stdout
     );
-    assert_eq!(fake.world().statuses, [(head, "success".to_string())]);
+    assert_eq!(
+        fake.world().status_states(),
+        [(head, "success".to_string())]
+    );
 }

@@ -94,6 +94,20 @@ pub(crate) struct Comment {
     pub(crate) review: Option<u64>,
 }
 
+/// A commit status set on a commit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CommitStatus {
+    pub(crate) sha: String,
+    pub(crate) state: String,
+    pub(crate) description: String,
+    pub(crate) context: String,
+}
+
+/// GitHub keeps at most this many statuses per commit and context; the
+/// next one is refused as a validation error (its description of
+/// `repos/create-commit-status` says so).
+pub(crate) const MAX_STATUSES: usize = 1000;
+
 /// One logged request.
 #[derive(Debug, Clone)]
 pub(crate) struct Request {
@@ -140,7 +154,8 @@ pub(crate) struct World {
     pub(crate) line_comments: Vec<Comment>,
     /// File contents on the default branch: path → (blob sha, base64).
     pub(crate) contents: BTreeMap<String, (String, String)>,
-    pub(crate) statuses: Vec<(String, String)>,
+    /// Commit statuses as they were set, oldest first.
+    pub(crate) statuses: Vec<CommitStatus>,
     /// Commits made through the contents API: (path, commit sha).
     pub(crate) commits: Vec<(String, String)>,
     pub(crate) log: Vec<Request>,
@@ -380,6 +395,14 @@ impl World {
             .iter()
             .filter(|r| r.method == method && r.path.starts_with(&prefix))
             .count()
+    }
+
+    /// The states of the commit statuses set, oldest first, with their commits.
+    pub(crate) fn status_states(&self) -> Vec<(String, String)> {
+        self.statuses
+            .iter()
+            .map(|s| (s.sha.clone(), s.state.clone()))
+            .collect()
     }
 
     pub(crate) fn bot_comments(&self, number: u64) -> Vec<String> {

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::fake_github::{Answer, BOT, Comment, Item, REPO, World};
+use crate::fake_github::{Answer, BOT, Comment, CommitStatus, Item, MAX_STATUSES, REPO, World};
 
 /// Where GitHub's web pages are (`html_url`): not the API's address, so
 /// links written into records are the same whichever port the fake has.
@@ -316,16 +316,8 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 _ => error(404, "Label does not exist"),
             }
         }
-        ("POST", ["statuses", sha]) => {
-            w.statuses.push((
-                sha.to_string(),
-                input["state"].as_str().unwrap_or("").to_string(),
-            ));
-            ok(
-                201,
-                json!({ "state": input["state"], "context": input["context"], "description": input["description"] }),
-            )
-        }
+        ("POST", ["statuses", sha]) => set_status(w, sha, &input),
+        ("GET", ["commits", sha, "status"]) => combined_status(w, sha),
         ("PUT", ["pulls", n, "merge"]) => merge(w, number(n), &input),
         ("GET", ["contents", ..]) => match w.contents.get(&segs[1..].join("/")) {
             Some((sha, content)) => {
@@ -361,6 +353,75 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
         ("POST", ["git", "refs"]) => create_ref(w, &input),
         _ => error(404, "Not Found"),
     }
+}
+
+/// A new commit status on `sha`, or GitHub's validation error once the
+/// commit holds [`MAX_STATUSES`] of that context.
+fn set_status(w: &mut World, sha: &str, input: &Value) -> Answer {
+    let text = |field: &str| input[field].as_str().unwrap_or("").to_string();
+    let status = CommitStatus {
+        sha: sha.to_string(),
+        state: text("state"),
+        description: text("description"),
+        // GitHub's default context.
+        context: input["context"].as_str().unwrap_or("default").to_string(),
+    };
+    let held = w
+        .statuses
+        .iter()
+        .filter(|s| s.sha == status.sha && s.context == status.context)
+        .count();
+    if held >= MAX_STATUSES {
+        return ok(
+            422,
+            json!({
+                "message": "Validation Failed",
+                "errors": [{
+                    "resource": "Status",
+                    "code": "custom",
+                    "message": "This SHA and context has reached the maximum number of statuses."
+                }],
+                "documentation_url": "https://docs.github.com/rest/commits/statuses#create-a-commit-status"
+            }),
+        );
+    }
+    let reply = json!({
+        "state": status.state,
+        "context": status.context,
+        "description": status.description,
+    });
+    w.statuses.push(status);
+    ok(201, reply)
+}
+
+/// The combined status of `sha`: the latest status of each context, and
+/// their state together (failure over pending over success; pending when
+/// there is none), as GitHub sums them.
+fn combined_status(w: &World, sha: &str) -> Answer {
+    let mut latest: Vec<&CommitStatus> = Vec::new();
+    for s in w.statuses.iter().rev().filter(|s| s.sha == sha) {
+        if !latest.iter().any(|l| l.context == s.context) {
+            latest.push(s);
+        }
+    }
+    let state = if latest
+        .iter()
+        .any(|s| s.state == "failure" || s.state == "error")
+    {
+        "failure"
+    } else if latest.is_empty() || latest.iter().any(|s| s.state == "pending") {
+        "pending"
+    } else {
+        "success"
+    };
+    let statuses: Vec<Value> = latest
+        .iter()
+        .map(|s| json!({ "state": s.state, "description": s.description, "context": s.context }))
+        .collect();
+    ok(
+        200,
+        json!({ "state": state, "sha": sha, "total_count": statuses.len(), "statuses": statuses }),
+    )
 }
 
 fn ref_json(name: &str, sha: &str) -> Value {

@@ -234,7 +234,10 @@ fn check_pr_over_the_api_sets_a_commit_status() {
         &["check", "--pr", "1"],
     );
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert_eq!(fake.world().statuses, [(head, "success".to_string())]);
+    assert_eq!(
+        fake.world().status_states(),
+        [(head, "success".to_string())]
+    );
     let run = github(
         &game,
         &fake,

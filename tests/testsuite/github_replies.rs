@@ -100,28 +100,44 @@ fn a_dismissed_review_is_no_vote() {
     assert!(!status.contains("| Dmitri | FOR |"), "{status}");
 }
 
+/// GitHub lists 3,000 files of a pull request at most: one of more is
+/// judged from the git diff of its fetched head, which sees them all,
+/// the last as much as the first.
 #[test]
-fn more_files_than_github_lists_are_refused_not_guessed() {
+fn more_files_than_github_lists_are_judged_from_the_fetched_head() {
     let (game, fake, _) = setup();
-    fake.world().items.get_mut(&1).unwrap().files =
-        (0..3001).map(|i| format!("state/f{i}.toml")).collect();
+    let head = game.commit_on(
+        "p2",
+        &[(".github/workflows/extra.yml", "on: push\n")],
+        "a workflow too",
+    );
+    {
+        let mut w = fake.world();
+        let pull = w.items.get_mut(&1).unwrap();
+        pull.head = Some(head.clone());
+        pull.files = (0..3001).map(|i| format!("state/f{i}.toml")).collect();
+    }
     let run = github(
         &game,
         &fake,
         "2030-01-01T00:05:00Z",
         &["check", "--pr", "1"],
     );
-    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(
-        run.stderr.contains("more than the forge lists"),
+        run.stdout.contains(".github/workflows/extra.yml"),
         "{}",
-        run.stderr
+        run.stdout
     );
-    assert!(fake.world().statuses.is_empty(), "no success is claimed");
+    assert_eq!(
+        fake.world().status_states(),
+        [(head, "failure".to_string())],
+        "no success is claimed"
+    );
 }
 
 #[test]
-fn a_status_too_long_for_github_is_shortened_and_still_read_back() {
+fn a_status_of_a_crowded_thread_fits_github_and_is_still_read_back() {
     let (game, fake, _) = setup();
     votes(&fake);
     {
@@ -142,7 +158,10 @@ fn a_status_too_long_for_github_is_shortened_and_still_read_back() {
         body.chars().count()
     );
     assert!(body.starts_with("<!-- gitnomic:status -->\n"));
-    assert!(body.contains("shortened") && body.trim_end().ends_with("-->"));
+    assert!(
+        body.contains("801 comments not counted") && body.trim_end().ends_with("-->"),
+        "the status lists the first few and says how many: {body}"
+    );
     assert!(
         body.contains("<!-- gitnomic:journal "),
         "the journal is kept"

@@ -24,6 +24,7 @@ mod github;
 mod github_actions;
 mod github_budget;
 mod github_counts;
+mod github_crowds;
 mod github_doors;
 mod github_faults;
 mod github_pushes;

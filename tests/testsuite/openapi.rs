@@ -249,7 +249,13 @@ impl Spec {
         if status == 304 {
             return Ok(None); // conditional requests are honoured on every GET
         }
-        let responses = &self.operations[op.index].value["responses"];
+        let operation = &self.operations[op.index].value;
+        if status == 422 && promises_validation_error(operation) {
+            return Ok(Some(
+                serde_json::json!({ "$ref": "#/components/schemas/validation-error" }),
+            ));
+        }
+        let responses = &operation["responses"];
         let Some(response) = responses.get(status.to_string()) else {
             let known: Vec<&String> = responses
                 .as_object()
@@ -292,6 +298,17 @@ impl Spec {
         validate(&self.schemas(), &schema, &value, false)
             .map_err(|e| format!("{} {status}: {e}", op.id))
     }
+}
+
+/// Whether an operation's description says in words that a request can
+/// be refused as a validation error, though its table of responses lists
+/// no 422: `repos/create-commit-status` ("Attempts to create more than
+/// 1000 statuses will result in a validation error"). Its reply is then
+/// held to GitHub's `validation-error` schema.
+fn promises_validation_error(operation: &Value) -> bool {
+    operation["description"]
+        .as_str()
+        .is_some_and(|d| d.contains("will result in a validation error"))
 }
 
 /// Percent-decoding of a path segment or query value.

@@ -266,3 +266,31 @@ pub(crate) struct EventIssue {
 pub(crate) struct EventSender {
     pub(crate) login: Option<String>,
 }
+
+/// A commit's combined status: the latest status of each context.
+#[derive(Debug, Deserialize)]
+pub(crate) struct CombinedStatus {
+    pub(crate) statuses: Vec<SimpleStatus>,
+}
+
+/// One context's latest status on a commit.
+#[derive(Debug, Deserialize)]
+pub(crate) struct SimpleStatus {
+    pub(crate) state: String,
+    pub(crate) description: Option<String>,
+    pub(crate) context: String,
+}
+
+/// The body of a 422: GitHub's validation error, only its messages.
+#[derive(Debug, Deserialize)]
+pub(crate) struct ValidationError {
+    pub(crate) message: Option<String>,
+    #[serde(default)]
+    pub(crate) errors: Vec<ValidationDetail>,
+}
+
+/// One reason of a validation error.
+#[derive(Debug, Deserialize)]
+pub(crate) struct ValidationDetail {
+    pub(crate) message: Option<String>,
+}

@@ -8,8 +8,10 @@
 //! - writes (POST, PUT, PATCH) are never repeated blindly: after a 5xx or a
 //!   dropped connection the write may or may not have happened, so the
 //!   caller gets [`Sent::Unknown`] and re-reads to decide;
-//! - rate limits are read from the status and headers, never the body: on a
-//!   primary limit (`x-ratelimit-remaining: 0`) nothing is sent before
+//! - rate limits are read from the status and headers, and from the error's
+//!   `message` where only it tells a limit from a refusal (a 403 with quota
+//!   left and no `retry-after`): on a primary limit
+//!   (`x-ratelimit-remaining: 0`) nothing is sent before
 //!   `x-ratelimit-reset`; on a secondary limit `retry-after` is honoured, or
 //!   at least a minute passes; a wait that would outlast the run's budget
 //!   stops the run with [`ForgeError::RateLimited`] saying when to resume.
@@ -366,11 +368,12 @@ fn full_page(url: &str, body: &str) -> bool {
     serde_json::from_str::<Vec<serde_json::Value>>(body).is_ok_and(|items| items.len() >= per_page)
 }
 
-/// The rate limit a reply reports, judged by status and headers as GitHub
-/// documents them: a 403 or 429 with `retry-after` is a secondary limit; one
-/// with `x-ratelimit-remaining: 0` is the primary limit (until
-/// `x-ratelimit-reset`); a 429 with neither is a secondary limit (wait a
-/// minute). A 403 with neither is a refusal, not a limit.
+/// The rate limit a reply reports, judged as GitHub documents it: a 403 or
+/// 429 with `retry-after` is a secondary limit; one with
+/// `x-ratelimit-remaining: 0` is the primary limit (until
+/// `x-ratelimit-reset`); a 429 with neither, or a 403 whose message says it
+/// is a secondary rate limit, is a secondary limit (wait a minute, then
+/// longer). Any other 403 is a refusal, not a limit.
 fn limit(reply: &Reply) -> Option<Limit> {
     if !matches!(reply.status, 403 | 429) {
         return None;
@@ -381,9 +384,22 @@ fn limit(reply: &Reply) -> Option<Limit> {
     match (reply.remaining, reply.reset) {
         (Some(0), Some(reset)) => Some(Limit::Primary { reset }),
         (Some(0), None) => Some(Limit::Secondary { after: 60 }),
-        _ if reply.status == 429 => Some(Limit::Secondary { after: 60 }),
+        _ if reply.status == 429 || says_secondary_limit(&reply.body) => {
+            Some(Limit::Secondary { after: 60 })
+        }
         _ => None,
     }
+}
+
+/// Whether an error's `message` says a secondary rate limit was exceeded:
+/// GitHub answers one with 403 and its quota headers untouched, so its
+/// words are all that tell it from a token's refusal. Only the `message`
+/// field of the JSON error is read, never the text of anything else.
+fn says_secondary_limit(body: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| v.get("message")?.as_str().map(str::to_ascii_lowercase))
+        .is_some_and(|m| m.contains("secondary rate limit"))
 }
 
 fn check_auth(reply: &Reply) -> Result<(), ForgeError> {
@@ -473,7 +489,7 @@ mod tests {
     }
 
     #[test]
-    fn rate_limits_are_read_from_status_and_headers_not_text() {
+    fn rate_limits_are_read_from_status_headers_and_githubs_message() {
         assert_eq!(
             limit(&reply(403, Some(0), None)),
             Some(Limit::Primary { reset: 1_000 })
@@ -490,12 +506,26 @@ mod tests {
             limit(&reply(429, Some(10), None)),
             Some(Limit::Secondary { after: 60 })
         );
-        // A 403 whose text says "rate limit" but whose headers do not is a refusal.
-        assert_eq!(limit(&reply(403, Some(10), None)), None);
+        // A 403 whose message says it is a secondary limit waits, headers
+        // or none; any other 403 is a refusal.
+        assert_eq!(
+            limit(&reply(403, Some(10), None)),
+            Some(Limit::Secondary { after: 60 })
+        );
+        let refused = Reply {
+            body: r#"{"message":"Resource not accessible by integration"}"#.into(),
+            ..reply(403, Some(10), None)
+        };
+        assert_eq!(limit(&refused), None);
         assert!(matches!(
-            check_auth(&reply(403, Some(10), None)),
+            check_auth(&refused),
             Err(ForgeError::Unauthorized(_))
         ));
+        let not_json = Reply {
+            body: "secondary rate limit, said outside a JSON error".into(),
+            ..reply(403, Some(10), None)
+        };
+        assert_eq!(limit(&not_json), None);
         assert_eq!(limit(&reply(502, Some(0), None)), None);
     }
 

@@ -9,11 +9,12 @@
 //! Replies are read as GitHub's published description says they may come:
 //! a deleted account is `null` (its comments do not count), issue labels
 //! may be bare strings, a dismissed review is no vote, and a pull request's
-//! file list stops at 3,000 (more is refused, never guessed at). Writes
-//! that GitHub may or may not have carried out are settled by re-reading
-//! (see `writes`), never by sending them again blindly. A matter's thread
-//! is read only when its `updated_at` has moved since a copy was kept
-//! between runs, or the copy is old (see `threads`).
+//! file list stops at 3,000 (more is an error the caller answers from
+//! git, never a guess from a partial list). Writes that GitHub may or may
+//! not have carried out are settled by re-reading (see `writes`), never
+//! by sending them again blindly. A matter's thread is read only when its
+//! `updated_at` has moved since a copy was kept between runs, or the copy
+//! is old (see `threads`).
 
 mod admin;
 mod codec;

@@ -11,11 +11,30 @@
 use serde_json::json;
 
 use super::codec::{base64, encode, unbase64};
-use super::dto::{Commit, ContentFile, ContentPut, IssueComment, MergeReply, Pull};
+use super::dto::{
+    CombinedStatus, Commit, ContentFile, ContentPut, IssueComment, MergeReply, Pull,
+    ValidationError,
+};
 use super::http::{Reply, Sent, expect_ok, message, parse};
 use super::{Forge, ForgeComment, ForgeError, GitHubForge, HeadSha};
 
 use crate::matter::MatterNumber;
+
+/// The context of the commit status `check` sets.
+const CHECK_CONTEXT: &str = "gitnomic/check";
+
+/// A validation error's messages, its reasons after its headline
+/// (`Validation Failed: This SHA and context has reached ...`).
+fn validation_message(body: &str) -> String {
+    let Ok(error) = serde_json::from_str::<ValidationError>(body) else {
+        return message(body);
+    };
+    std::iter::once(error.message)
+        .chain(error.errors.into_iter().map(|e| e.message))
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(": ")
+}
 
 /// GitHub refuses comments of 65,536 characters or more.
 pub(crate) const MAX_COMMENT_CHARS: usize = 65_535;
@@ -184,6 +203,13 @@ impl GitHubForge {
         }
     }
 
+    /// Sets the commit status of `check` on `sha`, unless the head's latest
+    /// status of that context already says the same. GitHub keeps at most
+    /// 1,000 statuses per commit and context and refuses the next (422),
+    /// and every scheduled `check --open` judges every open head again:
+    /// one status per change of verdict keeps a head far from the limit.
+    /// A refusal is logged, not failed on: the verdict is in the run's
+    /// output, and the other matters are checked all the same.
     pub(super) fn write_commit_status(
         &self,
         sha: &HeadSha,
@@ -192,11 +218,39 @@ impl GitHubForge {
     ) -> Result<(), ForgeError> {
         let description: String = description.chars().take(140).collect();
         let state = if ok { "success" } else { "failure" };
-        let body =
-            json!({ "state": state, "description": description, "context": "gitnomic/check" });
+        let current = self.check_status(sha)?;
+        if current.is_some_and(|(s, d)| s == state && d == description) {
+            return Ok(());
+        }
+        let body = json!({ "state": state, "description": description, "context": CHECK_CONTEXT });
         // A commit status with a context replaces the last one of that context.
         let reply = self.send_settable("POST", &format!("/statuses/{}", sha.0), &body)?;
+        if reply.status == 422 {
+            tracing::warn!(
+                "the commit status of {sha} was not set (GitHub refused it, HTTP 422: {}); \
+                 the check goes on",
+                validation_message(&reply.body)
+            );
+            return Ok(());
+        }
         expect_ok(&reply, "setting the commit status")
+    }
+
+    /// The state and description of the latest status of `check` on
+    /// `sha`, if it has one (a commit GitHub does not know has none).
+    fn check_status(&self, sha: &HeadSha) -> Result<Option<(String, String)>, ForgeError> {
+        let path = self.path(&format!("/commits/{}/status?per_page=100", sha.0));
+        let reply = self.client.get(&path)?;
+        if reply.status == 404 {
+            return Ok(None);
+        }
+        expect_ok(&reply, &path)?;
+        let combined: CombinedStatus = parse(&reply.body, &path)?;
+        Ok(combined
+            .statuses
+            .into_iter()
+            .find(|s| s.context == CHECK_CONTEXT)
+            .map(|s| (s.state, s.description.unwrap_or_default())))
     }
 
     pub(super) fn write_labels(
