@@ -81,11 +81,26 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         let forge = open_forge(global, global.now())?;
         let door = door(forge.as_ref(), global)?;
         let mut worst = EXIT_OK;
+        let mut failures = Vec::new();
         for matter in door.open_matters() {
-            // As listed: no need to read each one again.
-            let code = check(&door, matter, args)?;
-            if code != ExitCode::from(EXIT_OK) {
-                worst = EXIT_PROBLEMS;
+            // As listed: no need to read each one again. One matter that
+            // cannot be checked (its head not fetched, the forge failing
+            // on it) is said and passed over: the others are still checked.
+            match check(&door, matter, args) {
+                Ok(code) if code == ExitCode::from(EXIT_OK) => {}
+                Ok(_) => worst = EXIT_PROBLEMS,
+                Err(e) => {
+                    let said = format!("#{}: cannot be checked: {e:#}", matter.number);
+                    eprintln!("{}", crate::text::for_terminal(&said));
+                    failures.push(e);
+                    worst = EXIT_PROBLEMS;
+                }
+            }
+        }
+        // When none could be checked, the trouble is not one matter's.
+        if failures.len() == door.open_matters().len() {
+            if let Some(e) = failures.into_iter().next() {
+                return Err(e);
             }
         }
         return Ok(ExitCode::from(worst));

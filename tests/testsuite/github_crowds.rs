@@ -256,3 +256,34 @@ fn a_403_that_is_no_rate_limit_is_still_a_refusal() {
     assert!(run.stderr.contains("permissions"), "{}", run.stderr);
     assert_eq!(fake.world().requests("GET", "/pulls?"), 1, "not retried");
 }
+
+/// One matter that cannot be checked (its head was never fetched) is said
+/// and passed over: `check --open` still checks the others, and exits 1
+/// (problems found), which the workflows accept, not 2.
+#[test]
+fn check_open_passes_over_a_matter_it_cannot_check() {
+    let (game, fake, head) = setup();
+    let unknown = "0123456789abcdef0123456789abcdef01234567";
+    let mut other = crate::fake_github::Item::pull(
+        2,
+        "Proposal: never fetched",
+        "boris-b",
+        "2030-01-01T00:05:00Z",
+        unknown,
+    );
+    other.labels = vec!["Proposal".into()];
+    other.files = vec!["rules/dynastic/springs.md".into()];
+    fake.world().items.insert(2, other);
+    let run = check_open(&game, &fake, "2030-01-01T02:00:00Z");
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("#2: cannot be checked"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        fake.world().status_states(),
+        [(head, "success".to_string())],
+        "#1 was checked all the same"
+    );
+}
