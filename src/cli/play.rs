@@ -250,6 +250,12 @@ fn list(
                 line.kind,
                 crate::matter::status::held(why)
             ),
+            (crate::plan::Fate::Refused(why), _) => say!(
+                "#{} {}: {}",
+                line.number,
+                line.kind,
+                crate::matter::status::refused(why)
+            ),
             (outcome, "merge") => say!("#{} {}: {outcome}", line.number, line.kind),
             _ => {}
         }

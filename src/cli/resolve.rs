@@ -125,7 +125,10 @@ fn report(plan: &Plan, dry_run: bool) {
     );
     for line in &plan.lines {
         match (dry_run, &line.fate) {
-            (true, Fate::Enacted | Fate::Failed | Fate::Merged | Fate::Closed(_)) => {
+            (
+                true,
+                Fate::Enacted | Fate::Failed | Fate::Refused(_) | Fate::Merged | Fate::Closed(_),
+            ) => {
                 say!("{line} (would be, in a real run)");
             }
             _ => say!("{line}"),

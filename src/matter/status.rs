@@ -407,6 +407,14 @@ pub fn held(why: &str) -> String {
     format!("held when the resolver next runs: {why}")
 }
 
+/// What the next run does with a matter its votes enact but whose change
+/// cannot be carried out (its files leave the game with problems, or it
+/// conflicts with what was enacted before it), as `play list` and the
+/// pending page say it and `resolve` does it.
+pub fn refused(why: &str) -> String {
+    format!("fails when the resolver next runs, though its votes enact it: {why}")
+}
+
 /// The sentence with its first letter in capitals.
 pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();

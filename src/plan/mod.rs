@@ -114,9 +114,13 @@ pub(crate) enum Fate {
     Pending,
     /// Enacted.
     Enacted,
-    /// Failed (voted down, vetoed, self-killed, stale, or enacted by vote
-    /// but impossible to carry out).
+    /// Failed (voted down, vetoed, self-killed or stale).
     Failed,
+    /// Enacted by its votes, but failed because its change cannot be
+    /// carried out (it would leave the game with problems, or conflicts
+    /// with what was enacted before it): why. Shown as `failed`, as it is
+    /// recorded.
+    Refused(String),
     /// An earlier run decided it; this run finishes what it started.
     Finished,
     /// Merged without a vote (an action or Ascension Address).
@@ -135,7 +139,7 @@ impl fmt::Display for Fate {
         match self {
             Fate::Pending => f.write_str("pending"),
             Fate::Enacted => f.write_str("enacted"),
-            Fate::Failed => f.write_str("failed"),
+            Fate::Failed | Fate::Refused(_) => f.write_str("failed"),
             Fate::Finished => f.write_str("finishing what an earlier run started"),
             Fate::Merged => f.write_str("merged"),
             Fate::NotMerged(why) => write!(f, "not merged: {why}"),

@@ -366,7 +366,7 @@ impl Planner<'_> {
         run: &Run,
     ) -> Result<(bool, bool), PlanError> {
         let n = m.info.number;
-        let mut illegal = false;
+        let mut refused = None;
         let mut adopt = None;
         if d.decision == Decision::Enact {
             if let Some(why) = self.missing_head(&m.info) {
@@ -381,8 +381,8 @@ impl Planner<'_> {
                 }
                 Some(Attempt::Refused(why)) => {
                     d.decision = Decision::Fail;
-                    d.reasons.push(why);
-                    illegal = true;
+                    d.reasons.push(why.clone());
+                    refused = Some(why);
                 }
                 None => {}
             }
@@ -397,7 +397,7 @@ impl Planner<'_> {
             at: self.now,
             head: m.info.head.clone(),
             reasons: d.reasons.clone(),
-            illegal,
+            illegal: refused.is_some(),
         };
         let crown = (enacted && m.kind == Kind::Dov).then(|| self.crown_edits(m));
         if crown.is_some() {
@@ -408,7 +408,12 @@ impl Planner<'_> {
         }
         let players = self.active_players();
         self.resolve_steps(m, &d, run.turnout, &players, resolution, crown.clone())?;
-        self.decided_line(m, &d, if enacted { Fate::Enacted } else { Fate::Failed });
+        let fate = match (enacted, refused) {
+            (true, _) => Fate::Enacted,
+            (false, Some(why)) => Fate::Refused(why),
+            (false, None) => Fate::Failed,
+        };
+        self.decided_line(m, &d, fate);
         let mut changed = false;
         if let Some((tree, game)) = adopt {
             self.prospect.adopt(tree, game);

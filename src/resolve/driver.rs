@@ -237,6 +237,12 @@ pub(crate) fn pending(
                     m.next = crate::matter::status::capitalised(&crate::matter::status::held(why));
                 }
             }
+            crate::plan::Fate::Refused(why) => {
+                if let Some(m) = views.matters.iter_mut().find(|m| m.number == line.number) {
+                    m.next =
+                        crate::matter::status::capitalised(&crate::matter::status::refused(why));
+                }
+            }
             _ => {}
         }
     }

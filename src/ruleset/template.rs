@@ -11,7 +11,7 @@
 //! length: names, literals, operators, a few filters that do not grow
 //! text (`join`, `upper`, `lower`, `capitalize`, `title`, `trim`,
 //! `length`, `default`), `{% if %}` and `{% raw %}`, in tags of at most
-//! [`TEMPLATE_TAG_BYTES`](crate::bounds::TEMPLATE_TAG_BYTES) bytes. A loop, a `set`, a macro or a function call
+//! [`TEMPLATE_TAG_BYTES`] bytes. A loop, a `set`, a macro or a function call
 //! (`range`, or `get_env`, which would print the resolver's token) is
 //! refused, with the file and line.
 

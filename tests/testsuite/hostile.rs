@@ -323,3 +323,40 @@ fn a_matter_with_unreadable_files_counts_towards_no_limit() {
     assert!(run.contains("#1"), "{run}");
     assert!(!run.contains("already has"), "{run}");
 }
+
+/// A proposal its votes enact but whose files leave the game with
+/// problems fails, and every door says so beforehand with the reason:
+/// `play list` and the pending page as `resolve` then does it.
+#[test]
+fn a_proposal_enacted_by_votes_but_broken_says_why_it_will_fail() {
+    let game = committed();
+    let rule = game.read("rules/dynastic/springs.md") + "\n{% for i in [1] %}x{% endfor %}\n";
+    game.commit_on("loop", &[("rules/dynastic/springs.md", &rule)], "loop");
+    let opened = game.open(
+        "2030-01-01T00:00:00Z",
+        "boris-b",
+        "proposal",
+        "Proposal: loop",
+        Some("loop"),
+    );
+    let n = number(&opened.stdout);
+    for voter in ["ada-tinkers", "cleo-c", "dmitri-d"] {
+        game.at(
+            "2030-01-01T01:00:00Z",
+            &["play", "comment", &n, "FOR", "--as", voter],
+        );
+    }
+    let now = "2030-01-01T13:00:00Z";
+    let said = "fails when the resolver next runs, though its votes enact it: enacting #1 now would leave the game with problems";
+    let list = game.at(now, &["play", "list"]).stdout;
+    assert!(list.contains(said), "{list}");
+    game.at(now, &["build"]);
+    let page = std::fs::read_to_string(game.path("public/pending/index.html")).unwrap();
+    assert!(
+        page.contains("Fails when the resolver next runs, though its votes enact it"),
+        "the pending page does not say why"
+    );
+    let run = game.at(now, &["resolve"]).stdout;
+    assert!(run.contains("Proposal #1: fail — failed"), "{run}");
+    assert!(run.contains("a loop (`{% for %}`) is not allowed"), "{run}");
+}
