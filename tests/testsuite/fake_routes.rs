@@ -104,6 +104,24 @@ fn review_json(r: &Comment) -> Value {
     v
 }
 
+/// An issue event as `GET /issues/N/events` lists it.
+fn event_json(e: &crate::fake_github::Event) -> Value {
+    let mut v = json!({
+        "id": e.id, "node_id": format!("E_{}", e.id),
+        "url": format!("https://api.github.com/repos/{REPO}/issues/events/{}", e.id),
+        "actor": user(Some(&e.actor)), "event": e.event,
+        "commit_id": Value::Null, "commit_url": Value::Null,
+        "created_at": e.at, "performed_via_github_app": Value::Null,
+    });
+    if let Some(label) = &e.label {
+        v["label"] = json!({ "name": label, "color": "1d76db" });
+    }
+    if let Some((from, to)) = &e.rename {
+        v["rename"] = json!({ "from": from, "to": to });
+    }
+    v
+}
+
 /// GitHub refuses comment bodies of 65,536 characters or more.
 fn too_long(input: &Value) -> bool {
     input["body"]
@@ -217,6 +235,15 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
             Some(c) => ok(200, comment_json(c)),
             None => error(404, "Not Found"),
         },
+        ("GET", ["issues", n, "events"]) => {
+            let list: Vec<Value> = w
+                .events
+                .iter()
+                .filter(|e| e.number == number(n))
+                .map(event_json)
+                .collect();
+            page(&list, target, base, w.page_size.unwrap_or(PAGE))
+        }
         ("GET", ["pulls", n, "reviews"]) => {
             let list: Vec<Value> = w
                 .reviews
