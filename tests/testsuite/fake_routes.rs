@@ -69,7 +69,9 @@ fn issue_json(item: &Item, base: &str, as_strings: bool) -> Value {
         "html_url": format!("{WEB}/{REPO}/{kind}/{}", item.number),
     });
     if item.head.is_some() {
-        v["pull_request"] = json!({ "url": format!("{base}/repos/{REPO}/pulls/{}", item.number), "merged_at": Value::Null });
+        // As GitHub's issues list says whether a pull request was merged.
+        let merged_at = item.merge_commit.as_ref().map(|_| "2030-01-01T00:00:00Z");
+        v["pull_request"] = json!({ "url": format!("{base}/repos/{REPO}/pulls/{}", item.number), "merged_at": merged_at });
     }
     v
 }
