@@ -379,6 +379,8 @@ fn pending() -> Pending {
             merge_commit: None,
             base: None,
             draft: false,
+            merged: false,
+            kind_changed: None,
             link: Some("https://forge.invalid/pr/4".into()),
             updated: None,
         },
@@ -388,6 +390,7 @@ fn pending() -> Pending {
         comments: Default::default(),
         voided: vec![],
         deleted: vec![],
+        first_comment: None,
     };
     let active = ["Ada".to_string(), "Boris".into(), "Cleo".into()];
     let mut pending = site::pending::views(

@@ -7,7 +7,10 @@
 //! - every closed votable matter on the forge has its record (unless its
 //!   author withdrew it);
 //! - every enacted record's change is still on the default branch, or a
-//!   later matter (or the resolver, or an admin's typo fix) changed it.
+//!   later matter (or the resolver, or an admin's typo fix) changed it;
+//! - every record's outcome is what the forge says (merged or not, its
+//!   label);
+//! - the dice log verifies, and holds every roll the history credits.
 //!
 //! Exit 0 when everything agrees, 1 when something does not, 2 when the
 //! history or the forge cannot be read.
@@ -32,17 +35,22 @@ pub(crate) fn run(_: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
         &|| open_forge_to_read(global),
         &mut |problem| say!("{problem}"),
     )?;
-    say!(
-        "{} records audited on {}: {}.",
-        found.records,
-        global.base,
-        if found.wrong == 0 {
-            "every one agrees with the rules in force when it was decided, every closed matter has its record, and every enactment stands".to_string()
-        } else {
-            format!("{} disagree", found.wrong)
-        }
-    );
-    Ok(ExitCode::from(if found.wrong == 0 {
+    if found.problems == 0 {
+        say!(
+            "{} records audited on {}: every one agrees with the rules in force when it was decided and with the forge, every closed matter has its record, every enactment stands, and every roll is logged and verifies.",
+            found.records,
+            global.base
+        );
+    } else {
+        say!(
+            "{} records audited on {}: {} of them with a problem; {} problems in all.",
+            found.records,
+            global.base,
+            found.wrong_records.len(),
+            found.problems
+        );
+    }
+    Ok(ExitCode::from(if found.problems == 0 {
         EXIT_OK
     } else {
         EXIT_PROBLEMS

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use super::{EXIT_OK, GlobalArgs};
 use crate::gamestate::set_value::{COLLECTIONS_FILE, VARIABLES_FILE};
 use crate::git::Repo;
-use crate::record::changelog::{self, Version};
-use crate::time::Timestamp;
+use crate::load::dice::versions;
+use crate::record::changelog;
 
 /// Arguments of `gitnomic log`.
 #[derive(Debug, clap::Args)]
@@ -67,18 +67,4 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         say!("No changes.");
     }
     Ok(ExitCode::from(EXIT_OK))
-}
-
-/// The versions of a file as the changelog reads them.
-fn versions(history: &[crate::git::FileVersion]) -> Vec<Version<'_>> {
-    history
-        .iter()
-        .map(|v| Version {
-            commit: &v.commit,
-            at: Timestamp::from_unix(v.time),
-            message: &v.message,
-            author: &v.author,
-            text: v.text.as_deref().unwrap_or_default(),
-        })
-        .collect()
 }

@@ -1,14 +1,15 @@
 //! `gitnomic roll verify`: recompute every roll of the dice log under
 //! content/rolls/ from its public inputs, and say whether each result is
-//! the one logged (exit 0 all are, 1 one is not, 2 the log cannot be read).
+//! the one logged and every roll the history credits is logged (exit 0 all are, 1 one is not, 2 the log cannot be read).
 
 use std::process::ExitCode;
 
 use anyhow::Context as _;
 
 use super::{EXIT_ERROR, EXIT_OK, EXIT_PROBLEMS, GlobalArgs};
+use crate::git::Repo;
+use crate::load::dice::{DiceError, check_dice};
 use crate::load::{self, Origin};
-use crate::record::rolls::{self, RollLog};
 
 /// The `roll` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -38,36 +39,33 @@ pub(crate) fn run(roll: &Roll, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         }
     };
     let files = load::read(&origin, &["content", "state"]).context("cannot read the dice log")?;
-    let (mut logs, mut checked, mut wrong) = (0, 0, 0);
-    for file in files
-        .iter()
-        .filter(|f| f.path.starts_with("content/rolls/"))
-    {
-        let log = match RollLog::parse(&file.text) {
-            Ok(log) => log,
-            Err(why) => {
-                eprintln!("error: {} cannot be read: {why}", file.path);
-                return Ok(ExitCode::from(EXIT_ERROR));
-            }
-        };
-        if file.path != rolls::path(log.matter) {
-            say!(
-                "{}: the log of #{} belongs at {}",
-                file.path,
-                log.matter,
-                rolls::path(log.matter)
-            );
-            wrong += 1;
+    let repo = Repo::open(&global.root)?;
+    let found = match check_dice(&repo, &global.base, &files) {
+        Ok(found) => found,
+        Err(e @ DiceError::Unreadable { .. }) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(EXIT_ERROR));
         }
-        logs += 1;
-        checked += log.rolls.len();
-        for mismatch in rolls::verify(&log) {
-            say!("{mismatch}");
-            wrong += 1;
-        }
+        Err(e) => return Err(e.into()),
+    };
+    let (checked, logs) = (found.rolls, found.logs);
+    for problem in found.problems() {
+        say!("{problem}");
     }
-    if wrong > 0 {
-        say!("{wrong} of {checked} rolls in {logs} logs do not verify.");
+    if !found.mismatches.is_empty() {
+        say!(
+            "{} of {checked} rolls in {logs} logs do not verify.",
+            found.mismatches.len()
+        );
+    }
+    if !found.unlogged.is_empty() {
+        say!(
+            "{} rolls the history of {} credits are not in the dice log.",
+            found.unlogged.len(),
+            global.base
+        );
+    }
+    if found.problems().next().is_some() {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     }
     say!("All {checked} rolls in {logs} logs verify.");

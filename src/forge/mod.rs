@@ -10,7 +10,7 @@
 pub mod github;
 pub mod local;
 
-pub use crate::matter::{ForgeComment, HeadSha, Kind, Login, MatterInfo, MatterNumber};
+pub use crate::matter::{ForgeComment, HeadSha, Kind, KindEvent, Login, MatterInfo, MatterNumber};
 use crate::time::Timestamp;
 
 /// Something the forge could not do. Callers branch on these.
@@ -103,6 +103,16 @@ pub trait Forge {
     fn matter(&self, number: MatterNumber) -> Result<MatterInfo, ForgeError>;
     /// The comments and review bodies of a matter, oldest first.
     fn comments(&self, number: MatterNumber) -> Result<Vec<ForgeComment>, ForgeError>;
+    /// What happened to pull request `info` after it was opened that may
+    /// have changed its kind of matter (it left draft, a label or its
+    /// title changed), each with the forge's time, so a pull request that
+    /// became a matter late is known (rule "Changes to Pending
+    /// Proposals"). Read after its thread. A forge that cannot say, or
+    /// where none of these can happen, returns nothing.
+    fn kind_events(&self, info: &MatterInfo) -> Result<Vec<KindEvent>, ForgeError> {
+        let _ = info;
+        Ok(Vec::new())
+    }
     /// The heads a pull request has had, each with the time the forge saw
     /// it pushed, oldest first. Votes are voided by when a push happened,
     /// not by when the resolver happened to look; a forge that cannot say

@@ -6,7 +6,10 @@
 //! - every closed votable matter on the forge has its record (unless its
 //!   author withdrew it);
 //! - every enacted record's change is still on the default branch, or a
-//!   later matter (or the resolver, or an admin's typo fix) changed it.
+//!   later matter (or the resolver, or an admin's typo fix) changed it;
+//! - every record's outcome is what the forge says became of its matter
+//!   (merged or not, its label);
+//! - the dice log verifies, and holds every roll the history credits.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -16,8 +19,9 @@ use crate::forge::Forge;
 use crate::game::{GAME_DIRS, Game};
 use crate::git::{FileVersion, Repo};
 use crate::load;
+use crate::load::dice::check_dice;
 use crate::matter::MatterNumber;
-use crate::matter::audit::{Later, disagreement, undone};
+use crate::matter::audit::{Later, disagreement, forge_disagreement, undone};
 use crate::matter::collected::engine_kind;
 use crate::matter::labels::{RESOLVING, WITHDRAWN};
 use crate::plan::effect::by_the_resolver;
@@ -28,8 +32,22 @@ use crate::record::{Outcome, Record};
 pub(crate) struct Audited {
     /// Records audited.
     pub(crate) records: usize,
-    /// Disagreements found, each said as it was found.
-    pub(crate) wrong: usize,
+    /// The records (by number) some problem was found with.
+    pub(crate) wrong_records: BTreeSet<MatterNumber>,
+    /// Problems found, each said as it was found (a record may have
+    /// several; a dice log's, or an unrecorded matter's, is no record's).
+    pub(crate) problems: usize,
+}
+
+impl Audited {
+    /// Says `problem`, found with record `number` if it is one's.
+    fn found(&mut self, number: Option<MatterNumber>, problem: &str, say: &mut dyn FnMut(&str)) {
+        self.problems += 1;
+        if let Some(n) = number {
+            self.wrong_records.insert(n);
+        }
+        say(problem);
+    }
 }
 
 /// Audits `base` of `repo` and the closed matters of the forge `forge`
@@ -44,11 +62,12 @@ pub(crate) fn audit(
     let before = first_appearances(repo, base)?;
     let mut records = Vec::new();
     let mut found = Audited::default();
-    for file in load::read_revision(repo, base, &["content"])? {
+    let content = load::read_revision(repo, base, &["content"])?;
+    for file in &content {
         if !is_own_record(&file.path) {
             continue;
         }
-        let record = Record::parse(&file).map_err(|d| anyhow::anyhow!("{d}"))?;
+        let record = Record::parse(file).map_err(|d| anyhow::anyhow!("{d}"))?;
         found.records += 1;
         // The rules in force when it was decided: before the merge it
         // records, or before the record was first committed.
@@ -57,46 +76,64 @@ pub(crate) fn audit(
             None => before.get(&file.path).cloned().flatten(),
         };
         let Some(commit) = commit else {
-            found.wrong += 1;
-            say(&format!(
+            let problem = format!(
                 "#{} ({}): no commit before it to judge it by",
                 record.number, file.path
-            ));
+            );
+            found.found(Some(record.number), &problem, say);
             records.push(record);
             continue;
         };
         let game = Game::check(&load::read_revision(repo, &commit, GAME_DIRS)?);
         if let Some(why) = disagreement(&record, &game) {
-            found.wrong += 1;
-            say(&format!("#{} ({}): {why}", record.number, file.path));
+            let problem = format!("#{} ({}): {why}", record.number, file.path);
+            found.found(Some(record.number), &problem, say);
         }
         records.push(record);
     }
     let forge = forge()?;
-    for problem in unrecorded(forge.as_ref(), base, &records)? {
-        found.wrong += 1;
-        say(&problem);
+    for (number, problem) in against_forge(forge.as_ref(), base, &records)? {
+        found.found(number, &problem, say);
     }
-    for problem in reverted(repo, base, &records)? {
-        found.wrong += 1;
-        say(&problem);
+    for (number, problem) in reverted(repo, base, &records)? {
+        found.found(Some(number), &problem, say);
+    }
+    let dice = check_dice(repo, base, &content)?;
+    for problem in dice.problems() {
+        found.found(None, problem, say);
     }
     Ok(found)
 }
 
 /// Every closed votable matter on the forge without a record on the
-/// default branch, but those their authors withdrew.
-fn unrecorded(forge: &dyn Forge, base: &str, records: &[Record]) -> anyhow::Result<Vec<String>> {
-    let recorded: BTreeSet<MatterNumber> = records.iter().map(|r| r.number).collect();
+/// default branch, but those their authors withdrew; and every record
+/// whose outcome is not what the forge says became of its matter (merged
+/// or not, and its labels). Each with the record it is about, if any.
+fn against_forge(
+    forge: &dyn Forge,
+    base: &str,
+    records: &[Record],
+) -> anyhow::Result<Vec<(Option<MatterNumber>, String)>> {
+    let recorded: BTreeMap<MatterNumber, &Record> = records
+        .iter()
+        .filter(|r| r.source.is_none())
+        .map(|r| (r.number, r))
+        .collect();
     let mut out = Vec::new();
     let mut closed = forge
         .every_closed_matter()
         .context("listing the forge's closed matters")?;
     closed.sort_by_key(|m| m.number);
     for m in closed {
+        if let Some(record) = recorded.get(&m.number) {
+            if let Some(why) = forge_disagreement(record, &m) {
+                out.push((Some(m.number), format!("#{}: {why}", m.number)));
+            }
+            continue;
+        }
         let labelled = |l: &str| m.labels.iter().any(|x| x.eq_ignore_ascii_case(l));
         let votable = m.kind().and_then(engine_kind).is_some();
-        if !votable || labelled(WITHDRAWN) || recorded.contains(&m.number) {
+        if !votable || labelled(WITHDRAWN) {
             continue;
         }
         let why = if labelled(RESOLVING) {
@@ -104,9 +141,12 @@ fn unrecorded(forge: &dyn Forge, base: &str, records: &[Record]) -> anyhow::Resu
         } else {
             "it was closed without a decision the rules know of (if its author withdrew it, label it `withdrawn`)"
         };
-        out.push(format!(
-            "#{}: closed on the forge, but {base} has no record of it: {why}",
-            m.number
+        out.push((
+            None,
+            format!(
+                "#{}: closed on the forge, but {base} has no record of it: {why}",
+                m.number
+            ),
         ));
     }
     Ok(out)
@@ -117,7 +157,11 @@ fn unrecorded(forge: &dyn Forge, base: &str, records: &[Record]) -> anyhow::Resu
 /// enactment. Allowed are another matter's enactment, the resolver's own
 /// commits, an admin's typo fix, and any change to the roster (admins
 /// keep it: joining, leaving, idling).
-fn reverted(repo: &Repo, base: &str, records: &[Record]) -> anyhow::Result<Vec<String>> {
+fn reverted(
+    repo: &Repo,
+    base: &str,
+    records: &[Record],
+) -> anyhow::Result<Vec<(MatterNumber, String)>> {
     let merges: BTreeSet<&str> = records
         .iter()
         .filter_map(|r| r.merge_commit.as_deref())
@@ -172,12 +216,12 @@ fn reverted(repo: &Repo, base: &str, records: &[Record]) -> anyhow::Result<Vec<S
                 })
                 .collect();
             for (line, v) in undone(before, after, &later) {
-                out.push(format!(
+                out.push((r.number, format!(
                     "#{}: its change to {path} (`{line}`) is gone from {base}: commit {} (\"{}\") took it away, and no matter decided that",
                     r.number,
                     &v.commit[..v.commit.len().min(8)],
                     v.message.lines().next().unwrap_or_default()
-                ));
+                )));
             }
         }
     }

@@ -4,6 +4,7 @@
 //! pull request's head commit exactly as it reads a work tree.
 
 pub(crate) mod audit;
+pub(crate) mod dice;
 pub mod timeline;
 
 use std::io::Read as _;

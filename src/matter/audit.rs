@@ -6,8 +6,49 @@
 
 use crate::engine::{self, Comment, Decision, Matter, MatterKind, PlayerName};
 use crate::game::Game;
+use crate::matter::MatterInfo;
 use crate::matter::collected::snapshot;
+use crate::matter::labels::{ENACTED, FAILED, NOT_A_MATTER, RESOLVING};
 use crate::record::{Failure, Outcome, Record};
+
+/// Why a record's outcome disagrees with what the forge says became of
+/// its matter, if it does: an enacted pull request is merged and one that
+/// failed or was no matter is not, and a matter the resolver finished
+/// carries the label of its outcome and of no other. A matter still
+/// labelled `resolving` is being finished, and its labels are not judged.
+pub fn forge_disagreement(record: &Record, forge: &MatterInfo) -> Option<String> {
+    let has = |label: &str| forge.labels.iter().any(|l| l.eq_ignore_ascii_case(label));
+    let said = outcome_label(record.outcome);
+    if forge.pull && forge.merged != (record.outcome == Outcome::Enacted) {
+        let merged = if forge.merged { "merged" } else { "not merged" };
+        return Some(format!(
+            "the record says {said}, but the forge says its pull request was {merged}"
+        ));
+    }
+    if has(RESOLVING) {
+        return None;
+    }
+    let others: Vec<&str> = [Outcome::Enacted, Outcome::Failed, Outcome::NotAMatter]
+        .into_iter()
+        .map(outcome_label)
+        .filter(|l| *l != said && has(l))
+        .collect();
+    (!others.is_empty()).then(|| {
+        format!(
+            "the record says {said}, but the forge labels it {}",
+            others.join(" and ")
+        )
+    })
+}
+
+/// The label the resolver gives a matter of `outcome`.
+fn outcome_label(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Enacted => ENACTED,
+        Outcome::Failed => FAILED,
+        Outcome::NotAMatter => NOT_A_MATTER,
+    }
+}
 
 /// Why a record disagrees with the engine, if it does.
 pub fn disagreement(record: &Record, base: &Game) -> Option<String> {

@@ -12,6 +12,7 @@ use crate::engine::{self, MatterKind, PlayerName, Snapshot};
 use crate::gamestate::{GameState, Phase};
 use crate::matter::journal::Journal;
 use crate::matter::{ForgeComment, Kind, Login, MatterInfo};
+use crate::time::Timestamp;
 
 /// Why a comment voided by a push does not count, in records and reports.
 pub const VOIDED: &str = "cast on an earlier version, before a push that changed more than a typo";
@@ -35,6 +36,10 @@ pub struct Collected {
     /// Comments the forge no longer has, counted as the bot first saw
     /// them (their ids, among `comments`).
     pub deleted: Vec<u64>,
+    /// When its first comment other than the bot's was made (a dismissed
+    /// review included), if it has one: after it, a pull request may no
+    /// longer become a matter or change kind.
+    pub first_comment: Option<Timestamp>,
 }
 
 impl Collected {

@@ -116,7 +116,7 @@ pub struct MatterInfo {
     pub body: String,
     /// Who opened it.
     pub author: Login,
-    /// When it was opened (or left draft).
+    /// When it was opened: created, whether as a draft or not.
     pub opened: Timestamp,
     /// Its labels.
     pub labels: Vec<String>,
@@ -133,6 +133,17 @@ pub struct MatterInfo {
     pub base: Option<String>,
     /// For a pull request: still a draft.
     pub draft: bool,
+    /// For a pull request: whether it was merged. The issues list says so
+    /// too (`pull_request.merged_at`), so an audit knows it of every
+    /// closed matter without reading each pull request.
+    pub merged: bool,
+    /// For a pull request: the last change after it was opened that made
+    /// it the kind of matter it is now, or no matter (it left draft, or a
+    /// label or its title changed), as the forge's events date it; `None`
+    /// when there was none, or the forge cannot say. A pull request may
+    /// become a matter, or change kind, only early (rule "Changes to
+    /// Pending Proposals").
+    pub kind_changed: Option<KindChange>,
     /// A link to it, for records and reports.
     pub link: Option<String>,
     /// When the forge last saw it change (GitHub's `updated_at`), if it
@@ -160,6 +171,115 @@ impl MatterInfo {
         (self.pull && self.head.is_none())
             .then_some("its branch is gone, so there is nothing to merge")
     }
+}
+
+/// A change that made a pull request the kind of matter it is now, after
+/// it was opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KindChange {
+    /// When the forge says it happened.
+    pub at: Timestamp,
+    /// What happened, for people: `it left draft`, `the label Proposal
+    /// was added`.
+    pub how: String,
+}
+
+/// Something that happened to a pull request after it was opened and may
+/// have changed what kind of matter it is, as the forge's events say
+/// (GitHub's `ready_for_review`, `convert_to_draft`, `labeled`,
+/// `unlabeled`, `renamed`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KindEvent {
+    /// When the forge says it happened.
+    pub at: Timestamp,
+    /// What happened.
+    pub change: Change,
+}
+
+/// What a [`KindEvent`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// It left draft.
+    ReadyForReview,
+    /// It was made a draft again.
+    ConvertToDraft,
+    /// This label was added.
+    Labeled(String),
+    /// This label was removed.
+    Unlabeled(String),
+    /// Its title changed.
+    Renamed {
+        /// The title before.
+        from: String,
+        /// The title after.
+        to: String,
+    },
+}
+
+impl Change {
+    /// What it did, for people.
+    fn describe(&self) -> String {
+        match self {
+            Change::ReadyForReview => "it left draft".into(),
+            Change::ConvertToDraft => "it was made a draft".into(),
+            Change::Labeled(l) => format!("the label {l} was added"),
+            Change::Unlabeled(l) => format!("the label {l} was removed"),
+            Change::Renamed { to, .. } => format!("its title became `{to}`"),
+        }
+    }
+}
+
+/// What a pull request is, as far as its kind of matter goes.
+#[derive(Debug, Clone)]
+struct Shape {
+    labels: Vec<String>,
+    title: String,
+    draft: bool,
+}
+
+impl Shape {
+    /// The kind of matter it is: none while a draft.
+    fn kind(&self) -> Option<Kind> {
+        (!self.draft)
+            .then(|| Kind::detect(&self.labels, &self.title))
+            .flatten()
+    }
+
+    /// The shape before `change`.
+    fn undo(&mut self, change: &Change) {
+        match change {
+            Change::ReadyForReview => self.draft = true,
+            Change::ConvertToDraft => self.draft = false,
+            Change::Labeled(l) => self.labels.retain(|x| !x.eq_ignore_ascii_case(l)),
+            Change::Unlabeled(l) => self.labels.push(l.clone()),
+            Change::Renamed { from, .. } => self.title.clone_from(from),
+        }
+    }
+}
+
+/// The last of `events` (any order) that changed what kind of matter
+/// `info` is, found by undoing them from what it is now, newest first; an
+/// event that left its kind as it was (a second label of the same kind, a
+/// title reworded) is no change.
+pub fn kind_changed(info: &MatterInfo, events: &[KindEvent]) -> Option<KindChange> {
+    let mut events: Vec<&KindEvent> = events.iter().collect();
+    events.sort_by_key(|e| e.at);
+    let mut shape = Shape {
+        labels: info.labels.clone(),
+        title: info.title.clone(),
+        draft: info.draft,
+    };
+    for event in events.into_iter().rev() {
+        let after = shape.kind();
+        shape.undo(&event.change);
+        if shape.kind() != after {
+            return Some(KindChange {
+                at: event.at,
+                how: event.change.describe(),
+            });
+        }
+    }
+    None
 }
 
 /// A comment, or the body of a review, on a matter.
@@ -193,10 +313,15 @@ pub enum Via {
     LineComment,
     /// A submitted review, in its state.
     Review(ReviewState),
+    /// A dismissed review, or a comment on a line of the diff made in one:
+    /// never a vote, whatever it says or said when first seen. The forge
+    /// still reports it, so a vote seen before its dismissal is known to
+    /// be withdrawn, not taken for a comment deleted since (which counts).
+    Dismissed,
 }
 
-/// The state a review was submitted in (a dismissed or pending review is
-/// never a vote, and never reaches the tally).
+/// The state a review was submitted in (a pending review is not reported;
+/// a dismissed one is [`Via::Dismissed`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReviewState {
     /// Approved.
@@ -216,6 +341,7 @@ impl Via {
             Via::Review(ReviewState::Approved) => "a review (approved)",
             Via::Review(ReviewState::ChangesRequested) => "a review (changes requested)",
             Via::Review(ReviewState::Commented) => "a review",
+            Via::Dismissed => "a dismissed review",
         }
     }
 }
@@ -238,5 +364,63 @@ mod tests {
         );
         assert_eq!(Kind::detect(&[], "A proposal without a prefix"), None);
         assert_eq!(Kind::detect(&[], "Note: Proposal later"), None);
+    }
+
+    fn at(minute: i64) -> Timestamp {
+        Timestamp::from_unix(1_900_000_000 + minute * 60)
+    }
+
+    fn pull(labels: &[&str], title: &str) -> MatterInfo {
+        MatterInfo {
+            number: MatterNumber(1),
+            title: title.into(),
+            body: String::new(),
+            author: Login("ada".into()),
+            opened: at(0),
+            labels: labels.iter().map(ToString::to_string).collect(),
+            pull: true,
+            head: None,
+            merge_commit: None,
+            base: None,
+            draft: false,
+            merged: false,
+            kind_changed: None,
+            link: None,
+            updated: None,
+        }
+    }
+
+    fn event(minute: i64, change: Change) -> KindEvent {
+        KindEvent {
+            at: at(minute),
+            change,
+        }
+    }
+
+    #[test]
+    fn the_last_change_of_kind_is_found_by_undoing_the_events() {
+        let info = pull(&["Proposal"], "Springs");
+        let ready = event(750, Change::ReadyForReview);
+        let labeled = event(5, Change::Labeled("Proposal".into()));
+        assert_eq!(
+            kind_changed(&info, &[labeled.clone(), ready]).map(|c| (c.at, c.how)),
+            Some((at(750), "it left draft".into()))
+        );
+        assert_eq!(
+            kind_changed(&info, std::slice::from_ref(&labeled)).map(|c| c.at),
+            Some(at(5))
+        );
+        // A label of the kind its title already gives changes nothing.
+        let titled = pull(&["Proposal"], "Proposal: Springs");
+        assert_eq!(kind_changed(&titled, &[labeled]), None);
+        let renamed = event(
+            40,
+            Change::Renamed {
+                from: "Springs".into(),
+                to: "CfJ: Springs".into(),
+            },
+        );
+        let cfj = pull(&[], "CfJ: Springs");
+        assert_eq!(kind_changed(&cfj, &[renamed]).map(|c| c.at), Some(at(40)));
     }
 }

@@ -56,6 +56,7 @@ impl Planner<'_> {
                 Posting::of(&m.info)
                     .changing(paths)
                     .unfit(unfit.unwrap_or_default())
+                    .commented(m.first_comment)
             })
             .collect();
         let ledger = Ledger::new(game, &self.branch, &postings);

@@ -267,6 +267,46 @@ pub fn verify(log: &RollLog) -> Vec<Mismatch> {
         .collect()
 }
 
+/// A roll the gamestate's history credits to a change: an action's commit
+/// message says `rolled DICE6 = 4` for a value, as `gitnomic log` shows it.
+#[derive(Debug, Clone, Copy)]
+pub struct Credited<'a> {
+    /// The matter the commit names.
+    pub matter: MatterNumber,
+    /// The comment the roll was made in.
+    pub comment: u64,
+    /// The roll as credited: `DICE6 = 4`.
+    pub roll: &'a str,
+    /// The commit that credits it (short).
+    pub commit: &'a str,
+}
+
+/// Why each roll the history credits is not in the dice log as credited:
+/// a log deleted, or a roll dropped from it or changed, leaves the history
+/// naming a roll nobody can verify.
+pub fn unlogged(logs: &[RollLog], credited: &[Credited<'_>]) -> Vec<String> {
+    credited
+        .iter()
+        .filter(|c| {
+            !logs.iter().filter(|l| l.matter == c.matter).any(|l| {
+                l.rolls
+                    .iter()
+                    .any(|r| r.comment == c.comment && format!("{} = {}", r.dice, r.total) == c.roll)
+            })
+        })
+        .map(|c| {
+            format!(
+                "{}: #{} comment {}: commit {} credits the roll `{}`, but the dice log does not hold it",
+                path(c.matter),
+                c.matter,
+                c.comment,
+                c.commit,
+                c.roll
+            )
+        })
+        .collect()
+}
+
 /// The status comment's account of a matter's rolls (and of lines that
 /// look like rolls but are not), or `None` if there are none.
 pub fn answer(log: Option<&RollLog>, comments: &[Seen<'_>]) -> Option<String> {

@@ -41,7 +41,7 @@ pub(crate) type OnRoster<'a> = dyn Fn(&Login) -> bool + 'a;
 /// the comments a push voided set aside.
 pub(crate) fn collect_one(
     forge: &dyn Forge,
-    info: MatterInfo,
+    mut info: MatterInfo,
     (params, on_roster): (&engine::Params, &OnRoster<'_>),
     judge: &TypoJudge<'_>,
     now: Timestamp,
@@ -53,6 +53,9 @@ pub(crate) fn collect_one(
     // A comment dated after the run's moment does not exist yet, for
     // votes, actions and rolls alike.
     comments.retain(|c| c.created <= now);
+    let first_comment = comments.iter().map(|c| c.created).min();
+    // Read after the thread, so the forge may keep them with it.
+    info.kind_changed = crate::matter::kind_changed(&info, &forge.kind_events(&info)?);
     let mut journal = status
         .as_ref()
         .map(|s| Journal::read(&s.body))
@@ -78,16 +81,21 @@ pub(crate) fn collect_one(
         }
     }
     let voids_before = journal.heads.iter().rev().find(|h| h.voids).map(|h| h.at);
+    // A dismissed review is never a vote: set aside, yet known, so a vote
+    // first seen in it is not counted as one deleted since.
+    let (dismissed, comments): (Vec<ForgeComment>, Vec<ForgeComment>) =
+        comments.into_iter().partition(|c| c.via == Via::Dismissed);
     let mut comments: Vec<ForgeComment> = comments
         .into_iter()
         .map(|c| by_review_state(c, params))
         .map(|c| match on_roster(&c.author) {
-            true => as_first_seen(&mut journal, c, params),
+            true => as_first_seen(&mut journal, c, params, now),
             false => c,
         })
         .collect();
     keep_needed(&mut journal, &authors, on_roster);
-    let deleted = first_seen_deleted(&journal, &comments, now);
+    let known: Vec<u64> = comments.iter().chain(&dismissed).map(|c| c.id).collect();
+    let deleted = first_seen_deleted(&journal, &known, now);
     let deleted_ids: Vec<u64> = deleted.iter().map(|c| c.id).collect();
     comments.extend(deleted);
     comments.sort_by_key(|c| (c.created, c.id));
@@ -104,6 +112,7 @@ pub(crate) fn collect_one(
         comments: comments.into_iter().map(|c| (c.id, c)).collect(),
         voided,
         deleted: deleted_ids,
+        first_comment,
     })
 }
 
@@ -124,17 +133,15 @@ fn keep_needed(journal: &mut Journal, authors: &BTreeMap<u64, Login>, on_roster:
 }
 
 /// The comments the bot first saw carrying voting words that the forge no
-/// longer has (deleted), as first seen: a deleted vote still counts, as an
-/// edited one counts as it was first seen (rule "Votable Matters").
-fn first_seen_deleted(
-    journal: &Journal,
-    comments: &[ForgeComment],
-    now: Timestamp,
-) -> Vec<ForgeComment> {
+/// longer has (`known` holds the ids it has: deleted), as first seen: a
+/// deleted vote still counts, as an edited one counts as it was first seen
+/// (rule "Votable Matters"). A dismissed review is known, so it is not
+/// among them.
+fn first_seen_deleted(journal: &Journal, known: &[u64], now: Timestamp) -> Vec<ForgeComment> {
     journal
         .voters
         .iter()
-        .filter(|(id, v)| v.at <= now && !comments.iter().any(|c| c.id == **id))
+        .filter(|(id, v)| v.at <= now && !known.contains(id))
         .filter_map(|(id, v)| {
             let words = journal.first_seen.get(id)?;
             Some(ForgeComment {
@@ -298,11 +305,14 @@ fn by_review_state(mut comment: ForgeComment, params: &engine::Params) -> ForgeC
 /// Notes the voting words of a comment seen for the first time; a comment
 /// edited since then is read as it was first seen (its body replaced by
 /// the words it carried then), so editing a vote after the fact changes
-/// nothing. Rule "Votable Matters" says so.
+/// nothing. Rule "Votable Matters" says so. GitHub gives a review no edit
+/// time, so a review whose words changed is marked edited at `now`, when
+/// the change was seen: the tally then says it was edited since.
 fn as_first_seen(
     journal: &mut Journal,
     mut comment: ForgeComment,
     params: &engine::Params,
+    now: Timestamp,
 ) -> ForgeComment {
     let words = |body: &str| -> String {
         let ballot = engine::ballot::read(body, params);
@@ -342,6 +352,7 @@ fn as_first_seen(
     }
     match journal.first_seen.get(&comment.id) {
         Some(first) if edited && *first != words(&comment.body) => {
+            comment.edited.get_or_insert(now);
             comment.body = format!(
                 "{first}\n\n(edited after the resolver first saw it; the first version counts)"
             );

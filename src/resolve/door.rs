@@ -15,10 +15,10 @@ use crate::game::{GAME_DIRS, Game};
 use crate::git::Repo;
 use crate::git::trial::GitTrial;
 use crate::load::{self, Origin};
-use crate::matter::MatterNumber;
 use crate::matter::admission::{self, Facts, Ledger, Posting, describe_changes};
 use crate::matter::journal::Journal;
 use crate::matter::labels::RESOLVING;
+use crate::matter::{MatterNumber, kind_changed};
 use crate::plan::Trial as _;
 use crate::plan::standing::{closing_journal, closing_text};
 use crate::resolve::collect;
@@ -87,6 +87,7 @@ impl<'a> Door<'a> {
 
     /// Judges one matter by the rules on the default branch.
     pub(crate) fn judge(&self, info: &MatterInfo) -> anyhow::Result<Verdict> {
+        let (info, first_comment) = &self.with_kind_change(info)?;
         let number = info.number;
         let repo = &self.repo;
         let fetch_first = |sha: &HeadSha| {
@@ -143,7 +144,8 @@ impl<'a> Door<'a> {
             .collect();
         let posting = Posting::of(info)
             .changing(changed.get(&number))
-            .unfit(&unfit);
+            .unfit(&unfit)
+            .commented(*first_comment);
         postings.push(posting);
         let ledger = Ledger::new(&self.base, self.branch, &postings);
         let verdict = admission::judge(
@@ -167,6 +169,33 @@ impl<'a> Door<'a> {
             not_a_matter,
             problems,
         })
+    }
+
+    /// `info` with the last change of its kind of matter the forge knows
+    /// of, and when its first comment (other than the bot's) was made if
+    /// that can matter: only a change within its first fifteen minutes
+    /// needs its thread read, to know whether anyone had commented.
+    fn with_kind_change(
+        &self,
+        info: &MatterInfo,
+    ) -> anyhow::Result<(MatterInfo, Option<Timestamp>)> {
+        let mut info = info.clone();
+        info.kind_changed = kind_changed(&info, &self.forge.kind_events(&info)?);
+        let early = info
+            .kind_changed
+            .as_ref()
+            .is_some_and(|c| c.at <= info.opened.plus(admission::KIND_WINDOW));
+        let first_comment = if early {
+            let (_, comments) = collect::thread(self.forge, info.number)?;
+            comments
+                .iter()
+                .map(|c| c.created)
+                .filter(|at| *at <= self.now)
+                .min()
+        } else {
+            None
+        };
+        Ok((info, first_comment))
     }
 
     /// The paths changed by `info` and, for a proposal or DoV, by each

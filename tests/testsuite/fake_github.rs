@@ -108,6 +108,19 @@ pub(crate) struct CommitStatus {
 /// `repos/create-commit-status` says so).
 pub(crate) const MAX_STATUSES: usize = 1000;
 
+/// An issue event (`GET /issues/N/events`): `ready_for_review`,
+/// `labeled` or `renamed`.
+#[derive(Debug, Clone)]
+pub(crate) struct Event {
+    pub(crate) number: u64,
+    pub(crate) id: u64,
+    pub(crate) actor: String,
+    pub(crate) event: &'static str,
+    pub(crate) at: String,
+    pub(crate) label: Option<String>,
+    pub(crate) rename: Option<(String, String)>,
+}
+
 /// One logged request.
 #[derive(Debug, Clone)]
 pub(crate) struct Request {
@@ -152,6 +165,8 @@ pub(crate) struct World {
     pub(crate) reviews: Vec<Comment>,
     /// Comments on lines of pull requests' diffs.
     pub(crate) line_comments: Vec<Comment>,
+    /// Issue events (leaving draft, labels, titles).
+    pub(crate) events: Vec<Event>,
     /// File contents on the default branch: path → (blob sha, base64).
     pub(crate) contents: BTreeMap<String, (String, String)>,
     /// Commit statuses as they were set, oldest first.
@@ -315,6 +330,46 @@ impl World {
             review,
         });
         id
+    }
+
+    /// Records issue event `event` on `number` at `at` by `actor`; GitHub
+    /// moves the matter's `updated_at` with it.
+    fn add_event(&mut self, number: u64, actor: &str, at: &str, event: &'static str) -> &mut Event {
+        self.next_id += 1;
+        self.touch(number, at);
+        self.events.push(Event {
+            number,
+            id: 5000 + self.next_id,
+            actor: actor.into(),
+            event,
+            at: at.into(),
+            label: None,
+            rename: None,
+        });
+        self.events.last_mut().expect("just pushed")
+    }
+
+    /// Draft pull request `number` is marked ready for review at `at`.
+    pub(crate) fn mark_ready(&mut self, number: u64, actor: &str, at: &str) {
+        self.items.get_mut(&number).unwrap().draft = false;
+        self.add_event(number, actor, at, "ready_for_review");
+    }
+
+    /// `label` is added to `number` at `at`.
+    pub(crate) fn add_label_at(&mut self, number: u64, actor: &str, at: &str, label: &str) {
+        self.items
+            .get_mut(&number)
+            .unwrap()
+            .labels
+            .push(label.into());
+        self.add_event(number, actor, at, "labeled").label = Some(label.into());
+    }
+
+    /// `number` is retitled `title` at `at`.
+    pub(crate) fn rename(&mut self, number: u64, actor: &str, at: &str, title: &str) {
+        let item = self.items.get_mut(&number).unwrap();
+        let from = std::mem::replace(&mut item.title, title.into());
+        self.add_event(number, actor, at, "renamed").rename = Some((from, title.into()));
     }
 
     /// Edits the first comment by `user` on `number`, at `at`.

@@ -69,7 +69,9 @@ fn issue_json(item: &Item, base: &str, as_strings: bool) -> Value {
         "html_url": format!("{WEB}/{REPO}/{kind}/{}", item.number),
     });
     if item.head.is_some() {
-        v["pull_request"] = json!({ "url": format!("{base}/repos/{REPO}/pulls/{}", item.number), "merged_at": Value::Null });
+        // As GitHub's issues list says whether a pull request was merged.
+        let merged_at = item.merge_commit.as_ref().map(|_| "2030-01-01T00:00:00Z");
+        v["pull_request"] = json!({ "url": format!("{base}/repos/{REPO}/pulls/{}", item.number), "merged_at": merged_at });
     }
     v
 }
@@ -100,6 +102,24 @@ fn review_json(r: &Comment) -> Value {
     });
     if r.state != "PENDING" {
         v["submitted_at"] = json!(r.created_at);
+    }
+    v
+}
+
+/// An issue event as `GET /issues/N/events` lists it.
+fn event_json(e: &crate::fake_github::Event) -> Value {
+    let mut v = json!({
+        "id": e.id, "node_id": format!("E_{}", e.id),
+        "url": format!("https://api.github.com/repos/{REPO}/issues/events/{}", e.id),
+        "actor": user(Some(&e.actor)), "event": e.event,
+        "commit_id": Value::Null, "commit_url": Value::Null,
+        "created_at": e.at, "performed_via_github_app": Value::Null,
+    });
+    if let Some(label) = &e.label {
+        v["label"] = json!({ "name": label, "color": "1d76db" });
+    }
+    if let Some((from, to)) = &e.rename {
+        v["rename"] = json!({ "from": from, "to": to });
     }
     v
 }
@@ -217,6 +237,15 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
             Some(c) => ok(200, comment_json(c)),
             None => error(404, "Not Found"),
         },
+        ("GET", ["issues", n, "events"]) => {
+            let list: Vec<Value> = w
+                .events
+                .iter()
+                .filter(|e| e.number == number(n))
+                .map(event_json)
+                .collect();
+            page(&list, target, base, w.page_size.unwrap_or(PAGE))
+        }
         ("GET", ["pulls", n, "reviews"]) => {
             let list: Vec<Value> = w
                 .reviews

@@ -87,3 +87,90 @@ fn an_issue_titled_as_a_proposal_is_no_proposal() {
     three_for(&fake, 2);
     closed_as_no_proposal_at_every_door(&game, &fake, 2, "a proposal must be a pull request");
 }
+
+/// Item 5: a draft opened at 00:00 collects FOR votes, is marked ready at
+/// 12:30, and is no matter: a pull request may become one (by leaving
+/// draft) only in its first fifteen minutes and before any comment. The
+/// votes cast on the draft never enact it.
+#[test]
+fn a_draft_marked_ready_late_is_no_matter_and_never_enacted() {
+    let (game, fake, _) = setup();
+    fake.world().items.get_mut(&1).unwrap().draft = true;
+    three_for(&fake, 1);
+    fake.world()
+        .mark_ready(1, "ada-tinkers", "2030-01-01T12:30:00Z");
+    let checked = github(
+        &game,
+        &fake,
+        "2030-01-01T12:45:00Z",
+        &["check", "--pr", "1", "--dry-run"],
+    );
+    assert_eq!(checked.code, 1, "{}{}", checked.stdout, checked.stderr);
+    let why =
+        "it left draft at 2030-01-01T12:30:00Z, more than fifteen minutes after it was opened";
+    assert!(checked.stdout.contains(why), "check: {}", checked.stdout);
+    let run = github(&game, &fake, "2030-01-01T13:00:00Z", &["resolve"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("Proposal #1: not-a-matter — closed: ") && run.stdout.contains(why),
+        "{}",
+        run.stdout
+    );
+    let w = fake.world();
+    assert!(w.merges().is_empty(), "never merged");
+    let record = unbase64(&w.contents["content/matters/00001.md"].1);
+    assert!(record.contains("outcome = \"not-a-matter\""), "{record}");
+}
+
+/// Item 5: a draft marked ready within its first fifteen minutes, before
+/// anyone commented, is a proposal like any other.
+#[test]
+fn a_draft_marked_ready_early_is_a_proposal() {
+    let (game, fake, _) = setup();
+    fake.world().items.get_mut(&1).unwrap().draft = true;
+    fake.world()
+        .mark_ready(1, "ada-tinkers", "2030-01-01T00:10:00Z");
+    three_for(&fake, 1);
+    let run = github(&game, &fake, "2030-01-01T12:00:00Z", &["resolve"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("Proposal #1: enact — enacted"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Item 5: a label that makes a pull request a proposal, added after its
+/// first fifteen minutes, makes no proposal at any door.
+#[test]
+fn a_kind_label_added_late_makes_no_matter() {
+    let (game, fake, _) = setup();
+    fake.world().items.get_mut(&1).unwrap().labels.clear();
+    fake.world()
+        .add_label_at(1, "ada-tinkers", "2030-01-01T00:40:00Z", "Proposal");
+    three_for(&fake, 1);
+    let why = "the label Proposal was added at 2030-01-01T00:40:00Z, more than fifteen minutes after it was opened";
+    closed_as_no_proposal_at_every_door(&game, &fake, 1, why);
+}
+
+/// Item 5: a title that makes a pull request a proposal, given within its
+/// first fifteen minutes but after a comment, makes no proposal either.
+#[test]
+fn a_kind_title_given_after_a_comment_makes_no_matter() {
+    let (game, fake, _) = setup();
+    {
+        let mut w = fake.world();
+        w.items.get_mut(&1).unwrap().labels.clear();
+        w.add_comment(1, "boris-b", "2030-01-01T00:05:00Z", "What is this for?");
+        w.rename(
+            1,
+            "ada-tinkers",
+            "2030-01-01T00:10:00Z",
+            "Proposal: More springs",
+        );
+    }
+    three_for(&fake, 1);
+    let why =
+        "its title became `Proposal: More springs` at 2030-01-01T00:10:00Z, after it had comments";
+    closed_as_no_proposal_at_every_door(&game, &fake, 1, why);
+}

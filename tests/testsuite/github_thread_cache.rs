@@ -135,7 +135,7 @@ fn a_cache_from_another_repository_or_version_is_ignored() {
         ),
         (
             "another version",
-            text.replacen("\"version\":2", "\"version\":1", 1),
+            text.replacen("\"version\":3", "\"version\":2", 1),
         ),
         ("corrupt", text[..text.len() / 2].to_string()),
     ] {

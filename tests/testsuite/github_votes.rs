@@ -204,5 +204,40 @@ fn an_edited_review_counts_as_it_was_first_seen() {
     // GitHub gives a review no edit time: the words themselves changed.
     fake.world().reviews[0].body = "AGAINST".into();
     let status = resolve(&game, &fake, "2030-01-01T03:00:00Z");
-    assert!(status.contains("| Boris | FOR |"), "{status}");
+    let row = status
+        .lines()
+        .find(|l| l.starts_with("| Boris |"))
+        .unwrap_or_default();
+    assert!(row.contains("| FOR |"), "{status}");
+    assert!(
+        row.contains("(edited since; it counts as first seen)"),
+        "the tally says the review was edited: {status}"
+    );
+}
+
+/// GitHub's "dismiss stale approvals on push" dismisses every approval
+/// at the next push: an approval counted at 06:00 and dismissed before
+/// 13:00 is no vote at 13:00, and without it the proposal has no quorum.
+#[test]
+fn a_review_dismissed_after_it_was_counted_is_no_vote() {
+    let (game, fake, _) = setup();
+    let approval = {
+        let mut w = fake.world();
+        w.add_comment(1, "boris-b", "2030-01-01T01:00:00Z", "FOR");
+        w.add_review(1, Some("cleo-c"), "2030-01-01T06:00:00Z", "", "APPROVED")
+    };
+    let status = resolve(&game, &fake, "2030-01-01T07:00:00Z");
+    assert!(status.contains("| Cleo | FOR |"), "{status}");
+    fake.world()
+        .reviews
+        .iter_mut()
+        .find(|r| r.id == approval)
+        .unwrap()
+        .state = "DISMISSED";
+    let run = github(&game, &fake, "2030-01-01T13:00:00Z", &["resolve"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let status = fake.world().bot_comments(1).join("\n");
+    assert!(status.contains("| Cleo | — |"), "{status}");
+    assert!(!status.contains("deleted since"), "{status}");
+    assert!(fake.world().merges().is_empty(), "{}", run.stdout);
 }

@@ -6,6 +6,7 @@
 //! --ignored browser::`) opens what it builds in a browser.
 
 mod actions;
+mod audit;
 mod browser;
 mod check;
 mod conformance;

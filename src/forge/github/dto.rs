@@ -113,6 +113,30 @@ pub(crate) struct Review {
     pub(crate) state: Option<String>,
 }
 
+/// One of an issue's or pull request's events (`GET /issues/N/events`):
+/// only what may change its kind of matter is read.
+#[derive(Debug, Deserialize)]
+pub(crate) struct IssueEvent {
+    /// `labeled`, `renamed`, `ready_for_review`, ...
+    pub(crate) event: String,
+    pub(crate) created_at: String,
+    /// For `labeled` and `unlabeled`.
+    pub(crate) label: Option<EventLabel>,
+    /// For `renamed`.
+    pub(crate) rename: Option<Rename>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct EventLabel {
+    pub(crate) name: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct Rename {
+    pub(crate) from: String,
+    pub(crate) to: String,
+}
+
 #[derive(Debug, Deserialize)]
 pub(crate) struct PullFile {
     pub(crate) filename: String,

@@ -32,11 +32,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use self::codec::encode;
-use self::dto::{Issue, IssueComment, LineComment, Pull, PullFile, Review};
+use self::dto::{Issue, IssueComment, IssueEvent, LineComment, Pull, PullFile, Review};
 pub use self::http::Sleeper;
 use self::http::{Client, expect_ok, parse};
 use super::{Forge, ForgeComment, ForgeError, HeadSha, Login, MatterInfo};
-use crate::matter::{MatterNumber, ReviewState, Via};
+use crate::matter::{Change, KindEvent, MatterNumber, ReviewState, Via};
 use crate::time::Timestamp;
 
 /// Review ids are offset by this so they never collide with comment ids
@@ -197,6 +197,7 @@ impl GitHubForge {
 
     fn pull_info(&self, pull: Pull) -> Result<MatterInfo, ForgeError> {
         self.pulls.borrow_mut().insert(pull.number, true);
+        let merged = pull.merged_at.is_some();
         let info = MatterInfo {
             number: pull.number,
             title: pull.title,
@@ -209,6 +210,8 @@ impl GitHubForge {
             merge_commit: pull.merged_at.and(pull.merge_commit_sha).map(HeadSha),
             base: pull.base.map(|b| b.branch),
             draft: pull.draft.unwrap_or(false),
+            merged,
+            kind_changed: None,
             link: pull.html_url,
             updated: pull.updated_at.as_deref().map(dto::time).transpose()?,
         };
@@ -251,29 +254,31 @@ impl GitHubForge {
         Ok(out)
     }
 
-    /// The reviews of a pull request that can carry a vote (submitted, not
-    /// dismissed, by an account that still exists: an approval or a
-    /// request for changes may vote by its state alone), then its comments
-    /// on lines of the diff, except those of a dismissed review.
+    /// The submitted reviews of a pull request by accounts that still
+    /// exist (an approval or a request for changes may vote by its state
+    /// alone), then its comments on lines of the diff. A dismissed review,
+    /// and a line comment made in one, is reported as [`Via::Dismissed`]:
+    /// never a vote, but known, so a vote first seen in it is not taken
+    /// for one deleted since.
     fn review_votes(&self, number: MatterNumber) -> Result<Vec<ForgeComment>, ForgeError> {
         let mut out = Vec::new();
         let mut dismissed = Vec::new();
         for r in self.list::<Review>(&format!("/pulls/{number}/reviews?per_page=100"))? {
-            let state = match r.state.as_deref() {
-                Some("APPROVED") => ReviewState::Approved,
-                Some("CHANGES_REQUESTED") => ReviewState::ChangesRequested,
-                Some("COMMENTED") => ReviewState::Commented,
-                _ => {
-                    // Dismissed (never counts) or pending (not submitted).
+            let via = match r.state.as_deref() {
+                Some("APPROVED") => Via::Review(ReviewState::Approved),
+                Some("CHANGES_REQUESTED") => Via::Review(ReviewState::ChangesRequested),
+                Some("COMMENTED") => Via::Review(ReviewState::Commented),
+                Some("DISMISSED") => {
                     dismissed.push(r.id);
-                    continue;
+                    Via::Dismissed
                 }
+                _ => continue, // pending: not submitted
             };
             let (Some(user), Some(at)) = (r.user, r.submitted_at) else {
                 continue; // a deleted account, or a review still pending
             };
             let body = r.body.unwrap_or_default();
-            if state == ReviewState::Commented && body.trim().is_empty() {
+            if via == Via::Review(ReviewState::Commented) && body.trim().is_empty() {
                 continue; // only its line comments can say anything
             }
             out.push(ForgeComment {
@@ -283,17 +288,15 @@ impl GitHubForge {
                 edited: None,
                 body,
                 link: r.html_url,
-                via: Via::Review(state),
+                via,
             });
         }
         let path = format!("/pulls/{number}/comments?per_page=100");
         for c in self.list::<LineComment>(&path)? {
             let Some(user) = c.user else { continue };
-            if c.pull_request_review_id
-                .is_some_and(|id| dismissed.contains(&id))
-            {
-                continue;
-            }
+            let in_dismissed = c
+                .pull_request_review_id
+                .is_some_and(|id| dismissed.contains(&id));
             let created = dto::time(&c.created_at)?;
             let updated = dto::time(&c.updated_at)?;
             out.push(ForgeComment {
@@ -303,7 +306,11 @@ impl GitHubForge {
                 edited: (updated > created).then_some(updated),
                 body: c.body.unwrap_or_default(),
                 link: c.html_url,
-                via: Via::LineComment,
+                via: if in_dismissed {
+                    Via::Dismissed
+                } else {
+                    Via::LineComment
+                },
             });
         }
         Ok(out)
@@ -411,6 +418,28 @@ impl Forge for GitHubForge {
         };
         let status = out.iter().find(|c| self.is_status(c)).cloned();
         self.statuses.borrow_mut().insert(number, status);
+        Ok(out)
+    }
+
+    /// Read only for a pull request that changed after its first fifteen
+    /// minutes (its `updated_at` says), and kept with its thread between
+    /// runs: an idle run reads no events.
+    fn kind_events(&self, info: &MatterInfo) -> Result<Vec<KindEvent>, ForgeError> {
+        // Nothing after the window, when a change could count, happened
+        // to a pull request whose `updated_at` is within it.
+        let window = info.opened.plus(crate::matter::admission::KIND_WINDOW);
+        if !info.pull || info.updated.is_some_and(|u| u <= window) {
+            return Ok(Vec::new());
+        }
+        if let Some(kept) = self.threads.borrow().events(info.number) {
+            return Ok(kept);
+        }
+        let path = format!("/issues/{}/events?per_page=100", info.number);
+        let mut out = Vec::new();
+        for e in self.list::<IssueEvent>(&path)? {
+            out.extend(kind_event(e)?);
+        }
+        self.threads.borrow_mut().put_events(info.number, &out);
         Ok(out)
     }
 
@@ -555,6 +584,26 @@ impl Drop for GitHubForge {
     }
 }
 
+/// An event that may change a pull request's kind of matter; `None` for
+/// the others.
+fn kind_event(e: IssueEvent) -> Result<Option<KindEvent>, ForgeError> {
+    let change = match (e.event.as_str(), e.label, e.rename) {
+        ("ready_for_review", ..) => Change::ReadyForReview,
+        ("convert_to_draft", ..) => Change::ConvertToDraft,
+        ("labeled", Some(l), _) => Change::Labeled(l.name),
+        ("unlabeled", Some(l), _) => Change::Unlabeled(l.name),
+        ("renamed", _, Some(r)) => Change::Renamed {
+            from: r.from,
+            to: r.to,
+        },
+        _ => return Ok(None),
+    };
+    Ok(Some(KindEvent {
+        at: dto::time(&e.created_at)?,
+        change,
+    }))
+}
+
 /// A matter as the issues list shows it (a pull request's head and merge
 /// are not there: `pull` says only that it is one).
 fn issue_matter(issue: Issue) -> Result<MatterInfo, ForgeError> {
@@ -571,6 +620,11 @@ fn issue_matter(issue: Issue) -> Result<MatterInfo, ForgeError> {
         // The issues list does not say where a pull request is based.
         base: None,
         draft: false,
+        merged: issue
+            .pull_request
+            .as_ref()
+            .is_some_and(|p| p.get("merged_at").is_some_and(|m| !m.is_null())),
+        kind_changed: None,
         link: issue.html_url,
         updated: None,
     })

@@ -33,6 +33,10 @@
 //!   read and its write would hide behind that time, so a write drops the
 //!   copy and the next run reads the thread once more.
 //!
+//! A pull request's events that may change its kind of matter (see
+//! `GitHubForge::kind_events`) are kept with its thread and stand or fall
+//! with it: leaving draft, a label and a title each move `updated_at`.
+//!
 //! The cache lives in the same file as the ETags (`GITNOMIC_HTTP_CACHE`),
 //! stamped with its format's version, the API and the repository: a file
 //! that is missing, unreadable, of another version or of another
@@ -46,11 +50,11 @@ use serde::{Deserialize, Serialize};
 
 use super::http::Reply;
 use super::{ForgeComment, Login};
-use crate::matter::{MatterNumber, ReviewState, Via};
+use crate::matter::{Change, KindEvent, MatterNumber, ReviewState, Via};
 use crate::time::Timestamp;
 
 /// The version of the cache file's format; any other is ignored.
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 /// How old a copy may grow, by default, before it is read again however
 /// still the matter's `updated_at` stands.
@@ -74,6 +78,62 @@ struct Thread {
     /// When it was read (the run's moment, seconds).
     read_at: i64,
     comments: Vec<Kept>,
+    /// The events that may change its kind of matter, once read for this
+    /// `updated_at` (see `GitHubForge::kind_events`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    events: Option<Vec<KeptEvent>>,
+}
+
+/// An event as kept: `ready`, `draft`, `labeled:NAME`, `unlabeled:NAME`,
+/// or `renamed` with the titles.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct KeptEvent {
+    at: i64,
+    what: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    from: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    to: Option<String>,
+}
+
+impl KeptEvent {
+    fn of(e: &KindEvent) -> Self {
+        let (what, from, to) = match &e.change {
+            Change::ReadyForReview => ("ready".to_string(), None, None),
+            Change::ConvertToDraft => ("draft".to_string(), None, None),
+            Change::Labeled(l) => (format!("labeled:{l}"), None, None),
+            Change::Unlabeled(l) => (format!("unlabeled:{l}"), None, None),
+            Change::Renamed { from, to } => {
+                ("renamed".to_string(), Some(from.clone()), Some(to.clone()))
+            }
+        };
+        KeptEvent {
+            at: e.at.unix(),
+            what,
+            from,
+            to,
+        }
+    }
+
+    fn event(&self) -> Option<KindEvent> {
+        let change = match (self.what.as_str(), &self.from, &self.to) {
+            ("ready", ..) => Change::ReadyForReview,
+            ("draft", ..) => Change::ConvertToDraft,
+            ("renamed", Some(from), Some(to)) => Change::Renamed {
+                from: from.clone(),
+                to: to.clone(),
+            },
+            (what, ..) => match what.split_once(':')? {
+                ("labeled", l) => Change::Labeled(l.to_string()),
+                ("unlabeled", l) => Change::Unlabeled(l.to_string()),
+                _ => return None,
+            },
+        };
+        Some(KindEvent {
+            at: Timestamp::from_unix(self.at),
+            change,
+        })
+    }
 }
 
 /// A comment as kept.
@@ -85,7 +145,7 @@ struct Kept {
     edited: Option<i64>,
     body: String,
     link: Option<String>,
-    /// `comment`, `line`, or `review:approved|changes|commented`.
+    /// `comment`, `line`, `review:approved|changes|commented` or `dismissed`.
     via: String,
 }
 
@@ -97,6 +157,7 @@ impl Kept {
             Via::Review(ReviewState::Approved) => "review:approved",
             Via::Review(ReviewState::ChangesRequested) => "review:changes",
             Via::Review(ReviewState::Commented) => "review:commented",
+            Via::Dismissed => "dismissed",
         };
         Kept {
             id: c.id,
@@ -116,6 +177,7 @@ impl Kept {
             "review:approved" => Via::Review(ReviewState::Approved),
             "review:changes" => Via::Review(ReviewState::ChangesRequested),
             "review:commented" => Via::Review(ReviewState::Commented),
+            "dismissed" => Via::Dismissed,
             _ => return None,
         };
         Some(ForgeComment {
@@ -244,8 +306,26 @@ impl Threads {
             updated: *updated,
             read_at: self.now,
             comments: comments.iter().map(Kept::of).collect(),
+            events: None,
         };
         self.kept.insert(number, thread);
+    }
+
+    /// The events kept with `number`'s thread, if this run took the thread
+    /// from the cache (its `updated_at` has not moved since they were read).
+    pub(crate) fn events(&self, number: MatterNumber) -> Option<Vec<KindEvent>> {
+        if !self.served.contains(&number) {
+            return None;
+        }
+        let kept = self.kept.get(&number)?.events.as_ref()?;
+        kept.iter().map(KeptEvent::event).collect()
+    }
+
+    /// Keeps the events just read with `number`'s thread, if it is kept.
+    pub(crate) fn put_events(&mut self, number: MatterNumber, events: &[KindEvent]) {
+        if let Some(thread) = self.kept.get_mut(&number) {
+            thread.events = Some(events.iter().map(KeptEvent::of).collect());
+        }
     }
 
     /// Whether this run took `number`'s thread from the cache.

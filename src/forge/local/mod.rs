@@ -408,6 +408,11 @@ impl LocalForge {
             merge_commit: m.merge_commit.clone().map(HeadSha),
             base: m.branch.as_ref().map(|_| self.base_of(m).to_string()),
             draft: false,
+            merged: m.state == State::Merged,
+            // Players cannot make a draft, nor relabel or retitle a
+            // matter, on the local forge: its kind is the one it was
+            // opened with.
+            kind_changed: None,
             link: None,
             updated: None,
         })

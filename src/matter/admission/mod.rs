@@ -15,6 +15,11 @@ use crate::game::Game;
 use crate::matter::Kind;
 use crate::ruleset::diff::RuleChange;
 
+/// How long after it was opened a pull request may still become a
+/// matter, or change kind (by leaving draft, its label or its title), if
+/// nobody has commented on it yet: rule "Changes to Pending Proposals".
+pub const KIND_WINDOW: crate::time::Span = crate::time::Span::seconds(15 * 60);
+
 /// The files an action may change: values, never declarations or the roster.
 pub const ACTION_FILES: &[&str] = &["state/variables.toml", "state/collections.toml"];
 

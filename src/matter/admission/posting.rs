@@ -19,7 +19,7 @@ use crate::engine::limits::{ProposerRecord, in_downtime, may_propose, same_utc_d
 use crate::engine::{Crowned, MatterKind, Params};
 use crate::game::Game;
 use crate::gamestate::{GameState, Phase};
-use crate::matter::{Kind, MatterNumber};
+use crate::matter::{Kind, KindChange, MatterNumber};
 use crate::record::{Outcome, Record};
 use crate::time::{Span, Timestamp};
 
@@ -49,6 +49,12 @@ pub struct Posting<'a> {
     /// a file over its size, one that is not UTF-8): each makes it no
     /// matter, whatever its kind, counting towards nothing.
     pub unfit: &'a [String],
+    /// The last change that made it the kind of matter it is (leaving
+    /// draft, a label, its title), when the forge said.
+    pub kind_changed: Option<&'a KindChange>,
+    /// When its first comment (other than the bot's) was made, when its
+    /// thread was read: after it, its kind may no longer change.
+    pub first_comment: Option<Timestamp>,
 }
 
 impl<'a> Posting<'a> {
@@ -65,7 +71,37 @@ impl<'a> Posting<'a> {
             base: info.base.as_deref(),
             changed: (!info.pull).then_some(&[]),
             unfit: &[],
+            kind_changed: info.kind_changed.as_ref(),
+            first_comment: None,
         }
+    }
+
+    /// This posting, whose first comment (other than the bot's) was made
+    /// at `first`, if it has one.
+    #[must_use]
+    pub fn commented(self, first: Option<Timestamp>) -> Posting<'a> {
+        Posting {
+            first_comment: first,
+            ..self
+        }
+    }
+
+    /// Why it became the kind it is too late to be a matter, if it did:
+    /// after its first fifteen minutes, or after its first comment.
+    fn late(&self, kind: Kind) -> Option<String> {
+        let change = self.kind_changed?;
+        let too_late = |since: Timestamp| change.at > since;
+        let why = if too_late(self.opened.plus(super::KIND_WINDOW)) {
+            "more than fifteen minutes after it was opened"
+        } else if self.first_comment.is_some_and(too_late) {
+            "after it had comments"
+        } else {
+            return None;
+        };
+        Some(format!(
+            "it became a {kind} too late: {} at {}, {why} (a pull request may become a matter, or change kind, only in its first fifteen minutes and before any comment)",
+            change.how, change.at
+        ))
     }
 
     /// This posting, whose files cannot be read for the reasons `unfit`.
@@ -247,10 +283,14 @@ impl<'g> Ledger<'g> {
     }
 
     /// Why `p` is not a matter of `kind` by its form, whoever posted it: a
-    /// proposal that is no pull request (its diff is what it proposes), a
+    /// pull request that became one too late, a proposal that is no pull
+    /// request (its diff is what it proposes), a
     /// pull request asking to be merged into another branch than the
     /// default one, or one changing files its kind may not.
     fn form_refusal(&self, p: &Posting<'_>, kind: Kind) -> Option<String> {
+        if let Some(why) = p.late(kind) {
+            return Some(why);
+        }
         if kind == Kind::Proposal && !p.pull {
             return Some(
                 "a proposal must be a pull request: its diff is the change it proposes".into(),

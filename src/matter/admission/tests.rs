@@ -92,6 +92,8 @@ fn judged_among(game: &Game, posts: &[Post], changed: &[&str]) -> Judgement {
                 &[]
             }),
             unfit: &[],
+            kind_changed: None,
+            first_comment: None,
         })
         .collect();
     let ledger = Ledger::new(game, "main", &postings);
