@@ -110,7 +110,18 @@ pub(crate) fn split_visible(body: &str, breaks: Breaks) -> (String, String) {
                 plain.push_str(&t);
                 continue;
             }
-            Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => {
+            Event::InlineHtml(t) => {
+                // `<s>FOR</s>` is struck through as the forge shows it, as
+                // `~~FOR~~` is: BlogNomic's usual way to withdraw a vote.
+                match strike_tag(&t) {
+                    Some(true) => struck += 1,
+                    Some(false) => struck = struck.saturating_sub(1),
+                    None => {}
+                }
+                hidden.push_str(&t);
+                hidden.push(' ');
+            }
+            Event::Text(t) | Event::Code(t) | Event::Html(t) => {
                 hidden.push_str(&t);
                 hidden.push(' ');
             }
@@ -129,6 +140,21 @@ pub(crate) fn split_visible(body: &str, breaks: Breaks) -> (String, String) {
         });
     }
     (plain, hidden)
+}
+
+/// Whether inline HTML `tag` opens (`Some(true)`) or closes a strike
+/// through: `<s>`, `<del>` or `<strike>`, with attributes or not.
+fn strike_tag(tag: &str) -> Option<bool> {
+    let inner = tag.trim().strip_prefix('<')?.strip_suffix('>')?;
+    let (closing, inner) = match inner.strip_prefix('/') {
+        Some(rest) => (true, rest),
+        None => (false, inner),
+    };
+    let name = inner
+        .split(|c: char| c.is_whitespace() || c == '/')
+        .next()?
+        .to_ascii_lowercase();
+    matches!(name.as_str(), "s" | "del" | "strike").then_some(!closing)
 }
 
 /// The lines of `body` that Markdown reads as part of a block quote
@@ -227,6 +253,22 @@ mod tests {
         let (plain, hidden) = split_visible("~~AGAINST~~ FOR", Breaks::Spaces);
         assert_eq!(plain.trim(), "FOR");
         assert!(hidden.contains("AGAINST"));
+        for body in [
+            "<s>AGAINST</s> FOR",
+            "<del>AGAINST</del> FOR",
+            "<STRIKE class=\"x\">AGAINST</STRIKE> FOR",
+            "I said <s>AGAINST <em>firmly</em></s> FOR",
+        ] {
+            let (plain, hidden) = split_visible(body, Breaks::Spaces);
+            assert!(!plain.contains("AGAINST"), "{body}: {plain}");
+            assert!(
+                plain.contains("FOR") && hidden.contains("AGAINST"),
+                "{body}"
+            );
+        }
+        // Not a strike: `<small>`, `<section>`.
+        let (plain, _) = split_visible("<small>FOR</small>", Breaks::Spaces);
+        assert!(plain.contains("FOR"), "{plain}");
     }
 
     #[test]

@@ -831,3 +831,37 @@ fn a_proposal_whose_branch_is_gone_is_held_at_every_door() {
     );
     assert!(resolve.stdout.contains(gone), "{}", resolve.stdout);
 }
+
+/// Issue 34, item 8: `<s>FOR</s>` and `<del>FOR</del>` are struck through
+/// as the forge shows them, and withdrawn as `~~FOR~~` is.
+#[test]
+fn a_vote_struck_through_with_html_is_withdrawn() {
+    let game = committed();
+    rule_branch(&game, "p", "Springs are oiled weekly.");
+    let n = open(
+        &game,
+        "2030-01-01T00:00:00Z",
+        "ada-tinkers",
+        "proposal",
+        Some("p"),
+        "",
+    );
+    comment(
+        &game,
+        "2030-01-01T01:00:00Z",
+        &n,
+        "boris-b",
+        "<s>AGAINST</s> FOR",
+    );
+    comment(
+        &game,
+        "2030-01-01T01:00:00Z",
+        &n,
+        "cleo-c",
+        "<del>FOR</del>",
+    );
+    let list = game.at("2030-01-01T03:00:00Z", &["play", "list"]).stdout;
+    assert!(list.contains("Boris: FOR"), "{list}");
+    assert!(list.contains("(2 FOR, 0 AGAINST"), "{list}");
+    assert!(list.contains("not counted: Cleo"), "{list}");
+}
