@@ -157,6 +157,31 @@ fn strike_tag(tag: &str) -> Option<bool> {
     matches!(name.as_str(), "s" | "del" | "strike").then_some(!closing)
 }
 
+/// The lines of `body` outside code blocks and HTML blocks (an HTML
+/// comment `<!-- … -->` of many lines included): the lines a reader sees
+/// as the text's own. A line that must be written on its own to count
+/// (an Address's `Keep:`) is looked for only among these.
+pub(crate) fn prose_lines(body: &str) -> Vec<&str> {
+    let hidden: Vec<std::ops::Range<usize>> = parser(body)
+        .into_offset_iter()
+        .filter(|(event, _)| matches!(event, Event::Start(Tag::CodeBlock(_) | Tag::HtmlBlock)))
+        .map(|(_, range)| range)
+        .collect();
+    let mut out = Vec::new();
+    let mut at = 0;
+    for line in body.split_inclusive('\n') {
+        let span = at..at + line.trim_end_matches(['\n', '\r']).len().max(1);
+        if !hidden
+            .iter()
+            .any(|r| r.start < span.end && span.start < r.end)
+        {
+            out.push(line.trim_end_matches(['\n', '\r']));
+        }
+        at += line.len();
+    }
+    out
+}
+
 /// The lines of `body` that Markdown reads as part of a block quote
 /// although they do not begin with `>` themselves: a line right after a
 /// quoted one continues the quote ("lazy continuation"), so what it says
@@ -269,6 +294,12 @@ mod tests {
         // Not a strike: `<small>`, `<section>`.
         let (plain, _) = split_visible("<small>FOR</small>", Breaks::Spaces);
         assert!(plain.contains("FOR"), "{plain}");
+    }
+
+    #[test]
+    fn lines_in_code_or_html_blocks_are_not_prose() {
+        let body = "Keep: a\n<!--\nKeep: b\n-->\n```\nKeep: c\n```\n    Keep: d\n\nKeep: e\r\n";
+        assert_eq!(prose_lines(body), ["Keep: a", "", "Keep: e"]);
     }
 
     #[test]

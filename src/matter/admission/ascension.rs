@@ -23,8 +23,10 @@ pub fn kept_rules(description: &str) -> Result<BTreeSet<String>, String> {
     let syntax = format!(
         "list the dynastic rules to keep on a line of its own, `{KEEP} springs, gadget-powers` (their ids), or `{KEEP} none`"
     );
-    let lines: Vec<&str> = description
-        .lines()
+    // Only the description's own lines: not one inside a code block or
+    // an HTML comment, where a player may show the syntax or leave a draft.
+    let lines: Vec<&str> = crate::markdown::prose_lines(description)
+        .into_iter()
         .map(str::trim)
         .filter(|l| {
             l.get(..KEEP.len())
@@ -199,5 +201,18 @@ mod tests {
                 .contains("`Springs!`, which is not a rule id")
         );
         assert!(kept("Keep:").unwrap_err().contains("is empty"));
+    }
+
+    #[test]
+    fn a_keep_line_in_a_comment_or_a_code_block_is_not_the_list() {
+        let kept = |d: &str| kept_rules(d).map(|k| k.into_iter().collect::<Vec<_>>());
+        let described =
+            "<!--\nKeep: none\n-->\n\nWrite it so:\n\n```\nKeep: cogs\n```\n\nKeep: springs\n";
+        assert_eq!(kept(described), Ok(vec!["springs".to_string()]));
+        assert!(
+            kept("<!--\nKeep: springs\n-->")
+                .unwrap_err()
+                .contains("does not say which rules it keeps")
+        );
     }
 }
