@@ -354,7 +354,8 @@ impl Repo {
         Ok(out)
     }
 
-    /// Why blob `id` at `path` cannot be read as a file of the game.
+    /// Why blob `id` at `path` cannot be read as a file of the game (the
+    /// site's theme, read as text by `build`, included).
     fn unfit_blob(&self, path: &str, id: git2::Oid) -> Result<Option<String>, GitError> {
         let blob = self.inner.find_blob(id).map_err(read_err(path))?;
         let bytes = blob.content();
@@ -363,7 +364,7 @@ impl Repo {
                 "{path} is {} bytes: a file may be at most {FILE_BYTES} bytes",
                 bytes.len()
             ))
-        } else if is_game_file(path) && std::str::from_utf8(bytes).is_err() {
+        } else if read_as_text(path) && std::str::from_utf8(bytes).is_err() {
             Some(format!("{path} is not UTF-8 text"))
         } else {
             None
@@ -604,4 +605,10 @@ pub struct IndexedFile {
     pub inode: u32,
     /// The id of its contents.
     pub blob: [u8; 20],
+}
+
+/// Whether the game reads the file at `path` as text: its Markdown and
+/// TOML, and every file of a theme (templates and static files alike).
+fn read_as_text(path: &str) -> bool {
+    is_game_file(path) || path.starts_with("themes/")
 }

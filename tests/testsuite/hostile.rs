@@ -360,3 +360,32 @@ fn a_proposal_enacted_by_votes_but_broken_says_why_it_will_fail() {
     assert!(run.contains("Proposal #1: fail — failed"), "{run}");
     assert!(run.contains("a loop (`{% for %}`) is not allowed"), "{run}");
 }
+
+/// A theme's file that is not UTF-8 (`build` reads every theme file as
+/// text) is as unreadable as a rule's: no matter, at `check --pr`.
+#[test]
+fn a_theme_file_that_is_not_utf8_is_no_matter() {
+    let game = committed();
+    game.commit_raw(
+        "theme",
+        "themes/default/templates/page.html",
+        b"\xff\xfe<p>",
+        git2::FileMode::Blob,
+    );
+    game.open(
+        "2030-01-01T00:00:00Z",
+        "boris-b",
+        "proposal",
+        "Proposal: theme",
+        Some("theme"),
+    );
+    let check = game.run(&["--now", "2030-01-01T00:10:00Z", "check", "--pr", "1"]);
+    assert_eq!(check.code, 1, "{}{}", check.stdout, check.stderr);
+    assert!(
+        check
+            .stdout
+            .contains("themes/default/templates/page.html is not UTF-8 text"),
+        "{}",
+        check.stdout
+    );
+}
