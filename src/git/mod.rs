@@ -314,16 +314,19 @@ impl Repo {
 
     /// The paths `head` changes relative to where it forked from `base`.
     pub fn changed_paths(&self, base: &str, head: &str) -> Result<Vec<String>, GitError> {
+        Ok(paths_of(&self.fork_diff(base, head)?))
+    }
+
+    /// The paths `head` changes since it forked from `base` (as
+    /// [`Self::changed_paths`]), and why the files it adds or changes
+    /// cannot stand (as [`Self::unfit_changes`]), from one diff.
+    pub fn fork_changes(
+        &self,
+        base: &str,
+        head: &str,
+    ) -> Result<(Vec<String>, Vec<String>), GitError> {
         let diff = self.fork_diff(base, head)?;
-        let mut paths: Vec<String> = diff
-            .deltas()
-            .flat_map(|d| [d.old_file().path(), d.new_file().path()])
-            .flatten()
-            .map(|p| p.to_string_lossy().replace('\\', "/"))
-            .collect();
-        paths.sort();
-        paths.dedup();
-        Ok(paths)
+        Ok((paths_of(&diff), self.unfit_of(&diff)?))
     }
 
     /// Why the files `head` adds or changes since it forked from `base`
@@ -332,7 +335,11 @@ impl Repo {
     /// become one), a file over [`FILE_BYTES`], or a game file that is not
     /// UTF-8 text. Empty when every file is fit to be read.
     pub fn unfit_changes(&self, base: &str, head: &str) -> Result<Vec<String>, GitError> {
-        let diff = self.fork_diff(base, head)?;
+        self.unfit_of(&self.fork_diff(base, head)?)
+    }
+
+    /// Why the files `diff` adds or changes cannot stand.
+    fn unfit_of(&self, diff: &git2::Diff<'_>) -> Result<Vec<String>, GitError> {
         let mut out = Vec::new();
         for delta in diff.deltas() {
             let file = delta.new_file();
@@ -611,4 +618,17 @@ pub struct IndexedFile {
 /// TOML, and every file of a theme (templates and static files alike).
 fn read_as_text(path: &str) -> bool {
     is_game_file(path) || path.starts_with("themes/")
+}
+
+/// The paths `diff` touches, old and new, sorted, once each.
+fn paths_of(diff: &git2::Diff<'_>) -> Vec<String> {
+    let mut paths: Vec<String> = diff
+        .deltas()
+        .flat_map(|d| [d.old_file().path(), d.new_file().path()])
+        .flatten()
+        .map(|p| p.to_string_lossy().replace('\\', "/"))
+        .collect();
+    paths.sort();
+    paths.dedup();
+    paths
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 use super::{GitError, Repo, read_err};
 use crate::game::GAME_DIRS;
 use crate::matter::HeadSha;
-use crate::plan::{Merged, TreeId, Trial};
+use crate::plan::{ForkChanges, Merged, TreeId, Trial};
 use crate::source::SourceFile;
 
 /// Trial merges against the tip of one branch.
@@ -170,20 +170,14 @@ impl Trial for GitTrial {
             .map_err(|e| e.to_string())
     }
 
-    /// The paths `head` changes since it forked from the branch.
-    fn changed(&mut self, head: &HeadSha) -> Result<Vec<String>, String> {
+    /// What `head` changes since it forked from the branch.
+    fn changes(&mut self, head: &HeadSha) -> Result<ForkChanges, String> {
         let fork = self.fork_from(head, None)?.id().to_string();
-        self.repo
-            .changed_paths(&fork, &head.0)
-            .map_err(|e| e.to_string())
-    }
-
-    /// Why the files `head` changes cannot be read as the game's.
-    fn unfit(&mut self, head: &HeadSha) -> Result<Vec<String>, String> {
-        let fork = self.fork_from(head, None)?.id().to_string();
-        self.repo
-            .unfit_changes(&fork, &head.0)
-            .map_err(|e| e.to_string())
+        let (paths, unfit) = self
+            .repo
+            .fork_changes(&fork, &head.0)
+            .map_err(|e| e.to_string())?;
+        Ok(ForkChanges { paths, unfit })
     }
 
     /// The tree of a commit.

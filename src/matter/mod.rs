@@ -224,7 +224,11 @@ impl Change {
             Change::ConvertToDraft => "it was made a draft".into(),
             Change::Labeled(l) => format!("the label {l} was added"),
             Change::Unlabeled(l) => format!("the label {l} was removed"),
-            Change::Renamed { to, .. } => format!("its title became `{to}`"),
+            // Quoted on one line: a title may hold any characters.
+            Change::Renamed { to, .. } => format!(
+                "its title became `{}`",
+                crate::text::one_line(to, crate::bounds::SUBJECT_CHARS)
+            ),
         }
     }
 }

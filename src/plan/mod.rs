@@ -53,6 +53,17 @@ pub(crate) enum Merged {
     Conflict(Vec<String>),
 }
 
+/// What a pull request's head changes since it forked from the default
+/// branch.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct ForkChanges {
+    /// The paths it changes (old and new names of a rename both).
+    pub paths: Vec<String>,
+    /// Why files it adds or changes cannot be read as the game's, one
+    /// reason a file.
+    pub unfit: Vec<String>,
+}
+
 /// What the plan asks of the repository: reading trees and merging them in
 /// memory, never touching a branch, the index or the work tree. Errors are
 /// the repository's own trouble (a head that was never fetched, say).
@@ -64,12 +75,11 @@ pub(crate) trait Trial {
     fn write(&mut self, onto: &TreeId, path: &str, text: &str) -> Result<TreeId, String>;
     /// The game files (rules/, state/, content/) of a tree.
     fn files(&mut self, tree: &TreeId) -> Result<Vec<SourceFile>, String>;
-    /// The paths `head` changes since it forked from the default branch.
-    fn changed(&mut self, head: &HeadSha) -> Result<Vec<String>, String>;
-    /// Why the files `head` adds or changes cannot be read as the game's
+    /// The paths `head` changes since it forked from the default branch,
+    /// and why the files it adds or changes cannot be read as the game's
     /// (a link, a file over its size, a game file that is not UTF-8), one
     /// reason a file: a matter with any cannot stand.
-    fn unfit(&mut self, head: &HeadSha) -> Result<Vec<String>, String>;
+    fn changes(&mut self, head: &HeadSha) -> Result<ForkChanges, String>;
     /// The tree of commit `commit`.
     fn tree_of(&mut self, commit: &HeadSha) -> Result<TreeId, String>;
     /// The tree where `head` forked from the default branch.

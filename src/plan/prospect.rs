@@ -42,11 +42,15 @@ impl Prospect {
         number: MatterNumber,
         head: &HeadSha,
     ) -> Result<Attempt, String> {
-        let changed = trial.changed(head)?;
-        if let Some(why) = changed.iter().find_map(|p| admission::touches(kind, p)) {
+        let changes = trial.changes(head)?;
+        if let Some(why) = changes
+            .paths
+            .iter()
+            .find_map(|p| admission::touches(kind, p))
+        {
             return Ok(Attempt::NotAMatter(why));
         }
-        if let Some(why) = trial.unfit(head)?.into_iter().next() {
+        if let Some(why) = changes.unfit.into_iter().next() {
             return Ok(Attempt::NotAMatter(why));
         }
         let tree = match trial.merge(&self.tree, head)? {

@@ -41,9 +41,8 @@ impl Planner<'_> {
         for m in matters {
             if let Some(head) = m.info.head.as_ref().filter(|h| self.trial.has(h)) {
                 let n = m.info.number;
-                let paths = self.trial.changed(head).map_err(|why| repo(n, why))?;
-                let unfit = self.trial.unfit(head).map_err(|why| repo(n, why))?;
-                changed.insert(n, (paths, unfit));
+                let found = self.trial.changes(head).map_err(|why| repo(n, why))?;
+                changed.insert(n, (found.paths, found.unfit));
             }
         }
         let postings: Vec<Posting<'_>> = matters

@@ -65,7 +65,7 @@ pub(crate) fn collect_one(
         let heads = Heads {
             params,
             judge,
-            first_comment: comments.iter().map(|c| c.created).min(),
+            first_comment,
         };
         for (sha, at) in unseen(&journal, forge.pushes(info.number)?) {
             heads.note(&mut journal, &sha, at)?;

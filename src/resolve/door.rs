@@ -233,7 +233,8 @@ impl<'a> Door<'a> {
                 );
                 let mut trial = GitTrial::open(self.root, self.branch)?;
                 trial
-                    .changed(head)
+                    .changes(head)
+                    .map(|c| c.paths)
                     .map_err(|why| anyhow::anyhow!("the files #{number} changes: {why}"))
             }
             listed => Ok(listed?),
