@@ -31,9 +31,16 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         halt_after: args.halt_after,
     };
     let mut carried_any = false;
+    let mut moved = false;
     let ended = resolve::run(forge.as_ref(), &request, &mut |event| {
+        if let Event::Carried(step, _) = &event {
+            moved |= step.effect.moves_base();
+        }
         print(&event, args.dry_run, &mut carried_any);
     });
+    // The workflow re-checks the open matters and brings its checkout
+    // forward only when the default branch moved.
+    super::step_output("moved", moved)?;
     let code = match ended {
         Ok(Ended::Done { held }) if held.is_empty() => EXIT_OK,
         Ok(Ended::Done { held }) => {

@@ -152,12 +152,7 @@ pub fn plural(n: i64, one: &str, many: &str) -> String {
 /// seconds when there are any (`09:00:01 UTC`: a limit of "more than 48
 /// hours" passes one second after the hour, not at it).
 pub fn when(t: Timestamp) -> String {
-    let format = if t.unix().rem_euclid(60) == 0 {
-        "%H:%M UTC on %-d %b %Y"
-    } else {
-        "%H:%M:%S UTC on %-d %b %Y"
-    };
-    t.to_datetime().format(format).to_string()
+    t.in_words()
 }
 
 /// How a matter stands, in words: the one wording the status comment,
