@@ -104,11 +104,25 @@ fn measure(n: u64) -> Row {
     runner.run("resolve.yml", "schedule", "github", "2030-01-01T02:30:00Z");
     fake.world()
         .add_comment(1, "dmitri-d", "2030-01-01T02:40:00Z", "FOR");
+    let from = fake.world().log.len();
     let enact = runner.run(
         "resolve.yml",
         "issue_comment",
         "dmitri-d",
         "2030-01-01T13:00:00Z",
+    );
+    let kinds = crate::github_budget::breakdown(&fake, from);
+    if std::env::var_os("GITNOMIC_TEST_SHOW_STEPS").is_some() {
+        println!("{n}: an enactment: {kinds:?}");
+    }
+    let files = kinds
+        .iter()
+        .filter(|(k, _)| k.ends_with("/pulls/N/files"))
+        .map(|(_, count)| count)
+        .sum::<usize>();
+    assert!(
+        files <= usize::try_from(n).unwrap(),
+        "{n} open: the re-check read {files} lists of a pull request's files (once each is enough)"
     );
     assert_eq!(fake.world().merges().len(), 1, "#1 is enacted: {enact:#?}");
     Row {
