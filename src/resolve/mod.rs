@@ -22,7 +22,7 @@ mod carry;
 pub(crate) mod collect;
 pub(crate) mod door;
 pub(crate) mod driver;
-mod guard;
+pub(crate) mod guard;
 
 use std::path::{Path, PathBuf};
 
