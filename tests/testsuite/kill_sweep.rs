@@ -366,6 +366,106 @@ fn a_run_killed_at_any_write_is_finished_by_the_next_as_if_never_killed() {
     );
 }
 
+/// A game where the limits bite, all due at 2030-01-02T00:00Z: Ada at
+/// the pending limit (her first two proposals pending, the first enacted,
+/// her third closed as no matter for the limit), Boris's pull request
+/// touching README.md (no matter), a DoV by Cleo pending beside the
+/// proposals, a DoV by Wren touching README.md (no matter, never a
+/// hiatus), and Dmitri's proposal opened after Cleo's DoV (in its hiatus).
+fn limits_game() -> GameTest {
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    let minute = |m: usize| format!("2030-01-01T00:{m:02}:00Z");
+    let change = |branch: &str, path: &str, i: usize| {
+        let text = game.read_at("main", path).unwrap_or_default()
+            + &format!("\nA line of change {i}.\n");
+        game.commit_on(branch, &[(path, &text)], "a change");
+    };
+    change("a0", "rules/dynastic/springs.md", 0);
+    change("a1", "rules/dynastic/cogs-and-gadgets.md", 1);
+    change("a2", "rules/appendix/time.md", 2);
+    change("b0", "README.md", 3);
+    change("w0", "README.md", 4);
+    change("d0", "rules/appendix/keywords.md", 5);
+    game.open(&minute(0), "ada-tinkers", "proposal", "First", Some("a0"));
+    game.open(&minute(1), "ada-tinkers", "proposal", "Second", Some("a1"));
+    game.open(&minute(2), "ada-tinkers", "proposal", "Third", Some("a2"));
+    game.open(&minute(3), "boris-b", "proposal", "Readme", Some("b0"));
+    game.open(&minute(4), "wren-w", "dov", "I win, by the readme", Some("w0"));
+    game.open(&minute(5), "cleo-c", "dov", "I win", None);
+    game.open(&minute(6), "dmitri-d", "proposal", "Late", Some("d0"));
+    // #1 enacts; #2 has one FOR, pending; the DoV #6 has one FOR, pending.
+    for (n, voters) in [
+        ("1", &["boris-b", "cleo-c", "dmitri-d"][..]),
+        ("2", &["boris-b"][..]),
+        ("6", &["ada-tinkers"][..]),
+    ] {
+        for (i, login) in voters.iter().enumerate() {
+            game.at(
+                &minute(20 + i),
+                &["play", "comment", n, "FOR", "--as", login],
+            );
+        }
+    }
+    game
+}
+
+/// The kill sweep where the limits bite: every open matter judged alike at
+/// every door first, then a resolve killed at every write, finished by the
+/// next run into the uninterrupted run's state; then, a day later, the
+/// DoV enacted beside the pending proposals, swept the same way.
+#[test]
+fn a_run_killed_where_the_limits_bite_is_finished_as_if_never_killed() {
+    if !strace() {
+        return;
+    }
+    let game = limits_game();
+    let first = "2030-01-01T13:00:00Z";
+    crate::histories_checks::doors_agree(&game, first, "the limits game");
+    let mut report = Vec::new();
+    let mut all = Vec::new();
+    let (tried, divergent) = sweep(&game, first);
+    report.push(format!(
+        "limits, no matters and a pending DoV: {} of {tried} kill points diverge",
+        divergent.len()
+    ));
+    all.extend(divergent);
+    let (code, out) = run(game.root(), first, &["resolve"], None);
+    assert_eq!(code, Some(0), "{out}");
+    for line in [
+        "Proposal #3: not-a-matter — closed: it cannot be a proposal: the author already has 2 pending proposals",
+        "Proposal #4: not-a-matter — closed: it changes README.md",
+        "DoV #5: not-a-matter — closed: it changes README.md",
+        "Proposal #7: not-a-matter — closed: it cannot be a proposal: the game is in hiatus",
+        "hiatus: DoV #6 is pending",
+    ] {
+        assert!(out.contains(line), "the limits bite: `{line}` in {out}");
+    }
+    for login in ["boris-b", "dmitri-d", "wren-w"] {
+        game.at(
+            "2030-01-01T14:00:00Z",
+            &["play", "comment", "6", "FOR", "--as", login],
+        );
+    }
+    let second = "2030-01-02T14:00:00Z";
+    crate::histories_checks::doors_agree(&game, second, "the limits game, a day on");
+    let (_, out) = run(game.root(), second, &["resolve", "--dry-run"], None);
+    assert!(out.contains("DoV #6: enact — enacted"), "{out}");
+    let (tried, divergent) = sweep(&game, second);
+    report.push(format!(
+        "the DoV enacted beside pending proposals: {} of {tried} kill points diverge",
+        divergent.len()
+    ));
+    all.extend(divergent);
+    eprintln!("limits kill sweep: {}", report.join("; "));
+    assert!(
+        all.is_empty(),
+        "{}\n{}",
+        report.join("\n"),
+        all.join("\n---\n")
+    );
+}
+
 /// The branches of a repository and the commits they point at.
 fn branches(root: &Path) -> BTreeMap<String, String> {
     let repo = git2::Repository::open(root).unwrap();
