@@ -14,7 +14,7 @@ use std::path::Path;
 
 use super::{GitError, Repo, Stamp, read_err, write_err};
 
-/// What [`Repo::commit_changes_to_branch`] put on the new branch.
+/// What [`Repo::commit_changes`] committed, for a new branch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Moved {
     /// The new commit.
@@ -84,8 +84,8 @@ impl Repo {
         }))
     }
 
-    /// Deletes the local branch `branch` (one [`Repo::commit_changes_to_branch`]
-    /// made, when what it was for failed).
+    /// Deletes the local branch `branch` (one made for the commit of
+    /// [`Repo::commit_changes`], when what it was for failed).
     pub fn delete_branch(&self, branch: &str) -> Result<(), GitError> {
         self.inner
             .find_branch(branch, git2::BranchType::Local)

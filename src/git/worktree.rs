@@ -363,7 +363,12 @@ pub(super) const TMP: &str = "gitnomic-tmp";
 
 /// Writes `bytes` to `path` through a temporary file in `tmp_dir`, renamed
 /// into place: a reader (or a kill) sees the old file or the new one.
-pub(super) fn write_whole(tmp_dir: &Path, path: &Path, bytes: &[u8], executable: bool) -> std::io::Result<()> {
+pub(super) fn write_whole(
+    tmp_dir: &Path,
+    path: &Path,
+    bytes: &[u8],
+    executable: bool,
+) -> std::io::Result<()> {
     std::fs::create_dir_all(tmp_dir)?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;

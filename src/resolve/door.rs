@@ -118,9 +118,7 @@ impl<'a> Door<'a> {
         let action = info.kind() == Some(Kind::Action);
         let fork = match readable {
             Some(sha) => match GitTrial::open(self.root, self.branch)?.fork_tree(sha, None) {
-                Ok(tree) => Some(Game::check(&load::read_revision(
-                    repo, &tree.0, GAME_DIRS,
-                )?)),
+                Ok(tree) => Some(Game::check(&load::read_revision(repo, &tree.0, GAME_DIRS)?)),
                 Err(why) if action => anyhow::bail!("#{number}: {why}"),
                 Err(_) => None,
             },

@@ -411,8 +411,16 @@ fn an_action_pull_request_adds_and_removes_its_authors_own_items() {
         game.at(
             at,
             &[
-                "play", "open", "--as", "ada-tinkers", "--kind", "action", "--title", title,
-                "--branch", branch,
+                "play",
+                "open",
+                "--as",
+                "ada-tinkers",
+                "--kind",
+                "action",
+                "--title",
+                title,
+                "--branch",
+                branch,
             ],
         );
     }
@@ -430,5 +438,8 @@ fn an_action_pull_request_adds_and_removes_its_authors_own_items() {
         );
     }
     let now = game.read_at("main", "state/collections.toml").unwrap();
-    assert!(now.contains("spare-key") && !now.contains("pocket-orrery"), "{now}");
+    assert!(
+        now.contains("spare-key") && !now.contains("pocket-orrery"),
+        "{now}"
+    );
 }

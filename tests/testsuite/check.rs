@@ -341,8 +341,20 @@ fn a_branch_older_than_an_enactment_does_not_repeal_it() {
     let springs = "rules/dynastic/springs.md";
     let text = game.read_at("main", springs).unwrap() + "\nA further line.\n";
     game.commit_on("more", &[(springs, &text)], "more");
-    game.open("2030-01-01T00:00:00Z", "ada-tinkers", "proposal", "Tea", Some("tea"));
-    game.open("2030-01-01T00:01:00Z", "boris-b", "proposal", "More", Some("more"));
+    game.open(
+        "2030-01-01T00:00:00Z",
+        "ada-tinkers",
+        "proposal",
+        "Tea",
+        Some("tea"),
+    );
+    game.open(
+        "2030-01-01T00:01:00Z",
+        "boris-b",
+        "proposal",
+        "More",
+        Some("more"),
+    );
     for login in ["boris-b", "cleo-c", "dmitri-d"] {
         game.at(
             "2030-01-01T01:00:00Z",
@@ -355,7 +367,14 @@ fn a_branch_older_than_an_enactment_does_not_repeal_it() {
         "#1 enacted: {}",
         run.stdout
     );
-    let check = game.run(&["--now", "2030-01-02T00:10:00Z", "check", "--pr", "2", "--dry-run"]);
+    let check = game.run(&[
+        "--now",
+        "2030-01-02T00:10:00Z",
+        "check",
+        "--pr",
+        "2",
+        "--dry-run",
+    ]);
     assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
     assert!(
         !check.stdout.contains("Tea") && !check.stdout.contains("repeals"),

@@ -270,7 +270,12 @@ fn a_merge_github_keeps_refusing_is_held_once_with_the_way_out() {
         assert_eq!(status(&fake), held, "{at}: not announced again");
         assert_eq!(writes(&fake), after_first, "{at}: nothing written");
     }
-    let dry = github(&game, &fake, "2030-01-02T12:00:00Z", &["resolve", "--dry-run"]);
+    let dry = github(
+        &game,
+        &fake,
+        "2030-01-02T12:00:00Z",
+        &["resolve", "--dry-run"],
+    );
     assert!(
         dry.stdout.contains("Proposal #1: enact — held") && dry.stdout.contains(why),
         "a dry run says it is held and why: {}",

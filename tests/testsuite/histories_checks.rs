@@ -125,7 +125,12 @@ pub(crate) fn doors_agree(game: &crate::game_test::GameTest, now: &str, story: &
     let together = blocks(&check.stdout);
     for number in verdicts.keys() {
         let alone = run(&["check", "--pr", &number.to_string(), "--dry-run"]);
-        assert!(alone.code <= 1, "check --pr {number}: {}{}", alone.stdout, alone.stderr);
+        assert!(
+            alone.code <= 1,
+            "check --pr {number}: {}{}",
+            alone.stdout,
+            alone.stderr
+        );
         assert_eq!(
             blocks(&alone.stdout).get(number),
             together.get(number),

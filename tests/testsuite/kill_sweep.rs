@@ -377,8 +377,8 @@ fn limits_game() -> GameTest {
     game.commit_all("the bundled game");
     let minute = |m: usize| format!("2030-01-01T00:{m:02}:00Z");
     let change = |branch: &str, path: &str, i: usize| {
-        let text = game.read_at("main", path).unwrap_or_default()
-            + &format!("\nA line of change {i}.\n");
+        let text =
+            game.read_at("main", path).unwrap_or_default() + &format!("\nA line of change {i}.\n");
         game.commit_on(branch, &[(path, &text)], "a change");
     };
     change("a0", "rules/dynastic/springs.md", 0);
@@ -391,7 +391,13 @@ fn limits_game() -> GameTest {
     game.open(&minute(1), "ada-tinkers", "proposal", "Second", Some("a1"));
     game.open(&minute(2), "ada-tinkers", "proposal", "Third", Some("a2"));
     game.open(&minute(3), "boris-b", "proposal", "Readme", Some("b0"));
-    game.open(&minute(4), "wren-w", "dov", "I win, by the readme", Some("w0"));
+    game.open(
+        &minute(4),
+        "wren-w",
+        "dov",
+        "I win, by the readme",
+        Some("w0"),
+    );
     game.open(&minute(5), "cleo-c", "dov", "I win", None);
     game.open(&minute(6), "dmitri-d", "proposal", "Late", Some("d0"));
     // #1 enacts; #2 has one FOR, pending; the DoV #6 has one FOR, pending.
