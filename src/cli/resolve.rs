@@ -55,6 +55,13 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             say!("Stopped: #{number} could not be carried out; the next run decides it again.");
             EXIT_PROBLEMS
         }
+        Ok(Ended::Held(number)) => {
+            say!(
+                "Stopped: the forge refuses to merge #{number}; it is held (see its status) until an admin lets the resolver merge and removes the `{}` label.",
+                crate::matter::labels::HELD
+            );
+            EXIT_PROBLEMS
+        }
         Ok(Ended::Overtaken) => {
             say!("Stopped: the next run plans again from what is there now.");
             EXIT_OK

@@ -402,6 +402,35 @@ pub fn held(why: &str) -> String {
     format!("held when the resolver next runs: {why}")
 }
 
+/// The status of a matter the rules enact but whose merge the forge
+/// refuses (405: branch protection, a merge queue), with the way out: what
+/// the resolver posts once, and what each later run finds unchanged.
+pub fn refused_merge(n: crate::matter::MatterNumber, reason: &str) -> String {
+    format!(
+        "### #{n}: Held: the forge refuses to merge it\n\n\
+         The rules enact it, but the merge was refused: {reason}\n\n\
+         Nothing is merged or recorded, and no run asks again, while it carries the \
+         `{held}` label. The way out, for an admin: let the resolver merge into the \
+         default branch (on GitHub, in the branch protection rule or ruleset of the \
+         default branch, let GitHub Actions bypass required reviews and checks, or take \
+         the branch out of the merge queue), then remove the `{held}` label; the next \
+         run decides it again and merges it. A push to the pull request has it decided \
+         again too.",
+        reason = reason.trim().trim_end_matches('.'),
+        held = crate::matter::labels::HELD,
+    )
+}
+
+/// Why a run holds a matter whose merge the forge refused, as `resolve`,
+/// `check` and `play list` say it.
+pub fn merge_refused(reason: &str) -> String {
+    format!(
+        "the forge refuses to merge it ({}); an admin who lets the resolver merge removes the `{}` label",
+        reason.trim().trim_end_matches('.'),
+        crate::matter::labels::HELD
+    )
+}
+
 /// What the next run does with a matter its votes enact but whose change
 /// cannot be carried out (its files leave the game with problems, or it
 /// conflicts with what was enacted before it), as `play list` and the

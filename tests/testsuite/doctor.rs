@@ -19,6 +19,7 @@ const LABELS: &[&str] = &[
     "resolving",
     "merged",
     "not-a-matter",
+    "held",
 ];
 
 const ROSTER: &str = "[[players]]\nname = \"Ada\"\nlogin = \"ada-tinkers\"\n\n[[players]]\nname = \"Boris\"\nlogin = \"boris-b\"\n";
