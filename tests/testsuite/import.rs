@@ -1188,3 +1188,32 @@ fn a_pasted_contents_box_numbers_every_rule_with_no_question() {
         assert_eq!(got, want, "{name}");
     }
 }
+
+/// `import history`: a row closed before it was posted is imported as the
+/// table has it, but flagged with its line and counted, never silent.
+#[test]
+fn import_history_flags_rows_closed_before_they_were_posted() {
+    let game = GameTest::bundled();
+    let csv = game.path("proposals.csv");
+    std::fs::write(
+        &csv,
+        "title,proposer,postedDate,status,admin,closedDate,lifespan,comments,dynasty\n\
+         Forward,Ann,\"03 Aug 2005 05:42:56\",Enacted,?,\"04 Aug 2005 04:16:57\",22,8,28\n\
+         Backward,Bo,\"05 Aug 2005 10:00:00\",Failed,Ann,\"05 Aug 2005 09:00:00\",-1,2,28\n",
+    )
+    .unwrap();
+    let run = game.run(&["import", "history", csv.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("proposals.csv:3: flagged: closed (2005-08-05T09:00:00Z) before it was posted (2005-08-05T10:00:00Z)"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("proposals.csv:2:"), "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("; 1 flagged as closed before they were posted; 0 rows skipped"),
+        "{}",
+        run.stdout
+    );
+}
