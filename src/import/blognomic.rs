@@ -304,7 +304,8 @@ fn split_sections(lines: &[Line]) -> Vec<(&Line, SectionKind, &[Line])> {
 /// The indices of the titles of the section numbered `number`: those the
 /// text shows, then the contents' (a title it lists is one, a title it
 /// does not list is not, when it lists the section's rules), then the
-/// hints' (a line a `[parents]` or `[numbers]` hint names is a title).
+/// hints' (a line a `[parents]` or `[numbers]` hint names, as the rule
+/// or as its parent, is a title).
 fn titles_of(
     body: &[Line],
     hints: &Hints,
@@ -352,7 +353,9 @@ fn titles_of(
         if hints.not_titles.contains(&line.no) {
             found.remove(&i);
         }
-        let numbered = hints.parents.contains_key(&line.no) || hints.numbers.contains_key(&line.no);
+        let numbered = hints.parents.contains_key(&line.no)
+            || hints.numbers.contains_key(&line.no)
+            || hints.parents.values().any(|p| *p == line.no);
         if numbered
             && line.kind == Kind::Text
             && !found.contains(&i)
@@ -609,7 +612,11 @@ mod tests {
 
     #[test]
     fn a_hint_on_a_line_not_read_as_a_title_makes_it_one_and_says_so() {
-        for hints in ["[parents]\n13 = 12\n", "[numbers]\n13 = \"2.2.1\"\n"] {
+        for hints in [
+            "[parents]\n13 = 12\n",
+            "[numbers]\n13 = \"2.2.1\"\n",
+            "[parents]\n14 = 13\n13 = 12\n",
+        ] {
             let imported = imported(&Hints::parse(hints).unwrap());
             let rule = imported.rules.iter().find(|r| r.line == 13).unwrap();
             assert_eq!(rule.parent.as_ref().map(RuleId::as_str), Some("lamps"));

@@ -394,8 +394,8 @@ pub(crate) fn nest(
     };
     warnings.extend(disagreements(&heard, &best, drafts, &show));
     let runner_ups = solve::runner_ups(&mut problem, &best, &pinned);
-    let mutual = |c: usize, p: usize| affinity[c].get(p) == Some(&(2 * SHARED_WORDS));
-    let decisions = decisions(&clues, &best, &runner_ups, drafts, &show, &mutual);
+    let shared = |c: usize, p: usize| affinity[c].get(p).copied().unwrap_or(0);
+    let decisions = decisions(&clues, &best, &runner_ups, drafts, &show, &shared);
     let doubts = doubts(&decisions, drafts);
     let anchored = clues.iter().any(|c| {
         matches!(c.claim, Claim::Number(_))
@@ -425,14 +425,15 @@ fn decisions(
     runner_ups: &[Option<Solution>],
     drafts: &[Draft],
     show: &dyn Fn(&[u32]) -> String,
-    mutual: &dyn Fn(usize, usize) -> bool,
+    shared: &dyn Fn(usize, usize) -> i32,
 ) -> Vec<Decision> {
     let mut found: Vec<Decision> = Vec::new();
     for (i, other) in runner_ups.iter().enumerate() {
         let Some(other) = other else { continue };
         let support = Support::of(clues, best, other, i);
         let gap = best.score - other.score;
-        let leans = other.parents[i].is_some_and(|p| mutual(i, p));
+        let words = other.parents[i].map_or(0, |p| shared(i, p));
+        let leans = words == 2 * SHARED_WORDS;
         if gap >= support.margin(leans) {
             continue;
         }
@@ -442,8 +443,14 @@ fn decisions(
         }
         let weak = matches!(support, Support::Nothing) && !leans;
         let why = match support {
-            Support::Nothing if leans => format!("nothing in the text places it, but it and the rule at line {} each use a word of the other's title", other.parents[i].map_or(0, |p| drafts[p].line)),
-            Support::Nothing => "nothing in the text places it; a word it shares with a rule near it, or the numbers around it, lean the other way".to_string(),
+            Support::Nothing => {
+                let other_line = other.parents[i].map_or(0, |p| drafts[p].line);
+                match words {
+                    0 => "nothing in the text places it, but the numbers around it lean the other way".to_string(),
+                    _ if leans => format!("nothing in the text places it, but it and the rule at line {other_line} each use a word of the other's title"),
+                    _ => format!("nothing in the text places it, but one of it and the rule at line {other_line} uses a word of the other's title"),
+                }
+            }
             Support::One(clue) => format!("it rests on one clue only: {}", clue.why),
             Support::Numbered | Support::Several => {
                 "the evidence fits the other number almost as well".to_string()

@@ -991,16 +991,16 @@ fn answer_questions(dump: &Path, want: &std::collections::BTreeMap<usize, String
 fn truthful_answers_to_the_questions_number_every_rule() {
     let Some(dumps) = every_dump() else { return };
     println!(
-        "| dump | questions asked | answers needed | answers to the last question | numbers right before | after |"
+        "| dump | wrong parents | questions asked | answers needed | all answered | numbers right before | after |"
     );
-    println!("|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|");
     for (name, dump, list) in &dumps {
         let want = expected_numbers(list);
         let a = answer_questions(dump, &want);
         let needed = a.needed.map_or("-".to_string(), |n| n.to_string());
         println!(
-            "| {name} | {} | {needed} | {} | {}/{} | {}/{} |",
-            a.asked, a.answers, a.before, a.total, a.after, a.total
+            "| {name} | {} | {} | {needed} | {} | {}/{} | {}/{} |",
+            a.wrong_parents, a.asked, a.answers, a.before, a.total, a.after, a.total
         );
         let unplaced = usize::from(name == "blognomic-ruleset-73");
         assert_eq!(
@@ -1186,6 +1186,26 @@ fn a_pasted_contents_box_numbers_every_rule_with_no_question() {
                 .collect::<Vec<_>>()
         });
         assert_eq!(got, want, "{name}");
+        // The same box copied with the page, after its title: found in the dump.
+        let text = std::fs::read_to_string(dump).unwrap();
+        let (title, rest) = text.split_once('\n').unwrap();
+        game.write(
+            "with-contents.txt",
+            &format!("{title}\n\n{}\n{rest}", contents_box(dump, list)),
+        );
+        let (_g, run) = import(&game.path("with-contents.txt"), &["--list"]);
+        assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("\n0 questions"),
+            "{name}: {}",
+            run.stderr
+        );
+        let found: Vec<String> = run
+            .stdout
+            .lines()
+            .map(|l| l.split('\t').next().unwrap().to_string())
+            .collect();
+        assert_eq!(found, want, "{name}: the contents in the dump");
     }
 }
 
