@@ -115,7 +115,7 @@ fn ruleset(args: &RulesetArgs) -> anyhow::Result<ExitCode> {
         eprintln!("warning: {}: {warning}", args.file.display());
     }
     if let Some(path) = &args.questions {
-        let asked = all_questions(&text, &stem, &hints, &contents, &imported);
+        let asked = blognomic::all_questions(&text, &stem, &hints, &contents, &imported);
         let file = hints::questions_file(&args.file.display().to_string(), &hints, &asked);
         std::fs::write(path, file).with_context(|| format!("cannot write {}", path.display()))?;
         eprintln!(
@@ -176,41 +176,6 @@ fn question_line(imported: &Imported) -> String {
             imported.in_doubt()
         ),
     }
-}
-
-/// The questions, and those that answering them as the import does
-/// would raise next (none of which changes a number), so that a file
-/// holding every answer leaves nothing open.
-fn all_questions(
-    text: &str,
-    stem: &str,
-    hints: &Hints,
-    contents: &Contents,
-    imported: &Imported,
-) -> Vec<import::Question> {
-    let mut asked = imported.questions.clone();
-    let mut pinned = hints.clone();
-    for _ in 0..imported.rules.len() {
-        let mut more = false;
-        for q in &asked {
-            if let Some(now) = q.now.as_deref().and_then(hints::parse_number) {
-                more |= pinned.numbers.insert(q.line, now).is_none();
-            } else {
-                more |= pinned.not_titles.insert(q.line);
-            }
-        }
-        if !more {
-            break;
-        }
-        let Ok(again) = blognomic::import_with(text, stem, &pinned, contents) else {
-            break;
-        };
-        if again.questions.is_empty() {
-            break;
-        }
-        asked.extend(again.questions);
-    }
-    asked
 }
 
 /// Writes the rules (and missing state files) under `out` through a

@@ -171,6 +171,41 @@ pub fn import_with(
     })
 }
 
+/// The questions, and those that answering them as the import does
+/// would raise next (none of which changes a number), so that a file
+/// holding every answer leaves nothing open.
+pub fn all_questions(
+    text: &str,
+    stem: &str,
+    hints: &Hints,
+    contents: &Contents,
+    imported: &Imported,
+) -> Vec<Question> {
+    let mut asked = imported.questions.clone();
+    let mut pinned = hints.clone();
+    for _ in 0..imported.rules.len() {
+        let mut more = false;
+        for q in &asked {
+            if let Some(now) = q.now.as_deref().and_then(super::hints::parse_number) {
+                more |= pinned.numbers.insert(q.line, now).is_none();
+            } else {
+                more |= pinned.not_titles.insert(q.line);
+            }
+        }
+        if !more {
+            break;
+        }
+        let Ok(again) = import_with(text, stem, &pinned, contents) else {
+            break;
+        };
+        if again.questions.is_empty() {
+            break;
+        }
+        asked.extend(again.questions);
+    }
+    asked
+}
+
 /// A decision of one section as a question in the wiki's numbers.
 fn question(decision: &section::Decision, drafts: &[Draft]) -> Question {
     let moves: Vec<Moved> = decision

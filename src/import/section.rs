@@ -574,11 +574,24 @@ mod tests {
     /// citations), then the dynastic rules of the tree, after `contents`
     /// before the first heading.
     fn dump(depths: &[usize], cited: &str, contents: &str) -> String {
+        let bodies = vec![0; depths.len()];
+        dump_with(depths, cited, contents, &bodies)
+    }
+
+    /// [`dump`], each body chosen by `bodies`: 0 says nothing, 1 uses the
+    /// title of the rule before, 2 also calls itself a subrule.
+    fn dump_with(depths: &[usize], cited: &str, contents: &str, bodies: &[usize]) -> String {
         let mut text = format!(
             "Made Up\n{contents}Core Rules\nThe Ruleset\nThis ruleset binds; all Owls shall obey it. One is known as the Moon. {cited}\nDynastic Rules\n"
         );
-        for title in &WORDS[..depths.len()] {
-            text.push_str(&format!("{title}\nNothing here is of note.\n"));
+        for (k, title) in WORDS[..depths.len()].iter().enumerate() {
+            let before = WORDS[k.saturating_sub(1)];
+            let body = match bodies.get(k) {
+                Some(1) => format!("It speaks of the {before}."),
+                Some(2) => format!("It speaks of the {before}; this subrule is short."),
+                _ => "Nothing here is of note.".to_string(),
+            };
+            text.push_str(&format!("{title}\n{body}\n"));
         }
         text
     }
@@ -673,6 +686,38 @@ mod tests {
             let got = imported(&dump(&depths, &cited.join(" "), ""));
             proptest::prop_assert_eq!(got.numbers, want);
             proptest::prop_assert!(got.warnings.is_empty(), "{:?}", got.warnings);
+        }
+
+        /// The questions file the import writes, passed back as it is,
+        /// parses, leaves no question and no rule in doubt, and changes
+        /// no number, whatever the dump.
+        #[test]
+        fn the_questions_answered_as_the_import_does_settle_everything_and_change_nothing(
+            steps in proptest::collection::vec(0usize..4, 0..12),
+            cite in proptest::collection::vec(proptest::bool::ANY, 12),
+            bodies in proptest::collection::vec(0usize..3, 12),
+        ) {
+            let depths = tree(&steps);
+            let want = numbers(&depths);
+            let cited: Vec<String> = want
+                .iter()
+                .zip(WORDS)
+                .zip(&cite)
+                .filter(|(_, c)| **c)
+                .map(|((number, title), _)| format!("See Rule {number}, {title}."))
+                .collect();
+            let text = dump_with(&depths, &cited.join(" "), "", &bodies);
+            let none = Hints::default();
+            let first = blognomic::import(&text, "stem", &none).unwrap();
+            let contents = crate::import::Contents::default();
+            let asked = blognomic::all_questions(&text, "stem", &none, &contents, &first);
+            let file = crate::import::hints::questions_file("dump", &none, &asked);
+            let hints = Hints::parse(&file);
+            proptest::prop_assert!(hints.is_ok(), "{hints:?}\n{file}");
+            let again = blognomic::import(&text, "stem", &hints.unwrap()).unwrap();
+            proptest::prop_assert!(again.questions.is_empty(), "{:?}\n{file}", again.questions);
+            proptest::prop_assert_eq!(again.in_doubt(), 0);
+            proptest::prop_assert_eq!(again.numbers(), first.numbers());
         }
 
         /// Some rules are cited, the others have no evidence at all (their
