@@ -73,7 +73,7 @@ pub fn import_with(
             format!("line {n}: dropped as wiki chrome (it comes before the first section heading)")
         })
         .collect();
-    check_title_hints(&scan.lines, hints)?;
+    check_title_hints(&scan.lines, hints, &mut warnings)?;
     let (terms, missing) = find_terms(&scan.lines);
     warnings.extend(
         missing
@@ -300,8 +300,13 @@ fn find_terms(lines: &[Line]) -> (Terms, Vec<String>) {
         .into_terms(&all)
 }
 
-/// Checks that title hints name text lines.
-fn check_title_hints(lines: &[Line], hints: &Hints) -> Result<(), ImportError> {
+/// Checks that title hints name text lines, and notes the ones that
+/// change nothing (so hints files can be kept small).
+fn check_title_hints(
+    lines: &[Line],
+    hints: &Hints,
+    warnings: &mut Vec<String>,
+) -> Result<(), ImportError> {
     for &no in hints.titles.iter().chain(&hints.not_titles) {
         let is_text = lines.iter().any(|l| l.no == no && l.kind == Kind::Text);
         if !is_text {
@@ -311,6 +316,19 @@ fn check_title_hints(lines: &[Line], hints: &Hints) -> Result<(), ImportError> {
                     "titles and not_titles must name a line of text after the first section heading"
                         .into(),
             });
+        }
+    }
+    for (_, _, body) in split_sections(lines) {
+        let found: BTreeSet<usize> = titles::find(body).into_iter().map(|i| body[i].no).collect();
+        for no in hints.titles.intersection(&found) {
+            warnings.push(format!("hint: line {no} is a title without the hint"));
+        }
+        let doubts = titles::in_doubt(body);
+        let lines: BTreeSet<usize> = body.iter().map(|l| l.no).collect();
+        for no in hints.not_titles.intersection(&lines) {
+            if !found.contains(no) && !doubts.contains(no) {
+                warnings.push(format!("hint: line {no} is not a title without the hint"));
+            }
         }
     }
     Ok(())
