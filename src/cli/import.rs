@@ -44,7 +44,7 @@ pub struct RulesetArgs {
     #[arg(
         long,
         value_name = "DIR",
-        required_unless_present = "list",
+        required_unless_present_any = ["list", "questions"],
         conflicts_with = "list"
     )]
     pub out: Option<PathBuf>,
@@ -145,9 +145,11 @@ fn ruleset(args: &RulesetArgs) -> anyhow::Result<ExitCode> {
         _ => {
             eprintln!("{}", preset_line(&imported));
             eprintln!("{}", question_line(&imported));
-            let ruleset = plain::ruleset(&rules, &imported.terms).with_context(context)?;
-            for rule in &ruleset.rules {
-                say!("{}\t{}\t{}", rule.number, rule.section, rule.title);
+            if args.list {
+                let ruleset = plain::ruleset(&rules, &imported.terms).with_context(context)?;
+                for rule in &ruleset.rules {
+                    say!("{}\t{}\t{}", rule.number, rule.section, rule.title);
+                }
             }
         }
     }

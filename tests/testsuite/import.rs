@@ -1209,6 +1209,50 @@ fn a_pasted_contents_box_numbers_every_rule_with_no_question() {
     }
 }
 
+/// `import ruleset DUMP --questions FILE` alone writes the questions and
+/// nothing else; an answer changed in the file is taken, and says what it
+/// moved.
+#[test]
+fn questions_alone_write_the_file_and_an_edited_answer_is_taken() {
+    let game = GameTest::empty();
+    let dump = own_dump(&game);
+    let file = game.path("q.toml");
+    let dir = game.path("game");
+    let run = game.run(&[
+        "import",
+        "ruleset",
+        dump.to_str().unwrap(),
+        "--questions",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    assert!(!dir.exists());
+    let text = game.read("q.toml");
+    assert!(gitnomic::import::Hints::parse(&text).is_ok(), "{text}");
+    assert!(run.stderr.contains("wrote "), "{}", run.stderr);
+    // An answer the import did not give: "Hemp" (line 29) is 2.2, not 2.1.2.
+    let edited = match text.find("\n29 = \"2.1.2\"\n") {
+        Some(at) => format!("{}\n29 = \"2.2\"\n{}", &text[..at], &text[at + 14..]),
+        None => format!("{text}29 = \"2.2\"\n"),
+    };
+    game.write("q.toml", &edited);
+    let run = game.run(&[
+        "import",
+        "ruleset",
+        dump.to_str().unwrap(),
+        "--list",
+        "--hints",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("2.2\tdynastic\tHemp\n"),
+        "{}",
+        run.stdout
+    );
+}
+
 /// `import history`: a row closed before it was posted is imported as the
 /// table has it, but flagged with its line and counted, never silent.
 #[test]
