@@ -317,6 +317,11 @@ fn main_of(site: &Site, path: &str) -> String {
 /// DEFERENTIAL following her own FOR elsewhere, Cleo yet to vote, one
 /// more FOR needed, enacted by time at 00:40 on 6 Jan if nothing changes.
 fn pending() -> Pending {
+    pending_with(proposed())
+}
+
+/// [`pending`] with #4's branch changing `change`.
+fn pending_with(change: site::pending::ProposedChange) -> Pending {
     let mut tally = Tally {
         for_votes: 2,
         against_votes: 0,
@@ -404,7 +409,7 @@ fn pending() -> Pending {
             }
         },
         &active,
-        &|_| proposed(),
+        &|_| change.clone(),
     );
     // What the engine would make of Cleo's vote (build.rs asks it).
     pending.matters[0].if_votes = vec![site::ifvote::IfVote {
@@ -840,6 +845,133 @@ fn no_unsafe_scheme_survives_rendering() {
         "the links' text stays: {matter}"
     );
     assert!(seen_ok >= 3, "the safe link is kept ({seen_ok} seen)");
+}
+
+/// #4's card when its branch turns the fixture's rules into `after`
+/// (the files of `rules/` only; the gamestate stays).
+fn card_changing(rules: &[(&str, Option<&str>)]) -> (String, Site) {
+    let before = game_files(true);
+    let mut after = before.clone();
+    for (path, text) in rules {
+        after.retain(|f| f.path != *path);
+        if let Some(text) = text {
+            after.push(file(path, text));
+        }
+    }
+    let site = render(&pending_with(site::pending::proposed_change(
+        &before, &after,
+    )));
+    let page = main_of(&site, "pending/index.html");
+    let card = &page[page.find("<article class=\"pending\"").expect("a card")..];
+    let card = &card[..card.find("</article>").expect("its end") + "</article>".len()];
+    (card.to_string(), site)
+}
+
+/// The card of a proposal that adds a rule shows the rule's whole text,
+/// all of it marked added, with the number it will get; a repeal shows
+/// the whole text going; a rename and a move say so; an amendment marks
+/// the words it changes. The ruleset and the rule's page say that the
+/// proposal would change the rule, linked to its card.
+#[test]
+fn a_card_shows_the_whole_change_before_the_vote() {
+    let (added, _) = card_changing(&[(
+        "rules/dynastic/oil.md",
+        Some(
+            "+++\nid = \"oil\"\ntitle = \"Oil\"\n+++\nEach Tinkerer may oil one Gadget a day.\n\n- Oiled gadgets turn twice.\n",
+        ),
+    )]);
+    insta::assert_snapshot!("card_adds", added);
+    assert!(
+        added.contains("<li>2.1 Oil: a new rule, all its text added"),
+        "the number it will get: {added}"
+    );
+    assert!(
+        added.contains("<ins>Each Tinkerer may oil one Gadget a day.</ins>")
+            || added.contains("<ins>Each</ins>"),
+        "the whole text, marked added: {added}"
+    );
+    assert!(added.contains("Oiled gadgets turn twice"), "{added}");
+    assert!(
+        !added.contains("<ins></ins>"),
+        "a blank line has nothing to mark: {added}"
+    );
+    assert!(
+        added.contains("2.2 Raids</a>: renumbered from 2.1"),
+        "the renumbering it causes: {added}"
+    );
+    assert!(!added.contains("class=\"del\""), "nothing removed: {added}");
+
+    let (repealed, site) = card_changing(&[("rules/dynastic/raids.md", None)]);
+    insta::assert_snapshot!("card_repeals", repealed);
+    assert!(
+        repealed.contains("repealed, all its text removed"),
+        "{repealed}"
+    );
+    assert!(
+        repealed.contains("A raid costs one Spring"),
+        "the text that goes: {repealed}"
+    );
+    assert!(
+        !repealed.contains("class=\"add\""),
+        "nothing added: {repealed}"
+    );
+    let rule_page = main_of(&site, "rules/raids.html");
+    assert!(
+        rule_page.contains(r#"<a href="../pending/index.html#_pending-4">#4 More springs</a> would repeal this rule"#),
+        "{rule_page}"
+    );
+    let ruleset = main_of(&site, "ruleset/index.html");
+    assert!(
+        ruleset.contains(r#"<a href="../pending/index.html#_pending-4">#4 More springs</a> would repeal this rule"#),
+        "{ruleset}"
+    );
+    assert_eq!(
+        ruleset.matches("would repeal this rule").count(),
+        1,
+        "on the rule it changes only"
+    );
+
+    let (renamed, _) = card_changing(&[(
+        "rules/dynastic/raids.md",
+        Some(
+            "+++\nid = \"raids\"\ntitle = \"Forays\"\n+++\nA raid costs one Spring, as Rule 1.1 allows.\n",
+        ),
+    )]);
+    insta::assert_snapshot!("card_renames", renamed);
+    assert!(renamed.contains("renamed from “Raids”"), "{renamed}");
+
+    let (moved, site) = card_changing(&[
+        ("rules/dynastic/raids.md", None),
+        (
+            "rules/core/raids.md",
+            Some(
+                "+++\nid = \"raids\"\ntitle = \"Raids\"\norder = 30\n+++\nA raid costs one Spring, as Rule 1.1 allows.\n",
+            ),
+        ),
+    ]);
+    insta::assert_snapshot!("card_moves", moved);
+    assert!(
+        moved.contains("moved from 2.1 in “Dynastic Rules”"),
+        "{moved}"
+    );
+    assert!(main_of(&site, "rules/raids.html").contains("would move this rule"));
+
+    let (amended, site) = card_changing(&[(
+        "rules/dynastic/raids.md",
+        Some(
+            "+++\nid = \"raids\"\ntitle = \"Raids\"\n+++\nA raid costs two Springs, as Rule 1.1 allows.\n",
+        ),
+    )]);
+    insta::assert_snapshot!("card_amends", amended);
+    assert!(
+        amended.contains("<del>one Spring</del>") && amended.contains("<ins>two Springs</ins>"),
+        "{amended}"
+    );
+    assert!(main_of(&site, "rules/raids.html").contains("would amend this rule"));
+    assert!(
+        !main_of(&site, "rules/voting.html").contains("would"),
+        "not on another rule"
+    );
 }
 
 /// A pending card carries what a player needs to vote: the text, the

@@ -152,9 +152,17 @@ pub struct RuleChangeView {
     pub id: String,
     /// `1.2 Voting`.
     pub label: String,
-    /// `amended`, `added`, `repealed`, in words.
+    /// What the matter does to it, in words: `a new rule, all its text
+    /// added`, `repealed, all its text removed`, `amended; renamed from
+    /// “Oil”`.
     pub what: String,
-    /// The amendment rendered, changed words marked (empty if none).
+    /// The weightiest of it as a verb, for the rule's page (`#5 would
+    /// amend this rule`): `add`, `repeal`, `amend`, `rename`, `move`,
+    /// `renumber`.
+    pub verb: String,
+    /// The change rendered, changed words marked: an added rule's whole
+    /// text marked added, a repealed rule's marked removed (empty when
+    /// only its title or number changes).
     pub html: String,
     /// The same as Markdown source lines.
     pub lines: Vec<Line>,
@@ -176,7 +184,8 @@ pub fn proposed_change(before: &[SourceFile], after: &[SourceFile]) -> ProposedC
         .into_iter()
         .map(|c| RuleChangeView {
             label: format!("{} {}", c.number, c.title),
-            what: c.describe(),
+            what: c.describe_proposed(),
+            verb: c.verb().to_string(),
             html: c
                 .markdown
                 .as_ref()
@@ -266,6 +275,43 @@ fn row(r: &BallotRow) -> PendingVote {
         via: r.via.map(str::to_string),
         link: crate::markdown::web_link(r.link.as_deref()).map(str::to_string),
     }
+}
+
+/// A pending matter that would change a rule, as the ruleset and the
+/// rule's page say it: `#5 More springs would amend this rule`, linked to
+/// its card on the pending page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct PendingNote {
+    /// The matter's number.
+    pub(crate) number: MatterNumber,
+    /// Its title.
+    pub(crate) title: String,
+    /// What it would do: `amend`, `repeal`, `rename`, `move`, `renumber`.
+    pub(crate) verb: String,
+    /// Its card, from the page (`../pending/index.html#_pending-5`).
+    pub(crate) url: String,
+}
+
+/// The pending matters of `pending` that would change the rule `id`,
+/// oldest first, their cards linked from a page `root` below the site's
+/// root.
+pub(crate) fn notes(pending: &Pending, id: &str, root: &str) -> Vec<PendingNote> {
+    pending
+        .matters
+        .iter()
+        .flat_map(|m| {
+            m.change
+                .rules
+                .iter()
+                .filter(|r| r.id == id)
+                .map(move |r| PendingNote {
+                    number: m.number,
+                    title: m.title.clone(),
+                    verb: r.verb.clone(),
+                    url: format!("{root}pending/index.html#_pending-{}", m.number),
+                })
+        })
+        .collect()
 }
 
 /// The pending matters as the page at `path` shows them: their players'
