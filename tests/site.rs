@@ -317,11 +317,11 @@ fn main_of(site: &Site, path: &str) -> String {
 /// DEFERENTIAL following her own FOR elsewhere, Cleo yet to vote, one
 /// more FOR needed, enacted by time at 00:40 on 6 Jan if nothing changes.
 fn pending() -> Pending {
-    pending_with(proposed())
+    pending_with(&proposed())
 }
 
 /// [`pending`] with #4's branch changing `change`.
-fn pending_with(change: site::pending::ProposedChange) -> Pending {
+fn pending_with(change: &site::pending::ProposedChange) -> Pending {
     let mut tally = Tally {
         for_votes: 2,
         against_votes: 0,
@@ -388,6 +388,7 @@ fn pending_with(change: site::pending::ProposedChange) -> Pending {
             kind_changed: None,
             link: Some("https://forge.invalid/pr/4".into()),
             updated: None,
+            paths: None,
         },
         kind: Kind::Proposal,
         journal: Journal::default(),
@@ -858,7 +859,7 @@ fn card_changing(rules: &[(&str, Option<&str>)]) -> (String, Site) {
             after.push(file(path, text));
         }
     }
-    let site = render(&pending_with(site::pending::proposed_change(
+    let site = render(&pending_with(&site::pending::proposed_change(
         &before, &after,
     )));
     let page = main_of(&site, "pending/index.html");

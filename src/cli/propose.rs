@@ -92,7 +92,7 @@ pub(crate) fn run(args: &Args, forge: &LocalForge, global: &GlobalArgs) -> anyho
             )
         })?;
     let new = NewMatter {
-        kind,
+        kind: Some(kind),
         title: args.title.trim(),
         body: &args.body,
         author: &args.author,

@@ -157,10 +157,14 @@ impl<'a> Door<'a> {
                 fork: fork.as_ref(),
             },
         );
-        let changes = head
+        let mut changes = head
             .as_ref()
             .map(|h| describe_changes(&diff(&self.base.ruleset, &h.ruleset)))
             .unwrap_or_default();
+        // A proposal by default says so, and how to name another kind.
+        if info.proposal_by_default() {
+            changes = format!("{}: {changes}", admission::BY_DEFAULT);
+        }
         let not_a_matter = verdict.not_a_matter();
         let mut problems = verdict.problems;
         problems.extend(info.branch_gone().map(String::from));
