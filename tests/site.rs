@@ -322,6 +322,15 @@ fn pending() -> Pending {
 
 /// [`pending`] with #4's branch changing `change`.
 fn pending_with(change: &site::pending::ProposedChange) -> Pending {
+    pending_saying(
+        change,
+        "Give [Ada](https://forge.invalid/ada) more springs, as Rule 1.2 allows. \
+         [Not this](javascript:alert(1)).\n",
+    )
+}
+
+/// [`pending_with`], #4's body being `body`.
+fn pending_saying(change: &site::pending::ProposedChange, body: &str) -> Pending {
     let mut tally = Tally {
         for_votes: 2,
         against_votes: 0,
@@ -373,9 +382,7 @@ fn pending_with(change: &site::pending::ProposedChange) -> Pending {
         info: MatterInfo {
             number: MatterNumber(4),
             title: "More springs".into(),
-            body: "Give [Ada](https://forge.invalid/ada) more springs, as Rule 1.2 allows. \
-                   [Not this](javascript:alert(1)).\n"
-                .into(),
+            body: body.into(),
             author: Login("boris".into()),
             opened: at("2030-01-05T10:00:00Z"),
             labels: vec![],
@@ -999,7 +1006,7 @@ fn a_pending_card_shows_its_text_its_change_and_where_to_vote() {
         "{card}"
     );
     assert!(
-        card.contains(r#"<a href="https://forge.invalid/ada">Ada</a>"#),
+        card.contains(r#"<a href="https://forge.invalid/ada" rel="noopener noreferrer">Ada</a>"#),
         "{card}"
     );
     assert!(
@@ -1015,4 +1022,43 @@ fn a_pending_card_shows_its_text_its_change_and_where_to_vote() {
     // The home page's cards link from the root.
     let home = main_of(&site, "index.html");
     assert!(home.contains(r#"href="rules/raids.html""#), "{home}");
+}
+
+/// A body shows its HTML as the forge does (sanitised, not escaped),
+/// `#3` links to the forge's thread, a relative link leads to the same
+/// file from the pending page and the home page, and `--check-links`
+/// reads only real links: an `href` quoted in the text is no link.
+#[test]
+fn a_body_shows_html_as_the_forge_does_and_its_links_work_on_every_page() {
+    let body = "As #3 said: <details><summary>Why</summary>\n\nBecause.\n\n</details>\n\n\
+                Quoted: `<a href=\"nowhere.html\">x</a>` and &lt;a href=\"gone.html\"&gt;\n\n\
+                <script>alert(1)</script><b onclick=\"x()\">bold</b>\n\n\
+                See [the tracker](tracker/index.html).\n";
+    let site = render(&pending_saying(&proposed(), body));
+    let pending = main_of(&site, "pending/index.html");
+    assert!(
+        pending.contains("<details><summary>Why</summary>"),
+        "{pending}"
+    );
+    assert!(pending.contains("<b>bold</b>"), "{pending}");
+    assert!(
+        !pending.contains("<script") && !pending.contains("onclick"),
+        "{pending}"
+    );
+    assert!(
+        pending.contains(r#"<a class="matter" href="https://forge.invalid/ada/fixture/issues/3" rel="noopener noreferrer">#3</a>"#),
+        "{pending}"
+    );
+    assert!(
+        pending.contains(r#"href="../tracker/index.html""#),
+        "{pending}"
+    );
+    let home = main_of(&site, "index.html");
+    assert!(home.contains(r#"href="tracker/index.html""#), "{home}");
+    assert!(
+        pending.contains("<code>&lt;a href=\"nowhere.html\"&gt;x&lt;/a&gt;</code>"),
+        "quoted HTML is text: {pending}"
+    );
+    let report = site::links::check(&site);
+    assert!(report.broken.is_empty(), "{:?}", report.broken);
 }

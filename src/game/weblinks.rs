@@ -94,6 +94,18 @@ impl ForgeWeb {
         ForgeWeb::new(&format!("{scheme}{host}"), repo, branch)
     }
 
+    /// The thread of matter `number`, pull request or issue (GitHub
+    /// sends an issue's address on to the pull request of that number).
+    pub fn thread_url(&self, number: impl std::fmt::Display) -> String {
+        format!("{}/issues/{number}", self.repo_url)
+    }
+
+    /// The open pull requests: where a build that asked no forge sends
+    /// players to find the pending matters.
+    pub fn open_pulls_url(&self) -> String {
+        format!("{}/pulls", self.repo_url)
+    }
+
     /// The page of commit `sha`.
     pub fn commit_url(&self, sha: &str) -> Option<String> {
         let hex = !sha.is_empty() && sha.bytes().all(|b| b.is_ascii_hexdigit());

@@ -9,6 +9,7 @@
 //! relative, so the site works from any directory, any host and `file://`.
 
 mod archive;
+mod body;
 mod cache;
 mod context;
 mod feed;

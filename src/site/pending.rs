@@ -316,19 +316,24 @@ pub(crate) fn notes(pending: &Pending, id: &str, root: &str) -> Vec<PendingNote>
 
 /// The pending matters as the page at `path` shows them: their players'
 /// and rules' pages filled in (the page names are the site's business,
-/// not the tally's) and their bodies rendered, rule references linked
-/// into the ruleset.
+/// not the tally's) and their bodies rendered as the forge shows them
+/// ([`super::body`]), rule references linked into the ruleset.
 pub(crate) fn linked(cx: &super::context::Context, path: &str) -> Pending {
     let url = |name: &str| cx.slugs.contains_key(name).then(|| cx.player_url(name));
     let targets = super::xref::Targets::new(&cx.game.ruleset);
-    let prefix = format!("{}ruleset/index.html", super::context::root(path));
+    let root = super::context::root(path);
+    let links = super::body::BodyLinks {
+        targets: &targets,
+        root: &root,
+        forge: cx.input.forge.as_ref(),
+    };
     let mut pending = cx.input.pending.clone();
     for m in &mut pending.matters {
         m.author_url = url(&m.author);
         for v in &mut m.votes {
             v.url = url(&v.player);
         }
-        m.html = super::xref::to_html(&m.body, &targets, &prefix);
+        m.html = super::body::to_html(&m.body, links);
         for r in &mut m.change.rules {
             r.url = cx
                 .game
