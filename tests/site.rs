@@ -329,6 +329,50 @@ fn pending_with(change: &site::pending::ProposedChange) -> Pending {
     )
 }
 
+/// #4's discussion: Ada's DEFERENTIAL (the vote the tally counts, edited
+/// since), Cleo's question with a script in it, and the resolver's status.
+fn discussion() -> std::collections::BTreeMap<u64, gitnomic::matter::ForgeComment> {
+    let comment = |id: u64, who: &str, time: &str, body: &str, edited: Option<&str>| {
+        (
+            id,
+            gitnomic::matter::ForgeComment {
+                id,
+                author: Login(who.into()),
+                created: at(time),
+                edited: edited.map(at),
+                body: body.into(),
+                link: Some(format!("https://forge.invalid/pr/4#c{id}")),
+                via: gitnomic::matter::Via::Comment,
+            },
+        )
+    };
+    [
+        comment(
+            1,
+            "ada",
+            "2030-01-05T11:00:00Z",
+            "DEFERENTIAL, as #3 said. <b>Agreed</b>.",
+            Some("2030-01-05T11:20:00Z"),
+        ),
+        comment(
+            2,
+            "cleo",
+            "2030-01-05T11:30:00Z",
+            "Why two? <script>alert(1)</script>",
+            None,
+        ),
+        comment(
+            3,
+            "gitnomic-bot",
+            "2030-01-05T11:40:00Z",
+            &format!("{}\nPending.", gitnomic::matter::journal::MARKER),
+            None,
+        ),
+    ]
+    .into_iter()
+    .collect()
+}
+
 /// [`pending_with`], #4's body being `body`.
 fn pending_saying(change: &site::pending::ProposedChange, body: &str) -> Pending {
     let mut tally = Tally {
@@ -400,7 +444,7 @@ fn pending_saying(change: &site::pending::ProposedChange, body: &str) -> Pending
         kind: Kind::Proposal,
         journal: Journal::default(),
         status_body: None,
-        comments: Default::default(),
+        comments: discussion(),
         voided: vec![],
         deleted: vec![],
         first_comment: None,
@@ -1061,4 +1105,59 @@ fn a_body_shows_html_as_the_forge_does_and_its_links_work_on_every_page() {
     );
     let report = site::links::check(&site);
     assert!(report.broken.is_empty(), "{:?}", report.broken);
+}
+
+/// With the forge known, a card shows the matter's discussion: comments
+/// sanitised, the vote the tally counts marked, an edit said as the
+/// status says it, the resolver's status left out.
+#[test]
+fn a_card_shows_its_discussion_with_the_votes_as_counted() {
+    let site = render(&pending());
+    let page = main_of(&site, "pending/index.html");
+    let start = page
+        .find("<details class=\"discussion\">")
+        .expect("a discussion");
+    let discussion = &page[start..start + page[start..].find("</details>").expect("its end")];
+    insta::assert_snapshot!("discussion", discussion);
+    assert!(
+        discussion.contains("The discussion (2 comments)"),
+        "{discussion}"
+    );
+    assert!(
+        discussion.contains("<strong class=\"counted\">counted: DEFERENTIAL (as FOR)</strong>")
+            && discussion.contains("edited since; it counts as first seen"),
+        "{discussion}"
+    );
+    assert!(discussion.contains("<b>Agreed</b>"), "{discussion}");
+    assert!(
+        !discussion.contains("<script") && !discussion.contains("gitnomic:status"),
+        "{discussion}"
+    );
+    assert!(
+        discussion.contains(r#"href="https://forge.invalid/ada/fixture/issues/3""#),
+        "{discussion}"
+    );
+}
+
+/// A build that asked no forge still has the quorum (from the roster, as
+/// a run counts it) and, with the repository known, links to the
+/// forge's open pull requests for the pending matters.
+#[test]
+fn a_build_without_the_forge_links_to_its_pull_requests_and_knows_the_quorum() {
+    let game = Game::check(&game_files(true));
+    let pending = site::pending::without_forge(&game, at("2030-01-06T00:00:00Z"));
+    assert_eq!(
+        (pending.quorum, pending.active),
+        (Some(1), Some(1)),
+        "{pending:?}"
+    );
+    assert_eq!(pending.as_of, None, "no tallies");
+    let site = render(&pending);
+    let page = main_of(&site, "pending/index.html");
+    assert!(
+        page.contains(r#"<a href="https://forge.invalid/ada/fixture/pulls">the open pull requests on the forge</a>, where a proposal needs 1 FOR (1 active now)"#),
+        "{page}"
+    );
+    let strip = &site["index.html"];
+    assert!(strip.contains("Quorum <strong>1</strong>"), "{strip}");
 }

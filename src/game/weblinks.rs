@@ -43,6 +43,9 @@ pub struct ForgeWeb {
     pub new_proposal: String,
     /// A new issue labelled as a Call for Judgement.
     pub new_cfj: String,
+    /// The open pull requests: where a build that asked no forge sends
+    /// players to find the pending matters.
+    pub open_pulls: String,
 }
 
 impl ForgeWeb {
@@ -74,6 +77,7 @@ impl ForgeWeb {
                 query(NEW_RULE)
             ),
             new_cfj: format!("{repo_url}/issues/new?labels=CfJ&title=CfJ%3A+"),
+            open_pulls: format!("{repo_url}/pulls"),
             branch: branch.to_string(),
             repo_url,
         })
@@ -98,12 +102,6 @@ impl ForgeWeb {
     /// sends an issue's address on to the pull request of that number).
     pub fn thread_url(&self, number: impl std::fmt::Display) -> String {
         format!("{}/issues/{number}", self.repo_url)
-    }
-
-    /// The open pull requests: where a build that asked no forge sends
-    /// players to find the pending matters.
-    pub fn open_pulls_url(&self) -> String {
-        format!("{}/pulls", self.repo_url)
     }
 
     /// The page of commit `sha`.

@@ -101,6 +101,76 @@ fn view(
         decision_class: standing.class.to_string(),
         next: status::capitalised(&standing.next),
         reasons: d.reasons.clone(),
+        discussion: discussion(d, m, author),
+    }
+}
+
+/// The discussion of `m`: its comments and review bodies but the
+/// resolver's status, oldest first, each vote the tally counts marked.
+fn discussion(
+    d: &MatterDecision,
+    m: &Collected,
+    author: &dyn Fn(&str) -> String,
+) -> Vec<super::CommentView> {
+    use crate::engine::tally::Source;
+    let counted: std::collections::BTreeMap<u64, &crate::engine::tally::CountedVote> = d
+        .tally
+        .votes
+        .values()
+        .filter_map(|v| match v.source {
+            Source::Comment { order, .. } => Some((order, v)),
+            Source::Implicit => None,
+        })
+        .collect();
+    let mut comments: Vec<&crate::matter::ForgeComment> = m
+        .comments
+        .values()
+        .filter(|c| !crate::matter::journal::is_status(&c.body))
+        .collect();
+    comments.sort_by_key(|c| (c.created, c.id));
+    comments
+        .into_iter()
+        .map(|c| super::CommentView {
+            id: c.id,
+            author: author(&c.author.0),
+            author_url: None,
+            at: status::when(c.created),
+            at_iso: c.created.to_string(),
+            via: c.via.describe().to_string(),
+            body: c.body.clone(),
+            html: String::new(),
+            vote: counted.get(&c.id).map(|v| {
+                if v.vote == v.cast {
+                    format!("counted: {}", v.cast.as_str())
+                } else {
+                    format!("counted: {} (as {})", v.cast.as_str(), v.vote.as_str())
+                }
+            }),
+            note: if m.voided.iter().any(|v| v.id == c.id) {
+                Some("voided by a later push: its vote no longer counts".into())
+            } else {
+                m.changed_since(c.id).map(str::to_string)
+            },
+            link: crate::markdown::web_link(c.link.as_deref()).map(str::to_string),
+        })
+        .collect()
+}
+
+/// What a build that asked no forge knows of the pending matters: none,
+/// but the quorum and the active players the roster gives at `now`, as a
+/// run would count them (the strip shows them).
+pub fn without_forge(game: &crate::game::Game, now: Timestamp) -> Pending {
+    let (Some(state), Some(params)) = (&game.state, &game.params) else {
+        return Pending::default();
+    };
+    let active = state.players.iter().filter(|p| p.is_active_at(now)).count();
+    let active = i64::try_from(active).unwrap_or(i64::MAX);
+    let quorum = crate::engine::params::quorum_for(params, active).ok();
+    let count = |n: i64| u32::try_from(n).ok();
+    Pending {
+        quorum: quorum.and_then(count),
+        active: quorum.and(count(active)),
+        ..Pending::default()
     }
 }
 
@@ -330,6 +400,15 @@ pub(crate) fn linked(cx: &super::context::Context, path: &str) -> Pending {
     let mut pending = cx.input.pending.clone();
     for m in &mut pending.matters {
         m.author_url = url(&m.author);
+        // With the repository known, a matter without an address of its
+        // own is its number's thread there: where a player votes.
+        if m.link.is_none() {
+            m.link = cx.input.forge.as_ref().map(|f| f.thread_url(m.number));
+        }
+        for c in &mut m.discussion {
+            c.author_url = url(&c.author);
+            c.html = super::body::to_html(&c.body, links);
+        }
         for v in &mut m.votes {
             v.url = url(&v.player);
         }
