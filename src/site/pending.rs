@@ -306,7 +306,14 @@ pub fn proposed_change(before: &[SourceFile], after: &[SourceFile]) -> ProposedC
 /// A change to the gamestate as a sentence's words: `Cleo's springs 1 →
 /// 3`, `round 2 → 3`, `gadgets orrery's cogs 3 → 4`.
 pub fn change_in_words(path: &str, from: &str, to: &str) -> String {
-    let what = if let Some(rest) = path.strip_prefix("players.") {
+    format!("{} {from} → {to}", path_in_words(path))
+}
+
+/// A gamestate path in players' words: `Cleo's springs` for
+/// `players.Cleo.springs`, `round` for `globals.round`, `gadgets orrery's
+/// cogs` for `collections.gadgets.orrery.cogs`.
+pub fn path_in_words(path: &str) -> String {
+    if let Some(rest) = path.strip_prefix("players.") {
         match rest.rsplit_once('.') {
             Some((player, var)) => format!("{player}'s {var}"),
             None => rest.to_string(),
@@ -320,8 +327,7 @@ pub fn change_in_words(path: &str, from: &str, to: &str) -> String {
         }
     } else {
         path.to_string()
-    };
-    format!("{what} {from} → {to}")
+    }
 }
 
 /// FOR as a share of the quorum, 0 to 100.
