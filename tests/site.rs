@@ -1161,3 +1161,23 @@ fn a_build_without_the_forge_links_to_its_pull_requests_and_knows_the_quorum() {
     let strip = &site["index.html"];
     assert!(strip.contains("Quorum <strong>1</strong>"), "{strip}");
 }
+
+/// The glossary is in the search index: each term, leading to its entry.
+#[test]
+fn the_glossary_is_in_the_search_index() {
+    let site = render(&pending());
+    let index: serde_json::Value = serde_json::from_str(&site["search/index.json"]).expect("JSON");
+    let spring = index["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .find(|e| e["k"] == "term" && e["t"] == "Spring")
+        .unwrap_or_else(|| panic!("no Spring: {index}"));
+    assert_eq!(spring["u"], "ruleset/index.html#_term-keywords-spring");
+    assert_eq!(spring["x"], "a unit of effort.");
+    let ruleset = &site["ruleset/index.html"];
+    assert!(
+        ruleset.contains("id=\"_term-keywords-spring\""),
+        "the anchor is there"
+    );
+}

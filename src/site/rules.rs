@@ -99,6 +99,22 @@ fn term_views(
 ) -> Vec<TermView> {
     rule.terms
         .iter()
+        .zip(term_anchors(rule, anchors))
+        .map(|(t, anchor)| TermView {
+            term: t.term.clone(),
+            anchor,
+            html: links.cache.to_html(&t.definition, targets, links.prefix),
+            rule: rule.id.to_string(),
+            rule_number: rule.number.to_string(),
+        })
+        .collect()
+}
+
+/// The anchor of each of `rule`'s glossary entries (`_term-keywords-spring`),
+/// made unique among `anchors` (which it adds them to) with `-2`, `-3`.
+pub(crate) fn term_anchors(rule: &Rule, anchors: &mut BTreeSet<String>) -> Vec<String> {
+    rule.terms
+        .iter()
         .map(|t| {
             let stem = format!("_term-{}-{}", rule.id, slug(&t.term));
             let mut anchor = stem.clone();
@@ -107,13 +123,7 @@ fn term_views(
                 n += 1;
                 anchor = format!("{stem}-{n}");
             }
-            TermView {
-                term: t.term.clone(),
-                anchor,
-                html: links.cache.to_html(&t.definition, targets, links.prefix),
-                rule: rule.id.to_string(),
-                rule_number: rule.number.to_string(),
-            }
+            anchor
         })
         .collect()
 }
