@@ -317,6 +317,64 @@ fn main_of(site: &Site, path: &str) -> String {
 /// DEFERENTIAL following her own FOR elsewhere, Cleo yet to vote, one
 /// more FOR needed, enacted by time at 00:40 on 6 Jan if nothing changes.
 fn pending() -> Pending {
+    pending_with(&proposed())
+}
+
+/// [`pending`] with #4's branch changing `change`.
+fn pending_with(change: &site::pending::ProposedChange) -> Pending {
+    pending_saying(
+        change,
+        "Give [Ada](https://forge.invalid/ada) more springs, as Rule 1.2 allows. \
+         [Not this](javascript:alert(1)).\n",
+    )
+}
+
+/// #4's discussion: Ada's DEFERENTIAL (the vote the tally counts, edited
+/// since), Cleo's question with a script in it, and the resolver's status.
+fn discussion() -> std::collections::BTreeMap<u64, gitnomic::matter::ForgeComment> {
+    let comment = |id: u64, who: &str, time: &str, body: &str, edited: Option<&str>| {
+        (
+            id,
+            gitnomic::matter::ForgeComment {
+                id,
+                author: Login(who.into()),
+                created: at(time),
+                edited: edited.map(at),
+                body: body.into(),
+                link: Some(format!("https://forge.invalid/pr/4#c{id}")),
+                via: gitnomic::matter::Via::Comment,
+            },
+        )
+    };
+    [
+        comment(
+            1,
+            "ada",
+            "2030-01-05T11:00:00Z",
+            "DEFERENTIAL, as #3 said. <b>Agreed</b>.",
+            Some("2030-01-05T11:20:00Z"),
+        ),
+        comment(
+            2,
+            "cleo",
+            "2030-01-05T11:30:00Z",
+            "Why two? <script>alert(1)</script>",
+            None,
+        ),
+        comment(
+            3,
+            "gitnomic-bot",
+            "2030-01-05T11:40:00Z",
+            &format!("{}\nPending.", gitnomic::matter::journal::MARKER),
+            None,
+        ),
+    ]
+    .into_iter()
+    .collect()
+}
+
+/// [`pending_with`], #4's body being `body`.
+fn pending_saying(change: &site::pending::ProposedChange, body: &str) -> Pending {
     let mut tally = Tally {
         for_votes: 2,
         against_votes: 0,
@@ -368,9 +426,7 @@ fn pending() -> Pending {
         info: MatterInfo {
             number: MatterNumber(4),
             title: "More springs".into(),
-            body: "Give [Ada](https://forge.invalid/ada) more springs, as Rule 1.2 allows. \
-                   [Not this](javascript:alert(1)).\n"
-                .into(),
+            body: body.into(),
             author: Login("boris".into()),
             opened: at("2030-01-05T10:00:00Z"),
             labels: vec![],
@@ -383,11 +439,12 @@ fn pending() -> Pending {
             kind_changed: None,
             link: Some("https://forge.invalid/pr/4".into()),
             updated: None,
+            paths: None,
         },
         kind: Kind::Proposal,
         journal: Journal::default(),
         status_body: None,
-        comments: Default::default(),
+        comments: discussion(),
         voided: vec![],
         deleted: vec![],
         first_comment: None,
@@ -404,7 +461,7 @@ fn pending() -> Pending {
             }
         },
         &active,
-        &|_| proposed(),
+        &|_| change.clone(),
     );
     // What the engine would make of Cleo's vote (build.rs asks it).
     pending.matters[0].if_votes = vec![site::ifvote::IfVote {
@@ -535,22 +592,22 @@ fn the_gamestate_log_is_on_the_tracker_and_player_pages_in_pages() {
     let site = render(&Pending::default());
     let tracker = main_of(&site, "tracker/index.html");
     let log = &tracker[tracker.find("id=\"_log-h\"").expect("a log section")..];
-    let round = log.find("globals.round").expect("the proposal's change");
+    let round = log.find(">round<").expect("the proposal's change");
     let springs = log
-        .find("players.Ada.springs")
-        .expect("the action's change");
+        .find("Ada&#39;s springs")
+        .expect("the action's change, in words");
     assert!(round < springs, "newest first: {log}");
+    assert!(!log.contains("players.Ada.springs"), "no raw keys: {log}");
     assert!(
-        log.contains("<td role=\"cell\" data-label=\"Who\"><a href=\"../players/ada.html\">Ada</a></td><th scope=\"row\" role=\"rowheader\"><code>players.Ada.springs</code></th><td role=\"cell\" data-label=\"Was\">3</td><td role=\"cell\" data-label=\"Now\">5</td><td role=\"cell\" data-label=\"From\">#2, comment 41, rolled DICE6 = 2</td>"),
+        log.contains("<td role=\"cell\" data-label=\"Who\"><a href=\"../players/ada.html\">Ada</a></td><th scope=\"row\" role=\"rowheader\">Ada&#39;s springs</th><td role=\"cell\" data-label=\"Was\">3</td><td role=\"cell\" data-label=\"Now\">5</td><td role=\"cell\" data-label=\"From\">#2, comment 41, rolled DICE6 = 2</td>"),
         "who, old → new, matter, comment, roll: {log}"
     );
     assert!(
-        log.contains("<td role=\"cell\" data-label=\"Who\">gitnomic</td><th scope=\"row\" role=\"rowheader\"><code>globals.round</code></th><td role=\"cell\" data-label=\"Was\">1</td><td role=\"cell\" data-label=\"Now\">2</td><td role=\"cell\" data-label=\"From\"><a href=\"../matters/3.html\">#3</a></td>"),
-        "a proposal's change links its record: {log}"
+        log.contains("<td role=\"cell\" data-label=\"Who\"><a href=\"../players/ada.html\">Ada</a></td><th scope=\"row\" role=\"rowheader\">round</th><td role=\"cell\" data-label=\"Was\">1</td><td role=\"cell\" data-label=\"Now\">2</td><td role=\"cell\" data-label=\"From\"><a href=\"../matters/3.html\">#3</a></td>"),
+        "a proposal's change is its author's, and links its record: {log}"
     );
     let ada = main_of(&site, "players/ada.html");
-    assert!(ada.contains("players.Ada.springs"), "{ada}");
-    assert!(!ada.contains("globals.round</code>"), "only hers: {ada}");
+    assert!(ada.contains("Ada&#39;s springs"), "{ada}");
 
     // 250 changes: three pages on the tracker, the later ones of their own.
     let text = |n: i64| format!("[players.Ada]\nsprings = {}\n", n % 10);
@@ -842,6 +899,133 @@ fn no_unsafe_scheme_survives_rendering() {
     assert!(seen_ok >= 3, "the safe link is kept ({seen_ok} seen)");
 }
 
+/// #4's card when its branch turns the fixture's rules into `after`
+/// (the files of `rules/` only; the gamestate stays).
+fn card_changing(rules: &[(&str, Option<&str>)]) -> (String, Site) {
+    let before = game_files(true);
+    let mut after = before.clone();
+    for (path, text) in rules {
+        after.retain(|f| f.path != *path);
+        if let Some(text) = text {
+            after.push(file(path, text));
+        }
+    }
+    let site = render(&pending_with(&site::pending::proposed_change(
+        &before, &after,
+    )));
+    let page = main_of(&site, "pending/index.html");
+    let card = &page[page.find("<article class=\"pending\"").expect("a card")..];
+    let card = &card[..card.find("</article>").expect("its end") + "</article>".len()];
+    (card.to_string(), site)
+}
+
+/// The card of a proposal that adds a rule shows the rule's whole text,
+/// all of it marked added, with the number it will get; a repeal shows
+/// the whole text going; a rename and a move say so; an amendment marks
+/// the words it changes. The ruleset and the rule's page say that the
+/// proposal would change the rule, linked to its card.
+#[test]
+fn a_card_shows_the_whole_change_before_the_vote() {
+    let (added, _) = card_changing(&[(
+        "rules/dynastic/oil.md",
+        Some(
+            "+++\nid = \"oil\"\ntitle = \"Oil\"\n+++\nEach Tinkerer may oil one Gadget a day.\n\n- Oiled gadgets turn twice.\n",
+        ),
+    )]);
+    insta::assert_snapshot!("card_adds", added);
+    assert!(
+        added.contains("<li>2.1 Oil: a new rule, all its text added"),
+        "the number it will get: {added}"
+    );
+    assert!(
+        added.contains("<ins>Each Tinkerer may oil one Gadget a day.</ins>")
+            || added.contains("<ins>Each</ins>"),
+        "the whole text, marked added: {added}"
+    );
+    assert!(added.contains("Oiled gadgets turn twice"), "{added}");
+    assert!(
+        !added.contains("<ins></ins>"),
+        "a blank line has nothing to mark: {added}"
+    );
+    assert!(
+        added.contains("2.2 Raids</a>: renumbered from 2.1"),
+        "the renumbering it causes: {added}"
+    );
+    assert!(!added.contains("class=\"del\""), "nothing removed: {added}");
+
+    let (repealed, site) = card_changing(&[("rules/dynastic/raids.md", None)]);
+    insta::assert_snapshot!("card_repeals", repealed);
+    assert!(
+        repealed.contains("repealed, all its text removed"),
+        "{repealed}"
+    );
+    assert!(
+        repealed.contains("A raid costs one Spring"),
+        "the text that goes: {repealed}"
+    );
+    assert!(
+        !repealed.contains("class=\"add\""),
+        "nothing added: {repealed}"
+    );
+    let rule_page = main_of(&site, "rules/raids.html");
+    assert!(
+        rule_page.contains(r#"<a href="../pending/index.html#_pending-4">#4 More springs</a> would repeal this rule"#),
+        "{rule_page}"
+    );
+    let ruleset = main_of(&site, "ruleset/index.html");
+    assert!(
+        ruleset.contains(r#"<a href="../pending/index.html#_pending-4">#4 More springs</a> would repeal this rule"#),
+        "{ruleset}"
+    );
+    assert_eq!(
+        ruleset.matches("would repeal this rule").count(),
+        1,
+        "on the rule it changes only"
+    );
+
+    let (renamed, _) = card_changing(&[(
+        "rules/dynastic/raids.md",
+        Some(
+            "+++\nid = \"raids\"\ntitle = \"Forays\"\n+++\nA raid costs one Spring, as Rule 1.1 allows.\n",
+        ),
+    )]);
+    insta::assert_snapshot!("card_renames", renamed);
+    assert!(renamed.contains("renamed from “Raids”"), "{renamed}");
+
+    let (moved, site) = card_changing(&[
+        ("rules/dynastic/raids.md", None),
+        (
+            "rules/core/raids.md",
+            Some(
+                "+++\nid = \"raids\"\ntitle = \"Raids\"\norder = 30\n+++\nA raid costs one Spring, as Rule 1.1 allows.\n",
+            ),
+        ),
+    ]);
+    insta::assert_snapshot!("card_moves", moved);
+    assert!(
+        moved.contains("moved from 2.1 in “Dynastic Rules”"),
+        "{moved}"
+    );
+    assert!(main_of(&site, "rules/raids.html").contains("would move this rule"));
+
+    let (amended, site) = card_changing(&[(
+        "rules/dynastic/raids.md",
+        Some(
+            "+++\nid = \"raids\"\ntitle = \"Raids\"\n+++\nA raid costs two Springs, as Rule 1.1 allows.\n",
+        ),
+    )]);
+    insta::assert_snapshot!("card_amends", amended);
+    assert!(
+        amended.contains("<del>one Spring</del>") && amended.contains("<ins>two Springs</ins>"),
+        "{amended}"
+    );
+    assert!(main_of(&site, "rules/raids.html").contains("would amend this rule"));
+    assert!(
+        !main_of(&site, "rules/voting.html").contains("would"),
+        "not on another rule"
+    );
+}
+
 /// A pending card carries what a player needs to vote: the text, the
 /// change (rules diffed, values in words), who has not voted, and where
 /// to vote.
@@ -866,7 +1050,7 @@ fn a_pending_card_shows_its_text_its_change_and_where_to_vote() {
         "{card}"
     );
     assert!(
-        card.contains(r#"<a href="https://forge.invalid/ada">Ada</a>"#),
+        card.contains(r#"<a href="https://forge.invalid/ada" rel="noopener noreferrer">Ada</a>"#),
         "{card}"
     );
     assert!(
@@ -882,4 +1066,118 @@ fn a_pending_card_shows_its_text_its_change_and_where_to_vote() {
     // The home page's cards link from the root.
     let home = main_of(&site, "index.html");
     assert!(home.contains(r#"href="rules/raids.html""#), "{home}");
+}
+
+/// A body shows its HTML as the forge does (sanitised, not escaped),
+/// `#3` links to the forge's thread, a relative link leads to the same
+/// file from the pending page and the home page, and `--check-links`
+/// reads only real links: an `href` quoted in the text is no link.
+#[test]
+fn a_body_shows_html_as_the_forge_does_and_its_links_work_on_every_page() {
+    let body = "As #3 said: <details><summary>Why</summary>\n\nBecause.\n\n</details>\n\n\
+                Quoted: `<a href=\"nowhere.html\">x</a>` and &lt;a href=\"gone.html\"&gt;\n\n\
+                <script>alert(1)</script><b onclick=\"x()\">bold</b>\n\n\
+                See [the tracker](tracker/index.html).\n";
+    let site = render(&pending_saying(&proposed(), body));
+    let pending = main_of(&site, "pending/index.html");
+    assert!(
+        pending.contains("<details><summary>Why</summary>"),
+        "{pending}"
+    );
+    assert!(pending.contains("<b>bold</b>"), "{pending}");
+    assert!(
+        !pending.contains("<script") && !pending.contains("onclick"),
+        "{pending}"
+    );
+    assert!(
+        pending.contains(r#"<a class="matter" href="https://forge.invalid/ada/fixture/issues/3" rel="noopener noreferrer">#3</a>"#),
+        "{pending}"
+    );
+    assert!(
+        pending.contains(r#"href="../tracker/index.html""#),
+        "{pending}"
+    );
+    let home = main_of(&site, "index.html");
+    assert!(home.contains(r#"href="tracker/index.html""#), "{home}");
+    assert!(
+        pending.contains("<code>&lt;a href=\"nowhere.html\"&gt;x&lt;/a&gt;</code>"),
+        "quoted HTML is text: {pending}"
+    );
+    let report = site::links::check(&site);
+    assert!(report.broken.is_empty(), "{:?}", report.broken);
+}
+
+/// With the forge known, a card shows the matter's discussion: comments
+/// sanitised, the vote the tally counts marked, an edit said as the
+/// status says it, the resolver's status left out.
+#[test]
+fn a_card_shows_its_discussion_with_the_votes_as_counted() {
+    let site = render(&pending());
+    let page = main_of(&site, "pending/index.html");
+    let start = page
+        .find("<details class=\"discussion\">")
+        .expect("a discussion");
+    let discussion = &page[start..start + page[start..].find("</details>").expect("its end")];
+    insta::assert_snapshot!("discussion", discussion);
+    assert!(
+        discussion.contains("The discussion (2 comments)"),
+        "{discussion}"
+    );
+    assert!(
+        discussion.contains("<strong class=\"counted\">counted: DEFERENTIAL (as FOR)</strong>")
+            && discussion.contains("edited since; it counts as first seen"),
+        "{discussion}"
+    );
+    assert!(discussion.contains("<b>Agreed</b>"), "{discussion}");
+    assert!(
+        !discussion.contains("<script") && !discussion.contains("gitnomic:status"),
+        "{discussion}"
+    );
+    assert!(
+        discussion.contains(r#"href="https://forge.invalid/ada/fixture/issues/3""#),
+        "{discussion}"
+    );
+}
+
+/// A build that asked no forge still has the quorum (from the roster, as
+/// a run counts it) and, with the repository known, links to the
+/// forge's open pull requests for the pending matters.
+#[test]
+fn a_build_without_the_forge_links_to_its_pull_requests_and_knows_the_quorum() {
+    let game = Game::check(&game_files(true));
+    let pending = site::pending::without_forge(&game, at("2030-01-06T00:00:00Z"));
+    assert_eq!(
+        (pending.quorum, pending.active),
+        (Some(1), Some(1)),
+        "{pending:?}"
+    );
+    assert_eq!(pending.as_of, None, "no tallies");
+    let site = render(&pending);
+    let page = main_of(&site, "pending/index.html");
+    assert!(
+        page.contains(r#"<a href="https://forge.invalid/ada/fixture/pulls">the open pull requests on the forge</a>, where a proposal needs 1 FOR (1 active now)"#),
+        "{page}"
+    );
+    let strip = &site["index.html"];
+    assert!(strip.contains("Quorum <strong>1</strong>"), "{strip}");
+}
+
+/// The glossary is in the search index: each term, leading to its entry.
+#[test]
+fn the_glossary_is_in_the_search_index() {
+    let site = render(&pending());
+    let index: serde_json::Value = serde_json::from_str(&site["search/index.json"]).expect("JSON");
+    let spring = index["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .find(|e| e["k"] == "term" && e["t"] == "Spring")
+        .unwrap_or_else(|| panic!("no Spring: {index}"));
+    assert_eq!(spring["u"], "ruleset/index.html#_term-keywords-spring");
+    assert_eq!(spring["x"], "a unit of effort.");
+    let ruleset = &site["ruleset/index.html"];
+    assert!(
+        ruleset.contains("id=\"_term-keywords-spring\""),
+        "the anchor is there"
+    );
 }

@@ -94,7 +94,7 @@ fn live(game: &Game, global: &GlobalArgs, say: &dyn Fn(&str)) -> anyhow::Result<
     let local = crate::forge::local::dir_of(&global.root).is_dir();
     if global.forge == ForgeKind::Local && !local {
         say("no forge: the pending page lists no matters");
-        return Ok(Pending::default());
+        return Ok(crate::site::pending::without_forge(game, global.now()));
     }
     let now = global.now();
     let forge = super::open_forge(global, now)?;

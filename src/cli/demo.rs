@@ -247,7 +247,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
                     .transpose()?;
                 let open = OpenArgs {
                     author: (*login).into(),
-                    kind: *kind,
+                    kind: Some(*kind),
                     title: (*title).into(),
                     body: String::new(),
                     branch,

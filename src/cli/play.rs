@@ -95,9 +95,11 @@ pub struct OpenArgs {
     /// The forge login opening it.
     #[arg(long = "as", value_name = "LOGIN")]
     pub author: String,
-    /// What kind of matter.
+    /// What kind of matter; without it, it names none (as a pull request
+    /// from the forge's editor), and a pull request is then a proposal
+    /// if it changes only what a proposal may.
     #[arg(long, value_enum)]
-    pub kind: KindArg,
+    pub kind: Option<KindArg>,
     /// Its title.
     #[arg(long)]
     pub title: String,
@@ -148,13 +150,13 @@ pub(crate) fn run(play: &Play, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     let forge = LocalForge::open(&global.root, &global.base, now)?;
     match play {
         Play::Open(a) => {
-            let kind = match a.kind {
+            let kind = a.kind.map(|k| match k {
                 KindArg::Proposal => Kind::Proposal,
                 KindArg::Cfj => Kind::Cfj,
                 KindArg::Dov => Kind::Dov,
                 KindArg::Action => Kind::Action,
                 KindArg::Ascension => Kind::Ascension,
-            };
+            });
             let new = NewMatter {
                 kind,
                 title: &a.title,
@@ -163,7 +165,20 @@ pub(crate) fn run(play: &Play, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
                 branch: a.branch.as_deref(),
             };
             let number = forge.open_matter(&new)?;
-            say!("opened {kind} #{number}: {}", a.title);
+            let info = forge.matter(number)?;
+            match info.kind() {
+                Some(kind) if info.names_no_kind() => {
+                    say!(
+                        "opened #{number}: {} (a {kind} by default: it names no kind)",
+                        a.title
+                    );
+                }
+                Some(kind) => say!("opened {kind} #{number}: {}", a.title),
+                None => say!(
+                    "opened #{number}: {} (no matter: it names no kind)",
+                    a.title
+                ),
+            }
         }
         Play::Comment(a) => {
             let body = if a.body == "-" {

@@ -216,11 +216,11 @@ fn finish(
         ),
     }
     let new = NewMatter {
-        kind: if journal.action {
+        kind: Some(if journal.action {
             Kind::Action
         } else {
             Kind::Proposal
-        },
+        }),
         title: &journal.title,
         body: &journal.body,
         author: &journal.author,

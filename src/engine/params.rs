@@ -451,6 +451,16 @@ fn condition(v: &toml::Value, scope: Scope) -> Result<Condition, String> {
     Condition::parse(text(v)?, scope)
 }
 
+/// The quorum the formula gives for `active` players, as a run computes
+/// it: what a page shows when no forge was asked for the live tallies.
+pub fn quorum_for(params: &Params, active: i64) -> Result<i64, String> {
+    match params.quorum.expr.eval(&Active(active)) {
+        Ok(Value::Int(q)) => Ok(q),
+        Ok(other) => Err(format!("the quorum formula gave {other}")),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,9 +13,7 @@ use std::collections::HashMap;
 
 use super::ballot::Lexicon;
 use super::decide::{self, Decision, Quantities, Verdict};
-use super::expr::Value;
 use super::limits::{self, ProposerRecord};
-use super::params::Active;
 use super::snapshot::{MatterKind, Phase, PlayerName, Snapshot};
 use super::tally::{Mode, Read, Roster, Tally};
 use super::{MatterDecision, MatterNumber, Run, Turnout};
@@ -329,11 +327,7 @@ pub(crate) fn decide_all(game: &Prepared<'_>, now: Timestamp) -> (Run, Vec<bool>
 }
 
 fn quorum(snapshot: &Snapshot, active: i64) -> Result<i64, String> {
-    match snapshot.params.quorum.expr.eval(&Active(active)) {
-        Ok(Value::Int(q)) => Ok(q),
-        Ok(other) => Err(format!("the quorum formula gave {other}")),
-        Err(e) => Err(e.to_string()),
-    }
+    super::params::quorum_for(&snapshot.params, active)
 }
 
 /// What one author's earlier valid proposals add up to: how many, and how

@@ -6,6 +6,28 @@
 
 use serde::Serialize;
 
+/// The name the "New proposal" link gives a new rule's file, to change.
+pub const NEW_RULE_FILE: &str = "new-rule.md";
+
+/// What the "New proposal" link fills a new rule's file with: the front
+/// matter every rule needs (its stable `id` and `title`; its number comes
+/// from its place) and a line to replace with the rule's text.
+pub const NEW_RULE: &str = "+++\nid = \"new-rule\"\ntitle = \"New Rule\"\n+++\nWhat the new rule says. Change the id and title above, and the file's name to match the id.\n";
+
+/// `text` as a URL query value: every byte but unreserved ASCII
+/// percent-encoded.
+fn query(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 /// The game's repository on its forge, as web addresses.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ForgeWeb {
@@ -16,10 +38,14 @@ pub struct ForgeWeb {
     /// The web editor of a file, less the file's path:
     /// `https://github.com/OWNER/NAME/edit/main/`.
     pub edit: String,
-    /// A new file under `rules/` in the web editor: a new proposal.
+    /// A new rule file under `rules/dynastic/` in the web editor, filled
+    /// in with a rule's front matter ([`NEW_RULE`]): a new proposal.
     pub new_proposal: String,
     /// A new issue labelled as a Call for Judgement.
     pub new_cfj: String,
+    /// The open pull requests: where a build that asked no forge sends
+    /// players to find the pending matters.
+    pub open_pulls: String,
 }
 
 impl ForgeWeb {
@@ -45,8 +71,13 @@ impl ForgeWeb {
         let repo_url = format!("{server}/{}", repo.trim());
         Some(ForgeWeb {
             edit: format!("{repo_url}/edit/{branch}/"),
-            new_proposal: format!("{repo_url}/new/{branch}/rules"),
+            new_proposal: format!(
+                "{repo_url}/new/{branch}/rules/dynastic?filename={}&value={}",
+                query(NEW_RULE_FILE),
+                query(NEW_RULE)
+            ),
             new_cfj: format!("{repo_url}/issues/new?labels=CfJ&title=CfJ%3A+"),
+            open_pulls: format!("{repo_url}/pulls"),
             branch: branch.to_string(),
             repo_url,
         })
@@ -67,6 +98,12 @@ impl ForgeWeb {
         ForgeWeb::new(&format!("{scheme}{host}"), repo, branch)
     }
 
+    /// The thread of matter `number`, pull request or issue (GitHub
+    /// sends an issue's address on to the pull request of that number).
+    pub fn thread_url(&self, number: impl std::fmt::Display) -> String {
+        format!("{}/issues/{number}", self.repo_url)
+    }
+
     /// The page of commit `sha`.
     pub fn commit_url(&self, sha: &str) -> Option<String> {
         let hex = !sha.is_empty() && sha.bytes().all(|b| b.is_ascii_hexdigit());
@@ -83,10 +120,19 @@ mod tests {
         let f = ForgeWeb::new("https://github.com/", "ada/clockwork", "main").expect("valid");
         assert_eq!(f.repo_url, "https://github.com/ada/clockwork");
         assert_eq!(f.edit, "https://github.com/ada/clockwork/edit/main/");
-        assert_eq!(
-            f.new_proposal,
-            "https://github.com/ada/clockwork/new/main/rules"
+        assert!(
+            f.new_proposal.starts_with(
+                "https://github.com/ada/clockwork/new/main/rules/dynastic?filename=new-rule.md&value=%2B%2B%2B%0Aid%20%3D%20%22new-rule%22"
+            ),
+            "{}",
+            f.new_proposal
         );
+        let rule = crate::ruleset::Ruleset::parse(&[crate::source::SourceFile::new(
+            "rules/dynastic/new-rule.md",
+            super::NEW_RULE,
+        )]);
+        assert!(rule.1.is_empty(), "the template is a rule: {}", rule.1);
+        assert_eq!(rule.0.rules[0].id.as_str(), "new-rule");
         assert_eq!(
             f.commit_url("c0ffee").as_deref(),
             Some("https://github.com/ada/clockwork/commit/c0ffee")

@@ -81,6 +81,31 @@ impl Kind {
         })
     }
 
+    /// The kind of matter a pull request or issue is: the kind its labels
+    /// or title name ([`Kind::detect`]); else, for a pull request that
+    /// names none, a proposal by default when every file it changes
+    /// (`paths`, when known) is one a proposal may change, and no matter
+    /// otherwise. GitHub's editor, where the site's "Propose a change"
+    /// leads, titles a pull request "Update voting.md" and labels it
+    /// nothing: it is the proposal its author meant. A pull request that
+    /// changes the tool's own code names no kind and stays no matter.
+    /// Every door (`check`, `resolve`, `play list`, the site) asks this
+    /// one function, through [`MatterInfo::kind`].
+    pub fn of(
+        labels: &[String],
+        title: &str,
+        pull: bool,
+        paths: Option<&[String]>,
+    ) -> Option<Kind> {
+        Self::detect(labels, title).or_else(|| {
+            let paths = paths.filter(|p| pull && !p.is_empty())?;
+            paths
+                .iter()
+                .all(|p| admission::touches(Kind::Proposal, p).is_none())
+                .then_some(Kind::Proposal)
+        })
+    }
+
     /// Every kind the labels name (more than one is a mistake to refuse).
     pub fn named_by(labels: &[String]) -> Vec<Kind> {
         Self::ALL
@@ -150,6 +175,11 @@ pub struct MatterInfo {
     /// says: no earlier than its last push, so a head no event noted is
     /// noted then rather than when the resolver happened to look.
     pub updated: Option<Timestamp>,
+    /// For a pull request that names no kind by label or title: the paths
+    /// it changes, as the forge lists them, which decide whether it is a
+    /// proposal by default (see [`Kind::of`]). `None` for one that names
+    /// a kind (the forge does not list them then), or when not known.
+    pub paths: Option<Vec<String>>,
 }
 
 impl MatterInfo {
@@ -160,9 +190,22 @@ impl MatterInfo {
         crate::text::one_line(&self.title, crate::bounds::SUBJECT_CHARS)
     }
 
-    /// The kind its labels or title give it.
+    /// The kind its labels or title give it, or a proposal by default
+    /// (see [`Kind::of`]).
     pub fn kind(&self) -> Option<Kind> {
-        Kind::detect(&self.labels, &self.title)
+        Kind::of(&self.labels, &self.title, self.pull, self.paths.as_deref())
+    }
+
+    /// Whether it names no kind, by label or title: its kind, if any, is
+    /// a proposal by default. The forge lists its paths then.
+    pub fn names_no_kind(&self) -> bool {
+        Kind::detect(&self.labels, &self.title).is_none()
+    }
+
+    /// Whether it is a proposal only by default: it names no kind, and
+    /// changes only what a proposal may.
+    pub fn proposal_by_default(&self) -> bool {
+        self.names_no_kind() && self.kind().is_some()
     }
 
     /// Why this pull request has nothing to merge, if its branch is gone:
@@ -235,17 +278,19 @@ impl Change {
 
 /// What a pull request is, as far as its kind of matter goes.
 #[derive(Debug, Clone)]
-struct Shape {
+struct Shape<'a> {
     labels: Vec<String>,
     title: String,
     draft: bool,
+    /// The paths it changes now, if listed: no event changes them.
+    paths: Option<&'a [String]>,
 }
 
-impl Shape {
+impl Shape<'_> {
     /// The kind of matter it is: none while a draft.
     fn kind(&self) -> Option<Kind> {
         (!self.draft)
-            .then(|| Kind::detect(&self.labels, &self.title))
+            .then(|| Kind::of(&self.labels, &self.title, true, self.paths))
             .flatten()
     }
 
@@ -272,6 +317,7 @@ pub fn kind_changed(info: &MatterInfo, events: &[KindEvent]) -> Option<KindChang
         labels: info.labels.clone(),
         title: info.title.clone(),
         draft: info.draft,
+        paths: info.paths.as_deref(),
     };
     for event in events.into_iter().rev() {
         let after = shape.kind();
@@ -370,6 +416,44 @@ mod tests {
         assert_eq!(Kind::detect(&[], "Note: Proposal later"), None);
     }
 
+    #[test]
+    fn a_pull_request_naming_no_kind_is_a_proposal_if_it_changes_only_what_one_may() {
+        let paths = |p: &[&str]| p.iter().map(ToString::to_string).collect::<Vec<_>>();
+        let rules = paths(&["rules/core/voting.md"]);
+        let title = "Update voting.md";
+        assert_eq!(
+            Kind::of(&[], title, true, Some(&rules)),
+            Some(Kind::Proposal)
+        );
+        let both = paths(&["rules/core/voting.md", "state/variables.toml"]);
+        assert_eq!(
+            Kind::of(&[], title, true, Some(&both)),
+            Some(Kind::Proposal)
+        );
+        let code = paths(&["rules/core/voting.md", "src/main.rs"]);
+        assert_eq!(Kind::of(&[], title, true, Some(&code)), None, "code too");
+        let workflow = paths(&[".github/workflows/resolve.yml"]);
+        assert_eq!(Kind::of(&[], title, true, Some(&workflow)), None);
+        assert_eq!(Kind::of(&[], title, true, None), None, "paths unknown");
+        assert_eq!(
+            Kind::of(&[], title, true, Some(&[])),
+            None,
+            "nothing changed"
+        );
+        assert_eq!(Kind::of(&[], title, false, Some(&rules)), None, "an issue");
+        assert_eq!(
+            Kind::of(&[], "CfJ: Update voting.md", true, Some(&rules)),
+            Some(Kind::Cfj),
+            "a named kind first"
+        );
+        let mut info = pull(&[], title);
+        assert_eq!(info.kind(), None);
+        info.paths = Some(rules);
+        assert_eq!(info.kind(), Some(Kind::Proposal));
+        assert!(info.proposal_by_default());
+        assert!(!pull(&["Proposal"], title).proposal_by_default());
+    }
+
     fn at(minute: i64) -> Timestamp {
         Timestamp::from_unix(1_900_000_000 + minute * 60)
     }
@@ -391,6 +475,7 @@ mod tests {
             kind_changed: None,
             link: None,
             updated: None,
+            paths: None,
         }
     }
 

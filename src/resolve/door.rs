@@ -160,13 +160,17 @@ impl<'a> Door<'a> {
                 fork: fork.as_ref().filter(|_| action),
             },
         );
-        let changes = head
+        let mut changes = head
             .as_ref()
             .map(|h| {
                 let from = fork.as_ref().map_or(&self.base.ruleset, |f| &f.ruleset);
                 describe_changes(&diff(from, &h.ruleset))
             })
             .unwrap_or_default();
+        // A proposal by default says so, and how to name another kind.
+        if info.proposal_by_default() {
+            changes = format!("{}: {changes}", admission::BY_DEFAULT);
+        }
         let not_a_matter = verdict.not_a_matter();
         let mut problems = verdict.problems;
         problems.extend(info.branch_gone().map(String::from));

@@ -144,7 +144,7 @@ fn game() -> tempfile::TempDir {
         repo.commit_file(&branch, path, &text, "a change", &stamp)
             .unwrap();
         let new = NewMatter {
-            kind: Kind::Proposal,
+            kind: Some(Kind::Proposal),
             title: "A change",
             body: "",
             author: ["ada-tinkers", "boris-b", "cleo-c"][i],
@@ -154,7 +154,7 @@ fn game() -> tempfile::TempDir {
     }
     for (kind, title) in [(Kind::Cfj, "A judgement"), (Kind::Action, "Winding")] {
         let new = NewMatter {
-            kind,
+            kind: Some(kind),
             title,
             body: "",
             author: "boris-b",

@@ -86,12 +86,16 @@ pub struct RuleDiff {
     pub title: String,
     /// Added, repealed or changed.
     pub what: What,
-    /// For an amendment: its text, glossary and parameters, line by line
-    /// with the words that changed marked.
+    /// Its text, glossary and parameters, line by line with the words
+    /// that changed marked: for an amendment, the changes; for a rule
+    /// added or repealed, all of it (every line added, or every line
+    /// removed), so a reader sees the whole rule they vote on.
     pub lines: Vec<Line>,
-    /// For an amendment: the old and new text as Markdown (the body, then
-    /// each glossary entry and parameter as a paragraph of its own), for a
-    /// diff shown rendered rather than as source.
+    /// The old and new text as Markdown (the body, then each glossary
+    /// entry and parameter as a paragraph of its own), for a diff shown
+    /// rendered rather than as source: for a rule added, the old text is
+    /// empty; for a rule repealed, the new one. `None` when only its
+    /// title or number changed.
     pub markdown: Option<(String, String)>,
 }
 
@@ -108,6 +112,8 @@ pub enum What {
         renamed_from: Option<String>,
         /// Its old number, if renumbered.
         renumbered_from: Option<RuleNumber>,
+        /// The title of the section it was in, if it moved to another.
+        moved_from: Option<String>,
         /// Its text, glossary or parameters changed.
         amended: bool,
     },
@@ -124,6 +130,7 @@ impl RuleDiff {
                 renamed_from,
                 renumbered_from: Some(from),
                 amended: false,
+                ..
             } if renamed_from.is_none() => RuleChange::Renumbered {
                 from: from.clone(),
                 to: number,
@@ -145,6 +152,7 @@ impl RuleDiff {
             What::Changed {
                 renamed_from,
                 renumbered_from,
+                moved_from,
                 amended,
             } => {
                 let mut parts = Vec::new();
@@ -154,11 +162,47 @@ impl RuleDiff {
                 if let Some(old) = renamed_from {
                     parts.push(format!("renamed from “{old}”"));
                 }
-                if let Some(old) = renumbered_from {
-                    parts.push(format!("renumbered from {old}"));
+                match (renumbered_from, moved_from) {
+                    (Some(old), Some(section)) => {
+                        parts.push(format!("moved from {old} in “{section}”"));
+                    }
+                    (Some(old), None) => parts.push(format!("renumbered from {old}")),
+                    (None, _) => {}
                 }
                 parts.join("; ")
             }
+        }
+    }
+
+    /// The change as a pending matter's card says it, before the vote
+    /// (after the rule's number and title, the number an added rule will
+    /// get): `a new rule, all its text added`, `repealed, all its text
+    /// removed`, or as [`RuleDiff::describe`] says an amendment.
+    pub fn describe_proposed(&self) -> String {
+        match &self.what {
+            What::Added => "a new rule, all its text added".into(),
+            What::Repealed => "repealed, all its text removed".into(),
+            What::Changed { .. } => self.describe(),
+        }
+    }
+
+    /// The verb for what a pending matter would do to the rule, as the
+    /// rule's page says it (`#5 would amend this rule`): `add`, `repeal`,
+    /// `amend`, `rename`, `move` or `renumber`, the weightiest that holds.
+    pub fn verb(&self) -> &'static str {
+        match &self.what {
+            What::Added => "add",
+            What::Repealed => "repeal",
+            What::Changed { amended: true, .. } => "amend",
+            What::Changed {
+                renamed_from: Some(_),
+                ..
+            } => "rename",
+            What::Changed {
+                moved_from: Some(_),
+                ..
+            } => "move",
+            What::Changed { .. } => "renumber",
         }
     }
 }
@@ -178,13 +222,14 @@ pub fn rule_diffs(old: &Ruleset, new: &Ruleset) -> Vec<RuleDiff> {
     let mut changes = Vec::new();
     for rule in &new.rules {
         let Some(was) = before.get(rule.id.as_str()) else {
+            let text = full_text(new, rule);
             changes.push(RuleDiff {
                 id: rule.id.to_string(),
                 number: rule.number.clone(),
                 title: rule.title.clone(),
                 what: What::Added,
-                lines: Vec::new(),
-                markdown: None,
+                lines: textdiff::lines("", &text.join("\n")),
+                markdown: Some((String::new(), text.join("\n\n"))),
             });
             continue;
         };
@@ -192,6 +237,9 @@ pub fn rule_diffs(old: &Ruleset, new: &Ruleset) -> Vec<RuleDiff> {
         let amended = parts_was != parts_now;
         let renamed_from = (was.title != rule.title).then(|| was.title.clone());
         let renumbered_from = (was.number != rule.number).then(|| was.number.clone());
+        let moved_from = (was.section != rule.section)
+            .then(|| old.section(was.section).map(|s| s.title.clone()))
+            .flatten();
         if amended || renamed_from.is_some() || renumbered_from.is_some() {
             changes.push(RuleDiff {
                 id: rule.id.to_string(),
@@ -206,6 +254,7 @@ pub fn rule_diffs(old: &Ruleset, new: &Ruleset) -> Vec<RuleDiff> {
                 what: What::Changed {
                     renamed_from,
                     renumbered_from,
+                    moved_from,
                     amended,
                 },
             });
@@ -213,13 +262,14 @@ pub fn rule_diffs(old: &Ruleset, new: &Ruleset) -> Vec<RuleDiff> {
     }
     for rule in &old.rules {
         if new.get(rule.id.as_str()).is_none() {
+            let text = full_text(old, rule);
             changes.push(RuleDiff {
                 id: rule.id.to_string(),
                 number: rule.number.clone(),
                 title: rule.title.clone(),
                 what: What::Repealed,
-                lines: Vec::new(),
-                markdown: None,
+                lines: textdiff::lines(&text.join("\n"), ""),
+                markdown: Some((text.join("\n\n"), String::new())),
             });
         }
     }
@@ -483,6 +533,59 @@ mod tests {
             ("c", "repealed"),
         ];
         assert_eq!(found, expected.map(|(a, b)| (a.to_string(), b.to_string())));
+    }
+
+    #[test]
+    fn an_added_or_repealed_rule_carries_its_whole_text_and_a_move_is_said() {
+        let old = [rule("a", "A", 10, "Keep."), rule("b", "B", 20, "Go away.")];
+        let new = [
+            rule("a", "A", 10, "Keep."),
+            rule("n", "N", 30, "Brand new.\n\nTwo paragraphs."),
+        ];
+        let (old, new) = (Ruleset::parse(&old).0, Ruleset::parse(&new).0);
+        let diffs = rule_diffs(&old, &new);
+        let added = diffs.iter().find(|d| d.id == "n").expect("added");
+        assert_eq!(
+            added.markdown,
+            Some((String::new(), "Brand new.\n\nTwo paragraphs.".into()))
+        );
+        assert!(added.lines.iter().all(|l| l.kind == "add"), "{added:?}");
+        assert_eq!(added.describe_proposed(), "a new rule, all its text added");
+        assert_eq!(added.verb(), "add");
+        let repealed = diffs.iter().find(|d| d.id == "b").expect("repealed");
+        assert_eq!(repealed.markdown, Some(("Go away.".into(), String::new())));
+        assert!(repealed.lines.iter().all(|l| l.kind == "del"));
+        assert_eq!(repealed.verb(), "repeal");
+
+        let section = |kind: &str, title: &str| {
+            SourceFile::new(
+                format!("rules/{kind}/_section.md"),
+                format!("+++\ntitle = \"{title}\"\n+++\n"),
+            )
+        };
+        let moved_rule = |dir: &str| {
+            SourceFile::new(
+                format!("rules/{dir}/m.md"),
+                "+++\nid = \"m\"\ntitle = \"M\"\n+++\nMoves.\n",
+            )
+        };
+        let files = |dir: &str| {
+            vec![
+                section("core", "Core"),
+                section("dynastic", "Dynastic"),
+                rule("a", "A", 10, "Keep."),
+                moved_rule(dir),
+            ]
+        };
+        let (was, now) = (
+            Ruleset::parse(&files("core")).0,
+            Ruleset::parse(&files("dynastic")).0,
+        );
+        let diffs = rule_diffs(&was, &now);
+        assert_eq!(diffs.len(), 1, "{diffs:?}");
+        assert_eq!(diffs[0].describe(), "moved from 1.2 in “Core”");
+        assert_eq!(diffs[0].verb(), "move");
+        assert_eq!(diffs[0].change().to_string(), "renumbers 1.2 M to 2.1");
     }
 
     #[test]

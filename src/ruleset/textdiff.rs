@@ -65,12 +65,14 @@ pub fn lines(old: &str, new: &str) -> Vec<Line> {
     fold(&out)
 }
 
+/// A line in one piece; a blank line is never marked changed (there is
+/// nothing to mark).
 fn whole(kind: &'static str, text: &str, changed: bool) -> Line {
     Line {
         kind,
         segments: vec![Segment {
             text: text.to_string(),
-            changed,
+            changed: changed && !text.is_empty(),
         }],
     }
 }

@@ -525,8 +525,17 @@ fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -
     let html = if r.body.trim().is_empty() {
         String::new()
     } else {
-        let prefix = format!("{}ruleset/index.html", super::context::root(path));
-        xref::to_html(&r.body, targets, &prefix)
+        let root = super::context::root(path);
+        // An imported record's `#12` is the old site's post, not the forge's.
+        let forge = cx.input.forge.as_ref().filter(|_| r.source.is_none());
+        super::body::to_html(
+            &r.body,
+            super::body::BodyLinks {
+                targets,
+                root: &root,
+                forge,
+            },
+        )
     };
     MatterView {
         number: r.number,

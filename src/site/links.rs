@@ -132,12 +132,67 @@ fn resolve(page: &str, target: &str) -> Option<String> {
     Some(path)
 }
 
-/// Every value of an attribute in `html`, `needle` being ` name="` (the
-/// renderer always double-quotes).
+/// Every value of an attribute in the tags of `html`, `needle` being `
+/// name="` (the renderer always double-quotes): only in tags, so text
+/// that quotes HTML (`&lt;a href="x"&gt;`, shown as written) is no link.
 fn attribute_values<'h>(html: &'h str, needle: &'static str) -> impl Iterator<Item = &'h str> {
-    html.match_indices(needle).filter_map(move |(at, _)| {
-        let start = at + needle.len();
-        html[start..].find('"').map(|end| &html[start..start + end])
+    tags(html).flat_map(move |tag| {
+        tag.match_indices(needle).filter_map(move |(at, _)| {
+            let start = at + needle.len();
+            tag[start..].find('"').map(|end| &tag[start..start + end])
+        })
+    })
+}
+
+/// The tags of `html`, each from its `<` to its `>` (a `>` inside a
+/// quoted attribute value does not end it); comments, and the text of
+/// scripts and styles, are no tags.
+fn tags(html: &str) -> impl Iterator<Item = &str> {
+    let mut rest = html;
+    std::iter::from_fn(move || {
+        loop {
+            let at = rest.find('<')?;
+            let after = &rest[at + 1..];
+            if let Some(comment) = after.strip_prefix("!--") {
+                let end = comment.find("-->").map_or(comment.len(), |e| e + 3);
+                rest = &comment[end..];
+                continue;
+            }
+            if !after.starts_with(|c: char| c.is_ascii_alphabetic() || c == '/') {
+                rest = after;
+                continue;
+            }
+            let mut quote = None;
+            let end = after
+                .char_indices()
+                .find(|&(_, c)| match quote {
+                    Some(q) if c == q => {
+                        quote = None;
+                        false
+                    }
+                    Some(_) => false,
+                    None if c == '"' || c == '\'' => {
+                        quote = Some(c);
+                        false
+                    }
+                    None => c == '>',
+                })
+                .map_or(after.len(), |(i, _)| i);
+            let tag = &rest[at..at + 1 + end];
+            rest = &after[end..];
+            // A script's or style's text may hold anything.
+            let name: String = tag[1..]
+                .chars()
+                .take_while(char::is_ascii_alphanumeric)
+                .collect::<String>()
+                .to_ascii_lowercase();
+            if name == "script" || name == "style" {
+                let close = format!("</{name}");
+                let lower = rest.to_ascii_lowercase();
+                rest = &rest[lower.find(&close).unwrap_or(rest.len())..];
+            }
+            return Some(tag);
+        }
     })
 }
 
@@ -167,6 +222,15 @@ pub(crate) fn slug(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_attributes_of_tags_are_links() {
+        let html = r#"<p class="x">&lt;a href="quoted.html"&gt; <code>href="code.html"</code> <a title="a > b" href="real.html">r</a><!-- <a href="commented.html"> --><script>let s = '<a href="script.html">';</script><img src="pic.png"></p>"#;
+        let hrefs: Vec<&str> = attribute_values(html, " href=\"").collect();
+        assert_eq!(hrefs, ["real.html"]);
+        let srcs: Vec<&str> = attribute_values(html, " src=\"").collect();
+        assert_eq!(srcs, ["pic.png"]);
+    }
 
     fn site(pages: &[(&str, &str)]) -> Site {
         pages

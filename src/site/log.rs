@@ -54,11 +54,13 @@ pub(crate) fn rows(cx: &Context) -> Vec<(LogRow, Vec<String>)> {
         return Vec::new();
     }
     let state = cx.game.state.as_ref();
-    let records: BTreeMap<MatterNumber, String> = cx
+    // The game's own records (an imported one's number is the old site's).
+    let records: BTreeMap<MatterNumber, (String, &str)> = cx
         .game
         .records
         .iter()
-        .map(|r| (r.number, matter_url(r)))
+        .filter(|r| r.source.is_none())
+        .map(|r| (r.number, (matter_url(r), r.author.as_str())))
         .collect();
     changes
         .iter()
@@ -68,16 +70,21 @@ pub(crate) fn rows(cx: &Context) -> Vec<(LogRow, Vec<String>)> {
                 .and_then(|s| s.player_by_login(&c.who))
                 .map(|p| p.name.clone());
             let concerns = c.concerns(state);
-            let who = player.unwrap_or_else(|| c.who.clone());
+            // A change a matter made (a proposal's, merged by the
+            // resolver) is its author's, not the bot's.
+            let record = c.matter.and_then(|n| records.get(&n));
+            let who = player
+                .or_else(|| record.map(|(_, author)| (*author).to_string()))
+                .unwrap_or_else(|| c.who.clone());
             let row = LogRow {
                 when: datetime(c.at),
                 who_url: cx.slugs.contains_key(&who).then(|| cx.player_url(&who)),
                 who,
-                what: c.path.clone(),
+                what: super::pending::path_in_words(&c.path),
                 from: c.from.clone(),
                 to: c.to.clone(),
                 matter: c.matter,
-                matter_url: c.matter.and_then(|n| records.get(&n).cloned()),
+                matter_url: record.map(|(url, _)| url.clone()),
                 comment: c.comment,
                 roll: c.roll.clone(),
                 commit: c.commit.clone(),

@@ -9,6 +9,7 @@
 //! relative, so the site works from any directory, any host and `file://`.
 
 mod archive;
+mod body;
 mod cache;
 mod context;
 mod feed;
@@ -162,6 +163,40 @@ pub struct PendingView {
     pub next: String,
     /// Why, in the rules' own terms.
     pub reasons: Vec<String>,
+    /// Its discussion: every comment and review body but the resolver's
+    /// status, oldest first.
+    pub discussion: Vec<CommentView>,
+}
+
+/// One comment or review body of a pending matter's discussion, as the
+/// card shows it: sanitised, its vote marked as the tally counted it,
+/// an edit or deletion said as the status says it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CommentView {
+    /// The forge's id for it.
+    pub id: u64,
+    /// Its author's player name (or login).
+    pub author: String,
+    /// Their page from the site's root, filled in when rendered.
+    pub author_url: Option<String>,
+    /// When it was made, for people.
+    pub at: String,
+    /// The same moment, machine-readable.
+    pub at_iso: String,
+    /// `a comment`, `a review (approved)`.
+    pub via: String,
+    /// Its Markdown, as written (the first seen, if deleted since).
+    #[serde(skip)]
+    pub body: String,
+    /// The body rendered and sanitised; filled in when rendered.
+    pub html: String,
+    /// `counted: FOR` when its vote is the one the tally counts.
+    pub vote: Option<String>,
+    /// What became of it: `edited since; it counts as first seen`,
+    /// `deleted since; …`, `voided by a push`.
+    pub note: Option<String>,
+    /// It on the forge, if the forge gives an address.
+    pub link: Option<String>,
 }
 
 /// An open action as the pending page lists it: what was asked of it

@@ -101,6 +101,76 @@ fn view(
         decision_class: standing.class.to_string(),
         next: status::capitalised(&standing.next),
         reasons: d.reasons.clone(),
+        discussion: discussion(d, m, author),
+    }
+}
+
+/// The discussion of `m`: its comments and review bodies but the
+/// resolver's status, oldest first, each vote the tally counts marked.
+fn discussion(
+    d: &MatterDecision,
+    m: &Collected,
+    author: &dyn Fn(&str) -> String,
+) -> Vec<super::CommentView> {
+    use crate::engine::tally::Source;
+    let counted: std::collections::BTreeMap<u64, &crate::engine::tally::CountedVote> = d
+        .tally
+        .votes
+        .values()
+        .filter_map(|v| match v.source {
+            Source::Comment { order, .. } => Some((order, v)),
+            Source::Implicit => None,
+        })
+        .collect();
+    let mut comments: Vec<&crate::matter::ForgeComment> = m
+        .comments
+        .values()
+        .filter(|c| !crate::matter::journal::is_status(&c.body))
+        .collect();
+    comments.sort_by_key(|c| (c.created, c.id));
+    comments
+        .into_iter()
+        .map(|c| super::CommentView {
+            id: c.id,
+            author: author(&c.author.0),
+            author_url: None,
+            at: status::when(c.created),
+            at_iso: c.created.to_string(),
+            via: c.via.describe().to_string(),
+            body: c.body.clone(),
+            html: String::new(),
+            vote: counted.get(&c.id).map(|v| {
+                if v.vote == v.cast {
+                    format!("counted: {}", v.cast.as_str())
+                } else {
+                    format!("counted: {} (as {})", v.cast.as_str(), v.vote.as_str())
+                }
+            }),
+            note: if m.voided.iter().any(|v| v.id == c.id) {
+                Some("voided by a later push: its vote no longer counts".into())
+            } else {
+                m.changed_since(c.id).map(str::to_string)
+            },
+            link: crate::markdown::web_link(c.link.as_deref()).map(str::to_string),
+        })
+        .collect()
+}
+
+/// What a build that asked no forge knows of the pending matters: none,
+/// but the quorum and the active players the roster gives at `now`, as a
+/// run would count them (the strip shows them).
+pub fn without_forge(game: &crate::game::Game, now: Timestamp) -> Pending {
+    let (Some(state), Some(params)) = (&game.state, &game.params) else {
+        return Pending::default();
+    };
+    let active = state.players.iter().filter(|p| p.is_active_at(now)).count();
+    let active = i64::try_from(active).unwrap_or(i64::MAX);
+    let quorum = crate::engine::params::quorum_for(params, active).ok();
+    let count = |n: i64| u32::try_from(n).ok();
+    Pending {
+        quorum: quorum.and_then(count),
+        active: quorum.and(count(active)),
+        ..Pending::default()
     }
 }
 
@@ -152,9 +222,17 @@ pub struct RuleChangeView {
     pub id: String,
     /// `1.2 Voting`.
     pub label: String,
-    /// `amended`, `added`, `repealed`, in words.
+    /// What the matter does to it, in words: `a new rule, all its text
+    /// added`, `repealed, all its text removed`, `amended; renamed from
+    /// “Oil”`.
     pub what: String,
-    /// The amendment rendered, changed words marked (empty if none).
+    /// The weightiest of it as a verb, for the rule's page (`#5 would
+    /// amend this rule`): `add`, `repeal`, `amend`, `rename`, `move`,
+    /// `renumber`.
+    pub verb: String,
+    /// The change rendered, changed words marked: an added rule's whole
+    /// text marked added, a repealed rule's marked removed (empty when
+    /// only its title or number changes).
     pub html: String,
     /// The same as Markdown source lines.
     pub lines: Vec<Line>,
@@ -176,7 +254,8 @@ pub fn proposed_change(before: &[SourceFile], after: &[SourceFile]) -> ProposedC
         .into_iter()
         .map(|c| RuleChangeView {
             label: format!("{} {}", c.number, c.title),
-            what: c.describe(),
+            what: c.describe_proposed(),
+            verb: c.verb().to_string(),
             html: c
                 .markdown
                 .as_ref()
@@ -227,7 +306,14 @@ pub fn proposed_change(before: &[SourceFile], after: &[SourceFile]) -> ProposedC
 /// A change to the gamestate as a sentence's words: `Cleo's springs 1 →
 /// 3`, `round 2 → 3`, `gadgets orrery's cogs 3 → 4`.
 pub fn change_in_words(path: &str, from: &str, to: &str) -> String {
-    let what = if let Some(rest) = path.strip_prefix("players.") {
+    format!("{} {from} → {to}", path_in_words(path))
+}
+
+/// A gamestate path in players' words: `Cleo's springs` for
+/// `players.Cleo.springs`, `round` for `globals.round`, `gadgets orrery's
+/// cogs` for `collections.gadgets.orrery.cogs`.
+pub fn path_in_words(path: &str) -> String {
+    if let Some(rest) = path.strip_prefix("players.") {
         match rest.rsplit_once('.') {
             Some((player, var)) => format!("{player}'s {var}"),
             None => rest.to_string(),
@@ -241,8 +327,7 @@ pub fn change_in_words(path: &str, from: &str, to: &str) -> String {
         }
     } else {
         path.to_string()
-    };
-    format!("{what} {from} → {to}")
+    }
 }
 
 /// FOR as a share of the quorum, 0 to 100.
@@ -268,21 +353,72 @@ fn row(r: &BallotRow) -> PendingVote {
     }
 }
 
+/// A pending matter that would change a rule, as the ruleset and the
+/// rule's page say it: `#5 More springs would amend this rule`, linked to
+/// its card on the pending page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct PendingNote {
+    /// The matter's number.
+    pub(crate) number: MatterNumber,
+    /// Its title.
+    pub(crate) title: String,
+    /// What it would do: `amend`, `repeal`, `rename`, `move`, `renumber`.
+    pub(crate) verb: String,
+    /// Its card, from the page (`../pending/index.html#_pending-5`).
+    pub(crate) url: String,
+}
+
+/// The pending matters of `pending` that would change the rule `id`,
+/// oldest first, their cards linked from a page `root` below the site's
+/// root.
+pub(crate) fn notes(pending: &Pending, id: &str, root: &str) -> Vec<PendingNote> {
+    pending
+        .matters
+        .iter()
+        .flat_map(|m| {
+            m.change
+                .rules
+                .iter()
+                .filter(|r| r.id == id)
+                .map(move |r| PendingNote {
+                    number: m.number,
+                    title: m.title.clone(),
+                    verb: r.verb.clone(),
+                    url: format!("{root}pending/index.html#_pending-{}", m.number),
+                })
+        })
+        .collect()
+}
+
 /// The pending matters as the page at `path` shows them: their players'
 /// and rules' pages filled in (the page names are the site's business,
-/// not the tally's) and their bodies rendered, rule references linked
-/// into the ruleset.
+/// not the tally's) and their bodies rendered as the forge shows them
+/// ([`super::body`]), rule references linked into the ruleset.
 pub(crate) fn linked(cx: &super::context::Context, path: &str) -> Pending {
     let url = |name: &str| cx.slugs.contains_key(name).then(|| cx.player_url(name));
     let targets = super::xref::Targets::new(&cx.game.ruleset);
-    let prefix = format!("{}ruleset/index.html", super::context::root(path));
+    let root = super::context::root(path);
+    let links = super::body::BodyLinks {
+        targets: &targets,
+        root: &root,
+        forge: cx.input.forge.as_ref(),
+    };
     let mut pending = cx.input.pending.clone();
     for m in &mut pending.matters {
         m.author_url = url(&m.author);
+        // With the repository known, a matter without an address of its
+        // own is its number's thread there: where a player votes.
+        if m.link.is_none() {
+            m.link = cx.input.forge.as_ref().map(|f| f.thread_url(m.number));
+        }
+        for c in &mut m.discussion {
+            c.author_url = url(&c.author);
+            c.html = super::body::to_html(&c.body, links);
+        }
         for v in &mut m.votes {
             v.url = url(&v.player);
         }
-        m.html = super::xref::to_html(&m.body, &targets, &prefix);
+        m.html = super::body::to_html(&m.body, links);
         for r in &mut m.change.rules {
             r.url = cx
                 .game

@@ -346,7 +346,9 @@ fn rule_pages(
                 root: "../",
                 cache: &cx.html,
             };
-            let rule = current.get(id).map(|r| rule_view(r, &targets, links));
+            let rule = current
+                .get(id)
+                .map(|r| rule_view(r, &targets, links).with_pending(cx, "../"));
             let title = rule.as_ref().map_or_else(
                 || titles.get(id).copied().unwrap_or(id).to_string(),
                 |r| format!("{} {}", r.number, r.title),

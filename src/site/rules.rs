@@ -29,6 +29,18 @@ pub(crate) struct RuleView {
     /// Its file in the game's repository (`rules/core/voting.md`).
     path: String,
     terms: Vec<TermView>,
+    /// The pending matters that would change it (in the current ruleset
+    /// only; see [`RuleView::with_pending`]).
+    pending: Vec<super::pending::PendingNote>,
+}
+
+impl RuleView {
+    /// The view with the matters pending in `cx` that would change the
+    /// rule, linked from a page `root` below the site's root.
+    pub(crate) fn with_pending(mut self, cx: &Context, root: &str) -> Self {
+        self.pending = super::pending::notes(cx.input.pending, &self.id, root);
+        self
+    }
 }
 
 /// A glossary entry.
@@ -75,6 +87,7 @@ pub(crate) fn rule_view(rule: &Rule, targets: &Targets, links: Links) -> RuleVie
         href: format!("{}rules/{}.html", links.root, rule.id),
         path: rule.path.clone(),
         terms,
+        pending: Vec::new(),
     }
 }
 
@@ -86,6 +99,22 @@ fn term_views(
 ) -> Vec<TermView> {
     rule.terms
         .iter()
+        .zip(term_anchors(rule, anchors))
+        .map(|(t, anchor)| TermView {
+            term: t.term.clone(),
+            anchor,
+            html: links.cache.to_html(&t.definition, targets, links.prefix),
+            rule: rule.id.to_string(),
+            rule_number: rule.number.to_string(),
+        })
+        .collect()
+}
+
+/// The anchor of each of `rule`'s glossary entries (`_term-keywords-spring`),
+/// made unique among `anchors` (which it adds them to) with `-2`, `-3`.
+pub(crate) fn term_anchors(rule: &Rule, anchors: &mut BTreeSet<String>) -> Vec<String> {
+    rule.terms
+        .iter()
         .map(|t| {
             let stem = format!("_term-{}-{}", rule.id, slug(&t.term));
             let mut anchor = stem.clone();
@@ -94,13 +123,7 @@ fn term_views(
                 n += 1;
                 anchor = format!("{stem}-{n}");
             }
-            TermView {
-                term: t.term.clone(),
-                anchor,
-                html: links.cache.to_html(&t.definition, targets, links.prefix),
-                rule: rule.id.to_string(),
-                rule_number: rule.number.to_string(),
-            }
+            anchor
         })
         .collect()
 }
@@ -135,7 +158,12 @@ pub(crate) fn render(cx: &Context, site: &mut Site) -> Result<(), SiteError> {
         root: "../",
         cache: &cx.html,
     };
-    let sections = section_views(ruleset, links);
+    let mut sections = section_views(ruleset, links);
+    for s in &mut sections {
+        for r in &mut s.rules {
+            r.pending = super::pending::notes(cx.input.pending, &r.id, "../");
+        }
+    }
     let glossary: Vec<&TermView> = sections
         .iter()
         .flat_map(|s| &s.rules)

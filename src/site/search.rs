@@ -51,6 +51,26 @@ pub(crate) fn render(cx: &Context, rows: &[MatterRow], newest: &[usize], site: &
         a: String::new(),
         x: plain_words(&r.body),
     });
+    // The glossary: each term found by its name and its definition's
+    // words, leading to its entry in the ruleset.
+    let terms: Vec<SearchEntry> = game
+        .ruleset
+        .rules
+        .iter()
+        .flat_map(|r| {
+            let anchors = super::rules::term_anchors(r, &mut Default::default());
+            r.terms
+                .iter()
+                .zip(anchors)
+                .map(move |(t, anchor)| SearchEntry {
+                    t: t.term.clone(),
+                    u: format!("ruleset/index.html#{anchor}"),
+                    k: "term".into(),
+                    a: format!("glossary, rule {}", r.number),
+                    x: plain_words(&t.definition),
+                })
+        })
+        .collect();
     let players = cx.slugs.keys().map(|name| SearchEntry {
         t: name.clone(),
         u: cx.player_url(name),
@@ -89,7 +109,7 @@ pub(crate) fn render(cx: &Context, rows: &[MatterRow], newest: &[usize], site: &
     sources.dedup();
     let pending: Vec<MatterNumber> = cx.input.pending.matters.iter().map(|m| m.number).collect();
     let index = serde_json::json!({
-        "entries": rules.chain(players).collect::<Vec<_>>(),
+        "entries": rules.chain(terms).chain(players).collect::<Vec<_>>(),
         "sources": sources,
         "pending": pending,
         "shards": years.iter().map(|(y, _)| format!("search/{y}.json")).collect::<Vec<_>>(),

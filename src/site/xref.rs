@@ -216,7 +216,7 @@ fn open_anchor(out: &mut String, class: &str, prefix: &str, id: &str) {
 /// The text as HTML with its references linked, and the first use of
 /// each glossary term not in `linked` yet (then added to it); `None` when
 /// there is nothing to link.
-fn link_references(
+pub(crate) fn link_references(
     text: &str,
     targets: &Targets,
     prefix: &str,

@@ -865,3 +865,133 @@ fn a_vote_struck_through_with_html_is_withdrawn() {
     assert!(list.contains("(2 FOR, 0 AGAINST"), "{list}");
     assert!(list.contains("not counted: Cleo"), "{list}");
 }
+
+/// Issue 36, item 2: a pull request titled and labelled as GitHub's
+/// editor makes it ("Update springs.md", no label) is a proposal by
+/// default when it changes only what a proposal may, at every door:
+/// `check` says so and how to name another kind, `play list` and the
+/// site list it, `resolve` enacts it. One that changes the tool's code
+/// too names no kind and is no matter, left open.
+#[test]
+fn a_pull_request_from_the_forges_editor_is_the_proposal_the_rules_say_at_every_door() {
+    let game = committed();
+    rule_branch(&game, "p", "Springs rust in the rain.");
+    let opened = game.at(
+        "2030-01-01T00:00:00Z",
+        &[
+            "play",
+            "open",
+            "--as",
+            "ada-tinkers",
+            "--title",
+            "Update springs.md",
+            "--branch",
+            "p",
+        ],
+    );
+    assert!(
+        opened
+            .stdout
+            .contains("(a Proposal by default: it names no kind)"),
+        "{}",
+        opened.stdout
+    );
+    let n: String = opened
+        .stdout
+        .split('#')
+        .nth(1)
+        .unwrap_or_default()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let check = game.run(&["--now", "2030-01-01T00:10:00Z", "check", "--pr", &n]);
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+    assert!(
+        check
+            .stdout
+            .contains(&format!("Proposal #{n} by ada-tinkers: Update springs.md"))
+            && check
+                .stdout
+                .contains("a Proposal, as it names no kind (title it “CfJ: …”"),
+        "{}",
+        check.stdout
+    );
+    for voter in ["boris-b", "cleo-c"] {
+        comment(&game, "2030-01-01T01:00:00Z", &n, voter, "FOR");
+    }
+    let list = game.at("2030-01-01T13:00:00Z", &["play", "list"]);
+    assert!(
+        list.stdout.contains(&format!(
+            "Proposal #{n} “Update springs.md”: would be enacted now"
+        )),
+        "{}",
+        list.stdout
+    );
+    game.at("2030-01-01T13:00:00Z", &["build"]);
+    let pending = game.read("public/pending/index.html");
+    assert!(
+        pending.contains(&format!("Proposal #{n}: Update springs.md")),
+        "{pending}"
+    );
+    let resolve = game.at("2030-01-01T13:00:00Z", &["resolve"]);
+    assert!(
+        resolve.stdout.contains(&format!("Proposal #{n}: enact")),
+        "{}",
+        resolve.stdout
+    );
+    assert!(record(&game, n.parse().unwrap()).is_some(), "its record");
+
+    // The tool's code as well: no kind, no matter, left open.
+    let rule = game.read_at("main", "rules/dynastic/springs.md").unwrap() + "\nMore.\n";
+    game.commit_on(
+        "code",
+        &[
+            ("rules/dynastic/springs.md", rule.as_str()),
+            ("src/extra.rs", "// code\n"),
+        ],
+        "code and a rule",
+    );
+    let opened = game.at(
+        "2030-01-02T00:00:00Z",
+        &[
+            "play",
+            "open",
+            "--as",
+            "boris-b",
+            "--title",
+            "Update springs.md",
+            "--branch",
+            "code",
+        ],
+    );
+    assert!(
+        opened.stdout.contains("(no matter: it names no kind)"),
+        "{}",
+        opened.stdout
+    );
+    let m: String = opened
+        .stdout
+        .split('#')
+        .nth(1)
+        .unwrap_or_default()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let check = game.run(&["--now", "2030-01-02T00:10:00Z", "check", "--pr", &m]);
+    assert!(
+        check
+            .stdout
+            .contains("it names no kind, and it changes src/extra.rs, which no proposal may"),
+        "{}",
+        check.stdout
+    );
+    let list = game.at("2030-01-02T01:00:00Z", &["play", "list"]);
+    assert!(!list.stdout.contains(&format!("#{m} ")), "{}", list.stdout);
+    assert!(list.code == 0, "{}{}", list.stdout, list.stderr);
+    let resolve = game.at("2030-01-02T13:00:00Z", &["resolve"]);
+    assert!(
+        !resolve.stdout.contains(&format!("#{m}")),
+        "{}",
+        resolve.stdout
+    );
+}

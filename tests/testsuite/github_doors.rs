@@ -191,3 +191,73 @@ fn check_closes_only_when_told_and_the_next_run_records_it() {
             .contains("Closed: not a matter")
     );
 }
+
+/// Issue 36, item 2, on the fake GitHub: the pull request GitHub's editor
+/// opens ("Update variables.toml", no label) is a proposal by default:
+/// `check` passes it saying so, `resolve` enacts it; one that changes the
+/// tool's code too is no matter, neither closed nor counted.
+#[test]
+fn a_pull_request_titled_as_githubs_editor_titles_it_is_a_proposal_by_default() {
+    let (game, fake, head) = setup();
+    {
+        let mut w = fake.world();
+        let pull = w.items.get_mut(&1).unwrap();
+        pull.labels.clear();
+        pull.title = "Update variables.toml".into();
+        let mut code = Item::pull(
+            2,
+            "Update main.rs",
+            "boris-b",
+            "2030-01-01T00:05:00Z",
+            &head,
+        );
+        code.files = vec!["src/main.rs".into(), "state/variables.toml".into()];
+        w.items.insert(2, code);
+    }
+    let check = github(
+        &game,
+        &fake,
+        "2030-01-01T00:10:00Z",
+        &["check", "--pr", "1"],
+    );
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+    assert!(
+        check.stdout.contains("Proposal #1")
+            && check.stdout.contains("a Proposal, as it names no kind"),
+        "{}",
+        check.stdout
+    );
+    let status = fake.world().statuses.last().cloned().unwrap();
+    assert_eq!(status.state, "success", "{status:?}");
+    assert!(
+        status
+            .description
+            .contains("a Proposal, as it names no kind"),
+        "{status:?}"
+    );
+    let check = github(
+        &game,
+        &fake,
+        "2030-01-01T00:10:00Z",
+        &["check", "--pr", "2"],
+    );
+    assert_eq!(check.code, 1, "{}{}", check.stdout, check.stderr);
+    assert!(
+        check
+            .stdout
+            .contains("it changes src/main.rs, which no proposal may"),
+        "{}",
+        check.stdout
+    );
+    {
+        let mut w = fake.world();
+        w.add_comment(1, "boris-b", "2030-01-01T01:00:00Z", "FOR");
+        w.add_comment(1, "cleo-c", "2030-01-01T01:00:00Z", "FOR");
+    }
+    let run = resolve(&game, &fake, "2030-01-01T13:00:00Z");
+    assert!(run.contains("Proposal #1: enact"), "{run}");
+    assert!(!run.contains("#2"), "{run}");
+    let w = fake.world();
+    assert_eq!(w.items[&2].state, "open", "no matter, left alone");
+    assert!(w.bot_comments(2).is_empty(), "no status on it");
+}

@@ -220,7 +220,25 @@ impl GitHubForge {
             kind_changed: None,
             link: pull.html_url,
             updated: pull.updated_at.as_deref().map(dto::time).transpose()?,
+            paths: None,
         };
+        let mut info = info;
+        // One that names no kind is a proposal by default if its files
+        // are a proposal's: listed (one request) while it is open, or
+        // once closed if the resolver's labels say it was a matter.
+        let resolver_labelled = info.labels.iter().any(|l| {
+            use crate::matter::labels::{ENACTED, FAILED, MERGED, NOT_A_MATTER, RESOLVING};
+            [RESOLVING, ENACTED, FAILED, MERGED, NOT_A_MATTER]
+                .iter()
+                .any(|r| l.eq_ignore_ascii_case(r))
+        });
+        if info.names_no_kind() && !info.draft && (info.head.is_some() || resolver_labelled) {
+            info.paths = match self.changed_files(info.number) {
+                Ok(paths) => Some(paths),
+                Err(ForgeError::TooManyFiles { .. }) => None,
+                Err(e) => return Err(e),
+            };
+        }
         self.threads.borrow_mut().listed(info.number, info.updated);
         self.labels
             .borrow_mut()
@@ -637,5 +655,7 @@ fn issue_matter(issue: Issue) -> Result<MatterInfo, ForgeError> {
         kind_changed: None,
         link: issue.html_url,
         updated: None,
+        // A pull request's files are not in the issues list.
+        paths: None,
     })
 }

@@ -119,8 +119,10 @@ pub struct LocalForge {
 /// A new matter to open on the local forge.
 #[derive(Debug, Clone)]
 pub struct NewMatter<'a> {
-    /// The kind (its label).
-    pub kind: Kind,
+    /// The kind (its label); `None` names none, as a pull request from
+    /// the forge's editor ("Update voting.md"), which is then a proposal
+    /// by default if it changes only what a proposal may.
+    pub kind: Option<Kind>,
     /// The title.
     pub title: &'a str,
     /// The description.
@@ -241,7 +243,11 @@ impl LocalForge {
             body: new.body.to_string(),
             author: author.to_string(),
             opened: self.now,
-            labels: vec![new.kind.label().to_string()],
+            labels: new
+                .kind
+                .map(|k| k.label().to_string())
+                .into_iter()
+                .collect(),
             branch: new.branch.map(str::to_string),
             base: None,
             state: State::Open,
@@ -415,6 +421,15 @@ impl LocalForge {
             kind_changed: None,
             link: None,
             updated: None,
+            paths: None,
+        })
+        .and_then(|mut info| {
+            // A pull request that names no kind is a proposal by default
+            // when its files are a proposal's: listed as a forge lists them.
+            if info.pull && info.names_no_kind() {
+                info.paths = Some(self.changed_files(m.number)?);
+            }
+            Ok(info)
         })
     }
 

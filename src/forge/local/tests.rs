@@ -69,7 +69,7 @@ impl Fixture {
 
 fn open_p1(forge: &LocalForge) -> MatterNumber {
     let new = NewMatter {
-        kind: Kind::Proposal,
+        kind: Some(Kind::Proposal),
         title: "Shout",
         body: "Make two loud.",
         author: "ada",
@@ -80,7 +80,7 @@ fn open_p1(forge: &LocalForge) -> MatterNumber {
 
 fn open_issue(forge: &LocalForge, author: &str, title: &str) -> MatterNumber {
     let new = NewMatter {
-        kind: Kind::Cfj,
+        kind: Some(Kind::Cfj),
         title,
         body: "",
         author,

@@ -73,7 +73,7 @@ pub fn judge(ledger: &Ledger<'_>, facts: &Facts<'_>) -> Judgement {
     let base = ledger.game();
     match ledger.verdict(&facts.posting) {
         Some(Refusal::NoKind) => {
-            v.problems.push("it is no matter: label it Proposal, CfJ, DoV or Action (or start its title with one of them and a colon)".into());
+            v.problems.push(no_kind(&facts.posting));
             return v;
         }
         Some(Refusal::NotAMatter(why)) => {
@@ -103,6 +103,35 @@ pub fn judge(ledger: &Ledger<'_>, facts: &Facts<'_>) -> Judgement {
     }
     v
 }
+
+/// What the status of a post that names no kind says: that it is no
+/// matter, why (a pull request that changes files no proposal may is no
+/// proposal by default), and how to make it the matter its author meant.
+fn no_kind(posting: &Posting<'_>) -> String {
+    const HOW: &str =
+        "label it Proposal, CfJ, DoV or Action (or start its title with one of them and a colon)";
+    let outside: Vec<&str> = posting
+        .changed
+        .unwrap_or_default()
+        .iter()
+        .filter(|p| touches(Kind::Proposal, p).is_some())
+        .map(String::as_str)
+        .collect();
+    match outside.as_slice() {
+        [] => format!("it is no matter: {HOW}"),
+        paths => format!(
+            "it is no matter: it names no kind, and it changes {}, which no proposal may (only {}); to make it a matter, change only those and {HOW}",
+            crate::text::one_line(&paths.join(", "), 200),
+            MATTER_DIRS.join(", ")
+        ),
+    }
+}
+
+/// What the status of a pull request that is a proposal only by default
+/// (it names no kind) says before its rule changes: how to make it
+/// another kind if the author meant one.
+pub const BY_DEFAULT: &str =
+    "a Proposal, as it names no kind (title it “CfJ: …” or “Action: …” for another kind)";
 
 /// Why the values an action pull request changes (from where it forked
 /// to its head) may not be changed by its author, by each value's `by` in
