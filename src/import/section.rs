@@ -228,15 +228,11 @@ pub(crate) struct Decision {
     pub(crate) here: String,
     /// Its number the other way.
     pub(crate) there: String,
-    /// Its parent now, and the other way.
-    pub(crate) parents: (Option<usize>, Option<usize>),
     /// Every other rule of the section whose number the other way changes,
     /// before it or after it: (index, number now, number the other way).
     pub(crate) moves: Vec<(usize, String, String)>,
     /// Why it is asked.
     pub(crate) why: String,
-    /// How much less the other way scores.
-    pub(crate) gap: i32,
     /// Whether only a word one rule shares with the other's title leans
     /// the other way (nothing places the rule): asked after the others.
     pub(crate) weak: bool,
@@ -464,10 +460,8 @@ fn decisions(
             rule: i,
             here,
             there,
-            parents: (best.parents[i], other.parents[i]),
             moves,
             why,
-            gap,
             weak,
             other: other.paths.clone(),
         });

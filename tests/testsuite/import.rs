@@ -985,7 +985,7 @@ fn answer_questions(dump: &Path, want: &std::collections::BTreeMap<usize, String
 /// needs at most two answers more than there are wrong parents (none when
 /// every number is right already). Prints the table of the import docs
 /// (run with `--nocapture`). The one exception is a rule that nothing in
-/// the text places nor leans on (ruleset 73's "Regalia Actions", a guess
+/// the text places nor leans on (ruleset 73's rule at line 268, a guess
 /// of its list): it is not asked about, by design, and stays wrong.
 #[test]
 fn truthful_answers_to_the_questions_number_every_rule() {
