@@ -33,6 +33,21 @@ pub(crate) struct Context<'a> {
     pub(crate) hints: &'a Hints,
 }
 
+/// Whether a contents entry's title and a line of the dump are the same
+/// title: alike but for case, runs of spaces and the shape of quotes (a
+/// copied Contents box and a printed page may differ in those).
+pub(crate) fn same_title(a: &str, b: &str) -> bool {
+    let plain = |t: &str| {
+        t.replace(['“', '”'], "\"")
+            .replace(['‘', '’'], "'")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    plain(a) == plain(b)
+}
+
 /// Clues from the table of contents for the section numbered `number`.
 fn contents_clues(contents: &[ContentsEntry], number: u32, drafts: &[Draft]) -> Vec<Clue> {
     let mut used = BTreeSet::new();
@@ -45,7 +60,7 @@ fn contents_clues(contents: &[ContentsEntry], number: u32, drafts: &[Draft]) -> 
             continue;
         }
         let found = (0..drafts.len())
-            .find(|&i| !used.contains(&i) && drafts[i].title.trim() == entry.title.trim());
+            .find(|&i| !used.contains(&i) && same_title(&drafts[i].title, &entry.title));
         if let Some(i) = found {
             used.insert(i);
             clues.push(Clue {
