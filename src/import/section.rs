@@ -393,7 +393,7 @@ pub(crate) fn nest(
         return Err(ImportError::HintLine {
             line: unmet.line,
             problem: format!(
-                "{}, but with the other hints it cannot be: the rules before it do not leave that number free",
+                "{}, but with the other hints it cannot be: the rules before it do not leave that number free (check the other answers too: those a questions file fills in are the import's own)",
                 unmet.why
             ),
         });
