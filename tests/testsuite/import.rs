@@ -1167,6 +1167,7 @@ fn the_questions_file_corrected_at_once_numbers_every_rule() {
         }
         let text = std::fs::read_to_string(dump).unwrap();
         let imported = gitnomic::import::blognomic::import(&text, "d", &hints).unwrap();
+        println!("{name}: {rounds} rounds of corrections");
         let unplaced = usize::from(name == "blognomic-ruleset-73");
         assert_eq!(
             right_numbers(&imported, &want) + unplaced,
