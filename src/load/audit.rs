@@ -9,7 +9,8 @@
 //!   later matter (or the resolver, or an admin's typo fix) changed it;
 //! - every record's outcome is what the forge says became of its matter
 //!   (merged or not, its label);
-//! - the dice log verifies, and holds every roll the history credits.
+//! - the dice log verifies, and holds every roll the history credits and
+//!   every roll a matter's status comment on the forge says was made.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -102,7 +103,55 @@ pub(crate) fn audit(
     for problem in dice.problems() {
         found.found(None, problem, say);
     }
+    for problem in rolls_the_forge_shows(forge.as_ref(), &dice.read)? {
+        found.found(None, &problem, say);
+    }
     Ok(found)
+}
+
+/// Each roll a matter's status comment says was made (the journal keeps
+/// every roll of the matter's log when it is written) that the dice log on
+/// the default branch does not hold: a log deleted or cut, even with the
+/// history rewritten so that no commit credits the roll, is found by what
+/// the forge still shows. One read of a status a matter.
+fn rolls_the_forge_shows(
+    forge: &dyn Forge,
+    logs: &[crate::record::rolls::RollLog],
+) -> anyhow::Result<Vec<String>> {
+    use crate::record::rolls::{Credited, unlogged};
+    let mut matters = forge
+        .open_matters()
+        .context("listing the forge's open matters")?;
+    matters.extend(
+        forge
+            .every_closed_matter()
+            .context("listing the forge's closed matters")?,
+    );
+    matters.sort_by_key(|m| m.number);
+    matters.dedup_by_key(|m| m.number);
+    let mut shown = Vec::new();
+    for m in &matters {
+        let Some(status) = forge
+            .status_comment(m.number)
+            .with_context(|| format!("reading #{}'s status comment", m.number))?
+        else {
+            continue;
+        };
+        let journal = crate::matter::journal::Journal::read(&status.body);
+        for (comment, said) in journal.rolled {
+            shown.extend(said.into_iter().map(|roll| (m.number, comment, roll)));
+        }
+    }
+    let credited: Vec<Credited<'_>> = shown
+        .iter()
+        .map(|(matter, comment, roll)| Credited {
+            matter: *matter,
+            comment: *comment,
+            roll,
+            from: format!("#{matter}'s status comment"),
+        })
+        .collect();
+    Ok(unlogged(logs, &credited))
 }
 
 /// Every closed votable matter on the forge without a record on the

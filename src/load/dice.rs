@@ -24,6 +24,8 @@ pub(crate) struct DiceCheck {
     pub(crate) mismatches: Vec<String>,
     /// Each roll the history credits that the log does not hold, in words.
     pub(crate) unlogged: Vec<String>,
+    /// The logs as read.
+    pub(crate) read: Vec<RollLog>,
 }
 
 impl DiceCheck {
@@ -106,11 +108,12 @@ pub(crate) fn check_dice(
                 matter: c.matter?,
                 comment: c.comment?,
                 roll: c.roll.as_deref()?,
-                commit: &c.commit,
+                from: format!("commit {}", c.commit),
             })
         })
         .collect();
     found.unlogged = rolls::unlogged(&logs, &credited);
+    found.read = logs;
     Ok(found)
 }
 

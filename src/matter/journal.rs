@@ -93,6 +93,12 @@ pub struct Journal {
     /// old that appears only now (its author joined since) is not acted on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acted_through: Option<u64>,
+    /// The rolls made in each comment, as `DICE6 = 4`, as the dice log
+    /// held them when the status was written: an audit finds a roll the
+    /// log has lost since (a log deleted or edited on the default branch,
+    /// its history rewritten) by what the forge still shows.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub rolled: BTreeMap<u64, Vec<String>>,
     /// The values a run announced it is setting and may not have committed
     /// yet: the next run sets them again (a no-op if they were).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -181,6 +187,11 @@ impl Journal {
             while saved < over {
                 let Some(id) = journal.least_needed() else {
                     if journal.fold_oldest_acted(over - saved) {
+                        break;
+                    }
+                    // Last, the oldest rolls kept for an audit: the dice
+                    // log holds them all the same.
+                    if journal.rolled.pop_first().is_some() {
                         break;
                     }
                     return (journal, left_out);

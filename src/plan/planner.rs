@@ -200,6 +200,21 @@ impl Planner<'_> {
         journal: &crate::matter::journal::Journal,
         text: &str,
     ) -> String {
+        // Every roll the matter's log holds is kept in its status too
+        // (and never taken out), where an audit finds one the log lost.
+        let mut journal = journal.clone();
+        for r in self
+            .logs
+            .get(&n)
+            .map(|l| l.rolls.as_slice())
+            .unwrap_or_default()
+        {
+            let said = format!("{} = {}", r.dice, r.total);
+            let kept = journal.rolled.entry(r.comment).or_default();
+            if !kept.contains(&said) {
+                kept.push(said);
+            }
+        }
         match self.dice.get(&n) {
             Some(dice) => journal.render(&format!("{}\n\n{dice}", text.trim_end())),
             None => journal.render(text),

@@ -269,7 +269,7 @@ pub fn verify(log: &RollLog) -> Vec<Mismatch> {
 
 /// A roll the gamestate's history credits to a change: an action's commit
 /// message says `rolled DICE6 = 4` for a value, as `gitnomic log` shows it.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Credited<'a> {
     /// The matter the commit names.
     pub matter: MatterNumber,
@@ -277,8 +277,8 @@ pub struct Credited<'a> {
     pub comment: u64,
     /// The roll as credited: `DICE6 = 4`.
     pub roll: &'a str,
-    /// The commit that credits it (short).
-    pub commit: &'a str,
+    /// What credits it: `commit 1a2b3c4`, `#5's status comment`.
+    pub from: String,
 }
 
 /// Why each roll the history credits is not in the dice log as credited:
@@ -289,18 +289,18 @@ pub fn unlogged(logs: &[RollLog], credited: &[Credited<'_>]) -> Vec<String> {
         .iter()
         .filter(|c| {
             !logs.iter().filter(|l| l.matter == c.matter).any(|l| {
-                l.rolls
-                    .iter()
-                    .any(|r| r.comment == c.comment && format!("{} = {}", r.dice, r.total) == c.roll)
+                l.rolls.iter().any(|r| {
+                    r.comment == c.comment && format!("{} = {}", r.dice, r.total) == c.roll
+                })
             })
         })
         .map(|c| {
             format!(
-                "{}: #{} comment {}: commit {} credits the roll `{}`, but the dice log does not hold it",
+                "{}: #{} comment {}: {} credits the roll `{}`, but the dice log does not hold it",
                 path(c.matter),
                 c.matter,
                 c.comment,
-                c.commit,
+                c.from,
                 c.roll
             )
         })

@@ -155,10 +155,15 @@ fn assert_roll_missed(game: &GameTest) {
     );
     let audit = game.run(&["audit"]);
     assert_eq!(audit.code, 1, "{}{}", audit.stdout, audit.stderr);
+    // The history's credit, and the action's status comment, which the
+    // forge still shows.
     assert!(
         audit.stdout.contains("credits the roll `DICE6 = ")
+            && audit
+                .stdout
+                .contains("#1's status comment credits the roll `DICE6 = ")
             && audit.stdout.contains(
-                "0 records audited on main: 0 of them with a problem; 1 problems in all."
+                "0 records audited on main: 0 of them with a problem; 2 problems in all."
             ),
         "{}",
         audit.stdout
@@ -185,4 +190,33 @@ fn a_roll_dropped_from_the_dice_log_is_caught_by_verify_and_audit() {
         "tidy",
     );
     assert_roll_missed(&game);
+}
+
+/// A roll with no change of the gamestate (`ROLL D20` on a CfJ) is in no
+/// commit's credit; only the dice log and the matter's status comment hold
+/// it. A log deleted from main is found by what the status still shows.
+#[test]
+fn a_roll_only_the_status_shows_is_missed_by_audit_when_its_log_goes() {
+    let game = committed();
+    game.open("2030-01-01T00:00:00Z", "ada-tinkers", "cfj", "Luck", None);
+    game.at(
+        "2030-01-01T01:00:00Z",
+        &["play", "comment", "1", "ROLL D20", "--as", "boris-b"],
+    );
+    game.at("2030-01-01T02:00:00Z", &["resolve"]);
+    let audit = game.run(&["audit"]);
+    assert_eq!(audit.code, 0, "{}{}", audit.stdout, audit.stderr);
+    game.commit_removing("main", "content/rolls/00001.toml", "tidy");
+    // No commit credits the roll: the history alone cannot tell.
+    let verify = game.run(&["roll", "verify"]);
+    assert_eq!(verify.code, 0, "{}{}", verify.stdout, verify.stderr);
+    let audit = game.run(&["audit"]);
+    assert_eq!(audit.code, 1, "{}{}", audit.stdout, audit.stderr);
+    assert!(
+        audit.stdout.contains(
+            "content/rolls/00001.toml: #1 comment 1: #1's status comment credits the roll `DICE20 = "
+        ) && audit.stdout.contains("1 problems in all."),
+        "{}",
+        audit.stdout
+    );
 }
