@@ -1181,3 +1181,29 @@ fn the_glossary_is_in_the_search_index() {
         "the anchor is there"
     );
 }
+
+/// Leftovers of the last review: a favicon (no 404 on every page), the
+/// copy-link button's accessible name holds its visible words, matter
+/// numbers stay on phones, small controls are 24 px targets, and a
+/// player's dates say what they are.
+#[test]
+fn the_favicon_copy_links_numbers_targets_and_dates() {
+    let site = render(&pending());
+    assert!(
+        site["index.html"].contains(r#"<link rel="icon" href="favicon.svg" type="image/svg+xml">"#)
+    );
+    assert!(site["rules/quorum.html"].contains(r#"<link rel="icon" href="../favicon.svg""#));
+    assert!(site["favicon.svg"].starts_with("<svg"));
+    let js = &site["site.js"];
+    assert!(js.contains(r#"button.textContent = "copy link";"#));
+    assert!(js.contains(r#"button.setAttribute("aria-label", "copy link to this rule");"#));
+    let css = &site["style.css"];
+    assert!(
+        !css.contains("table.matters th:nth-child(1)"),
+        "the number column stays"
+    );
+    assert!(css.contains("min-height: 24px"), "24 px targets");
+    let ada = main_of(&site, "players/ada.html");
+    assert!(ada.contains("<dt>Joined</dt><dd>2030-01-01</dd>"), "{ada}");
+    assert!(!ada.contains("<dt>Active</dt>"), "{ada}");
+}
