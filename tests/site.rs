@@ -1207,3 +1207,16 @@ fn the_favicon_copy_links_numbers_targets_and_dates() {
     assert!(ada.contains("<dt>Joined</dt><dd>2030-01-01</dd>"), "{ada}");
     assert!(!ada.contains("<dt>Active</dt>"), "{ada}");
 }
+
+/// A card's next moment is machine-readable for the reader's browser to
+/// count down to; the sentence before it states it in UTC.
+#[test]
+fn a_cards_next_moment_is_counted_down_in_the_browser() {
+    let site = render(&pending());
+    let page = main_of(&site, "pending/index.html");
+    assert!(
+        page.contains("enacts at 00:40 UTC on 6 Jan 2030 if nothing changes.<span class=\"countdown\" data-at=\"2030-01-06T00:40:00Z\"></span>"),
+        "{page}"
+    );
+    assert!(site["site.js"].contains("function addCountdowns()"));
+}

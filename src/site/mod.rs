@@ -161,6 +161,9 @@ pub struct PendingView {
     pub decision_class: String,
     /// What happens next, as a sentence.
     pub next: String,
+    /// The moment in that sentence, machine-readable, if it names one:
+    /// the reader's browser counts down to it.
+    pub next_iso: Option<String>,
     /// Why, in the rules' own terms.
     pub reasons: Vec<String>,
     /// Its discussion: every comment and review body but the resolver's

@@ -100,6 +100,11 @@ fn view(
         decision: standing.headline.to_string(),
         decision_class: standing.class.to_string(),
         next: status::capitalised(&standing.next),
+        next_iso: d
+            .next_change
+            .as_ref()
+            .and_then(|n| n.at)
+            .map(|at| at.to_string()),
         reasons: d.reasons.clone(),
         discussion: discussion(d, m, author),
     }

@@ -323,6 +323,37 @@ function addLocalTimes() {
   }
 }
 
+/** "11 h 40 min" for a span of milliseconds. */
+function span(ms) {
+  const minutes = Math.round(ms / 60000);
+  const days = Math.floor(minutes / 1440), hours = Math.floor((minutes % 1440) / 60), mins = minutes % 60;
+  const parts = [];
+  if (days) parts.push(days + " d");
+  if (hours) parts.push(hours + " h");
+  if (mins || !parts.length) parts.push(mins + " min");
+  return parts.join(" ");
+}
+
+/** A moment a card names (`data-at`, in UTC as the page states it) counted
+ * down in the reader's browser, once a minute; the page's own sentence
+ * stays true without it. */
+function addCountdowns() {
+  const spans = document.querySelectorAll(".countdown[data-at]");
+  if (!spans.length) return;
+  const tick = () => {
+    const now = Date.now();
+    for (const el of spans) {
+      const at = new Date(el.dataset.at).getTime();
+      if (Number.isNaN(at)) continue;
+      el.textContent = at > now
+        ? " That is in " + span(at - now) + "."
+        : " That moment has passed: the resolver's next run decides.";
+    }
+  };
+  tick();
+  setInterval(tick, 60000);
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   addCopyLinks();
   for (const table of document.querySelectorAll("table.sortable")) {
@@ -333,4 +364,5 @@ document.addEventListener("DOMContentLoaded", () => {
   addMe();
   addContents();
   addLocalTimes();
+  addCountdowns();
 });
