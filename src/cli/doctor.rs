@@ -87,6 +87,7 @@ fn observe(
         labels,
         roster,
         accounts,
+        resolve_workflow: forge.read_file(".github/workflows/resolve.yml")?,
     })
 }
 

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use anyhow::{Context as _, bail};
 
 use super::{EXIT_OK, GlobalArgs};
-use crate::import::{self, Hints, Imported, blognomic, files, plain};
+use crate::import::{self, Contents, Hints, Imported, blognomic, files, hints, plain};
 use crate::source::SourceFile;
 use crate::staging::Staging;
 
@@ -44,7 +44,7 @@ pub struct RulesetArgs {
     #[arg(
         long,
         value_name = "DIR",
-        required_unless_present = "list",
+        required_unless_present_any = ["list", "questions"],
         conflicts_with = "list"
     )]
     pub out: Option<PathBuf>,
@@ -58,6 +58,15 @@ pub struct RulesetArgs {
     /// Replace the rules already in DIR/rules/.
     #[arg(long, requires = "out")]
     pub force: bool,
+    /// Write the questions the text leaves open to FILE, as a hints file
+    /// with the import's current answers filled in: edit the answers and
+    /// pass it back with --hints.
+    #[arg(long, value_name = "FILE")]
+    pub questions: Option<PathBuf>,
+    /// The wiki page's Contents box, pasted into FILE (lines such as
+    /// `2.4.1 Powers`): it numbers the rules it lists.
+    #[arg(long, value_name = "FILE")]
+    pub contents: Option<PathBuf>,
 }
 
 /// Runs `gitnomic import`.
@@ -79,22 +88,49 @@ fn ruleset(args: &RulesetArgs) -> anyhow::Result<ExitCode> {
         }
         None => Hints::default(),
     };
+    let contents = match &args.contents {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let contents = Contents::parse(&text);
+            if contents.is_empty() {
+                bail!(
+                    "{}: no contents entry (a line such as `2.4.1 Powers`) found",
+                    path.display()
+                );
+            }
+            contents
+        }
+        None => Contents::default(),
+    };
     let stem = args
         .file
         .file_stem()
         .map_or_else(|| "Imported ruleset".into(), |s| s.to_string_lossy());
     let context = || format!("cannot import {}", args.file.display());
-    let imported = blognomic::import(&text, &stem, &hints).with_context(context)?;
+    let imported = blognomic::import_with(&text, &stem, &hints, &contents).with_context(context)?;
     let rules = files::rule_files(&imported);
     import::verify(&imported, &rules).with_context(context)?;
     for warning in &imported.warnings {
         eprintln!("warning: {}: {warning}", args.file.display());
     }
+    if let Some(path) = &args.questions {
+        let asked = blognomic::all_questions(&text, &stem, &hints, &contents, &imported);
+        let file = hints::questions_file(&args.file.display().to_string(), &hints, &asked);
+        std::fs::write(path, file).with_context(|| format!("cannot write {}", path.display()))?;
+        eprintln!(
+            "wrote {} question{} to {}: check the answers against the wiki, then import with --hints {}",
+            asked.len(),
+            if asked.len() == 1 { "" } else { "s" },
+            path.display(),
+            path.display()
+        );
+    }
     match &args.out {
         Some(out) if !args.list => {
             write(out, &imported, &rules, args.force)?;
             say!("{}", preset_line(&imported));
-            say!("{}", doubt_line(&imported));
+            say!("{}", question_line(&imported));
             say!(
                 "imported {} rules in {} sections into {} (terms: {} / {}, {} / {})",
                 imported.rules.len(),
@@ -108,10 +144,12 @@ fn ruleset(args: &RulesetArgs) -> anyhow::Result<ExitCode> {
         }
         _ => {
             eprintln!("{}", preset_line(&imported));
-            eprintln!("{}", doubt_line(&imported));
-            let ruleset = plain::ruleset(&rules, &imported.terms).with_context(context)?;
-            for rule in &ruleset.rules {
-                say!("{}\t{}\t{}", rule.number, rule.section, rule.title);
+            eprintln!("{}", question_line(&imported));
+            if args.list {
+                let ruleset = plain::ruleset(&rules, &imported.terms).with_context(context)?;
+                for rule in &ruleset.rules {
+                    say!("{}\t{}\t{}", rule.number, rule.section, rule.title);
+                }
             }
         }
     }
@@ -129,13 +167,15 @@ fn preset_line(imported: &Imported) -> String {
     }
 }
 
-/// How many rules' numbers the text does not settle.
-fn doubt_line(imported: &Imported) -> String {
+/// How many questions the text leaves open, and how many numbers hang on them.
+fn question_line(imported: &Imported) -> String {
     let total = imported.rules.len();
-    match imported.in_doubt() {
-        0 => format!("in doubt: none of {total} rules"),
+    match imported.questions.len() {
+        0 => format!("0 questions: nothing in the text leaves a number of the {total} rules open"),
         n => format!(
-            "in doubt: {n} of {total} rules, each named in a warning above (and marked in its file's front matter when written): check their numbers against the wiki, or settle them with [parents] hints"
+            "{n} question{}, each asked in a warning above, the most numbers hanging on it first ({} of {total} rules' numbers hang on them, each marked in its file's front matter when written): answer them with [numbers] hints, or write them with --questions FILE",
+            if n == 1 { "" } else { "s" },
+            imported.in_doubt()
         ),
     }
 }

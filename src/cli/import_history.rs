@@ -21,7 +21,9 @@ pub struct Args {
 }
 
 /// Runs the import: records are written under `--root`; rows left out are
-/// reported as `file:line: why` on stderr and do not fail the run.
+/// reported as `file:line: skipped: why` on stderr and do not fail the
+/// run, and rows closed before they were posted as `file:line: flagged:
+/// …` (imported as the table has them).
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let text = std::fs::read_to_string(&args.csv)
         .with_context(|| format!("cannot read {}", args.csv.display()))?;
@@ -35,6 +37,14 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             problem.message
         );
     }
+    for flagged in &import.flagged {
+        eprintln!(
+            "{}:{}: flagged: {}",
+            args.csv.display(),
+            flagged.line,
+            flagged.message
+        );
+    }
     let files: BTreeMap<String, String> = import
         .records
         .iter()
@@ -43,7 +53,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     let stats =
         publish::write(&global.root, &files, &[]).context("cannot write the imported records")?;
     say!(
-        "imported {} records into {} ({} written, {} unchanged); {} rows skipped",
+        "imported {} records into {} ({} written, {} unchanged); {} flagged as closed before they were posted; {} rows skipped",
         import.records.len(),
         global
             .root
@@ -52,6 +62,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             .display(),
         stats.written,
         stats.unchanged,
+        import.flagged.len(),
         import.problems.len()
     );
     Ok(ExitCode::from(EXIT_OK))

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 
 use crate::cli::logging::Verbosity;
@@ -198,6 +199,28 @@ fn open_github(
         forge = forge.with_cache_file(PathBuf::from(path));
     }
     Ok(forge)
+}
+
+/// Gives the GitHub Actions step running this command an output `name`
+/// (`true` or `false`), appended to the file `GITHUB_OUTPUT` names, so a
+/// workflow runs its later steps and jobs only when they have something to
+/// do. Outside Actions (no `GITHUB_OUTPUT`) it does nothing.
+pub(crate) fn step_output(name: &str, value: bool) -> anyhow::Result<()> {
+    let Some(path) = std::env::var_os("GITHUB_OUTPUT").filter(|p| !p.is_empty()) else {
+        return Ok(());
+    };
+    use std::io::Write as _;
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&path)
+        .and_then(|mut file| writeln!(file, "{name}={value}"))
+        .with_context(|| {
+            format!(
+                "cannot write the step's output to {}",
+                PathBuf::from(&path).display()
+            )
+        })
 }
 
 /// The subcommands.

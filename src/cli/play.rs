@@ -141,6 +141,11 @@ pub enum KindArg {
 
 /// Runs a `play` subcommand.
 pub(crate) fn run(play: &Play, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    if let Play::Propose(a) = play {
+        // It takes the run lock before it opens the forge.
+        super::propose::run(a, global)?;
+        return Ok(ExitCode::from(EXIT_OK));
+    }
     let now = global.now();
     let forge = LocalForge::open(&global.root, &global.base, now)?;
     match play {
@@ -216,7 +221,7 @@ pub(crate) fn run(play: &Play, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             let head = forge.pushed(a.number, &a.author, admin)?;
             say!("#{}: {} pushed {head} at {now}", a.number, a.author);
         }
-        Play::Propose(a) => super::propose::run(a, &forge, global)?,
+        Play::Propose(_) => unreachable!("proposed above"),
         Play::List => list(&forge, global, now)?,
         Play::Show(a) => say_more!("{}", thread_text(&forge, a.number)?),
     }

@@ -9,8 +9,9 @@ use anyhow::{Context as _, bail};
 
 use super::GlobalArgs;
 use crate::forge::Kind;
-use crate::forge::local::{LocalForge, NewMatter};
+use crate::forge::local::{LocalError, LocalForge, NewMatter};
 use crate::git::{Repo, Stamp, configured_identity};
+use crate::matter::MatterNumber;
 
 /// The directories whose changes a matter proposes.
 const PROPOSED: &[&str] = &["rules", "state", "content"];
@@ -44,8 +45,40 @@ pub enum ProposeKind {
     Action,
 }
 
+/// Where a proposal being made is written down before anything a player
+/// sees changes: in the git directory, beside the run lock.
+const JOURNAL: &str = "gitnomic-propose.toml";
+
+/// A proposal part-way made: what a run killed after writing it left, and
+/// what the next `play propose` finishes before anything else.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Journal {
+    /// The branch it goes on.
+    branch: String,
+    /// The commit holding the player's changes.
+    commit: String,
+    /// The paths the commit changes, to restore in the work tree.
+    paths: Vec<String>,
+    /// The matter's kind: `Proposal` or `Action`.
+    action: bool,
+    /// Its title.
+    title: String,
+    /// Its description.
+    body: String,
+    /// Its author.
+    author: String,
+}
+
 /// Runs `play propose`: prints the matter opened.
-pub(crate) fn run(args: &Args, forge: &LocalForge, global: &GlobalArgs) -> anyhow::Result<()> {
+///
+/// It holds the run lock, as `resolve` does, so a killed one's leftovers
+/// (git's lock files) are cleared by the next run of either. It writes
+/// down what it is about to do (the branch, its commit, the matter) before
+/// it makes the branch; a run killed after that is finished by the next
+/// `play propose`, which opens the same matter from the same branch
+/// instead of a second one. Killed before it, nothing was changed.
+pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<()> {
     if args.title.trim().is_empty() {
         bail!("give the proposal a title: --title \"What it does\"");
     }
@@ -56,6 +89,26 @@ pub(crate) fn run(args: &Args, forge: &LocalForge, global: &GlobalArgs) -> anyho
         );
     }
     let repo = Repo::open(&global.root)?;
+    let taken = crate::resolve::guard::take(repo.git_dir())?;
+    if let Some((pid, files)) = &taken.cleared {
+        say!("A gitnomic run (process {pid}) was killed here; removed what it left:");
+        for file in files {
+            say!("  {}", file.display());
+        }
+    }
+    let forge = LocalForge::open(&global.root, &global.base, global.now())?;
+    let journal_path = repo.git_dir().join(JOURNAL);
+    let finished = match read_journal(&journal_path)? {
+        Some(journal) => {
+            let number = finish(&repo, &forge, &journal, &journal_path, true)?;
+            say!(
+                "finished what a killed `play propose` began: #{number} from branch {}",
+                journal.branch
+            );
+            true
+        }
+        None => false,
+    };
     let base = &global.base;
     let kind = match args.kind {
         ProposeKind::Proposal => Kind::Proposal,
@@ -82,40 +135,35 @@ pub(crate) fn run(args: &Args, forge: &LocalForge, global: &GlobalArgs) -> anyho
         at: global.now(),
     };
     let message = format!("{}\n\n{}", args.title.trim(), args.body.trim());
-    let moved = repo
-        .commit_changes_to_branch(base, &branch, PROPOSED, message.trim_end(), &stamp)?
-        .with_context(|| {
-            format!(
-                "nothing to propose: the work tree has no changes under {} against {base}; \
-                 edit a rule or the gamestate first",
-                PROPOSED.join("/, ") + "/"
-            )
-        })?;
-    let new = NewMatter {
-        kind: Some(kind),
-        title: args.title.trim(),
-        body: &args.body,
-        author: &args.author,
-        branch: Some(&branch),
-    };
-    let number = match forge.open_matter(&new) {
-        Ok(number) => number,
-        Err(e) => {
-            // Nothing opened: the branch goes, the work tree stays as it was.
-            let _ = repo.delete_branch(&branch);
-            return Err(anyhow::Error::new(e)
-                .context("could not open the matter; your changes are still in the work tree"));
+    let Some(moved) = repo.commit_changes(base, PROPOSED, message.trim_end(), &stamp)? else {
+        if finished {
+            return Ok(());
         }
+        bail!(
+            "nothing to propose: the work tree has no changes under {} against {base}; \
+             edit a rule or the gamestate first",
+            PROPOSED.join("/, ") + "/"
+        );
     };
-    repo.restore_paths(&moved.paths).with_context(|| {
-        format!(
-            "opened #{number}, but could not restore the work tree: your changes are \
-             safe on branch {branch}"
-        )
-    })?;
+    let journal = Journal {
+        branch,
+        commit: moved.commit.clone(),
+        paths: moved.paths.clone(),
+        action: matches!(kind, Kind::Action),
+        title: args.title.trim().to_string(),
+        body: args.body.clone(),
+        author: args.author.clone(),
+    };
+    let text = toml::to_string(&journal).context("writing down the proposal")?;
+    let tmp = repo.git_dir().join("gitnomic-tmp");
+    std::fs::create_dir_all(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    crate::staging::write_durably(&tmp.join(JOURNAL), &journal_path, text.as_bytes())
+        .with_context(|| format!("writing {}", journal_path.display()))?;
+    let number = finish(&repo, &forge, &journal, &journal_path, false)?;
     say!(
-        "opened {kind} #{number}: {} from branch {branch} ({}: {})",
+        "opened {kind} #{number}: {} from branch {} ({}: {})",
         args.title.trim(),
+        journal.branch,
         crate::matter::status::plural(
             i64::try_from(moved.paths.len()).unwrap_or(i64::MAX),
             "file",
@@ -123,8 +171,87 @@ pub(crate) fn run(args: &Args, forge: &LocalForge, global: &GlobalArgs) -> anyho
         ),
         moved.paths.join(", ")
     );
-    say!("the work tree is back to {base}; your changes are on {branch}");
+    say!(
+        "the work tree is back to {base}; your changes are on {}",
+        journal.branch
+    );
+    drop(taken);
     Ok(())
+}
+
+fn read_journal(path: &std::path::Path) -> anyhow::Result<Option<Journal>> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => toml::from_str(&text).map(Some).with_context(|| {
+            format!(
+                "{} is damaged: it is what a killed `play propose` left; remove it, and \
+                 check the work tree and the branches",
+                path.display()
+            )
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+    }
+}
+
+/// Carries out `journal` from wherever a run left it: the branch made at
+/// its commit, the matter opened from it (once), the work tree restored,
+/// and the journal removed. When the forge refuses the matter, all is
+/// undone: no branch, no journal, the changes still in the work tree.
+fn finish(
+    repo: &Repo,
+    forge: &LocalForge,
+    journal: &Journal,
+    path: &std::path::Path,
+    resumed: bool,
+) -> anyhow::Result<MatterNumber> {
+    let branch = &journal.branch;
+    match repo.branch_head(branch)? {
+        None => repo.create_branch(branch, &journal.commit)?,
+        Some(at) if at == journal.commit => {}
+        Some(at) => bail!(
+            "branch {branch} is at {at}, not at {} as {} says: remove that file, and \
+             check the branch and the work tree",
+            journal.commit,
+            path.display()
+        ),
+    }
+    let new = NewMatter {
+        kind: Some(if journal.action {
+            Kind::Action
+        } else {
+            Kind::Proposal
+        }),
+        title: &journal.title,
+        body: &journal.body,
+        author: &journal.author,
+        branch: Some(branch),
+    };
+    let number = match forge.open_matter(&new) {
+        Ok(number) => number,
+        // Opened by the run that was killed.
+        Err(LocalError::BranchTaken { open, .. }) if resumed => open,
+        Err(e) => {
+            // Nothing opened: the branch goes, the work tree stays as it was.
+            let _ = repo.delete_branch(branch);
+            let _ = std::fs::remove_file(path);
+            return Err(anyhow::Error::new(e)
+                .context("could not open the matter; your changes are still in the work tree"));
+        }
+    };
+    let left = repo
+        .restore_paths(&journal.paths, &journal.commit)
+        .with_context(|| {
+            format!(
+                "opened #{number}, but could not restore the work tree: your changes are \
+                 safe on branch {branch}; run `gitnomic play propose` again to finish"
+            )
+        })?;
+    for file in &left {
+        say!("{file} changed since it was proposed: left as it is");
+    }
+    std::fs::remove_file(path).with_context(|| format!("removing {}", path.display()))?;
+    crate::staging::sync_dir_of(path).with_context(|| format!("removing {}", path.display()))?;
+    Ok(number)
 }
 
 fn kind_word(kind: Kind) -> &'static str {

@@ -31,9 +31,16 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         halt_after: args.halt_after,
     };
     let mut carried_any = false;
+    let mut moved = false;
     let ended = resolve::run(forge.as_ref(), &request, &mut |event| {
+        if let Event::Carried(step, _) = &event {
+            moved |= step.effect.moves_base();
+        }
         print(&event, args.dry_run, &mut carried_any);
     });
+    // The workflow re-checks the open matters and brings its checkout
+    // forward only when the default branch moved.
+    super::step_output("moved", moved)?;
     let code = match ended {
         Ok(Ended::Done { held }) if held.is_empty() => EXIT_OK,
         Ok(Ended::Done { held }) => {
@@ -46,6 +53,13 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         }
         Ok(Ended::Refused(number)) => {
             say!("Stopped: #{number} could not be carried out; the next run decides it again.");
+            EXIT_PROBLEMS
+        }
+        Ok(Ended::Held(number)) => {
+            say!(
+                "Stopped: the forge refuses to merge #{number}; it is held (see its status) until an admin lets the resolver merge and removes the `{}` label.",
+                crate::matter::labels::HELD
+            );
             EXIT_PROBLEMS
         }
         Ok(Ended::Overtaken) => {

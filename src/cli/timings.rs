@@ -57,6 +57,18 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             None => say!("{what}: no such run among these."),
         }
     }
+    let m = summary.minutes;
+    let median = |m: Option<u32>| m.map_or_else(|| "no such run".into(), |m| format!("{m}"));
+    say!(
+        "Billed minutes (a private repository's; each job rounded up): a scheduled run {}, a \
+         comment's run {} (medians); {} over these {} runs{}.",
+        median(m.schedule),
+        median(m.comment),
+        m.total,
+        runs.len(),
+        m.a_day()
+            .map_or_else(String::new, |d| format!(", about {d} a day"))
+    );
     Ok(ExitCode::from(EXIT_OK))
 }
 
@@ -64,23 +76,25 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
 fn print_runs(runs: &[RunTimes]) {
     let or_dash = |span: Option<crate::time::Span>| span.map_or_else(|| "—".into(), span_text);
     say!(
-        "{:>7}  {:<20}  {:<9}  {:>12}  {:>12}  {:>12}  built",
+        "{:>7}  {:<20}  {:<9}  {:>12}  {:>12}  {:>12}  {:>7}  built",
         "run",
         "created",
         "woken by",
         "runner after",
         "status after",
-        "run took"
+        "run took",
+        "minutes"
     );
     for run in runs {
         say!(
-            "{:>7}  {:<20}  {:<9}  {:>12}  {:>12}  {:>12}  {}",
+            "{:>7}  {:<20}  {:<9}  {:>12}  {:>12}  {:>12}  {:>7}  {}",
             format!("#{}", run.number),
             run.created.to_string(),
             run.woken.to_string(),
             or_dash(run.wait()),
             or_dash(run.to_status()),
             span_text(run.whole()),
+            run.billed,
             if run.built() { "yes" } else { "no" }
         );
     }

@@ -9,7 +9,7 @@ use super::expr::{Env, Type, Value};
 use super::params::{Condition, Params, QUANTITIES};
 use super::snapshot::MatterKind;
 use super::tally::Tally;
-use crate::time::Span;
+use crate::time::{Span, Timestamp};
 
 /// What a resolve run does with a matter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -70,6 +70,9 @@ pub struct Quantities<'a> {
     pub quorum: i64,
     /// How long the matter has been open.
     pub age: Span,
+    /// When it was opened, when known: its age is then explained by the
+    /// moment a duration is reached, which stands until a vote changes it.
+    pub opened: Option<Timestamp>,
     /// Whether the game is in hiatus.
     pub hiatus: bool,
     /// Whether the enact condition holds (fail conditions only).
@@ -143,6 +146,10 @@ impl Env for Quantities<'_> {
             }
             (_, v) => v.to_string(),
         }
+    }
+
+    fn reaches(&self, name: &str, span: Span) -> Option<String> {
+        (name == "age").then_some(self.opened?.plus(span).in_words())
     }
 }
 
@@ -234,6 +241,17 @@ mod tests {
     /// A proposal of the default preset with `for_votes` FOR and
     /// `against` AGAINST among 5 active players, open `minutes`.
     fn proposal(for_votes: i64, against: i64, vetoed: bool, minutes: i64) -> Verdict {
+        proposal_opened(for_votes, against, vetoed, minutes, None)
+    }
+
+    /// The same, opened at `opened` when it is known.
+    fn proposal_opened(
+        for_votes: i64,
+        against: i64,
+        vetoed: bool,
+        minutes: i64,
+        opened: Option<Timestamp>,
+    ) -> Verdict {
         let params = Params::preset(DEFAULT_PRESET).unwrap();
         let tally = Tally {
             for_votes,
@@ -250,10 +268,31 @@ mod tests {
                 active: 5,
                 quorum: 3,
                 age: Span::seconds(minutes * 60),
+                opened,
                 hiatus: false,
                 enactable: None,
             },
         )
+    }
+
+    #[test]
+    fn a_known_opening_explains_the_age_by_the_moment_it_turns() {
+        let opened = Timestamp::parse("2030-01-01T00:00:00Z").unwrap();
+        let waiting = proposal_opened(2, 1, false, 12 * 60 + 20, Some(opened));
+        assert_eq!(
+            waiting.reasons[0],
+            "not enacted yet: 2 FOR, under the quorum of 3; \
+             open under 48 h until 00:00 UTC on 3 Jan 2030"
+        );
+        // The same words an hour later: nothing a reader sees moved.
+        let later = proposal_opened(2, 1, false, 13 * 60 + 20, Some(opened));
+        assert_eq!(later.reasons, waiting.reasons);
+        let enacted = proposal_opened(3, 0, false, 13 * 60, Some(opened));
+        assert!(
+            enacted.reasons[0].ends_with("open at least 12 h since 12:00 UTC on 1 Jan 2030"),
+            "{:?}",
+            enacted.reasons
+        );
     }
 
     #[test]

@@ -58,6 +58,13 @@ pub trait Env {
     /// for a truth value, the statement that it is true or false (`vetoed`,
     /// `not vetoed`).
     fn describe(&self, name: &str, value: Value) -> String;
+    /// For a duration that grows with the clock (a matter's age): the
+    /// moment it reaches `span`, in words. An explanation then names that
+    /// moment (`open under 48 h until 00:00 UTC on 3 Jan 2030`) instead of
+    /// the duration so far, so it reads the same until something changes.
+    fn reaches(&self, _name: &str, _span: Span) -> Option<String> {
+        None
+    }
 }
 
 /// A problem in a condition: unreadable, ill-typed or not computable.
@@ -427,6 +434,9 @@ impl Node {
                 let spans = [l, r]
                     .iter()
                     .any(|side| matches!(side.eval(env), Ok(Value::Span(_))));
+                if let Some(text) = Self::moment(op, l, r, env) {
+                    return text;
+                }
                 let (left, right) = (l.side(env, spans), r.side(env, spans));
                 match (op, &**r) {
                     // `0 AGAINST` says all that `0 AGAINST, equal to 0` would.
@@ -441,6 +451,28 @@ impl Node {
                 if holds { text } else { format!("not {text}") }
             }
         }
+    }
+
+    /// A clock's comparison with a duration (`age >= 12`) as the moment
+    /// it turns: `open at least 12 h since 12:00 UTC on 1 Jan 2030`.
+    fn moment(op: Op, l: &Node, r: &Node, env: &dyn Env) -> Option<String> {
+        let Node::Var(name) = l else { return None };
+        let span = match r.eval(env).ok()? {
+            Value::Span(s) => s,
+            Value::Int(h) => Span::hours(h),
+            Value::Bool(_) => return None,
+        };
+        let at = env.reaches(name, span)?;
+        let (words, link) = match op {
+            Op::Ge => ("at least", "since"),
+            Op::Gt => ("more than", "since"),
+            Op::Lt => ("under", "until"),
+            Op::Le => ("at most", "until"),
+            _ => return None,
+        };
+        let said = env.describe(name, Value::Span(span));
+        let verb = said.split(' ').next().unwrap_or("open");
+        Some(format!("{verb} {words} {span} {link} {at}"))
     }
 
     /// One side of a comparison in words; an arithmetic side leads with

@@ -117,6 +117,7 @@ impl<'a> Prepared<'a> {
             active: stage.active,
             quorum,
             age: stage.now.since(m.opened),
+            opened: Some(m.opened),
             hiatus: match m.kind {
                 MatterKind::Cfj => stage.hiatus_since.is_some() || stage.downtime,
                 MatterKind::Dov => true,

@@ -403,9 +403,15 @@ pub fn permitted(state: &GameState, actor: &Player, set: &SetValue) -> Result<()
             .unwrap_or_default()
     };
     match id {
+        // A whole item added or removed: judged on the item there is (an
+        // empty table is the side where it is not), as `ADD` and `REMOVE`
+        // judge it.
         None => {
-            may(&acting, name, decl, &fields(&set.from))?;
-            may(&acting, name, decl, &fields(&set.to))
+            let (from, to) = (fields(&set.from), fields(&set.to));
+            for item in [&from, &to].into_iter().filter(|i| !i.is_empty()) {
+                may(&acting, name, decl, item)?;
+            }
+            Ok(())
         }
         Some(id) => {
             let mut item = state

@@ -4,13 +4,17 @@
 //! branch clean again.
 //!
 //! The commit is made first and the work tree restored only after, so
-//! at every moment the player's files are in one place or the other.
+//! at every moment the player's files are in one place or the other. A
+//! file is restored whole (written beside and renamed into place), so a
+//! kill leaves it as the player had it or as the base branch has it,
+//! never half of either; a file that is neither was changed by the player
+//! since, and is never restored over.
 
 use std::path::Path;
 
 use super::{GitError, Repo, Stamp, read_err, write_err};
 
-/// What [`Repo::commit_changes_to_branch`] put on the new branch.
+/// What [`Repo::commit_changes`] committed, for a new branch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Moved {
     /// The new commit.
@@ -21,14 +25,14 @@ pub struct Moved {
 
 impl Repo {
     /// Commits the work tree's changes under the top-level directories
-    /// `dirs` (modified, new and deleted files; ignored ones left out)
-    /// onto a new branch `branch` whose parent is `base`'s head, which the
-    /// work tree must have checked out. The work tree, the index and
-    /// `base` are not touched. `None` when there is nothing to commit.
-    pub fn commit_changes_to_branch(
+    /// `dirs` (modified, new and deleted files; ignored ones left out) as
+    /// a commit whose parent is `base`'s head, which the work tree must
+    /// have checked out. No reference points at it yet; the work tree, the
+    /// index and `base` are not touched. `None` when there is nothing to
+    /// commit.
+    pub fn commit_changes(
         &self,
         base: &str,
-        branch: &str,
         dirs: &[&str],
         message: &str,
         stamp: &Stamp<'_>,
@@ -74,19 +78,14 @@ impl Repo {
         let commit = repo
             .commit(None, &who, &who, message, &tree, &[&parent])
             .map_err(write_err("the proposed commit"))?;
-        let found = repo
-            .find_commit(commit)
-            .map_err(read_err("the proposed commit"))?;
-        repo.branch(branch, &found, false)
-            .map_err(write_err(format!("branch {branch}")))?;
         Ok(Some(Moved {
             commit: commit.to_string(),
             paths,
         }))
     }
 
-    /// Deletes the local branch `branch` (one [`Repo::commit_changes_to_branch`]
-    /// made, when what it was for failed).
+    /// Deletes the local branch `branch` (one made for the commit of
+    /// [`Repo::commit_changes`], when what it was for failed).
     pub fn delete_branch(&self, branch: &str) -> Result<(), GitError> {
         self.inner
             .find_branch(branch, git2::BranchType::Local)
@@ -96,45 +95,74 @@ impl Repo {
 
     /// Puts `paths` of the work tree and the index back as the checked-out
     /// head has them, and removes those the head lacks: after their
-    /// changes were committed elsewhere.
-    pub fn restore_paths(&self, paths: &[String]) -> Result<(), GitError> {
+    /// changes were committed as `commit`. Only a file still as `commit`
+    /// has it (or already as the head has it) is touched; the paths of
+    /// files changed since are returned, left as they are.
+    pub fn restore_paths(&self, paths: &[String], commit: &str) -> Result<Vec<String>, GitError> {
         let repo = &self.inner;
-        let workdir = repo.workdir().ok_or_else(|| GitError::NotOn {
-            branch: "a work tree".into(),
-        })?;
+        let workdir = repo
+            .workdir()
+            .ok_or_else(|| GitError::NotOn {
+                branch: "a work tree".into(),
+            })?
+            .to_path_buf();
         let head_tree = repo
             .head()
             .and_then(|h| h.peel_to_tree())
             .map_err(read_err("HEAD"))?;
-        let mut checkout = git2::build::CheckoutBuilder::new();
-        checkout.force();
-        let mut any = false;
+        let proposed = repo
+            .find_commit(self.commit_id(commit)?)
+            .and_then(|c| c.tree())
+            .map_err(read_err("the proposed commit"))?;
+        let blob_at = |tree: &git2::Tree<'_>, path: &str| -> Result<_, GitError> {
+            match tree.get_path(Path::new(path)) {
+                Ok(entry) => {
+                    let blob = repo.find_blob(entry.id()).map_err(read_err(path))?;
+                    let executable = entry.filemode() == i32::from(git2::FileMode::BlobExecutable);
+                    Ok(Some((blob.content().to_vec(), executable)))
+                }
+                Err(_) => Ok(None),
+            }
+        };
+        let mut index = repo.index().map_err(read_err("the index"))?;
+        let mut left = Vec::new();
         for path in paths {
-            if head_tree.get_path(Path::new(path)).is_ok() {
-                checkout.path(path);
-                any = true;
-            } else {
-                let file = workdir.join(path);
-                if file.exists() {
-                    std::fs::remove_file(&file).map_err(|e| GitError::WriteFile {
-                        what: path.clone(),
-                        message: e.to_string(),
-                    })?;
+            let file = workdir.join(path);
+            let now = std::fs::read(&file).ok();
+            let head = blob_at(&head_tree, path)?;
+            let head_bytes = head.as_ref().map(|(b, _)| b);
+            if now.as_ref() != head_bytes {
+                let theirs = blob_at(&proposed, path)?;
+                if now.as_ref() != theirs.as_ref().map(|(b, _)| b) {
+                    left.push(path.clone());
+                    continue;
                 }
-                let mut index = repo.index().map_err(read_err("the index"))?;
-                if index.get_path(Path::new(path), 0).is_some() {
-                    index
-                        .remove_path(Path::new(path))
-                        .map_err(write_err("the index"))?;
-                    index.write().map_err(write_err("the index"))?;
+                match &head {
+                    Some((bytes, executable)) => super::worktree::write_whole(
+                        &repo.path().join(super::worktree::TMP),
+                        &file,
+                        bytes,
+                        *executable,
+                    ),
+                    None => super::worktree::remove_with_empty_parents(&workdir, &file),
                 }
+                .map_err(|e| GitError::WriteFile {
+                    what: format!("{path} in the work tree"),
+                    message: e.to_string(),
+                })?;
+            }
+            if head.is_some() {
+                index
+                    .add_path(Path::new(path))
+                    .map_err(write_err(format!("the index entry of {path}")))?;
+            } else if index.get_path(Path::new(path), 0).is_some() {
+                index
+                    .remove_path(Path::new(path))
+                    .map_err(write_err(format!("the index entry of {path}")))?;
             }
         }
-        if any {
-            repo.checkout_head(Some(&mut checkout))
-                .map_err(write_err("the work tree"))?;
-        }
-        Ok(())
+        index.write().map_err(write_err("the index"))?;
+        Ok(left)
     }
 }
 

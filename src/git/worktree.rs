@@ -359,11 +359,16 @@ fn io_err(path: &str, e: &std::io::Error) -> GitError {
 /// Where files for the work tree are written before they are renamed into
 /// place: inside the git directory (the same file system), so one a killed
 /// process left is never seen among the player's files.
-const TMP: &str = "gitnomic-tmp";
+pub(super) const TMP: &str = "gitnomic-tmp";
 
 /// Writes `bytes` to `path` through a temporary file in `tmp_dir`, renamed
 /// into place: a reader (or a kill) sees the old file or the new one.
-fn write_whole(tmp_dir: &Path, path: &Path, bytes: &[u8], executable: bool) -> std::io::Result<()> {
+pub(super) fn write_whole(
+    tmp_dir: &Path,
+    path: &Path,
+    bytes: &[u8],
+    executable: bool,
+) -> std::io::Result<()> {
     std::fs::create_dir_all(tmp_dir)?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
@@ -383,7 +388,7 @@ fn write_whole(tmp_dir: &Path, path: &Path, bytes: &[u8], executable: bool) -> s
 }
 
 /// Removes `file`, then each parent directory left empty, up to `root`.
-fn remove_with_empty_parents(root: &Path, file: &Path) -> std::io::Result<()> {
+pub(super) fn remove_with_empty_parents(root: &Path, file: &Path) -> std::io::Result<()> {
     match std::fs::remove_file(file) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}

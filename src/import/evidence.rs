@@ -31,6 +31,8 @@ use super::xref;
 
 /// Weights, in tenths of the cost of making one rule a subrule.
 pub(crate) mod weight {
+    /// A number a person gave in a hint: it holds whatever else says.
+    pub(crate) const HINT: i32 = 10_000;
     /// A numbered entry of the wiki's table of contents.
     pub(crate) const CONTENTS: i32 = 100;
     /// A citation that names the rule by number and title.

@@ -265,6 +265,7 @@ mod tests {
             source: Vec::new(),
             preset: None,
             preset_note: String::new(),
+            questions: Vec::new(),
         };
         let files = state_files(&imported);
         let (state, problems) = crate::gamestate::parse(&files, &|_| false);

@@ -6,7 +6,13 @@
 //!
 //! [parents]             # title line = line of its parent's title
 //! 78 = 67               # (0 = a top-level rule)
+//!
+//! [numbers]             # title line = its number on the wiki
+//! 265 = "2.20"
 //! ```
+//!
+//! A `[parents]` or `[numbers]` hint for a line the import did not take
+//! for a title makes it one (the import says so).
 //!
 //! Hints name lines, never text, so a hints file holds no rule text and
 //! stays valid only for the dump it was written for.
@@ -15,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Deserialize;
 
-use super::ImportError;
+use super::{ImportError, Question};
 
 /// The hints for one dump.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -26,6 +32,8 @@ pub struct Hints {
     pub not_titles: BTreeSet<usize>,
     /// The parent of a rule, both by title line; 0 makes it top-level.
     pub parents: BTreeMap<usize, usize>,
+    /// The number of a rule on the wiki, by title line: `[2, 20]` for `2.20`.
+    pub numbers: BTreeMap<usize, Vec<u32>>,
 }
 
 #[derive(Deserialize)]
@@ -37,6 +45,14 @@ struct HintsFile {
     not_titles: Vec<usize>,
     #[serde(default)]
     parents: BTreeMap<String, usize>,
+    #[serde(default)]
+    numbers: BTreeMap<String, toml::Value>,
+}
+
+/// A rule number as a hint writes it: `"2.20.1"`.
+pub fn parse_number(text: &str) -> Option<Vec<u32>> {
+    let parts: Option<Vec<u32>> = text.trim().split('.').map(|p| p.parse().ok()).collect();
+    parts.filter(|p| p.len() >= 2 && p.iter().all(|n| *n > 0))
 }
 
 impl Hints {
@@ -51,6 +67,27 @@ impl Hints {
             })?;
             parents.insert(line, parent);
         }
+        let mut numbers = BTreeMap::new();
+        for (line, number) in file.numbers {
+            let no: usize = line.parse().map_err(|_| {
+                ImportError::Hints(format!("`{line}` in [numbers] is not a line number"))
+            })?;
+            let parsed = match &number {
+                toml::Value::String(text) => parse_number(text),
+                _ => None,
+            };
+            let parsed = parsed.ok_or_else(|| {
+                ImportError::Hints(format!(
+                    "[numbers] {line} = {number}: a number is written in quotes, as on the wiki: {line} = \"2.3.1\""
+                ))
+            })?;
+            if parents.contains_key(&no) {
+                return Err(ImportError::Hints(format!(
+                    "line {no} has both a [parents] and a [numbers] hint: keep one"
+                )));
+            }
+            numbers.insert(no, parsed);
+        }
         let titles: BTreeSet<usize> = file.titles.into_iter().collect();
         let not_titles: BTreeSet<usize> = file.not_titles.into_iter().collect();
         if let Some(both) = titles.intersection(&not_titles).next() {
@@ -62,12 +99,13 @@ impl Hints {
             titles,
             not_titles,
             parents,
+            numbers,
         })
     }
 
     /// How many entries the hints hold.
     pub fn len(&self) -> usize {
-        self.titles.len() + self.not_titles.len() + self.parents.len()
+        self.titles.len() + self.not_titles.len() + self.parents.len() + self.numbers.len()
     }
 
     /// Whether there are no hints.
@@ -76,19 +114,80 @@ impl Hints {
     }
 }
 
+/// A hints file that asks `questions` (most numbers hanging on them
+/// first) with the import's current answers filled in, beside the hints
+/// already given (`hints`), for a person to check against the wiki, edit
+/// and pass back with `--hints`. `dump` names the dump in the header.
+pub fn questions_file(dump: &str, hints: &Hints, questions: &[Question]) -> String {
+    let total = questions.len();
+    let said = |k: usize, q: &Question| {
+        let mut line = format!("# question {k} of {total}: {}", q.ask());
+        if !q.moves.is_empty() {
+            line.push_str(&format!(
+                " The other answer also renumbers {}.",
+                q.moves_said()
+            ));
+        }
+        line.replace(['\n', '\r'], " ")
+    };
+    let mut out = format!(
+        "# Questions about the numbers of {}, from `gitnomic import ruleset`.\n\
+         # Each answer holds the import's current number: check it against the wiki\n\
+         # (its Contents box, or the numbers it shows), change the ones that differ,\n\
+         # and import again with `--hints` and this file. A line that is not a\n\
+         # title goes in not_titles; a title is answered in [numbers].\n\n",
+        dump.replace(['\n', '\r'], " ")
+    );
+    let list =
+        |out: &mut String, key: &str, lines: &BTreeSet<usize>, asked: &[(usize, &Question)]| {
+            out.push_str(&format!("{key} = [\n"));
+            for line in lines {
+                out.push_str(&format!("    {line},\n"));
+            }
+            for (k, q) in asked {
+                out.push_str(&format!("    {},\n    {}\n", q.line, said(*k, q)));
+            }
+            out.push_str("]\n");
+        };
+    let numbered: Vec<(usize, &Question)> = (1..).zip(questions).collect();
+    let untitled: Vec<(usize, &Question)> = numbered
+        .iter()
+        .copied()
+        .filter(|(_, q)| q.now.is_none())
+        .collect();
+    list(&mut out, "titles", &hints.titles, &[]);
+    list(&mut out, "not_titles", &hints.not_titles, &untitled);
+    out.push_str("\n[parents]\n");
+    for (child, parent) in &hints.parents {
+        out.push_str(&format!("{child} = {parent}\n"));
+    }
+    out.push_str("\n[numbers]\n");
+    for (line, number) in &hints.numbers {
+        out.push_str(&format!("{line} = \"{}\"\n", super::xref::show(number)));
+    }
+    for (k, q) in numbered {
+        if let Some(now) = &q.now {
+            out.push_str(&format!("{}\n{} = \"{now}\"\n", said(k, q), q.line));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn parses_every_kind_of_hint() {
-        let hints =
-            Hints::parse("titles = [5]\nnot_titles = [9, 11]\n[parents]\n20 = 12\n30 = 0\n")
-                .unwrap();
+        let hints = Hints::parse(
+            "titles = [5]\nnot_titles = [9, 11]\n[parents]\n20 = 12\n30 = 0\n[numbers]\n40 = \"2.10.1\"\n",
+        )
+        .unwrap();
         assert_eq!(hints.titles, BTreeSet::from([5]));
         assert_eq!(hints.not_titles, BTreeSet::from([9, 11]));
         assert_eq!(hints.parents, BTreeMap::from([(20, 12), (30, 0)]));
-        assert_eq!(hints.len(), 5);
+        assert_eq!(hints.numbers, BTreeMap::from([(40, vec![2, 10, 1])]));
+        assert_eq!(hints.len(), 6);
     }
 
     #[test]
@@ -98,6 +197,10 @@ mod tests {
             "[parents]\nten = 3\n",
             "titles = [4]\nnot_titles = [4]\n",
             "titles = \"4\"\n",
+            "[numbers]\n40 = 2.1\n",
+            "[numbers]\n40 = \"2\"\n",
+            "[numbers]\n40 = \"2.x\"\n",
+            "[parents]\n40 = 3\n[numbers]\n40 = \"2.1\"\n",
         ] {
             assert!(
                 matches!(Hints::parse(bad), Err(ImportError::Hints(_))),

@@ -57,7 +57,7 @@ pub(crate) struct Scan {
 }
 
 /// An entry of a printed table of contents: `2.4.1 Powers`.
-fn contents_entry(no: usize, line: &str) -> Option<ContentsEntry> {
+pub(crate) fn contents_entry(no: usize, line: &str) -> Option<ContentsEntry> {
     let (number, title) = line.split_once(char::is_whitespace)?;
     let number: Option<Vec<u32>> = number
         .trim_end_matches('.')

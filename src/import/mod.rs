@@ -32,6 +32,37 @@ use crate::source::SourceFile;
 
 pub use hints::Hints;
 
+/// The numbered entries of a wiki page's Contents box, pasted apart from
+/// the dump (`import ruleset --contents FILE`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Contents {
+    entries: Vec<section::ContentsEntry>,
+}
+
+impl Contents {
+    /// Reads a pasted Contents box: lines such as `2.4.1 Powers` (or
+    /// `2.4.1<TAB>Powers`); the `Contents` heading, `[hide]` and lines that
+    /// are not entries are skipped.
+    pub fn parse(text: &str) -> Self {
+        let entries = text
+            .lines()
+            .enumerate()
+            .filter_map(|(i, line)| lines::contents_entry(i + 1, line.trim()))
+            .collect();
+        Contents { entries }
+    }
+
+    /// How many entries it has.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether it has none.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
 /// A rule as found, before ids and files.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Draft {
@@ -117,6 +148,68 @@ pub struct ImportedRule {
     pub doubt: Option<String>,
 }
 
+/// A rule whose number changes with the answer to a [`Question`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Moved {
+    /// The line of its title.
+    pub line: usize,
+    /// Its title.
+    pub title: String,
+    /// Its number now.
+    pub now: String,
+    /// Its number if the answer is the other one.
+    pub other: String,
+}
+
+/// A decision the text leaves open, asked in the numbers a reader sees on
+/// the wiki: "is Difficulty 3.3 or 3.2.1?". Answered with a `[numbers]`
+/// (or `[parents]`) hint for `line`; a line that may be a title is
+/// answered with its number, or with `not_titles`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Question {
+    /// The line of the rule's title (or of the line that may be a title).
+    pub line: usize,
+    /// Its title (or the line's text).
+    pub title: String,
+    /// Its number now; `None` when the import does not take it for a title.
+    pub now: Option<String>,
+    /// Its number the other likeliest way; `None` when unknown (a line
+    /// that may be a title).
+    pub other: Option<String>,
+    /// The other rules whose numbers the answer changes.
+    pub moves: Vec<Moved>,
+    /// How many numbers hang on it: its own and the rules it moves (for
+    /// a line that may be a title, the rules after it in its section).
+    pub weight: usize,
+    /// Why it is asked.
+    pub why: String,
+    /// Whether only a shared word leans the other way: weak questions are
+    /// asked after the others.
+    pub weak: bool,
+}
+
+impl Question {
+    /// The question in words.
+    pub fn ask(&self) -> String {
+        match (&self.now, &self.other) {
+            (Some(now), Some(other)) => format!("is {} {now} or {other}?", self.title),
+            _ => format!(
+                "is line {} (\"{}\") a rule title, and if so what is its number?",
+                self.line, self.title
+            ),
+        }
+    }
+
+    /// The rules it moves, in words: `Chores 2.3 → 2.2.2, Trades 2.4 → 2.3`.
+    pub fn moves_said(&self) -> String {
+        self.moves
+            .iter()
+            .map(|m| format!("{} {} → {}", m.title, m.now, m.other))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 /// The engine preset the core rules match, and the rule that declares it
 /// (in its `[params]`, as the bundled game does).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -150,12 +243,24 @@ pub struct Imported {
     pub preset: Option<ChosenPreset>,
     /// Which preset was chosen and why, or why none was.
     pub preset_note: String,
+    /// The decisions the text leaves open, most numbers hanging on them first.
+    pub questions: Vec<Question>,
 }
 
 impl Imported {
     /// How many rules' numbers are in doubt.
     pub fn in_doubt(&self) -> usize {
         self.rules.iter().filter(|r| r.doubt.is_some()).count()
+    }
+
+    /// Each rule's title line and number (`2.3.1`), in order, as the
+    /// numbering module will give them.
+    pub fn numbers(&self) -> Vec<(usize, String)> {
+        let ids = xref::numbers(&self.sections, &self.rules);
+        self.rules
+            .iter()
+            .map(|r| (r.line, ids.get(&r.id).cloned().unwrap_or_default()))
+            .collect()
     }
 }
 

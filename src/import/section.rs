@@ -120,23 +120,33 @@ fn forced(
 /// rule is likely in the level of the rule before it ("Flying", cited as
 /// 2.2.1; "Chores", unclued; "Buildings", calling itself a subrule: all
 /// three subrules of 2.2).
-fn level_clues(clues: &[Clue], drafts: &[Draft]) -> Vec<Clue> {
-    let has_own = |r: usize| clues.iter().any(|c| c.rule == Some(r));
-    // Whether a clue makes rule `r` a subrule; with `after`, a subrule
+///
+/// A bare citation ("rule 2.2.1", no title) is a clue about no rule in
+/// particular; `numbered` gives, for each rule, the number such a citation
+/// gives it in a first nesting made without these clues, so a rule placed
+/// only by a bare citation opens or keeps a level like any other.
+fn level_clues(clues: &[Clue], drafts: &[Draft], numbered: &[Option<Vec<u32>>]) -> Vec<Clue> {
+    let has_own = |r: usize| clues.iter().any(|c| c.rule == Some(r)) || numbered[r].is_some();
+    // Whether a number makes a rule a subrule; with `after`, a subrule
     // that need not be the first subrule of rule `after` (a number cited
     // as `X.1` would make `after` its parent).
+    let nested_number = |path: &[u32], after: Option<usize>| {
+        path.len() > 1 && (after.is_none() || path.last() != Some(&1))
+    };
+    // Whether a clue makes rule `r` a subrule.
     let nested_by_clue = |r: usize, after: Option<usize>| {
-        clues.iter().any(|c| {
-            c.rule == Some(r)
-                && match &c.claim {
-                    Claim::ParentIs(p) => Some(*p) != after,
-                    Claim::Nested | Claim::SiblingOfPrevious => true,
-                    Claim::Number(path) => {
-                        path.len() > 1 && (after.is_none() || path.last() != Some(&1))
+        numbered[r]
+            .as_deref()
+            .is_some_and(|path| nested_number(path, after))
+            || clues.iter().any(|c| {
+                c.rule == Some(r)
+                    && match &c.claim {
+                        Claim::ParentIs(p) => Some(*p) != after,
+                        Claim::Nested | Claim::SiblingOfPrevious => true,
+                        Claim::Number(path) => nested_number(path, after),
+                        Claim::NotUnder(_) => false,
                     }
-                    Claim::NotUnder(_) => false,
-                }
-        })
+            })
     };
     (1..drafts.len().saturating_sub(1))
         .filter(|&i| !has_own(i) && nested_by_clue(i - 1, None) && nested_by_clue(i + 1, Some(i)))
@@ -157,13 +167,93 @@ fn level_clues(clues: &[Clue], drafts: &[Draft]) -> Vec<Clue> {
         .collect()
 }
 
+/// For each rule, the number a bare citation gives it in `solution`: the
+/// rule that holds a number cited without a title, if one does.
+fn bare_numbers(clues: &[Clue], solution: &Solution) -> Vec<Option<Vec<u32>>> {
+    let mut numbered = vec![None; solution.paths.len()];
+    for clue in clues.iter().filter(|c| c.rule.is_none()) {
+        if let Claim::Number(path) = &clue.claim {
+            if let Some(r) = solution.paths.iter().position(|p| p == path) {
+                numbered[r] = Some(path.clone());
+            }
+        }
+    }
+    numbered
+}
+
+/// The clues of the `[numbers]` hints for this section: each pins its
+/// rule to the number a person gave it.
+fn number_hints(
+    drafts: &[Draft],
+    hints: &Hints,
+    number: u32,
+    hinted: &mut BTreeSet<usize>,
+) -> Result<Vec<Clue>, ImportError> {
+    let mut clues = Vec::new();
+    for (i, draft) in drafts.iter().enumerate() {
+        let Some(full) = hints.numbers.get(&draft.line) else {
+            continue;
+        };
+        hinted.insert(draft.line);
+        match full.split_first() {
+            Some((&first, path)) if first == number && !path.is_empty() => {
+                clues.push(evidence::clue(
+                    i,
+                    Claim::Number(path.to_vec()),
+                    weight::HINT,
+                    draft.line,
+                    format!("a hint numbers it {}", xref::show(full)),
+                ));
+            }
+            _ => {
+                return Err(ImportError::HintLine {
+                    line: draft.line,
+                    problem: format!(
+                        "the hint numbers it {}, but it is a rule of section {number}",
+                        xref::show(full)
+                    ),
+                });
+            }
+        }
+    }
+    Ok(clues)
+}
+
+/// A decision the text leaves open: rule `rule`'s parent, here or there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Decision {
+    /// The rule it is about (an index into the section).
+    pub(crate) rule: usize,
+    /// Its number now, in full (`2.3.1`).
+    pub(crate) here: String,
+    /// Its number the other way.
+    pub(crate) there: String,
+    /// Its parent now, and the other way.
+    pub(crate) parents: (Option<usize>, Option<usize>),
+    /// Every other rule of the section whose number the other way changes,
+    /// before it or after it: (index, number now, number the other way).
+    pub(crate) moves: Vec<(usize, String, String)>,
+    /// Why it is asked.
+    pub(crate) why: String,
+    /// How much less the other way scores.
+    pub(crate) gap: i32,
+    /// Whether only a word one rule shares with the other's title leans
+    /// the other way (nothing places the rule): asked after the others.
+    pub(crate) weak: bool,
+    /// Every rule's number the other way, to tell one decision from another.
+    other: Vec<Vec<u32>>,
+}
+
 /// One section's nesting, and which of its rules' numbers are in doubt.
 pub(crate) struct Nesting {
     /// Each rule's parent.
     pub(crate) parents: Vec<Option<usize>>,
     /// Why each rule's number is in doubt, if it is: one line, for the
-    /// rule's file.
+    /// rule's file. A rule is in doubt when a decision is about it or
+    /// changes its number.
     pub(crate) doubts: Vec<Option<String>>,
+    /// The decisions the text leaves open, each once.
+    pub(crate) decisions: Vec<Decision>,
     /// Whether a contents entry or a numbered citation gives a number
     /// that the nesting keeps: something the text itself numbers.
     pub(crate) anchored: bool,
@@ -182,11 +272,16 @@ enum Support<'c> {
 }
 
 impl Support<'_> {
-    /// What rule `i` of `best` rests on.
-    fn of<'c>(clues: &'c [Clue], best: &Solution, i: usize) -> Support<'c> {
+    /// What rule `i` of `best` rests on against `other`: the clues about
+    /// it that hold in `best` and not in `other`.
+    fn of<'c>(clues: &'c [Clue], best: &Solution, other: &Solution, i: usize) -> Support<'c> {
         let held: Vec<&Clue> = clues
             .iter()
-            .filter(|c| c.rule == Some(i) && solve::holds(&c.claim, best, i))
+            .filter(|c| {
+                c.rule == Some(i)
+                    && solve::holds(&c.claim, best, i)
+                    && !solve::holds(&c.claim, other, i)
+            })
             .collect();
         match held[..] {
             _ if held.iter().any(|c| matches!(c.claim, Claim::Number(_))) => Support::Numbered,
@@ -197,20 +292,27 @@ impl Support<'_> {
     }
 
     /// How much less than `best` a nesting that moves the rule may score
-    /// for the rule to be in doubt. With nothing placing it, moving it
-    /// costs only the price of nesting; with one clue, only that clue.
-    fn margin(&self) -> i32 {
+    /// for its place to be a question. With one clue, moving it costs only
+    /// that clue. With nothing placing it, a rule sits where nesting costs
+    /// least (top-level, or where the numbers around it put it); it is a
+    /// question only when something in the text leans the other way (a
+    /// shared word, the shape of the numbers), that is when the other
+    /// place costs less than nesting a rule for nothing, or when it and
+    /// its other parent speak of each other (`mutual`: each one's text
+    /// uses a word of the other's title), whatever their lengths.
+    fn margin(&self, mutual: bool) -> i32 {
         match self {
             Support::Numbered | Support::Several => solve::DOUBT,
-            Support::Nothing => solve::NEST + solve::DOUBT,
+            Support::Nothing if mutual => solve::NEST + solve::DOUBT,
+            Support::Nothing => solve::NEST,
             Support::One(clue) => clue.weight + solve::DOUBT,
         }
     }
 }
 
 /// The parents of the rules of the section numbered `number`, with
-/// warnings for evidence the nesting goes against and for every rule
-/// whose number is in doubt.
+/// warnings for evidence the nesting goes against, and the decisions the
+/// text leaves open.
 pub(crate) fn nest(
     context: &Context,
     number: u32,
@@ -226,37 +328,78 @@ pub(crate) fn nest(
         context.ignored,
     ));
     clues.extend(contents_clues(context.contents, number, drafts));
-    clues.extend(level_clues(&clues, drafts));
+    let pinned_clues = number_hints(drafts, context.hints, number, hinted)?;
+    clues.extend(pinned_clues);
     let forced = forced(drafts, context.hints, hinted)?;
+    let pinned: Vec<bool> = (0..drafts.len())
+        .map(|i| forced[i].is_some() || context.hints.numbers.contains_key(&drafts[i].line))
+        .collect();
+    let fail = |i: usize| ImportError::HintLine {
+        line: drafts[i].line,
+        problem: "the hints nest the rules here too deep".into(),
+    };
+    // A first nesting without the level clues tells which rules the bare
+    // citations number.
+    let first = solve::solve(
+        &Problem::new(drafts.len(), &clues)
+            .with_affinity(affinity(drafts, context.ignored))
+            .with_lengths(drafts.iter().map(evidence::body_len).collect())
+            .with_forced(forced.clone()),
+    )
+    .map_err(fail)?;
+    let level = level_clues(&clues, drafts, &bare_numbers(&clues, &first));
+    clues.extend(level);
     // A hint is a person's decision: only numbers cited or listed are
     // still held against it. A rule's place in the level around it is an
     // inference, not something the text says: nothing to warn about.
+    // So is the wiki's own contents.
+    let listed: Vec<bool> = (0..drafts.len())
+        .map(|r| {
+            clues
+                .iter()
+                .any(|c| c.rule == Some(r) && c.weight == weight::CONTENTS)
+        })
+        .collect();
     let heard: Vec<Clue> = clues
         .iter()
         .filter(|c| {
-            let hinted = c.rule.is_some_and(|r| forced[r].is_some());
-            (!hinted || matches!(c.claim, Claim::Number(_))) && c.claim != Claim::SiblingOfPrevious
+            let hinted = c.rule.is_some_and(|r| pinned[r] || listed[r]);
+            (!hinted || matches!(c.claim, Claim::Number(_)))
+                && c.claim != Claim::SiblingOfPrevious
+                && c.weight != weight::HINT
         })
         .cloned()
         .collect();
+    let affinity = affinity(drafts, context.ignored);
     let mut problem = Problem::new(drafts.len(), &clues)
-        .with_affinity(affinity(drafts, context.ignored))
+        .with_affinity(affinity.clone())
         .with_lengths(drafts.iter().map(evidence::body_len).collect())
         .with_forced(forced);
-    let best = solve::solve(&problem).map_err(|i| ImportError::HintLine {
-        line: drafts[i].line,
-        problem: "the hints nest the rules here too deep".into(),
-    })?;
+    let best = solve::solve(&problem).map_err(fail)?;
+    if let Some(unmet) = clues.iter().find(|c| {
+        c.weight == weight::HINT && c.rule.is_some_and(|r| !solve::holds(&c.claim, &best, r))
+    }) {
+        return Err(ImportError::HintLine {
+            line: unmet.line,
+            problem: format!(
+                "{}, but with the other hints it cannot be: the rules before it do not leave that number free",
+                unmet.why
+            ),
+        });
+    }
     let show = |path: &[u32]| {
         let mut full = vec![number];
         full.extend(path);
         xref::show(&full)
     };
     warnings.extend(disagreements(&heard, &best, drafts, &show));
-    let runner_ups = solve::runner_ups(&mut problem, &best);
-    let doubts = doubts(&clues, &best, &runner_ups, drafts, &show, warnings);
+    let runner_ups = solve::runner_ups(&mut problem, &best, &pinned);
+    let shared = |c: usize, p: usize| affinity[c].get(p).copied().unwrap_or(0);
+    let decisions = decisions(&clues, &best, &runner_ups, drafts, &show, &shared);
+    let doubts = doubts(&decisions, drafts);
     let anchored = clues.iter().any(|c| {
         matches!(c.claim, Claim::Number(_))
+            && c.weight != weight::HINT
             && match c.rule {
                 Some(r) => solve::holds(&c.claim, &best, r),
                 None => solve::held_anywhere(&c.claim, &best),
@@ -265,103 +408,94 @@ pub(crate) fn nest(
     Ok(Nesting {
         parents: best.parents,
         doubts,
+        decisions,
         anchored,
     })
 }
 
-/// Which rules' numbers are in doubt, and why, with warnings that name
-/// each and the hint that settles it. A rule is in doubt when a nesting
-/// that moves it scores within its margin (see [`Support::margin`]) of
-/// the best; the rules after it that the move would renumber are in doubt
-/// with it. Rules that nothing places are named together, one warning a
-/// section, as there are many in a dump without citations.
-fn doubts(
+/// The decisions the text leaves open. A rule's place is one when a
+/// nesting that moves it scores within its margin (see
+/// [`Support::margin`]) of the best; the decision names every other rule
+/// whose number that nesting changes, before the rule as well as after
+/// it. Two rules whose other places are the same nesting are one
+/// decision, asked about the first.
+fn decisions(
     clues: &[Clue],
     best: &Solution,
     runner_ups: &[Option<Solution>],
     drafts: &[Draft],
     show: &dyn Fn(&[u32]) -> String,
-    warnings: &mut Vec<String>,
-) -> Vec<Option<String>> {
-    let mut doubts: Vec<Option<String>> = vec![None; drafts.len()];
-    let mut unplaced = Vec::new();
-    let mut followers = Vec::new();
+    shared: &dyn Fn(usize, usize) -> i32,
+) -> Vec<Decision> {
+    let mut found: Vec<Decision> = Vec::new();
     for (i, other) in runner_ups.iter().enumerate() {
         let Some(other) = other else { continue };
-        let support = Support::of(clues, best, i);
-        if best.score - other.score >= support.margin() {
+        let support = Support::of(clues, best, other, i);
+        let gap = best.score - other.score;
+        let words = other.parents[i].map_or(0, |p| shared(i, p));
+        let leans = words == 2 * SHARED_WORDS;
+        if gap >= support.margin(leans) {
             continue;
         }
-        let line = drafts[i].line;
         let (here, there) = (show(&best.paths[i]), show(&other.paths[i]));
-        let parent_line = other.parents[i].map_or(0, |p| drafts[p].line);
+        if found.iter().any(|d| d.other == other.paths) {
+            continue;
+        }
+        let weak = matches!(support, Support::Nothing) && !leans;
         let why = match support {
             Support::Nothing => {
-                unplaced.push(format!("{line} = {parent_line}"));
-                format!(
-                    "numbered {here} here, but nothing in the text places it; it could be {there}"
-                )
+                let other_line = other.parents[i].map_or(0, |p| drafts[p].line);
+                match words {
+                    0 => "nothing in the text places it, but the numbers around it lean the other way".to_string(),
+                    _ if leans => format!("nothing in the text places it, but it and the rule at line {other_line} each use a word of the other's title"),
+                    _ => format!("nothing in the text places it, but one of it and the rule at line {other_line} uses a word of the other's title"),
+                }
             }
-            Support::One(clue) => format!(
-                "numbered {here} here, but it rests on one clue only ({}); without it, {there}",
-                clue.why
-            ),
+            Support::One(clue) => format!("it rests on one clue only: {}", clue.why),
             Support::Numbered | Support::Several => {
-                format!("numbered {here} here, but {there} fits the evidence almost as well")
+                "the evidence fits the other number almost as well".to_string()
             }
         };
-        if !matches!(support, Support::Nothing) {
-            warnings.push(format!(
-                "line {line}: in doubt: {why} (hint: [parents] {line} = {parent_line})"
-            ));
-        }
-        doubts[i] = Some(why);
-        let moved: Vec<usize> = (i + 1..drafts.len())
-            .filter(|&j| other.paths[j] != best.paths[j])
+        let moves = (0..drafts.len())
+            .filter(|&j| j != i && other.paths[j] != best.paths[j])
+            .map(|j| (j, show(&best.paths[j]), show(&other.paths[j])))
             .collect();
-        followers.push((i, moved));
+        found.push(Decision {
+            rule: i,
+            here,
+            there,
+            parents: (best.parents[i], other.parents[i]),
+            moves,
+            why,
+            gap,
+            weak,
+            other: other.paths.clone(),
+        });
     }
-    if !unplaced.is_empty() {
-        let lines: Vec<&str> = unplaced
-            .iter()
-            .filter_map(|h| h.split(' ').next())
-            .collect();
-        warnings.push(format!(
-            "{}: in doubt: nothing in the text places {} (no citation, contents entry or words about subrules), so {} be numbered otherwise on the wiki; the likeliest other place, as hints: [parents] {}",
-            lines_named(&lines),
-            if lines.len() == 1 { "this rule" } else { "these rules" },
-            if lines.len() == 1 { "it may" } else { "each may" },
-            unplaced.join(", ")
+    found
+}
+
+/// Why each rule's number is in doubt: the decision about it, or the
+/// first decision that changes it.
+fn doubts(decisions: &[Decision], drafts: &[Draft]) -> Vec<Option<String>> {
+    let mut doubts: Vec<Option<String>> = vec![None; drafts.len()];
+    for d in decisions {
+        doubts[d.rule] = Some(format!(
+            "numbered {} here, but it could be {} ({})",
+            d.here, d.there, d.why
         ));
     }
-    for (i, moved) in followers {
-        let moved: Vec<usize> = moved.into_iter().filter(|&j| doubts[j].is_none()).collect();
-        if moved.is_empty() {
-            continue;
-        }
-        let why = format!(
-            "numbered on from the rule at line {}, whose place is in doubt",
-            drafts[i].line
-        );
-        let lines: Vec<String> = moved.iter().map(|&j| drafts[j].line.to_string()).collect();
-        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
-        warnings.push(format!(
-            "{}: in doubt: {why}; settling it settles them",
-            lines_named(&lines)
-        ));
-        for j in moved {
-            doubts[j] = Some(why.clone());
+    for d in decisions {
+        for (j, here, there) in &d.moves {
+            if doubts[*j].is_none() {
+                doubts[*j] = Some(format!(
+                    "numbered {here} here, but {there} if the rule at line {} is {} (not {})",
+                    drafts[d.rule].line, d.there, d.here
+                ));
+            }
         }
     }
     doubts
-}
-
-/// `line 7` or `lines 7, 9, 12`: how a warning names the lines it is about.
-fn lines_named(lines: &[&str]) -> String {
-    match lines {
-        [one] => format!("line {one}"),
-        _ => format!("lines {}", lines.join(", ")),
-    }
 }
 
 /// A warning for every clue the chosen nesting goes against.
@@ -440,11 +574,24 @@ mod tests {
     /// citations), then the dynastic rules of the tree, after `contents`
     /// before the first heading.
     fn dump(depths: &[usize], cited: &str, contents: &str) -> String {
+        let bodies = vec![0; depths.len()];
+        dump_with(depths, cited, contents, &bodies)
+    }
+
+    /// [`dump`], each body chosen by `bodies`: 0 says nothing, 1 uses the
+    /// title of the rule before, 2 also calls itself a subrule.
+    fn dump_with(depths: &[usize], cited: &str, contents: &str, bodies: &[usize]) -> String {
         let mut text = format!(
             "Made Up\n{contents}Core Rules\nThe Ruleset\nThis ruleset binds; all Owls shall obey it. One is known as the Moon. {cited}\nDynastic Rules\n"
         );
-        for title in &WORDS[..depths.len()] {
-            text.push_str(&format!("{title}\nNothing here is of note.\n"));
+        for (k, title) in WORDS[..depths.len()].iter().enumerate() {
+            let before = WORDS[k.saturating_sub(1)];
+            let body = match bodies.get(k) {
+                Some(1) => format!("It speaks of the {before}."),
+                Some(2) => format!("It speaks of the {before}; this subrule is short."),
+                _ => "Nothing here is of note.".to_string(),
+            };
+            text.push_str(&format!("{title}\n{body}\n"));
         }
         text
     }
@@ -479,6 +626,7 @@ mod tests {
                     .strip_prefix("lines ")
                     .or_else(|| head.strip_prefix("line "));
                 list.is_some_and(|l| l.split(", ").any(|n| n == line.to_string()))
+                    || w.contains(&format!("(line {line})"))
             })
         }
     }
@@ -491,18 +639,21 @@ mod tests {
             ..proptest::prelude::ProptestConfig::with_cases(64)
         })]
 
+        /// With no evidence (bodies alike, that share no title's word),
+        /// every rule is top-level and nothing is asked: nothing places a
+        /// rule, and nothing leans against its place either.
         #[test]
-        fn with_no_evidence_every_rule_is_top_level_and_every_later_one_in_doubt(
+        fn with_no_evidence_every_rule_is_top_level_and_nothing_is_asked(
             steps in proptest::collection::vec(0usize..4, 0..12)
         ) {
             let depths = tree(&steps);
             let flat = vec![1; depths.len()];
             let got = imported(&dump(&depths, "", ""));
             proptest::prop_assert_eq!(&got.numbers, &numbers(&flat));
-            for &line in &got.lines[1..] {
-                proptest::prop_assert!(got.named(line), "line {line}: {:?}", got.warnings);
+            for line in &got.lines {
+                proptest::prop_assert!(!got.named(*line), "line {line}: {:?}", got.warnings);
             }
-            proptest::prop_assert_eq!(got.in_doubt, depths.len() - 1);
+            proptest::prop_assert_eq!(got.in_doubt, 0);
         }
 
         #[test]
@@ -537,12 +688,44 @@ mod tests {
             proptest::prop_assert!(got.warnings.is_empty(), "{:?}", got.warnings);
         }
 
-        /// Some rules are cited, the others have no evidence at all (their
-        /// bodies are alike and say nothing): every rule is numbered right
-        /// or named in a warning, and a rule without evidence that no
-        /// later citation pins is always named.
+        /// The questions file the import writes, passed back as it is,
+        /// parses, leaves no question and no rule in doubt, and changes
+        /// no number, whatever the dump.
         #[test]
-        fn a_rule_without_evidence_is_numbered_right_or_named(
+        fn the_questions_answered_as_the_import_does_settle_everything_and_change_nothing(
+            steps in proptest::collection::vec(0usize..4, 0..12),
+            cite in proptest::collection::vec(proptest::bool::ANY, 12),
+            bodies in proptest::collection::vec(0usize..3, 12),
+        ) {
+            let depths = tree(&steps);
+            let want = numbers(&depths);
+            let cited: Vec<String> = want
+                .iter()
+                .zip(WORDS)
+                .zip(&cite)
+                .filter(|(_, c)| **c)
+                .map(|((number, title), _)| format!("See Rule {number}, {title}."))
+                .collect();
+            let text = dump_with(&depths, &cited.join(" "), "", &bodies);
+            let none = Hints::default();
+            let first = blognomic::import(&text, "stem", &none).unwrap();
+            let contents = crate::import::Contents::default();
+            let asked = blognomic::all_questions(&text, "stem", &none, &contents, &first);
+            let file = crate::import::hints::questions_file("dump", &none, &asked);
+            let hints = Hints::parse(&file);
+            proptest::prop_assert!(hints.is_ok(), "{hints:?}\n{file}");
+            let again = blognomic::import(&text, "stem", &hints.unwrap()).unwrap();
+            proptest::prop_assert!(again.questions.is_empty(), "{:?}\n{file}", again.questions);
+            proptest::prop_assert_eq!(again.in_doubt(), 0);
+            proptest::prop_assert_eq!(again.numbers(), first.numbers());
+        }
+
+        /// Some rules are cited, the others have no evidence at all (their
+        /// bodies are alike and say nothing): every cited rule is numbered
+        /// right or named in a question (a rule nothing places and nothing
+        /// leans against is not asked about).
+        #[test]
+        fn a_cited_rule_is_numbered_right_or_named(
             steps in proptest::collection::vec(0usize..4, 0..12),
             cite in proptest::collection::vec(proptest::bool::ANY, 12),
         ) {
@@ -557,16 +740,12 @@ mod tests {
                 .collect();
             let got = imported(&dump(&depths, &cited.join(" "), ""));
             for (k, line) in got.lines.iter().enumerate() {
-                if got.numbers[k] != want[k] {
+                if cite[k] && got.numbers[k] != want[k] {
                     proptest::prop_assert!(
                         got.named(*line),
                         "{} is {} but numbered {}, and no warning names line {line}: {:?}",
                         WORDS[k], want[k], got.numbers[k], got.warnings
                     );
-                }
-                let pinned = cite[k..got.lines.len()].iter().any(|c| *c);
-                if k > 0 && !pinned {
-                    proptest::prop_assert!(got.named(*line), "line {line}: {:?}", got.warnings);
                 }
             }
         }

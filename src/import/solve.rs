@@ -300,13 +300,17 @@ fn unwind(state: &State) -> Solution {
 }
 
 /// For each rule, the best nesting in which it has another parent than
-/// in `best`: `None` for the first rule, a rule with a hint, or a rule
-/// that can have no other parent. How much less it scores says how sure
-/// `best` is of that rule's place (see `section`).
-pub(crate) fn runner_ups(problem: &mut Problem, best: &Solution) -> Vec<Option<Solution>> {
+/// in `best`: `None` for the first rule, a rule with a hint (`pinned`),
+/// or a rule that can have no other parent. How much less it scores says
+/// how sure `best` is of that rule's place (see `section`).
+pub(crate) fn runner_ups(
+    problem: &mut Problem,
+    best: &Solution,
+    pinned: &[bool],
+) -> Vec<Option<Solution>> {
     let mut found = vec![None; problem.len()];
     for (i, slot) in found.iter_mut().enumerate().skip(1) {
-        if problem.forced[i].is_some() {
+        if problem.forced[i].is_some() || pinned.get(i).copied().unwrap_or(false) {
             continue;
         }
         problem.forbid = Some((i, best.parents[i]));
@@ -386,7 +390,7 @@ mod tests {
     /// The rules whose runner-up loses by less than [`DOUBT`], with their
     /// number there.
     fn doubted(problem: &mut Problem, best: &Solution) -> Vec<(usize, Vec<u32>)> {
-        runner_ups(problem, best)
+        runner_ups(problem, best, &[])
             .into_iter()
             .enumerate()
             .filter_map(|(i, other)| other.map(|o| (i, o)))

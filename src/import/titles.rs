@@ -55,7 +55,10 @@ pub(crate) fn in_doubt(lines: &[Line]) -> Vec<usize> {
             text: l.text.trim_end_matches('.').to_string(),
             ..l.clone()
         };
-        l.text.ends_with('.') && !l.text.ends_with("..") && looks_like_title(&bare)
+        l.text.ends_with('.')
+            && !l.text.ends_with("..")
+            && looks_like_title(&bare)
+            && !speaks_from_within(&l.text)
     };
     (1..lines.len().saturating_sub(1))
         .filter(|&i| {
@@ -69,6 +72,21 @@ pub(crate) fn in_doubt(lines: &[Line]) -> Vec<usize> {
         })
         .map(|i| lines[i].no)
         .collect()
+}
+
+/// Whether a sentence speaks from inside a rule ("noted below, within
+/// this rule"): a title names a rule, it does not point into one.
+fn speaks_from_within(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    [
+        "this rule",
+        "this subrule",
+        "this sub-rule",
+        "below",
+        "above",
+    ]
+    .iter()
+    .any(|p| lower.contains(p))
 }
 
 /// Whether a line announces what follows it (rule 5).
@@ -202,5 +220,18 @@ mod tests {
             bullet(3, "Numbers are whole."),
         ];
         assert_eq!(titles(&lines), [1, 2]);
+    }
+
+    #[test]
+    fn a_sentence_between_paragraphs_may_be_a_title_unless_it_points_into_a_rule() {
+        let lines = [
+            text(1, "Lamps"),
+            text(3, "Each keeper has a lamp."),
+            text(5, "Wicks burn down to the end of it."),
+            text(7, "The wick is trimmed daily."),
+            text(9, "All such wicks are listed below, in this rule."),
+            text(11, "Nothing else is lit."),
+        ];
+        assert_eq!(in_doubt(&lines), [5, 7]);
     }
 }

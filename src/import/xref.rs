@@ -5,7 +5,6 @@
 //! evidence about the nesting (see `evidence`): it says a rule of that
 //! number exists, and which one when a title follows the number.
 
-#[cfg(test)]
 use {
     super::{ImportedRule, ImportedSection},
     crate::ruleset::RuleId,
@@ -15,7 +14,6 @@ use {
 /// Each rule's number, as the numbering module will give it (rules are in
 /// document order and every parent comes before its subrules); tests
 /// check the import against it.
-#[cfg(test)]
 pub(crate) fn numbers(
     sections: &[ImportedSection],
     rules: &[ImportedRule],

@@ -94,6 +94,20 @@ pub struct Journal {
     /// very commit an uninterrupted run writes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub acting_lines: Vec<String>,
+    /// The merge the forge refused (405: branch protection, a merge
+    /// queue): while the matter carries the `held` label at that head, no
+    /// run announces it or asks for the merge again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<Refusal>,
+}
+
+/// A merge the forge refused, and at which head.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refusal {
+    /// The head whose merge was refused.
+    pub head: String,
+    /// Why, as the forge put it.
+    pub reason: String,
 }
 
 impl Journal {

@@ -18,6 +18,11 @@ pub const MERGED: &str = "merged";
 /// claims to be, closed without a record.
 pub const NOT_A_MATTER: &str = "not-a-matter";
 
+/// The label of a pull request the rules enact but the forge refuses to
+/// merge (branch protection, a merge queue): held until an admin removes
+/// it, having let the resolver merge.
+pub const HELD: &str = "held";
+
 /// The label of a matter its author closed without a decision.
 pub const WITHDRAWN: &str = "withdrawn";
 
@@ -71,6 +76,11 @@ pub fn labels() -> Vec<LabelSpec> {
             name: ENACTED,
             color: "0e8a16",
             description: "Enacted by the resolver",
+        },
+        LabelSpec {
+            name: HELD,
+            color: "e99695",
+            description: "Enacted by the rules, but the forge refuses the merge: see the status",
         },
         LabelSpec {
             name: FAILED,

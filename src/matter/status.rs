@@ -152,12 +152,7 @@ pub fn plural(n: i64, one: &str, many: &str) -> String {
 /// seconds when there are any (`09:00:01 UTC`: a limit of "more than 48
 /// hours" passes one second after the hour, not at it).
 pub fn when(t: Timestamp) -> String {
-    let format = if t.unix().rem_euclid(60) == 0 {
-        "%H:%M UTC on %-d %b %Y"
-    } else {
-        "%H:%M:%S UTC on %-d %b %Y"
-    };
-    t.to_datetime().format(format).to_string()
+    t.in_words()
 }
 
 /// How a matter stands, in words: the one wording the status comment,
@@ -405,6 +400,35 @@ pub fn kind_name(kind: MatterKind) -> &'static str {
 /// pending page say it and `resolve` does it.
 pub fn held(why: &str) -> String {
     format!("held when the resolver next runs: {why}")
+}
+
+/// The status of a matter the rules enact but whose merge the forge
+/// refuses (405: branch protection, a merge queue), with the way out: what
+/// the resolver posts once, and what each later run finds unchanged.
+pub fn refused_merge(n: crate::matter::MatterNumber, reason: &str) -> String {
+    format!(
+        "### #{n}: Held: the forge refuses to merge it\n\n\
+         The rules enact it, but the merge was refused: {reason}\n\n\
+         Nothing is merged or recorded, and no run asks again, while it carries the \
+         `{held}` label. The way out, for an admin: let the resolver merge into the \
+         default branch (on GitHub, in the branch protection rule or ruleset of the \
+         default branch, let GitHub Actions bypass required reviews and checks, or take \
+         the branch out of the merge queue), then remove the `{held}` label; the next \
+         run decides it again and merges it. A push to the pull request has it decided \
+         again too.",
+        reason = reason.trim().trim_end_matches('.'),
+        held = crate::matter::labels::HELD,
+    )
+}
+
+/// Why a run holds a matter whose merge the forge refused, as `resolve`,
+/// `check` and `play list` say it.
+pub fn merge_refused(reason: &str) -> String {
+    format!(
+        "the forge refuses to merge it ({}); an admin who lets the resolver merge removes the `{}` label",
+        reason.trim().trim_end_matches('.'),
+        crate::matter::labels::HELD
+    )
 }
 
 /// What the next run does with a matter its votes enact but whose change

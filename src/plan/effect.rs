@@ -102,6 +102,21 @@ pub(crate) enum Effect {
     },
 }
 
+impl Effect {
+    /// Whether carrying it out moves the default branch (a merge or a
+    /// commit), so what was checked against the branch before is stale.
+    pub(crate) fn moves_base(&self) -> bool {
+        match self {
+            Effect::Merge { .. }
+            | Effect::Dynasty { .. }
+            | Effect::Record(_)
+            | Effect::State { .. }
+            | Effect::Content { .. } => true,
+            Effect::Status { .. } | Effect::Labels { .. } | Effect::Close => false,
+        }
+    }
+}
+
 /// An effect on one matter.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Step {

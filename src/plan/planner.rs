@@ -369,6 +369,12 @@ impl Planner<'_> {
         let mut refused = None;
         let mut adopt = None;
         if d.decision == Decision::Enact {
+            if let Some(reason) = refused_still(m) {
+                let text = crate::matter::status::refused_merge(n, reason);
+                let why = crate::matter::status::merge_refused(reason);
+                self.hold_with(m, &d, &why, &text);
+                return Ok((false, false));
+            }
             if let Some(why) = self.missing_head(&m.info) {
                 self.hold(m, &d, &why);
                 return Ok((false, false));
@@ -522,6 +528,7 @@ impl Planner<'_> {
         let at = resolution.at;
         let mut journal = m.journal.clone();
         journal.resolution = Some(resolution);
+        journal.refused = None;
         let status = |this: &Self, progress: &Progress| {
             this.render(n, &journal, &status_text(d, m, players, &changes, progress))
         };
@@ -638,7 +645,14 @@ impl Planner<'_> {
             "### {} #{n}: Held\n\nThe rules would enact it now, but {why}. Nothing is merged or recorded until it can be: restore the branch (or fetch its head), and the next run carries it out.",
             m.kind
         );
-        let body = self.render(n, &m.journal, &text);
+        self.hold_with(m, d, why, &text);
+    }
+
+    /// Holds a matter with the status text `text`, posted only if the
+    /// status does not read so already.
+    fn hold_with(&mut self, m: &Collected, d: &MatterDecision, why: &str, text: &str) {
+        let n = m.info.number;
+        let body = self.render(n, &m.journal, text);
         if m.status_body.as_deref() != Some(body.as_str()) {
             self.step(n, Effect::Status { body });
         }
@@ -709,4 +723,17 @@ pub(super) fn repo(number: MatterNumber, why: String) -> PlanError {
 
 pub(super) fn no_state() -> PlanError {
     PlanError::Game("state/ cannot be read".into())
+}
+
+/// The reason the forge gave for refusing to merge `m`, while that refusal
+/// still stands: the head is the one refused, and the `held` label is on.
+fn refused_still(m: &Collected) -> Option<&str> {
+    let refusal = m.journal.refused.as_ref()?;
+    let held = m
+        .info
+        .labels
+        .iter()
+        .any(|l| l.eq_ignore_ascii_case(crate::matter::labels::HELD));
+    let same_head = m.info.head.as_ref().is_some_and(|h| h.0 == refusal.head);
+    (held && same_head).then_some(refusal.reason.as_str())
 }

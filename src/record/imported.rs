@@ -67,6 +67,10 @@ pub struct Import {
     pub records: Vec<Record>,
     /// Every row left out, in file order.
     pub problems: Vec<RowProblem>,
+    /// Rows imported as the table has them but that cannot be right:
+    /// closed before they were posted. Reported, so that no record is
+    /// silently resolved before it opened.
+    pub flagged: Vec<RowProblem>,
 }
 
 /// Reads BlogNomic's proposal table into records tagged with `source`.
@@ -92,7 +96,18 @@ pub fn import(csv_text: &str, source: &str) -> Result<Import, HistoryError> {
         number += 1;
         let fields: Vec<&str> = row.iter().collect();
         match record_of(&fields, MatterNumber(number), source) {
-            Ok(record) => out.records.push(record),
+            Ok(record) => {
+                if record.resolved < record.opened {
+                    out.flagged.push(RowProblem {
+                        line,
+                        message: format!(
+                            "closed ({}) before it was posted ({}): imported as the table has it; check the row",
+                            record.resolved, record.opened
+                        ),
+                    });
+                }
+                out.records.push(record);
+            }
             Err(message) => out.problems.push(RowProblem { line, message }),
         }
     }
@@ -272,6 +287,27 @@ mod tests {
             .map(|r| (r.number, r.status()))
             .collect();
         assert_eq!(kept, [(MatterNumber(5), "illegal")]);
+    }
+
+    #[test]
+    fn a_row_closed_before_it_was_posted_is_flagged() {
+        let text = table(&[
+            r#""Fine","Marrow","01 Jan 2010 00:00:00","Enacted","Tamsin","02 Jan 2010 00:00:00",24,3,60"#,
+            r#""Backwards","Marrow","05 Jan 2010 00:00:00","Failed","Tamsin","04 Jan 2010 23:00:00",-1,3,60"#,
+            r#""Same time","Marrow","06 Jan 2010 00:00:00","Failed","Tamsin","06 Jan 2010 00:00:00",0,3,60"#,
+        ]);
+        let import = import(&text, "bn").unwrap();
+        assert!(import.problems.is_empty(), "{:?}", import.problems);
+        assert_eq!(import.records.len(), 3);
+        let flagged: Vec<u64> = import.flagged.iter().map(|p| p.line).collect();
+        assert_eq!(flagged, [3]);
+        assert!(
+            import.flagged[0].message.starts_with(
+                "closed (2010-01-04T23:00:00Z) before it was posted (2010-01-05T00:00:00Z)"
+            ),
+            "{}",
+            import.flagged[0].message
+        );
     }
 
     #[test]

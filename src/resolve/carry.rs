@@ -9,8 +9,8 @@ use anyhow::bail;
 
 use crate::forge::{Forge, ForgeError, HeadSha};
 use crate::matter::MatterNumber;
-use crate::matter::journal::Journal;
-use crate::matter::labels::RESOLVING;
+use crate::matter::journal::{Journal, Refusal};
+use crate::matter::labels::{HELD, RESOLVING};
 use crate::plan::effect::GAME_FILE;
 use crate::plan::prospect::edit_dynasty_text;
 use crate::plan::{Effect, Step};
@@ -19,6 +19,9 @@ use crate::plan::{Effect, Step};
 pub(crate) enum Carried {
     /// The forge refused in a way a later run may get past (the head moved).
     Refused(String),
+    /// The forge refuses the merge itself (branch protection, a merge
+    /// queue): asking again changes nothing until an admin acts.
+    Unmergeable(String),
     /// Another run wrote the matter's status journal since this run read
     /// it: this run's plan is stale, so it stops, and the next plans again.
     Overtaken,
@@ -151,9 +154,8 @@ impl<'a> Carrier<'a> {
                     "#{n} was closed without being merged"
                 ))),
             },
-            Err(e @ (ForgeError::StaleHead { .. } | ForgeError::NotMergeable { .. })) => {
-                Err(Carried::Refused(e.to_string()))
-            }
+            Err(e @ ForgeError::StaleHead { .. }) => Err(Carried::Refused(e.to_string())),
+            Err(ForgeError::NotMergeable { reason, .. }) => Err(Carried::Unmergeable(reason)),
             Err(e) => Err(e.into()),
         }
     }
@@ -188,9 +190,42 @@ impl<'a> Carrier<'a> {
             // Another run wrote the status since: what it wrote stands.
             Err(Carried::Overtaken) => return Ok(()),
             Err(Carried::Failed(e)) => return Err(e),
-            Err(Carried::Refused(why)) => bail!(why),
+            Err(Carried::Refused(why) | Carried::Unmergeable(why)) => bail!(why),
         }
         self.forge.set_labels(n, &[], &[RESOLVING])?;
+        Ok(())
+    }
+
+    /// Holds a matter whose merge at `head` the forge refused: its decision
+    /// is taken back, the refusal written into its journal and its status
+    /// (with the way out), and it is labelled `held`, so later runs hold it
+    /// without announcing it or asking for the merge again.
+    pub(crate) fn hold_refused(
+        &mut self,
+        n: MatterNumber,
+        head: &HeadSha,
+        reason: &str,
+    ) -> anyhow::Result<()> {
+        let mut journal = self
+            .statuses
+            .get(&n)
+            .cloned()
+            .flatten()
+            .map(|body| Journal::read(&body))
+            .unwrap_or_default();
+        journal.resolution = None;
+        journal.refused = Some(Refusal {
+            head: head.0.clone(),
+            reason: reason.to_string(),
+        });
+        let text = crate::matter::status::refused_merge(n, reason);
+        match self.status(n, &journal.render(&text)) {
+            Ok(_) => {}
+            Err(Carried::Overtaken) => return Ok(()),
+            Err(Carried::Failed(e)) => return Err(e),
+            Err(Carried::Refused(why) | Carried::Unmergeable(why)) => bail!(why),
+        }
+        self.forge.set_labels(n, &[HELD], &[RESOLVING])?;
         Ok(())
     }
 }

@@ -110,16 +110,19 @@ impl<'a> Door<'a> {
             ))
         };
         let head = readable.map(read).transpose()?;
-        // What an action changes is the difference from where it forked.
-        let fork = match (readable, info.kind()) {
-            (Some(sha), Some(Kind::Action)) => {
-                let trial = GitTrial::open(self.root, self.branch)?;
-                let tree = trial
-                    .fork_tree(sha, None)
-                    .map_err(|why| anyhow::anyhow!("#{number}: {why}"))?;
-                Some(Game::check(&load::read_revision(repo, &tree.0, GAME_DIRS)?))
-            }
-            _ => None,
+        // What a pull request changes is the difference from where it
+        // forked (as the plan and the site read it): a rule enacted since
+        // is not one it repeals.
+        // An action's values are judged from there too, so it must have
+        // one; another pull request without one is read against the base.
+        let action = info.kind() == Some(Kind::Action);
+        let fork = match readable {
+            Some(sha) => match GitTrial::open(self.root, self.branch)?.fork_tree(sha, None) {
+                Ok(tree) => Some(Game::check(&load::read_revision(repo, &tree.0, GAME_DIRS)?)),
+                Err(why) if action => anyhow::bail!("#{number}: {why}"),
+                Err(_) => None,
+            },
+            None => None,
         };
         let changed = self.changed_files(info)?;
         // The earlier matters' unreadable files too, where their heads are
@@ -154,12 +157,15 @@ impl<'a> Door<'a> {
                 posting,
                 description: &info.body,
                 head: head.as_ref(),
-                fork: fork.as_ref(),
+                fork: fork.as_ref().filter(|_| action),
             },
         );
         let mut changes = head
             .as_ref()
-            .map(|h| describe_changes(&diff(&self.base.ruleset, &h.ruleset)))
+            .map(|h| {
+                let from = fork.as_ref().map_or(&self.base.ruleset, |f| &f.ruleset);
+                describe_changes(&diff(from, &h.ruleset))
+            })
             .unwrap_or_default();
         // A proposal by default says so, and how to name another kind.
         if info.proposal_by_default() {

@@ -158,6 +158,28 @@ fn unfinished(
     Ok(found)
 }
 
+/// The moment of the last change the pending page shows: the newest of
+/// the default branch's tip and each open matter's opening, last change
+/// on the forge and comments (made or edited).
+fn last_change<'a>(
+    tip: Option<Timestamp>,
+    matters: impl Iterator<Item = &'a crate::matter::collected::Collected>,
+) -> Option<Timestamp> {
+    let mut last = tip;
+    for m in matters {
+        let times = [Some(m.info.opened), m.info.updated]
+            .into_iter()
+            .chain(
+                m.comments
+                    .values()
+                    .flat_map(|c| [Some(c.created), c.edited]),
+            )
+            .flatten();
+        last = last.into_iter().chain(times).max();
+    }
+    last
+}
+
 /// The live tallies of `forge`'s open matters at `now`, as the site's
 /// pending page shows them: each matter's card with its tally, the
 /// change it proposes, who has not voted and what their vote would do,
@@ -198,6 +220,14 @@ pub(crate) fn pending(
     );
     let mut views = views;
     views.actions = site::pending::actions(planned.matters.values(), &author);
+    // The page is as of the last change it shows, not of the build: a
+    // build that finds nothing new makes the same pages, and the workflow
+    // publishes nothing (see docs/costs.md).
+    let last = last_change(repo.commit_time(base).ok(), planned.matters.values());
+    if let Some(at) = last {
+        views.as_of = Some(crate::matter::status::when(at));
+        views.as_of_iso = Some(at.to_string());
+    }
     if let Some(params) = &game.params {
         let matters = run
             .decisions

@@ -116,11 +116,38 @@ pub(crate) fn take(git_dir: &Path) -> Result<Taken, Busy> {
     let _ = std::fs::remove_file(&mine);
     taken?;
     let guard = Guard { path: lock };
+    // A run killed while it wrote its own file never held the lock: the
+    // file is all it left.
+    for (dead, path) in unheld(git_dir) {
+        match &mut cleared {
+            Some((_, files)) => files.push(path),
+            None => cleared = Some((dead, vec![path])),
+        }
+    }
     let foreign = git_locks(git_dir);
     if !foreign.is_empty() {
         return Err(Busy::Locked(foreign));
     }
     Ok(Taken { guard, cleared })
+}
+
+/// The files `gitnomic-run.lock.PID` of runs no longer running, which a
+/// run killed before it took the lock leaves (removed here).
+fn unheld(git_dir: &Path) -> Vec<(u32, PathBuf)> {
+    let prefix = format!("{RUN_LOCK}.");
+    let mut out: Vec<(u32, PathBuf)> = std::fs::read_dir(git_dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let pid: u32 = name.strip_prefix(&prefix)?.parse().ok()?;
+            (pid != std::process::id() && !running(pid)).then(|| (pid, e.path()))
+        })
+        .filter(|(_, path)| std::fs::remove_file(path).is_ok())
+        .collect();
+    out.sort();
+    out
 }
 
 /// What a run that is not to write (a dry run) should say about the
@@ -265,6 +292,20 @@ mod tests {
         assert!(!dir.path().join(RUN_LOCK).exists());
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1, "only refs/ is left: {names:?}");
+    }
+
+    #[test]
+    fn a_run_killed_before_it_held_the_lock_leaves_nothing_behind() {
+        let dir = git_dir();
+        let orphan = dir.path().join(format!("{RUN_LOCK}.4000000000"));
+        std::fs::write(&orphan, "4000000000\n").unwrap();
+        let taken = take(dir.path()).unwrap();
+        assert!(!orphan.exists());
+        assert_eq!(
+            taken.cleared,
+            Some((4_000_000_000, vec![orphan])),
+            "named as removed"
+        );
     }
 
     #[test]

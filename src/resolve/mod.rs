@@ -22,7 +22,7 @@ mod carry;
 pub(crate) mod collect;
 pub(crate) mod door;
 pub(crate) mod driver;
-mod guard;
+pub(crate) mod guard;
 
 use std::path::{Path, PathBuf};
 
@@ -106,6 +106,9 @@ pub(crate) enum Ended {
     /// The forge refused an effect on this matter; nothing is half-done,
     /// and the next run decides it again.
     Refused(MatterNumber),
+    /// The forge refuses to merge this matter: it is held, labelled so,
+    /// and later runs hold it without asking again until an admin acts.
+    Held(MatterNumber),
     /// Another run wrote a status this run planned from; the next run
     /// plans again from what is there now.
     Overtaken,
@@ -368,6 +371,15 @@ fn carry_out(
                 report(Event::Refused(step, &why));
                 carrier.unannounce(step.number, &why)?;
                 return Ok(Ended::Refused(step.number));
+            }
+            Err(Carried::Unmergeable(reason)) => {
+                let said = format!("#{} cannot be merged: {reason}", step.number);
+                report(Event::Refused(step, &said));
+                let Effect::Merge { head, .. } = &step.effect else {
+                    return Err(anyhow::anyhow!("{step}: refused: {reason}").into());
+                };
+                carrier.hold_refused(step.number, head, &reason)?;
+                return Ok(Ended::Held(step.number));
             }
             Err(Carried::Overtaken) => {
                 report(Event::Overtaken(step));

@@ -84,6 +84,9 @@ pub(crate) struct Observations {
     pub roster: Result<Vec<(String, String)>, String>,
     /// What GitHub says of each roster login.
     pub accounts: Vec<(String, Seen<Account>)>,
+    /// The resolve workflow on the default branch, if it is there: its
+    /// schedule bills a private repository's minutes.
+    pub resolve_workflow: Option<String>,
 }
 
 /// A label the game uses, as `doctor` left it.
@@ -170,6 +173,7 @@ pub(crate) fn findings(obs: &Observations) -> Vec<Finding> {
     out.extend(workflows(&obs.workflows, &obs.wanted_workflows));
     out.push(permissions(&obs.workflow_permissions));
     out.push(pages(&obs.pages, obs.repo.private));
+    out.extend(minutes(obs));
     out.extend(labels_found(&obs.labels));
     out.extend(roster(obs));
     out
@@ -185,6 +189,40 @@ fn branch(obs: &Observations) -> Finding {
             obs.repo.default_branch, obs.base
         ))
     }
+}
+
+/// What the resolve workflow's schedule bills: nothing on a public
+/// repository; on a private one, a minute a run at least, against the
+/// Free plan's minutes.
+fn minutes(obs: &Observations) -> Option<Finding> {
+    use super::schedule::{FREE_MINUTES_A_MONTH, idle_minutes_a_month};
+    let text = obs.resolve_workflow.as_deref()?;
+    let Some((runs, month)) = idle_minutes_a_month(text) else {
+        return Some(note(
+            "the schedule of .github/workflows/resolve.yml does not read as cron lines gitnomic \
+             knows, so what it bills was not counted",
+        ));
+    };
+    if !obs.repo.private {
+        return Some(ok(format!(
+            "the repository is public: Actions minutes are free (the schedule runs {runs} times a day)"
+        )));
+    }
+    let said = format!(
+        "the repository is private: the schedule of .github/workflows/resolve.yml alone runs \
+         {runs} times a day, about {month} billed minutes a month, and each vote adds 2"
+    );
+    Some(if month > FREE_MINUTES_A_MONTH {
+        todo(format!(
+            "{said}, more than the Free plan's {FREE_MINUTES_A_MONTH}: make its `cron:` less \
+             frequent (hourly is about 720; docs/costs.md weighs the choice) or make the \
+             repository public"
+        ))
+    } else {
+        note(format!(
+            "{said}, of the Free plan's {FREE_MINUTES_A_MONTH} (docs/costs.md)"
+        ))
+    })
 }
 
 fn issues(repo: &RepoFacts) -> Finding {

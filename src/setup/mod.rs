@@ -5,6 +5,7 @@
 
 pub(crate) mod doctor;
 pub(crate) mod new_game;
+pub(crate) mod schedule;
 pub(crate) mod timings;
 
 /// What makes a new game impossible, in words the admin can act on.

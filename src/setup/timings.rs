@@ -83,6 +83,16 @@ pub struct RunTimes {
     pub ended: Timestamp,
     /// The resolve job's steps.
     pub steps: Vec<Step>,
+    /// The minutes GitHub bills a private repository for the run: each
+    /// job that ran, rounded up to a whole minute (a skipped job is free).
+    pub billed: u32,
+}
+
+/// The minutes GitHub bills for one job that ran `span`: rounded up, and a
+/// minute at least.
+pub(crate) fn billed_minutes(span: Span) -> u32 {
+    let seconds = span.as_seconds().max(1);
+    u32::try_from((seconds + 59) / 60).unwrap_or(u32::MAX)
 }
 
 impl RunTimes {
@@ -151,6 +161,38 @@ pub(crate) struct Summary {
     pub wait: Option<Spread>,
     /// Whole runs, over every run.
     pub whole: Option<Spread>,
+    /// Billed minutes: the median of the scheduled runs and of the runs
+    /// woken by a comment, and the whole day's worth over the runs read.
+    pub minutes: Minutes,
+}
+
+/// What the runs read were billed (a private repository's minutes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Minutes {
+    /// The median of the scheduled runs (an idle run when nothing was due).
+    pub schedule: Option<u32>,
+    /// The median of the runs a comment woke (a vote, usually).
+    pub comment: Option<u32>,
+    /// Every run's minutes summed, and the span from the first run read to
+    /// the last.
+    pub total: u32,
+    pub over: Span,
+}
+
+impl Minutes {
+    /// The minutes a day the runs read come to, when they span a day or
+    /// more (fewer say too little of a day's schedule).
+    pub(crate) fn a_day(&self) -> Option<u32> {
+        let seconds = self.over.as_seconds();
+        (seconds >= 86_400)
+            .then(|| u32::try_from(i64::from(self.total) * 86_400 / seconds).unwrap_or(u32::MAX))
+    }
+}
+
+/// The median of some minutes, `None` when there are none.
+fn median(mut minutes: Vec<u32>) -> Option<u32> {
+    minutes.sort_unstable();
+    minutes.get(minutes.len().checked_sub(1)? / 2).copied()
 }
 
 /// Sums up `runs`.
@@ -163,11 +205,29 @@ pub(crate) fn summary(runs: &[RunTimes]) -> Summary {
                 .collect(),
         )
     };
+    let billed = |woken: Woken| {
+        median(
+            runs.iter()
+                .filter(|r| r.woken == woken)
+                .map(|r| r.billed)
+                .collect(),
+        )
+    };
+    let first = runs.iter().map(|r| r.created).min();
+    let last = runs.iter().map(|r| r.created).max();
     Summary {
         comment_to_status: comment_to_status(false),
         comment_to_status_built: comment_to_status(true),
         wait: Spread::of(runs.iter().filter_map(RunTimes::wait).collect()),
         whole: Spread::of(runs.iter().map(RunTimes::whole).collect()),
+        minutes: Minutes {
+            schedule: billed(Woken::Schedule),
+            comment: billed(Woken::Comment),
+            total: runs.iter().map(|r| r.billed).sum(),
+            over: last
+                .zip(first)
+                .map_or(Span::seconds(0), |(l, f)| l.since(f)),
+        },
     }
 }
 
@@ -227,7 +287,35 @@ mod tests {
                 ),
                 step(RESOLVE_STEP, "success", status_at),
             ],
+            billed: if built { 6 } else { 1 },
         }
+    }
+
+    #[test]
+    fn each_job_is_billed_whole_minutes_and_the_day_is_reckoned_from_the_runs() {
+        assert_eq!(billed_minutes(Span::seconds(0)), 1);
+        assert_eq!(billed_minutes(Span::seconds(59)), 1);
+        assert_eq!(billed_minutes(Span::seconds(60)), 1);
+        assert_eq!(billed_minutes(Span::seconds(61)), 2);
+        let mut runs: Vec<RunTimes> = (0..=48)
+            .map(|i| {
+                let mut r = run("schedule", false, 20);
+                r.created = at(i * 1800);
+                r
+            })
+            .collect();
+        let mut vote = run("issue_comment", false, 20);
+        vote.billed = 2;
+        runs.push(vote);
+        let m = summary(&runs).minutes;
+        assert_eq!((m.schedule, m.comment, m.total), (Some(1), Some(2), 51));
+        // A run every half hour for a day, and one vote.
+        assert_eq!(m.a_day(), Some(51));
+        assert_eq!(
+            summary(&runs[..3]).minutes.a_day(),
+            None,
+            "an hour says little of a day"
+        );
     }
 
     #[test]

@@ -62,6 +62,9 @@ pub struct Built {
     pub broken: usize,
     /// How many files it rendered (the others stood as they were).
     pub rendered: usize,
+    /// How many files of the output it wrote or removed: none when the
+    /// site reads as it read before (nothing to publish again).
+    pub changed: usize,
 }
 
 /// What a build leaves in memory for the next build in the same process
@@ -243,6 +246,7 @@ pub fn build(
         out,
         broken,
         rendered: rendered.files.len(),
+        changed: stats.written + stats.removed,
     };
     if let Some(kept) = kept {
         *kept = Kept {

@@ -243,6 +243,7 @@ proptest! {
             active,
             quorum: active / 2 + 1,
             age: Span::seconds(age),
+            opened: None,
             hiatus: flags[4],
             enactable: None,
         };

@@ -377,3 +377,69 @@ fn a_hiatus_is_judged_at_the_comments_time_in_any_run() {
         "made during it: refused, in both runs: {status}"
     );
 }
+
+/// An action pull request may add and remove its author's own items of a
+/// collection whose `by` is `own`, as `ADD`/`REMOVE` by comment may; not
+/// another player's.
+#[test]
+fn an_action_pull_request_adds_and_removes_its_authors_own_items() {
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    let items = game.read_at("main", "state/collections.toml").unwrap();
+    let mine = items.replace(
+        "[[gadgets]]\nid = \"pocket-orrery\"\nname = \"Pocket Orrery\"\nowner = \"Boris\"\ncogs = 4\n",
+        "[[gadgets]]\nid = \"spare-key\"\nname = \"Spare Key\"\nowner = \"Boris\"\ncogs = 1\n",
+    );
+    assert_ne!(mine, items, "the bundled game has Boris's orrery");
+    game.commit_on("swap", &[("state/collections.toml", &mine)], "a new gadget");
+    let at = "2030-01-01T00:00:00Z";
+    game.at(
+        at,
+        &[
+            "play", "open", "--as", "boris-b", "--kind", "action", "--title", "Swap", "--branch",
+            "swap",
+        ],
+    );
+    let theirs = items.replace("owner = \"Boris\"\ncogs = 4", "owner = \"Boris\"\ncogs = 0");
+    game.commit_on("raid", &[("state/collections.toml", &theirs)], "no cogs");
+    let removed = items.replace(
+        "[[gadgets]]\nid = \"pocket-orrery\"\nname = \"Pocket Orrery\"\nowner = \"Boris\"\ncogs = 4\n",
+        "",
+    );
+    game.commit_on("gone", &[("state/collections.toml", &removed)], "no orrery");
+    for (branch, title) in [("raid", "Raid"), ("gone", "Gone")] {
+        game.at(
+            at,
+            &[
+                "play",
+                "open",
+                "--as",
+                "ada-tinkers",
+                "--kind",
+                "action",
+                "--title",
+                title,
+                "--branch",
+                branch,
+            ],
+        );
+    }
+    let check = game.at("2030-01-01T00:10:00Z", &["check", "--pr", "1", "--dry-run"]);
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+    let run = game.at("2030-01-01T00:10:00Z", &["resolve"]);
+    assert!(run.stdout.contains("Action #1: merged"), "{}", run.stdout);
+    for n in [2, 3] {
+        assert!(
+            run.stdout
+                .contains("Ada may act only on their own items of `gadgets`")
+                && !run.stdout.contains(&format!("Action #{n}: merged")),
+            "#{n}: {}",
+            run.stdout
+        );
+    }
+    let now = game.read_at("main", "state/collections.toml").unwrap();
+    assert!(
+        now.contains("spare-key") && !now.contains("pocket-orrery"),
+        "{now}"
+    );
+}

@@ -328,3 +328,58 @@ fn a_bad_engine_parameter_is_reported_at_its_rule() {
         "max_pendng",
     );
 }
+
+/// `check --pr` on a branch made before a later enactment names only what
+/// the branch changes (from where it forked, as the resolver and the site
+/// read it), never a repeal of the rule enacted since.
+#[test]
+fn a_branch_older_than_an_enactment_does_not_repeal_it() {
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    let tea = "+++\nid = \"tea\"\ntitle = \"Tea\"\n+++\nTea for all.\n";
+    game.commit_on("tea", &[("rules/dynastic/tea.md", tea)], "tea");
+    let springs = "rules/dynastic/springs.md";
+    let text = game.read_at("main", springs).unwrap() + "\nA further line.\n";
+    game.commit_on("more", &[(springs, &text)], "more");
+    game.open(
+        "2030-01-01T00:00:00Z",
+        "ada-tinkers",
+        "proposal",
+        "Tea",
+        Some("tea"),
+    );
+    game.open(
+        "2030-01-01T00:01:00Z",
+        "boris-b",
+        "proposal",
+        "More",
+        Some("more"),
+    );
+    for login in ["boris-b", "cleo-c", "dmitri-d"] {
+        game.at(
+            "2030-01-01T01:00:00Z",
+            &["play", "comment", "1", "FOR", "--as", login],
+        );
+    }
+    let run = game.at("2030-01-02T00:00:00Z", &["resolve"]);
+    assert!(
+        game.read_at("main", "rules/dynastic/tea.md").is_some(),
+        "#1 enacted: {}",
+        run.stdout
+    );
+    let check = game.run(&[
+        "--now",
+        "2030-01-02T00:10:00Z",
+        "check",
+        "--pr",
+        "2",
+        "--dry-run",
+    ]);
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+    assert!(
+        !check.stdout.contains("Tea") && !check.stdout.contains("repeals"),
+        "only the branch's own change: {}",
+        check.stdout
+    );
+    assert!(check.stdout.contains("amends"), "{}", check.stdout);
+}

@@ -19,6 +19,7 @@ const LABELS: &[&str] = &[
     "resolving",
     "merged",
     "not-a-matter",
+    "held",
 ];
 
 const ROSTER: &str = "[[players]]\nname = \"Ada\"\nlogin = \"ada-tinkers\"\n\n[[players]]\nname = \"Boris\"\nlogin = \"boris-b\"\n";
@@ -402,4 +403,58 @@ fn doctor_cannot_run_without_github_or_a_readable_repository() {
     let run = doctor(&fake, &[]);
     assert_eq!(run.code, 2, "{}", run.stdout);
     assert!(run.stderr.contains("Bad credentials"), "{}", run.stderr);
+}
+
+/// The bundled resolve workflow on the fake's `main`, its schedule made
+/// `cron`.
+fn with_schedule(fake: &FakeGitHub, cron: &str, private: bool) {
+    let bundled = include_str!("../../.github/workflows/resolve.yml");
+    let text = bundled.replace("\"17 * * * *\"", &format!("\"{cron}\""));
+    let mut w = fake.world();
+    w.settings.private = private;
+    w.contents.insert(
+        ".github/workflows/resolve.yml".into(),
+        ("w0".into(), base64(&text)),
+    );
+}
+
+#[test]
+fn a_private_repository_hears_what_the_schedule_bills() {
+    // The bundled hourly schedule: within the Free plan, said as a note.
+    let fake = healthy();
+    with_schedule(&fake, "17 * * * *", true);
+    let run = doctor(&fake, &[]);
+    assert!(
+        run.stdout.contains(
+            "note  the repository is private: the schedule of .github/workflows/resolve.yml alone runs 24 times a day, about 720 billed minutes a month, and each vote adds 2, of the Free plan's 2000"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(todos(&run).is_empty(), "{}", run.stdout);
+    // Every ten minutes: past the Free plan, something to do.
+    let fake = healthy();
+    with_schedule(&fake, "*/10 * * * *", true);
+    let run = doctor(&fake, &[]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let todo = todos(&run);
+    assert!(
+        todo.iter().any(
+            |l| l.contains("144 times a day, about 4320 billed minutes a month")
+                && l.contains("more than the Free plan's 2000")
+        ),
+        "{todo:?}"
+    );
+    // Public: free, whatever the schedule.
+    let fake = healthy();
+    with_schedule(&fake, "*/10 * * * *", false);
+    let run = doctor(&fake, &[]);
+    assert!(
+        run.stdout.contains(
+            "ok    the repository is public: Actions minutes are free (the schedule runs 144 times a day)"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(run.code, 0, "{}", run.stdout);
 }

@@ -193,6 +193,9 @@ pub(crate) struct World {
     /// or not (its git data API serves trees and blobs from it), if the
     /// test wants one.
     pub(crate) objects: Option<std::path::PathBuf>,
+    /// Every merge refused with 405 and this message, as branch
+    /// protection or a merge queue refuses the workflow's token.
+    pub(crate) refuse_merges: Option<String>,
     /// References made through the git refs API: name → commit.
     pub(crate) refs: BTreeMap<String, String>,
     /// From this request on (its index in the log), every request fails

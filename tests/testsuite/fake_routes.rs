@@ -480,6 +480,9 @@ fn merge(w: &mut World, number: u64, input: &Value) -> Answer {
     if item.state != "open" {
         return error(405, "Pull Request is not mergeable");
     }
+    if let Some(why) = &w.refuse_merges {
+        return error(405, why);
+    }
     let head = item.head.clone().unwrap_or_default();
     if input["sha"].as_str() != Some(head.as_str()) {
         return error(

@@ -47,6 +47,9 @@ pub(crate) struct WorkflowRun {
     pub(crate) job_started_at: String,
     /// (name, conclusion, completed_at) of each step of job `resolve`.
     pub(crate) steps: Vec<(&'static str, &'static str, String)>,
+    /// Whether its `deploy` job ran (the last 20 s of the run), or was
+    /// skipped (nothing on the site changed).
+    pub(crate) deployed: bool,
 }
 
 impl Default for Settings {
@@ -173,7 +176,8 @@ fn runs(s: &Settings, target: &str) -> Answer {
     )
 }
 
-/// The run's two jobs: `resolve` with its steps, then `site`.
+/// The run's two jobs: `resolve` with its steps, then `deploy`, which ran
+/// or was skipped (started and completed at once, as GitHub says of one).
 fn jobs(run: &WorkflowRun) -> Answer {
     let steps: Vec<Value> = run
         .steps
@@ -184,15 +188,42 @@ fn jobs(run: &WorkflowRun) -> Answer {
                     "started_at": run.job_started_at, "completed_at": done })
         })
         .collect();
-    let job = |id: u64, name: &str, steps: Vec<Value>| {
-        json!({ "id": id, "run_id": run.id, "name": name, "status": "completed", "conclusion": "success",
-                "created_at": run.created_at, "started_at": run.job_started_at,
-                "completed_at": run.updated_at, "steps": steps, "labels": ["ubuntu-latest"] })
+    let job = |id: u64,
+               name: &str,
+               (started, done, conclusion): (&str, &str, &str),
+               steps: Vec<Value>| {
+        json!({ "id": id, "run_id": run.id, "name": name, "status": "completed", "conclusion": conclusion,
+                "created_at": run.created_at, "started_at": started,
+                "completed_at": done, "steps": steps, "labels": ["ubuntu-latest"] })
     };
-    ok(
-        200,
-        json!({ "total_count": 2, "jobs": [job(run.id * 10, "resolve", steps), job(run.id * 10 + 1, "site", Vec::new())] }),
-    )
+    let ended = shift(&run.updated_at, -20);
+    let resolve_done = if run.deployed {
+        &ended
+    } else {
+        &run.updated_at
+    };
+    let resolve = job(
+        run.id * 10,
+        "resolve",
+        (&run.job_started_at, resolve_done, "success"),
+        steps,
+    );
+    let deploy = if run.deployed {
+        job(
+            run.id * 10 + 1,
+            "deploy",
+            (&ended, &run.updated_at, "success"),
+            Vec::new(),
+        )
+    } else {
+        job(
+            run.id * 10 + 1,
+            "deploy",
+            (&ended, &ended, "skipped"),
+            Vec::new(),
+        )
+    };
+    ok(200, json!({ "total_count": 2, "jobs": [resolve, deploy] }))
 }
 
 /// Creates a label; a name taken (without regard to case) is refused, as
@@ -216,4 +247,13 @@ fn create_label(w: &mut World, body: &str) -> Answer {
         201,
         json!({ "name": name, "color": color, "description": description, "default": false }),
     )
+}
+
+/// The RFC 3339 time `at` moved by `seconds`.
+fn shift(at: &str, seconds: i64) -> String {
+    let t = chrono::DateTime::parse_from_rfc3339(at).expect("an RFC 3339 time");
+    (t + chrono::TimeDelta::seconds(seconds))
+        .with_timezone(&chrono::Utc)
+        .format("%Y-%m-%dT%H:%M:%SZ")
+        .to_string()
 }

@@ -218,3 +218,78 @@ fn a_head_that_was_never_fetched_is_held_not_merged() {
     assert_eq!(w.requests("PUT", "/pulls/1/merge"), 0, "no merge asked for");
     assert!(w.contents.is_empty(), "no record");
 }
+
+/// A merge GitHub keeps refusing (405: branch protection, a merge
+/// queue) is held once, with the reason and the way out; later runs
+/// neither announce it again nor ask for the merge again, and once an
+/// admin lets the resolver merge and removes the `held` label, the next
+/// run merges and records it.
+#[test]
+fn a_merge_github_keeps_refusing_is_held_once_with_the_way_out() {
+    let (game, fake, _) = setup();
+    votes(&fake);
+    let why = "Changes must be made through the merge queue";
+    fake.world().refuse_merges = Some(why.to_string());
+    let run = github(&game, &fake, NOW, &["resolve"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let status = |fake: &FakeGitHub| fake.world().bot_comments(1).join("\n");
+    let held = status(&fake);
+    assert!(
+        held.contains("Held: the forge refuses to merge it") && held.contains(why),
+        "the status says why: {held}"
+    );
+    assert!(
+        held.contains("remove the `held` label"),
+        "and the way out: {held}"
+    );
+    assert!(
+        fake.world().items[&1].labels.iter().any(|l| l == "held"),
+        "labelled held"
+    );
+    let writes = |fake: &FakeGitHub| {
+        let w = fake.world();
+        w.log
+            .iter()
+            .filter(|r| r.method != "GET" && !r.path.contains("/statuses/"))
+            .count()
+    };
+    let after_first = writes(&fake);
+    for at in ["2030-01-01T12:30:00Z", "2030-01-02T12:00:00Z"] {
+        let run = github(&game, &fake, at, &["resolve"]);
+        assert_eq!(run.code, 1, "{at}: held: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout.contains("held") && run.stdout.contains(why),
+            "{at}: the plan says it is held and why: {}",
+            run.stdout
+        );
+        assert_eq!(
+            fake.world().requests("PUT", "/pulls/1/merge"),
+            1,
+            "{at}: the merge is not asked for again"
+        );
+        assert_eq!(status(&fake), held, "{at}: not announced again");
+        assert_eq!(writes(&fake), after_first, "{at}: nothing written");
+    }
+    let dry = github(
+        &game,
+        &fake,
+        "2030-01-02T12:00:00Z",
+        &["resolve", "--dry-run"],
+    );
+    assert!(
+        dry.stdout.contains("Proposal #1: enact — held") && dry.stdout.contains(why),
+        "a dry run says it is held and why: {}",
+        dry.stdout
+    );
+    // The admin lets the resolver merge, and takes the label off.
+    {
+        let mut w = fake.world();
+        w.refuse_merges = None;
+        w.items.get_mut(&1).unwrap().labels.retain(|l| l != "held");
+    }
+    let run = github(&game, &fake, "2030-01-02T13:00:00Z", &["resolve"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let w = fake.world();
+    assert_eq!(w.merges().len(), 1, "merged: {}", run.stdout);
+    assert!(w.contents.contains_key("content/matters/00001.md"));
+}

@@ -121,6 +121,22 @@ pub(crate) fn doors_agree(game: &crate::game_test::GameTest, now: &str, story: &
     let list = run(&["play", "list"]);
     assert_eq!(list.code, 0, "play list: {}{}", list.stdout, list.stderr);
     let verdicts = check_verdicts(&check.stdout);
+    // `check --pr N` of each open matter says what `check --open` says of it.
+    let together = blocks(&check.stdout);
+    for number in verdicts.keys() {
+        let alone = run(&["check", "--pr", &number.to_string(), "--dry-run"]);
+        assert!(
+            alone.code <= 1,
+            "check --pr {number}: {}{}",
+            alone.stdout,
+            alone.stderr
+        );
+        assert_eq!(
+            blocks(&alone.stdout).get(number),
+            together.get(number),
+            "check --pr {number} and check --open differ\n{story}"
+        );
+    }
     let context = || {
         format!(
             "check:\n{}\nplan:\n{}\nplay list:\n{}\n{story}",
@@ -159,6 +175,27 @@ pub(crate) fn doors_agree(game: &crate::game_test::GameTest, now: &str, story: &
             );
         }
     }
+}
+
+/// `check`'s report on each matter it judged: its header line and the
+/// indented lines under it, by number.
+fn blocks(stdout: &str) -> BTreeMap<u64, String> {
+    let mut out: BTreeMap<u64, String> = BTreeMap::new();
+    let mut current = None;
+    for line in stdout.lines() {
+        if !line.starts_with(' ') {
+            current = line.split_once(" #").and_then(|(_, rest)| {
+                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                digits.parse::<u64>().ok()
+            });
+        }
+        if let Some(n) = current {
+            let block = out.entry(n).or_default();
+            block.push_str(line);
+            block.push('\n');
+        }
+    }
+    out
 }
 
 /// `check`'s verdict on each matter it judged: its kind, and whether it

@@ -542,17 +542,18 @@ fn bad_hints_are_refused_with_their_line() {
 }
 
 /// Whether a warning in `stderr` names `line` (`line 7: …` or `lines 5,
-/// 7: …` after the file's name).
+/// 7: …` after the file's name, or `(line 7)` among the rules a question's
+/// answer renumbers).
 fn named(stderr: &str, line: usize) -> bool {
-    stderr
-        .lines()
-        .filter_map(|l| l.strip_prefix("warning: "))
+    let warnings = || stderr.lines().filter_map(|l| l.strip_prefix("warning: "));
+    warnings()
         .filter_map(|l| l.split(": ").nth(1))
         .filter_map(|head| {
             head.strip_prefix("lines ")
                 .or_else(|| head.strip_prefix("line "))
         })
         .any(|list| list.split(", ").any(|n| n == line.to_string()))
+        || warnings().any(|w| w.contains(": question ") && w.contains(&format!("(line {line})")))
 }
 
 /// With hints, nothing goes against them and no hinted rule's own place
@@ -570,19 +571,21 @@ fn with_hints_only_what_they_leave_open_is_in_doubt() {
             gitnomic::import::Hints::parse(&std::fs::read_to_string(&seed.hints).unwrap()).unwrap();
         for line in run.stderr.lines().filter(|l| l.starts_with("warning:")) {
             assert!(
-                line.contains(": in doubt: ") || line.contains("anchors the numbers"),
+                line.contains(": question ")
+                    || line.contains("anchors the numbers")
+                    || line.contains("taken for a rule title, as a hint places it"),
                 "{}: {line}",
                 seed.name
             );
             for hinted in hints.parents.keys() {
                 assert!(
-                    !line.contains(&format!(": line {hinted}: in doubt: numbered")),
+                    !line.contains(&format!(": line {hinted}: question")),
                     "{}: {line}",
                     seed.name
                 );
             }
         }
-        assert!(run.stderr.contains("in doubt: "), "{}", run.stderr);
+        assert!(run.stderr.contains(" question"), "{}", run.stderr);
     }
     // Without hints, the rules the evidence leaves open are named.
     let r49 = seeds.iter().find(|s| s.name.ends_with("49")).unwrap();
@@ -650,6 +653,7 @@ const SYNTHETIC: &[(&str, &str)] = &[
     ("s2a", "s2a"),
     ("s3", "s3"),
     ("s4", "s4"),
+    ("s6", "s6"),
 ];
 
 /// `(number, line, confidence)` of each row of an expected list.
@@ -716,7 +720,7 @@ fn synthetic_dumps_number_every_row_right_or_name_it() {
                 assert!(named(&run.stderr, line), "s2: line {line}\n{}", run.stderr);
             }
         }
-        assert!(run.stderr.contains("in doubt: "), "{dump}: {}", run.stderr);
+        assert!(run.stderr.contains(" question"), "{dump}: {}", run.stderr);
     }
 }
 
@@ -777,7 +781,7 @@ fn a_hint_against_the_evidence_is_applied_and_its_doubts_said() {
         "{}",
         run.stdout
     );
-    assert!(run.stderr.contains("in doubt"), "{}", run.stderr);
+    assert!(run.stderr.contains(": question "), "{}", run.stderr);
 }
 
 /// Each seed's core rules match the preset of its own ruleset: the import
@@ -821,4 +825,464 @@ fn html_escape(text: &str) -> String {
         .replace('>', "&gt;")
         .replace('"', "&quot;")
         .replace('\'', "&#x27;")
+}
+
+/// Every dump with an expected list, given and synthetic: (dump, list),
+/// both paths, or `None` (with a message) when `../shared/seeds` is absent.
+/// s1b and s1c have s1's numbers on the same lines, s6f s6's.
+fn every_dump() -> Option<Vec<(String, PathBuf, PathBuf)>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds");
+    if !dir.is_dir() {
+        println!("skipped: ../shared/seeds not found");
+        return None;
+    }
+    let mut dumps: Vec<(String, PathBuf, PathBuf)> = SEEDS
+        .iter()
+        .map(|name| {
+            (
+                name.to_string(),
+                dir.join(format!("{name}.txt")),
+                dir.join(format!("{name}.expected.tsv")),
+            )
+        })
+        .collect();
+    let synthetic = dir.join("synthetic");
+    for (dump, list) in SYNTHETIC.iter().chain(&[("s6f", "s6")]) {
+        dumps.push((
+            dump.to_string(),
+            synthetic.join(format!("{dump}.txt")),
+            synthetic.join(format!("{list}.expected.tsv")),
+        ));
+    }
+    Some(dumps)
+}
+
+/// A dump's expected numbers by title line.
+fn expected_numbers(list: &Path) -> std::collections::BTreeMap<usize, String> {
+    let text = std::fs::read_to_string(list).unwrap();
+    expected_rows(&text)
+        .into_iter()
+        .map(|(number, line, _)| (line, number))
+        .collect()
+}
+
+/// How many of the expected rules an import numbers right (same title
+/// line, same number).
+fn right_numbers(
+    imported: &gitnomic::import::Imported,
+    want: &std::collections::BTreeMap<usize, String>,
+) -> usize {
+    imported
+        .numbers()
+        .iter()
+        .filter(|(line, number)| want.get(line) == Some(number))
+        .count()
+}
+
+/// How many rules of the expected list have another parent in the import
+/// (or are not found), and how many rules the import has that the list
+/// has not: the decisions a person has to correct.
+fn wrong_parents(
+    imported: &gitnomic::import::Imported,
+    want: &std::collections::BTreeMap<usize, String>,
+) -> usize {
+    let by_number: std::collections::BTreeMap<&str, usize> =
+        want.iter().map(|(line, n)| (n.as_str(), *line)).collect();
+    let want_parent = |number: &str| -> usize {
+        let parent = number.rsplit_once('.').map_or("", |(p, _)| p);
+        by_number.get(parent).copied().unwrap_or(0)
+    };
+    let line_of: std::collections::BTreeMap<&str, usize> = imported
+        .rules
+        .iter()
+        .map(|r| (r.id.as_str(), r.line))
+        .collect();
+    let got: std::collections::BTreeMap<usize, usize> = imported
+        .rules
+        .iter()
+        .map(|r| {
+            let parent = r.parent.as_ref().map_or(0, |p| line_of[p.as_str()]);
+            (r.line, parent)
+        })
+        .collect();
+    let wrong = want
+        .iter()
+        .filter(|(line, number)| got.get(line) != Some(&want_parent(number)))
+        .count();
+    wrong + got.keys().filter(|l| !want.contains_key(l)).count()
+}
+
+/// What a simulated user did with one dump.
+struct Answered {
+    asked: usize,
+    before: usize,
+    after: usize,
+    total: usize,
+    wrong_parents: usize,
+    needed: Option<usize>,
+    answers: usize,
+}
+
+/// A user who answers each question truthfully from the expected list,
+/// one at a time in the order asked (the first question, then import
+/// again): a rule's number in `[numbers]`, a line the list has no rule
+/// on in `not_titles`.
+fn answer_questions(dump: &Path, want: &std::collections::BTreeMap<usize, String>) -> Answered {
+    let text = std::fs::read_to_string(dump).unwrap();
+    let mut hints = gitnomic::import::Hints::default();
+    let import = |hints: &gitnomic::import::Hints| {
+        gitnomic::import::blognomic::import(&text, "dump", hints)
+            .unwrap_or_else(|e| panic!("{}: {e} with {hints:?}", dump.display()))
+    };
+    let mut imported = import(&hints);
+    let first = (
+        imported.questions.len(),
+        right_numbers(&imported, want),
+        wrong_parents(&imported, want),
+    );
+    let mut needed = None;
+    let mut answers = 0;
+    loop {
+        if needed.is_none()
+            && right_numbers(&imported, want) == want.len()
+            && imported.rules.len() == want.len()
+        {
+            needed = Some(answers);
+        }
+        let Some(q) = imported.questions.first() else {
+            break;
+        };
+        assert!(
+            answers < 100,
+            "{}: the questions do not end",
+            dump.display()
+        );
+        match want.get(&q.line) {
+            Some(number) => {
+                let parsed = gitnomic::import::hints::parse_number(number).unwrap();
+                hints.numbers.insert(q.line, parsed);
+            }
+            None => {
+                hints.not_titles.insert(q.line);
+            }
+        }
+        answers += 1;
+        imported = import(&hints);
+    }
+    Answered {
+        asked: first.0,
+        before: first.1,
+        after: right_numbers(&imported, want),
+        total: want.len(),
+        wrong_parents: first.2,
+        needed,
+        answers,
+    }
+}
+
+/// Issue 38: on every dump, a user who answers the questions truthfully,
+/// one at a time in the order asked, ends with every number right, and
+/// needs at most two answers more than there are wrong parents (none when
+/// every number is right already). Prints the table of the import docs
+/// (run with `--nocapture`). The one exception is a rule that nothing in
+/// the text places nor leans on (ruleset 73's "Regalia Actions", a guess
+/// of its list): it is not asked about, by design, and stays wrong.
+#[test]
+fn truthful_answers_to_the_questions_number_every_rule() {
+    let Some(dumps) = every_dump() else { return };
+    println!(
+        "| dump | wrong parents | questions asked | answers needed | all answered | numbers right before | after |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for (name, dump, list) in &dumps {
+        let want = expected_numbers(list);
+        let a = answer_questions(dump, &want);
+        let needed = a.needed.map_or("-".to_string(), |n| n.to_string());
+        println!(
+            "| {name} | {} | {} | {needed} | {} | {}/{} | {}/{} |",
+            a.wrong_parents, a.asked, a.answers, a.before, a.total, a.after, a.total
+        );
+        let unplaced = usize::from(name == "blognomic-ruleset-73");
+        assert_eq!(
+            a.after + unplaced,
+            a.total,
+            "{name}: not every number right"
+        );
+        if unplaced == 0 {
+            let needed = a.needed.unwrap();
+            assert!(
+                needed <= a.wrong_parents + 2,
+                "{name}: {needed} answers for {} wrong parents",
+                a.wrong_parents
+            );
+            if a.before == a.total {
+                assert_eq!(needed, 0, "{name}");
+            }
+        }
+    }
+}
+
+/// s6 and s6f are numbered right, or every rule numbered wrong is named
+/// in a question (as the rule asked about, or among those its other
+/// answer renumbers), never silent; and in the files, marked in doubt.
+#[test]
+fn s6_and_s6f_are_numbered_right_or_asked() {
+    let Some(dumps) = every_dump() else { return };
+    for (name, dump, list) in dumps.iter().filter(|d| d.0.starts_with("s6")) {
+        let want = expected_numbers(list);
+        let text = std::fs::read_to_string(dump).unwrap();
+        // With no hints, and with the hint that confirms 2.2.1's place.
+        for hints in ["", "[parents]\n30 = 26\n"] {
+            let hints = gitnomic::import::Hints::parse(hints).unwrap();
+            let imported = gitnomic::import::blognomic::import(&text, "dump", &hints).unwrap();
+            for (line, got) in imported.numbers() {
+                let number = &want[&line];
+                if &got == number {
+                    continue;
+                }
+                let asked = imported.questions.iter().any(|q| {
+                    q.line == line && q.other.as_ref() == Some(number)
+                        || q.moves.iter().any(|m| m.line == line && &m.other == number)
+                });
+                assert!(
+                    asked,
+                    "{name} {hints:?}: line {line} is {number}, numbered {got}, and not asked: {:?}",
+                    imported.questions
+                );
+                let rule = imported.rules.iter().find(|r| r.line == line).unwrap();
+                assert!(rule.doubt.is_some(), "{name}: line {line}");
+            }
+        }
+        if name == "s6" {
+            let imported =
+                gitnomic::import::blognomic::import(&text, "dump", &Default::default()).unwrap();
+            assert_eq!(right_numbers(&imported, &want), want.len(), "s6");
+        }
+    }
+}
+
+/// `--questions FILE` writes a hints file that parses, with the import's
+/// answers filled in; passed back unchanged with `--hints`, it leaves no
+/// question and no rule file marked in doubt, and the numbers are those
+/// of the import without it.
+#[test]
+fn the_questions_file_round_trips() {
+    let Some(mut dumps) = every_dump() else {
+        return;
+    };
+    // s5 has no expected list, but questions all the same.
+    let s5 = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds/synthetic/s5.txt");
+    dumps.push(("s5".into(), s5, PathBuf::new()));
+    for (name, dump, _) in &dumps {
+        let game = GameTest::empty();
+        let file = game.path("questions.toml");
+        let (_g, first) = import(dump, &["--list", "--questions", file.to_str().unwrap()]);
+        assert_eq!(first.code, 0, "{name}: {}", first.stderr);
+        let text = std::fs::read_to_string(&file).unwrap();
+        let hints =
+            gitnomic::import::Hints::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
+        let asked = first
+            .stderr
+            .lines()
+            .find_map(|l| l.split(" question").next()?.parse::<usize>().ok())
+            .unwrap_or_else(|| panic!("{name}: no question line: {}", first.stderr));
+        assert!(
+            hints.len() >= asked,
+            "{name}: {asked} questions, {} answers",
+            hints.len()
+        );
+        let dir = game.path("game");
+        let (_g, again) = import(
+            dump,
+            &[
+                "--out",
+                dir.to_str().unwrap(),
+                "--hints",
+                file.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(again.code, 0, "{name}: {}", again.stderr);
+        assert!(
+            again.stdout.contains("\n0 questions"),
+            "{name}: {}",
+            again.stdout
+        );
+        for entry in walk(&dir.join("rules")) {
+            let rule = std::fs::read_to_string(&entry).unwrap();
+            assert!(!rule.contains("in doubt"), "{name}: {}", entry.display());
+        }
+        let (_g, listed) = import(dump, &["--list", "--hints", file.to_str().unwrap()]);
+        assert_eq!(
+            listed.stdout, first.stdout,
+            "{name}: the answers changed a number"
+        );
+    }
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            found.extend(walk(&path));
+        } else {
+            found.push(path);
+        }
+    }
+    found
+}
+
+/// The Contents box a MediaWiki page shows for a dump with this list, as
+/// a browser copies it: the sections' numbers and headings, and each
+/// rule's number and title (read from the dump at its line).
+fn contents_box(dump: &Path, list: &Path) -> String {
+    let lines: Vec<String> = std::fs::read_to_string(dump)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let mut out = String::from("Contents [hide]\n");
+    let mut section = 0;
+    for row in std::fs::read_to_string(list).unwrap().lines() {
+        let f: Vec<&str> = row.split('\t').collect();
+        if row.starts_with("## SECTION") {
+            section += 1;
+            out.push_str(&format!("{section}\t{}\n", f[3]));
+        } else if f.len() == 4 && !row.starts_with('#') {
+            let line: usize = f[1].parse().unwrap();
+            let depth = f[0].matches('.').count();
+            out.push_str(&format!(
+                "{}{}\t{}\n",
+                "  ".repeat(depth),
+                f[0],
+                lines[line - 1].trim()
+            ));
+        }
+    }
+    out
+}
+
+/// With the page's Contents box pasted (`--contents FILE`), every number
+/// is right and nothing is asked.
+#[test]
+fn a_pasted_contents_box_numbers_every_rule_with_no_question() {
+    let Some(dumps) = every_dump() else { return };
+    for (name, dump, list) in &dumps {
+        let game = GameTest::empty();
+        game.write("contents.txt", &contents_box(dump, list));
+        let contents = game.path("contents.txt");
+        let (_g, run) = import(dump, &["--list", "--contents", contents.to_str().unwrap()]);
+        assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("\n0 questions"),
+            "{name}: {}",
+            run.stderr
+        );
+        let want: Vec<String> = expected_numbers(list).into_values().collect();
+        let got: Vec<String> = run
+            .stdout
+            .lines()
+            .map(|l| l.split('\t').next().unwrap().to_string())
+            .collect();
+        let mut want = want;
+        want.sort_by_key(|n| {
+            n.split('.')
+                .map(|p| p.parse::<u32>().unwrap())
+                .collect::<Vec<_>>()
+        });
+        assert_eq!(got, want, "{name}");
+        // The same box copied with the page, after its title: found in the dump.
+        let text = std::fs::read_to_string(dump).unwrap();
+        let (title, rest) = text.split_once('\n').unwrap();
+        game.write(
+            "with-contents.txt",
+            &format!("{title}\n\n{}\n{rest}", contents_box(dump, list)),
+        );
+        let (_g, run) = import(&game.path("with-contents.txt"), &["--list"]);
+        assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("\n0 questions"),
+            "{name}: {}",
+            run.stderr
+        );
+        let found: Vec<String> = run
+            .stdout
+            .lines()
+            .map(|l| l.split('\t').next().unwrap().to_string())
+            .collect();
+        assert_eq!(found, want, "{name}: the contents in the dump");
+    }
+}
+
+/// `import ruleset DUMP --questions FILE` alone writes the questions and
+/// nothing else; an answer changed in the file is taken, and says what it
+/// moved.
+#[test]
+fn questions_alone_write_the_file_and_an_edited_answer_is_taken() {
+    let game = GameTest::empty();
+    let dump = own_dump(&game);
+    let file = game.path("q.toml");
+    let dir = game.path("game");
+    let run = game.run(&[
+        "import",
+        "ruleset",
+        dump.to_str().unwrap(),
+        "--questions",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    assert!(!dir.exists());
+    let text = game.read("q.toml");
+    assert!(gitnomic::import::Hints::parse(&text).is_ok(), "{text}");
+    assert!(run.stderr.contains("wrote "), "{}", run.stderr);
+    // An answer the import did not give: "Hemp" (line 29) is 2.2, not 2.1.2.
+    let edited = match text.find("\n29 = \"2.1.2\"\n") {
+        Some(at) => format!("{}\n29 = \"2.2\"\n{}", &text[..at], &text[at + 14..]),
+        None => format!("{text}29 = \"2.2\"\n"),
+    };
+    game.write("q.toml", &edited);
+    let run = game.run(&[
+        "import",
+        "ruleset",
+        dump.to_str().unwrap(),
+        "--list",
+        "--hints",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("2.2\tdynastic\tHemp\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// `import history`: a row closed before it was posted is imported as the
+/// table has it, but flagged with its line and counted, never silent.
+#[test]
+fn import_history_flags_rows_closed_before_they_were_posted() {
+    let game = GameTest::bundled();
+    let csv = game.path("proposals.csv");
+    std::fs::write(
+        &csv,
+        "title,proposer,postedDate,status,admin,closedDate,lifespan,comments,dynasty\n\
+         Forward,Ann,\"03 Aug 2005 05:42:56\",Enacted,?,\"04 Aug 2005 04:16:57\",22,8,28\n\
+         Backward,Bo,\"05 Aug 2005 10:00:00\",Failed,Ann,\"05 Aug 2005 09:00:00\",-1,2,28\n",
+    )
+    .unwrap();
+    let run = game.run(&["import", "history", csv.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("proposals.csv:3: flagged: closed (2005-08-05T09:00:00Z) before it was posted (2005-08-05T10:00:00Z)"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("proposals.csv:2:"), "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("; 1 flagged as closed before they were posted; 0 rows skipped"),
+        "{}",
+        run.stdout
+    );
 }

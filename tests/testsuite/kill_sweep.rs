@@ -61,6 +61,18 @@ pub(crate) fn strace() -> bool {
 /// Runs `resolve` at `now` on `root`, killed by SIGKILL at the `k`-th
 /// call of the writes `kind` names (`None` as the code: it was killed).
 pub(crate) fn run_killed(root: &Path, now: &str, kind: &str, k: usize) -> (Option<i32>, String) {
+    run_killed_with(root, now, &["resolve"], kind, k)
+}
+
+/// Runs the command `args` at `now` on `root`, killed by SIGKILL at the
+/// `k`-th call of the writes `kind` names (`None` as the code: killed).
+fn run_killed_with(
+    root: &Path,
+    now: &str,
+    args: &[&str],
+    kind: &str,
+    k: usize,
+) -> (Option<i32>, String) {
     let trace = [
         "-f".to_string(),
         "-qq".to_string(),
@@ -71,7 +83,7 @@ pub(crate) fn run_killed(root: &Path, now: &str, kind: &str, k: usize) -> (Optio
         "-e".to_string(),
         format!("inject={kind}:signal=SIGKILL:when={k}"),
     ];
-    run(root, now, &["resolve"], Some(&trace))
+    run(root, now, args, Some(&trace))
 }
 
 fn bin() -> String {
@@ -110,9 +122,14 @@ fn run(root: &Path, now: &str, args: &[&str], trace: Option<&[String]>) -> (Opti
 
 /// How many calls of each kind of write an uninterrupted run makes.
 fn count_writes(game: &GameTest, now: &str) -> Vec<usize> {
+    count_writes_of(game, now, &["resolve"], &KINDS)
+}
+
+/// How many calls of each of `kinds` an uninterrupted run of `args` makes.
+fn count_writes_of(game: &GameTest, now: &str, args: &[&str], kinds: &[&str]) -> Vec<usize> {
     let twin = game.duplicate();
     let log = twin.path("strace.log");
-    let calls: String = KINDS.join(",");
+    let calls: String = kinds.join(",");
     let trace = [
         "-f".to_string(),
         "-qq".to_string(),
@@ -121,10 +138,10 @@ fn count_writes(game: &GameTest, now: &str) -> Vec<usize> {
         "-e".to_string(),
         format!("trace={calls}"),
     ];
-    let (code, out) = run(twin.root(), now, &["resolve"], Some(&trace));
+    let (code, out) = run(twin.root(), now, args, Some(&trace));
     assert_eq!(code, Some(0), "{out}");
     let text = std::fs::read_to_string(&log).unwrap();
-    KINDS
+    kinds
         .iter()
         .map(|kind| {
             let names: Vec<&str> = kind.split(',').collect();
@@ -346,5 +363,234 @@ fn a_run_killed_at_any_write_is_finished_by_the_next_as_if_never_killed() {
         "{}\n{}",
         report.join("\n"),
         all.join("\n---\n")
+    );
+}
+
+/// A game where the limits bite, all due at 2030-01-02T00:00Z: Ada at
+/// the pending limit (her first two proposals pending, the first enacted,
+/// her third closed as no matter for the limit), Boris's pull request
+/// touching README.md (no matter), a DoV by Cleo pending beside the
+/// proposals, a DoV by Wren touching README.md (no matter, never a
+/// hiatus), and Dmitri's proposal opened after Cleo's DoV (in its hiatus).
+fn limits_game() -> GameTest {
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    let minute = |m: usize| format!("2030-01-01T00:{m:02}:00Z");
+    let change = |branch: &str, path: &str, i: usize| {
+        let text =
+            game.read_at("main", path).unwrap_or_default() + &format!("\nA line of change {i}.\n");
+        game.commit_on(branch, &[(path, &text)], "a change");
+    };
+    change("a0", "rules/dynastic/springs.md", 0);
+    change("a1", "rules/dynastic/cogs-and-gadgets.md", 1);
+    change("a2", "rules/appendix/time.md", 2);
+    change("b0", "README.md", 3);
+    change("w0", "README.md", 4);
+    change("d0", "rules/appendix/keywords.md", 5);
+    game.open(&minute(0), "ada-tinkers", "proposal", "First", Some("a0"));
+    game.open(&minute(1), "ada-tinkers", "proposal", "Second", Some("a1"));
+    game.open(&minute(2), "ada-tinkers", "proposal", "Third", Some("a2"));
+    game.open(&minute(3), "boris-b", "proposal", "Readme", Some("b0"));
+    game.open(
+        &minute(4),
+        "wren-w",
+        "dov",
+        "I win, by the readme",
+        Some("w0"),
+    );
+    game.open(&minute(5), "cleo-c", "dov", "I win", None);
+    game.open(&minute(6), "dmitri-d", "proposal", "Late", Some("d0"));
+    // #1 enacts; #2 has one FOR, pending; the DoV #6 has one FOR, pending.
+    for (n, voters) in [
+        ("1", &["boris-b", "cleo-c", "dmitri-d"][..]),
+        ("2", &["boris-b"][..]),
+        ("6", &["ada-tinkers"][..]),
+    ] {
+        for (i, login) in voters.iter().enumerate() {
+            game.at(
+                &minute(20 + i),
+                &["play", "comment", n, "FOR", "--as", login],
+            );
+        }
+    }
+    game
+}
+
+/// The kill sweep where the limits bite: every open matter judged alike at
+/// every door first, then a resolve killed at every write, finished by the
+/// next run into the uninterrupted run's state; then, a day later, the
+/// DoV enacted beside the pending proposals, swept the same way.
+#[test]
+fn a_run_killed_where_the_limits_bite_is_finished_as_if_never_killed() {
+    if !strace() {
+        return;
+    }
+    let game = limits_game();
+    let first = "2030-01-01T13:00:00Z";
+    crate::histories_checks::doors_agree(&game, first, "the limits game");
+    let mut report = Vec::new();
+    let mut all = Vec::new();
+    let (tried, divergent) = sweep(&game, first);
+    report.push(format!(
+        "limits, no matters and a pending DoV: {} of {tried} kill points diverge",
+        divergent.len()
+    ));
+    all.extend(divergent);
+    let (code, out) = run(game.root(), first, &["resolve"], None);
+    assert_eq!(code, Some(0), "{out}");
+    for line in [
+        "Proposal #3: not-a-matter — closed: it cannot be a proposal: the author already has 2 pending proposals",
+        "Proposal #4: not-a-matter — closed: it changes README.md",
+        "DoV #5: not-a-matter — closed: it changes README.md",
+        "Proposal #7: not-a-matter — closed: it cannot be a proposal: the game is in hiatus",
+        "hiatus: DoV #6 is pending",
+    ] {
+        assert!(out.contains(line), "the limits bite: `{line}` in {out}");
+    }
+    for login in ["boris-b", "dmitri-d", "wren-w"] {
+        game.at(
+            "2030-01-01T14:00:00Z",
+            &["play", "comment", "6", "FOR", "--as", login],
+        );
+    }
+    let second = "2030-01-02T14:00:00Z";
+    crate::histories_checks::doors_agree(&game, second, "the limits game, a day on");
+    let (_, out) = run(game.root(), second, &["resolve", "--dry-run"], None);
+    assert!(out.contains("DoV #6: enact — enacted"), "{out}");
+    let (tried, divergent) = sweep(&game, second);
+    report.push(format!(
+        "the DoV enacted beside pending proposals: {} of {tried} kill points diverge",
+        divergent.len()
+    ));
+    all.extend(divergent);
+    eprintln!("limits kill sweep: {}", report.join("; "));
+    assert!(
+        all.is_empty(),
+        "{}\n{}",
+        report.join("\n"),
+        all.join("\n---\n")
+    );
+}
+
+/// The branches of a repository and the commits they point at.
+fn branches(root: &Path) -> BTreeMap<String, String> {
+    let repo = git2::Repository::open(root).unwrap();
+    let mut out = BTreeMap::new();
+    for branch in repo.branches(Some(git2::BranchType::Local)).unwrap() {
+        let (branch, _) = branch.unwrap();
+        let name = branch.name().unwrap().unwrap().to_string();
+        let id = branch.get().peel_to_commit().unwrap().id().to_string();
+        out.insert(name, id);
+    }
+    out
+}
+
+/// The files of the work tree outside `.git`, with their bytes.
+fn work_files(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    walkdir::WalkDir::new(root)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.file_name() != ".git")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let path = e.path().strip_prefix(root).unwrap().display().to_string();
+            (path, std::fs::read(e.path()).unwrap())
+        })
+        .collect()
+}
+
+/// The kinds of call a `play propose` is killed at: every rename and
+/// unlink, and every write (a file half written, as a checkout leaves
+/// one it was killed in).
+const PROPOSE_KINDS: [&str; 3] = [
+    "rename,renameat,renameat2",
+    "unlink,unlinkat",
+    "write,pwrite64,writev",
+];
+
+#[test]
+fn a_proposal_killed_at_any_write_is_finished_by_trying_again() {
+    if !strace() {
+        return;
+    }
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    let rule = "rules/dynastic/clockwork-victory.md";
+    assert!(game.replace(rule, "three", "four") >= 1);
+    game.write(
+        "rules/dynastic/tea.md",
+        "+++\nid = \"tea\"\ntitle = \"Tea\"\n+++\nTea for all.\n",
+    );
+    std::fs::remove_file(game.path("content/pages/how-to-play.md")).unwrap();
+    let now = "2030-01-01T00:00:00Z";
+    let propose = [
+        "play",
+        "propose",
+        "--as",
+        "ada-tinkers",
+        "--title",
+        "Four, and tea",
+    ];
+    let twin = game.duplicate();
+    let (code, out) = run(twin.root(), now, &propose, None);
+    assert_eq!(code, Some(0), "the uninterrupted proposal: {out}");
+    let counts = count_writes_of(&game, now, &propose, &PROPOSE_KINDS);
+    let mut tried = 0;
+    let mut divergent = Vec::new();
+    for (kind, count) in PROPOSE_KINDS.iter().zip(&counts) {
+        for k in 1..=*count {
+            tried += 1;
+            let copy = game.duplicate();
+            let at = format!("killed at {kind} #{k}");
+            let (killed, out) = run_killed_with(copy.root(), now, &propose, kind, k);
+            if killed.is_some() {
+                divergent.push(format!("{at}: the run was not killed: {out}"));
+                continue;
+            }
+            // The player tries again, as they would.
+            let (code, again) = run(copy.root(), now, &propose, None);
+            if code != Some(0) && !again.contains("nothing to propose") {
+                divergent.push(format!("{at}: trying again exited {code:?}: {again}"));
+                continue;
+            }
+            let why = if branches(copy.root()) != branches(twin.root()) {
+                Some(format!(
+                    "branches {:?}, the twin's {:?}",
+                    branches(copy.root()),
+                    branches(twin.root())
+                ))
+            } else if work_files(copy.root()) != work_files(twin.root()) {
+                let (a, b) = (work_files(copy.root()), work_files(twin.root()));
+                let differ: Vec<&String> = a
+                    .keys()
+                    .chain(b.keys())
+                    .filter(|p| a.get(*p) != b.get(*p))
+                    .collect();
+                Some(format!("the work tree differs at {differ:?}"))
+            } else if copy.path(".git/gitnomic-propose.toml").exists() {
+                Some("its journal is left".to_string())
+            } else {
+                same(copy.root(), twin.root(), &at).err()
+            };
+            if let Some(why) = why {
+                divergent.push(format!("{at}: {why}\ntrying again: {again}"));
+                continue;
+            }
+            let (code, out) = run(copy.root(), now, &["resolve", "--dry-run"], None);
+            if code != Some(0) || out.contains("lock") {
+                divergent.push(format!("{at}: resolve after it: {out}"));
+            }
+        }
+    }
+    let report = format!(
+        "propose kill sweep: {} of {tried} kill points diverge ({counts:?} calls of {PROPOSE_KINDS:?})",
+        divergent.len()
+    );
+    eprintln!("{report}");
+    assert!(
+        divergent.is_empty(),
+        "{report}\n{}",
+        divergent.join("\n---\n")
     );
 }

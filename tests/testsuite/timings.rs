@@ -26,6 +26,7 @@ fn run(
         created_at: at(created),
         updated_at: at(created + done + 40),
         job_started_at: at(created + 6),
+        deployed: event != "schedule",
         steps: vec![
             ("Run actions/checkout", "success", at(created + 9)),
             (
@@ -99,6 +100,16 @@ fn comment_to_status_is_read_from_the_runs_and_builds_are_kept_apart() {
         rows[6].trim_end().ends_with("yes"),
         "run 1 built: {}",
         rows[6]
+    );
+    // Each job rounded up: the usual run a minute, and its deployment one
+    // more; a scheduled run deployed nothing; the one that built, 5 + 1;
+    // the review's, 1 + 1.
+    assert!(
+        out.stdout.contains(
+            "Billed minutes (a private repository's; each job rounded up): a scheduled run 1, a comment's run 2 (medians); 17 over these 7 runs."
+        ),
+        "{}",
+        out.stdout
     );
     let requests = fake.world().log.len() - before;
     assert_eq!(requests, 1 + 7, "the list, then one request a run");

@@ -64,6 +64,11 @@ pub struct GitHubForge {
     /// The bot's status comment on each thread read this run, so writing
     /// the status does not read the thread again.
     statuses: RefCell<HashMap<MatterNumber, Option<ForgeComment>>>,
+    /// The files each pull request changes, as read once in this process:
+    /// a `check` of every open matter asks, for each, the files of every
+    /// one opened before it (limits count only matters), so without this
+    /// a check of n matters read n²/2 lists.
+    changed: RefCell<HashMap<MatterNumber, Vec<String>>>,
     /// Files of the default branch read this run (blob SHA and text, or
     /// absent), so writing one does not read it again; forgotten when a
     /// merge moves the branch or a write's outcome is unknown.
@@ -107,6 +112,7 @@ impl GitHubForge {
             bot: settings.bot.clone(),
             pulls: RefCell::default(),
             statuses: RefCell::default(),
+            changed: RefCell::default(),
             files: RefCell::default(),
             labels: RefCell::default(),
             heads: RefCell::default(),
@@ -474,6 +480,9 @@ impl Forge for GitHubForge {
     }
 
     fn changed_files(&self, number: MatterNumber) -> Result<Vec<String>, ForgeError> {
+        if let Some(paths) = self.changed.borrow().get(&number) {
+            return Ok(paths.clone());
+        }
         let files = self.list::<PullFile>(&format!("/pulls/{number}/files?per_page=100"))?;
         if files.len() >= MAX_LISTED_FILES {
             return Err(ForgeError::TooManyFiles {
@@ -487,6 +496,7 @@ impl Forge for GitHubForge {
             .collect();
         paths.sort();
         paths.dedup();
+        self.changed.borrow_mut().insert(number, paths.clone());
         Ok(paths)
     }
 

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::codec::encode;
 use super::{ForgeError, GitHubForge, dto};
-use crate::setup::timings::{RESOLVE_STEP, RunTimes, Step, Woken};
+use crate::setup::timings::{RESOLVE_STEP, RunTimes, Step, Woken, billed_minutes};
 
 #[derive(Deserialize)]
 struct Runs {
@@ -31,8 +31,24 @@ struct Jobs {
 #[derive(Deserialize)]
 struct Job {
     started_at: String,
+    completed_at: Option<String>,
+    conclusion: Option<String>,
     #[serde(default)]
     steps: Vec<JobStep>,
+}
+
+impl Job {
+    /// The minutes GitHub bills for it: none when it was skipped.
+    fn billed(&self) -> Result<u32, ForgeError> {
+        if self.conclusion.as_deref() == Some("skipped") {
+            return Ok(0);
+        }
+        let Some(done) = &self.completed_at else {
+            return Ok(0);
+        };
+        let span = dto::time(done)?.since(dto::time(&self.started_at)?);
+        Ok(billed_minutes(span))
+    }
 }
 
 #[derive(Deserialize)]
@@ -67,6 +83,10 @@ impl GitHubForge {
         for run in runs.workflow_runs {
             let path = format!("/actions/runs/{}/jobs?per_page=100", run.id);
             let jobs: Jobs = self.read(&path, || format!("run {} has gone", run.run_number))?;
+            let mut billed = 0;
+            for job in &jobs.jobs {
+                billed += job.billed()?;
+            }
             let job = jobs
                 .jobs
                 .into_iter()
@@ -82,6 +102,7 @@ impl GitHubForge {
                 runner,
                 ended: dto::time(&run.updated_at)?,
                 steps,
+                billed,
             });
         }
         Ok(out)

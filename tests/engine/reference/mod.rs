@@ -144,6 +144,7 @@ impl Stage<'_> {
             active: self.active,
             quorum,
             age: self.ctx.now.since(m.opened),
+            opened: Some(m.opened),
             hiatus,
             enactable: None,
         };

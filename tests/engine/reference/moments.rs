@@ -114,6 +114,7 @@ fn turns(p: &Params, left: &str, right: &str) -> Vec<i64> {
         active: 0,
         quorum: 0,
         age: Span::seconds(age),
+        opened: None,
         hiatus: false,
         enactable: Some(false),
     };
@@ -187,6 +188,7 @@ fn names(p: &Params, expr: &Expr) -> Vec<String> {
             active: 0,
             quorum: 0,
             age: Span::seconds(0),
+            opened: None,
             hiatus: false,
             enactable: Some(false),
         },
