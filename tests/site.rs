@@ -1220,3 +1220,40 @@ fn a_cards_next_moment_is_counted_down_in_the_browser() {
     );
     assert!(site["site.js"].contains("function addCountdowns()"));
 }
+
+/// A vote changes the strip's live part (how many pending, the next
+/// moment, who has not voted), which is `status.js`, one small file every
+/// page loads: a rebuild after it rewrites that file and the pages that
+/// show the vote, not every page.
+#[test]
+fn a_vote_rewrites_the_status_file_and_the_pages_that_show_it_only() {
+    let mut files = game_files(true);
+    files.extend(records());
+    let before = pending();
+    let full = rebuild(&files, &before, &[], &RenderCache::default());
+    let mut after = before.clone();
+    after.matters[0].not_voted.clear();
+    after.matters[0].for_ = 3;
+    after.next = Some("#4 at 12:05 UTC on 5 Jan 2030".into());
+    let again = rebuild(&files, &after, &[], &full.cache);
+    let rendered: Vec<&str> = again.files.keys().map(String::as_str).collect();
+    println!(
+        "rendered after a vote: {rendered:?} of {}",
+        full.files.len()
+    );
+    assert!(rendered.contains(&"status.js"), "{rendered:?}");
+    assert!(
+        again.files["status.js"].contains(r##""next":"#4 at 12:05 UTC on 5 Jan 2030""##),
+        "{}",
+        again.files["status.js"]
+    );
+    assert!(
+        rendered.len() <= 6,
+        "a vote rewrites the status file and the pages showing the vote: {rendered:?} of {}",
+        full.files.len()
+    );
+    assert!(!rendered.contains(&"ruleset/index.html"), "{rendered:?}");
+    assert!(!rendered.contains(&"archive/index.html"), "{rendered:?}");
+    let page = &full.files["rules/quorum.html"];
+    assert!(page.contains(r#"<script src="../status.js" defer></script>"#));
+}

@@ -339,6 +339,10 @@ pub fn render_with(
     stats::render(&cx, &mut site)?;
     feed::render(&cx, &newest, &mut site)?;
     search::render(&cx, &rows, &newest, &mut site);
+    let status = context::status_script(input.pending);
+    if let Some(text) = cx.file("status.js", status) {
+        site.insert("status.js".into(), text);
+    }
     for (path, text) in theme.statics() {
         if let Some(text) = cx.file(path, text.clone()) {
             site.insert(path.clone(), text);

@@ -354,7 +354,28 @@ function addCountdowns() {
   setInterval(tick, 60000);
 }
 
+/** The strip's live part from status.js (one small file every page loads,
+ * so a vote rewrites it and not every page): how many matters are pending,
+ * the next moment, and who has not voted (for "me"). */
+function applyStatus() {
+  const st = window.gitnomicStatus;
+  const strip = document.querySelector(".strip");
+  if (!st || !strip) return;
+  const link = strip.querySelector(".strip-pending a");
+  if (link && st.asked) {
+    const count = document.createElement("strong");
+    count.textContent = String(st.pending);
+    link.replaceChildren(count, " pending");
+  } else if (link) {
+    link.after(": no forge asked");
+  }
+  const next = strip.querySelector(".strip-next");
+  if (next && st.next) next.textContent = " Next: " + st.next;
+  if (Array.isArray(st.unvoted) && st.unvoted.length) strip.dataset.unvoted = JSON.stringify(st.unvoted);
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  applyStatus();
   addCopyLinks();
   for (const table of document.querySelectorAll("table.sortable")) {
     makeSortable(table);
