@@ -147,7 +147,23 @@ function addSearch(form) {
     return hits;
   };
   const broken = () => { results.replaceChildren(); };
-  const entry = (e) => {
+  // Where a rule's or a term's text matches (not its title): the words
+  // around the match, the match marked.
+  const snippet = (e, needle) => {
+    const text = e.x || "";
+    const at = needle ? text.indexOf(needle) : -1;
+    if (at < 0 || e.t.toLowerCase().includes(needle)) return null;
+    const start = Math.max(0, at - 40);
+    const end = Math.min(text.length, at + needle.length + 40);
+    const span = document.createElement("span");
+    span.className = "snippet";
+    const mark = document.createElement("mark");
+    mark.textContent = text.slice(at, at + needle.length);
+    span.append((start > 0 ? "…" : "") + text.slice(start, at), mark,
+      text.slice(at + needle.length, end) + (end < text.length ? "…" : ""));
+    return span;
+  };
+  const entry = (e, needle) => {
     const item = document.createElement("li");
     const link = document.createElement("a");
     link.href = root + e.u;
@@ -155,11 +171,13 @@ function addSearch(form) {
     const kind = document.createElement("small");
     kind.textContent = " " + e.k + (e.a ? " · " + e.a : "");
     item.append(link, kind);
+    const words = snippet(e, needle);
+    if (words) item.append(words);
     return item;
   };
   const show = (first, found, complete, needle) => {
     const hits = first.concat(found);
-    results.replaceChildren(...hits.slice(0, complete ? hits.length : SHOWN).map(entry));
+    results.replaceChildren(...hits.slice(0, complete ? hits.length : SHOWN).map((e) => entry(e, needle)));
     if (hits.length === 0) {
       const none = document.createElement("li");
       none.textContent = "Nothing matches.";
