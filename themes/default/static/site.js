@@ -63,6 +63,9 @@ function makeSortable(table) {
 function addFilter(table) {
   const body = table.tBodies[0];
   if (!body || body.rows.length < 20) return;
+  // A page with a search over the whole archive needs no second box
+  // for its own rows: the site's search box and that one are enough.
+  if (document.querySelector("form.search[data-only]")) return;
   const label = document.createElement("label");
   label.className = "filter";
   label.textContent = "Filter the rows on this page ";
