@@ -98,17 +98,17 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<()> {
     }
     let forge = LocalForge::open(&global.root, &global.base, global.now())?;
     let journal_path = repo.git_dir().join(JOURNAL);
-    let finished = match read_journal(&journal_path)? {
-        Some(journal) => {
-            let number = finish(&repo, &forge, &journal, &journal_path, true)?;
-            say!(
-                "finished what a killed `play propose` began: #{number} from branch {}",
-                journal.branch
-            );
-            true
-        }
-        None => false,
-    };
+    // What a killed run began is finished, and nothing more is done: what
+    // is left in the work tree (a file edited again since) is for the
+    // player to propose, or not, with the next `play propose`.
+    if let Some(journal) = read_journal(&journal_path)? {
+        let number = finish(&repo, &forge, &journal, &journal_path, true)?;
+        say!(
+            "finished what a killed `play propose` began: #{number} from branch {}",
+            journal.branch
+        );
+        return Ok(());
+    }
     let base = &global.base;
     let kind = match args.kind {
         ProposeKind::Proposal => Kind::Proposal,
@@ -136,9 +136,6 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<()> {
     };
     let message = format!("{}\n\n{}", args.title.trim(), args.body.trim());
     let Some(moved) = repo.commit_changes(base, PROPOSED, message.trim_end(), &stamp)? else {
-        if finished {
-            return Ok(());
-        }
         bail!(
             "nothing to propose: the work tree has no changes under {} against {base}; \
              edit a rule or the gamestate first",
@@ -247,7 +244,9 @@ fn finish(
             )
         })?;
     for file in &left {
-        say!("{file} changed since it was proposed: left as it is");
+        say!(
+            "{file} changed since it was proposed: left as it is (propose it, or put it back, yourself)"
+        );
     }
     std::fs::remove_file(path).with_context(|| format!("removing {}", path.display()))?;
     crate::staging::sync_dir_of(path).with_context(|| format!("removing {}", path.display()))?;

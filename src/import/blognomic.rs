@@ -44,7 +44,7 @@ use super::lines::{self, Kind, Line};
 use super::section::ContentsEntry;
 use super::{
     Block, Contents, Hints, ImportError, Imported, ImportedRule, ImportedSection, Moved, Question,
-    evidence, glossary, preset, section, terms, titles,
+    evidence, glossary, preset, section, terms, titles, xref,
 };
 use crate::gamestate::Terms;
 use crate::ruleset::{RuleId, SectionKind};
@@ -367,30 +367,41 @@ fn titles_of(
     warnings: &mut Vec<String>,
 ) -> BTreeSet<usize> {
     let mut found = titles::find(body);
-    let listed: Vec<&str> = contents
+    let entries: Vec<&ContentsEntry> = contents
         .iter()
         .filter(|e| e.number.len() > 1 && e.number.first() == Some(&number))
-        .map(|e| e.title.trim())
         .collect();
-    if !listed.is_empty() {
-        for title in &listed {
-            let have = found.iter().any(|&i| body[i].text.trim() == *title);
-            let line = body
+    if !entries.is_empty() {
+        let lists = |i: usize| {
+            entries
                 .iter()
-                .position(|l| l.kind == Kind::Text && l.text.trim() == *title);
-            if let (false, Some(i)) = (have, line) {
-                found.insert(i);
-                warnings.push(format!(
-                    "line {}: taken for a rule title, as the contents list it",
-                    body[i].no
-                ));
+                .any(|e| section::same_title(&e.title, &body[i].text))
+        };
+        for entry in &entries {
+            let have = found
+                .iter()
+                .any(|&i| section::same_title(&entry.title, &body[i].text));
+            let line = (0..body.len()).find(|&i| {
+                body[i].kind == Kind::Text && section::same_title(&entry.title, &body[i].text)
+            });
+            match (have, line) {
+                (true, _) => {}
+                (false, Some(i)) => {
+                    found.insert(i);
+                    warnings.push(format!(
+                        "line {}: taken for a rule title, as the contents list it",
+                        body[i].no
+                    ));
+                }
+                (false, None) => warnings.push(format!(
+                    "contents line {}: `{} {}` is no line of section {number}: its number is not used",
+                    entry.line,
+                    xref::show(&entry.number),
+                    entry.title
+                )),
             }
         }
-        let unlisted: Vec<usize> = found
-            .iter()
-            .copied()
-            .filter(|&i| !listed.contains(&body[i].text.trim()))
-            .collect();
+        let unlisted: Vec<usize> = found.iter().copied().filter(|&i| !lists(i)).collect();
         for i in unlisted {
             found.remove(&i);
             warnings.push(format!(
@@ -845,6 +856,47 @@ mod tests {
         assert_eq!(numbers_of(&imported), WANT);
         assert!(imported.questions.is_empty(), "{:?}", imported.questions);
         assert_eq!(imported.in_doubt(), 0);
+    }
+
+    /// A pasted Contents box numbers the rules it lists, though its quotes
+    /// and case differ from the page's; a title it does not list is body
+    /// text, a line it lists is a title, and an entry that is no line of
+    /// the dump is said.
+    #[test]
+    fn a_pasted_contents_box_numbers_titles_and_says_what_it_cannot_use() {
+        let contents = Contents::parse(
+            "Contents [hide]\n1\tCore Rules\n1.1\tThe Ruleset\n1.2\tKeepers\n1.3\tDynasties\n2\tDynastic Rules\n2.1\tOil\n2.1.1\tLAMPS\n2.1.1.1\tBrass Lamp\n2.1.1.2\tTin Lamp\n2.2\tKeeper’s Oath\n2.3\tLost Rule\n3\tGlossary\n3.1\tClarifications\n3.1.1\tCounting\n3.1.2\tKeeper's oath\n",
+        );
+        assert_eq!(contents.len(), 15);
+        let imported = import_with(COMPACT, "stem", &Hints::default(), &contents).unwrap();
+        let numbers: Vec<String> = imported.numbers().into_iter().map(|(_, n)| n).collect();
+        assert_eq!(
+            numbers,
+            [
+                "1.1", "1.2", "1.3", "2.1", "2.1.1", "2.1.1.1", "2.1.1.2", "2.2", "3.1", "3.1.1",
+                "3.1.2"
+            ]
+        );
+        assert!(imported.questions.is_empty(), "{:?}", imported.questions);
+        assert!(
+            imported
+                .warnings
+                .iter()
+                .any(|w| w.starts_with("contents line 12: `2.3 Lost Rule` is no line of section 2")),
+            "{:?}",
+            imported.warnings
+        );
+        let without_tin =
+            Contents::parse("2.1 Oil\n2.1.1 Lamps\n2.1.1.1 Brass Lamp\n2.2 Keeper's Oath\n");
+        let imported = import_with(COMPACT, "stem", &Hints::default(), &without_tin).unwrap();
+        assert!(imported.rules.iter().all(|r| r.title != "Tin Lamp"));
+        assert!(
+            imported.warnings.contains(
+                &"line 17: taken for body text, as the contents do not list it".to_string()
+            ),
+            "{:?}",
+            imported.warnings
+        );
     }
 
     #[test]

@@ -95,6 +95,12 @@ impl Hints {
                 "line {both} is in both `titles` and `not_titles`"
             )));
         }
+        let placed = parents.keys().chain(numbers.keys());
+        if let Some(both) = placed.copied().find(|l| not_titles.contains(l)) {
+            return Err(ImportError::Hints(format!(
+                "line {both} is in `not_titles` and has a [parents] or [numbers] hint: a rule with a place is a title, so take it out of `not_titles`"
+            )));
+        }
         Ok(Hints {
             titles,
             not_titles,
@@ -138,17 +144,24 @@ pub fn questions_file(dump: &str, hints: &Hints, questions: &[Question]) -> Stri
          # title goes in not_titles; a title is answered in [numbers].\n\n",
         dump.replace(['\n', '\r'], " ")
     );
-    let list =
-        |out: &mut String, key: &str, lines: &BTreeSet<usize>, asked: &[(usize, &Question)]| {
-            out.push_str(&format!("{key} = [\n"));
-            for line in lines {
-                out.push_str(&format!("    {line},\n"));
-            }
-            for (k, q) in asked {
-                out.push_str(&format!("    {},\n    {}\n", q.line, said(*k, q)));
-            }
-            out.push_str("]\n");
-        };
+    let list = |out: &mut String,
+                key: &str,
+                lines: &BTreeSet<usize>,
+                asked: &[(usize, &Question)]| {
+        out.push_str(&format!("{key} = [\n"));
+        for line in lines {
+            out.push_str(&format!("    {line},\n"));
+        }
+        for (k, q) in asked {
+            out.push_str(&format!(
+                    "    {},\n    {}\n    # (if it is one, take it out of here and give its number in [numbers]: {} = \"N.N\")\n",
+                    q.line,
+                    said(*k, q),
+                    q.line
+                ));
+        }
+        out.push_str("]\n");
+    };
     let numbered: Vec<(usize, &Question)> = (1..).zip(questions).collect();
     let untitled: Vec<(usize, &Question)> = numbered
         .iter()
@@ -201,6 +214,7 @@ mod tests {
             "[numbers]\n40 = \"2\"\n",
             "[numbers]\n40 = \"2.x\"\n",
             "[parents]\n40 = 3\n[numbers]\n40 = \"2.1\"\n",
+            "not_titles = [40]\n[numbers]\n40 = \"2.1\"\n",
         ] {
             assert!(
                 matches!(Hints::parse(bad), Err(ImportError::Hints(_))),

@@ -162,7 +162,7 @@ pub struct Moved {
 }
 
 /// A decision the text leaves open, asked in the numbers a reader sees on
-/// the wiki: "is Difficulty 3.3 or 3.2.1?". Answered with a `[numbers]`
+/// the wiki: "is Trimming 2.3 or 2.2.2?". Answered with a `[numbers]`
 /// (or `[parents]`) hint for `line`; a line that may be a title is
 /// answered with its number, or with `not_titles`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -200,7 +200,7 @@ impl Question {
         }
     }
 
-    /// The rules it moves, in words: `Chores 2.3 → 2.2.2, Trades 2.4 → 2.3`.
+    /// The rules it moves, in words: `Shades 2.3.1 → 2.2.3, Glass 2.4 → 2.3`.
     pub fn moves_said(&self) -> String {
         self.moves
             .iter()

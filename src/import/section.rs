@@ -33,6 +33,21 @@ pub(crate) struct Context<'a> {
     pub(crate) hints: &'a Hints,
 }
 
+/// Whether a contents entry's title and a line of the dump are the same
+/// title: alike but for case, runs of spaces and the shape of quotes (a
+/// copied Contents box and a printed page may differ in those).
+pub(crate) fn same_title(a: &str, b: &str) -> bool {
+    let plain = |t: &str| {
+        t.replace(['“', '”'], "\"")
+            .replace(['‘', '’'], "'")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    plain(a) == plain(b)
+}
+
 /// Clues from the table of contents for the section numbered `number`.
 fn contents_clues(contents: &[ContentsEntry], number: u32, drafts: &[Draft]) -> Vec<Clue> {
     let mut used = BTreeSet::new();
@@ -45,7 +60,7 @@ fn contents_clues(contents: &[ContentsEntry], number: u32, drafts: &[Draft]) -> 
             continue;
         }
         let found = (0..drafts.len())
-            .find(|&i| !used.contains(&i) && drafts[i].title.trim() == entry.title.trim());
+            .find(|&i| !used.contains(&i) && same_title(&drafts[i].title, &entry.title));
         if let Some(i) = found {
             used.insert(i);
             clues.push(Clue {
@@ -228,15 +243,11 @@ pub(crate) struct Decision {
     pub(crate) here: String,
     /// Its number the other way.
     pub(crate) there: String,
-    /// Its parent now, and the other way.
-    pub(crate) parents: (Option<usize>, Option<usize>),
     /// Every other rule of the section whose number the other way changes,
     /// before it or after it: (index, number now, number the other way).
     pub(crate) moves: Vec<(usize, String, String)>,
     /// Why it is asked.
     pub(crate) why: String,
-    /// How much less the other way scores.
-    pub(crate) gap: i32,
     /// Whether only a word one rule shares with the other's title leans
     /// the other way (nothing places the rule): asked after the others.
     pub(crate) weak: bool,
@@ -382,7 +393,7 @@ pub(crate) fn nest(
         return Err(ImportError::HintLine {
             line: unmet.line,
             problem: format!(
-                "{}, but with the other hints it cannot be: the rules before it do not leave that number free",
+                "{}, but with the other hints it cannot be: the rules before it do not leave that number free (check the other answers too: those a questions file fills in are the import's own)",
                 unmet.why
             ),
         });
@@ -464,10 +475,8 @@ fn decisions(
             rule: i,
             here,
             there,
-            parents: (best.parents[i], other.parents[i]),
             moves,
             why,
-            gap,
             weak,
             other: other.paths.clone(),
         });

@@ -85,6 +85,14 @@ pub struct Journal {
     /// command is never carried out twice, whatever becomes of the comment.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub acted: BTreeMap<u64, Vec<String>>,
+    /// On an action issue whose handled comments would not fit in the
+    /// journal: every comment numbered up to this one was handled, and its
+    /// answers are no longer kept (the changes are in the log). Comments
+    /// are numbered in the order they are made, and every run handles all
+    /// it finds, so the oldest handled fold into this mark; a comment this
+    /// old that appears only now (its author joined since) is not acted on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acted_through: Option<u64>,
     /// The values a run announced it is setting and may not have committed
     /// yet: the next run sets them again (a no-op if they were).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -149,9 +157,11 @@ impl Journal {
 
     /// This journal within [`MAX_JOURNAL_CHARS`], and how many comments'
     /// sightings it leaves out for that: those that carried no vote first,
-    /// then votes, oldest (lowest id) first. Heads, the decision and the
-    /// commands handled are never left out: a run needs them to judge
-    /// pushes, to finish a decision and to carry out no command twice.
+    /// then votes, oldest (lowest id) first; then the answers to the
+    /// oldest commands handled, folded into [`Journal::acted_through`].
+    /// Heads and the decision are never left out, nor is a handled
+    /// command forgotten: a run needs them to judge pushes, to finish a
+    /// decision and to carry out no command twice.
     /// Collection keeps only players' comments (see `resolve::collect`),
     /// so this takes hundreds of comments by players on one matter.
     pub fn bounded(&self) -> (Journal, usize) {
@@ -170,6 +180,9 @@ impl Journal {
             let mut saved = 0;
             while saved < over {
                 let Some(id) = journal.least_needed() else {
+                    if journal.fold_oldest_acted(over - saved) {
+                        break;
+                    }
                     return (journal, left_out);
                 };
                 saved += journal.sighting_chars(id);
@@ -178,6 +191,30 @@ impl Journal {
                 left_out += 1;
             }
         }
+    }
+
+    /// Whether comment `id` of an action issue was handled already.
+    pub fn handled(&self, id: u64) -> bool {
+        self.acted.contains_key(&id) || self.acted_through.is_some_and(|t| id <= t)
+    }
+
+    /// Folds the oldest handled comments into [`Journal::acted_through`]
+    /// until about `chars` characters are saved; `false` when none is left
+    /// to fold.
+    fn fold_oldest_acted(&mut self, chars: usize) -> bool {
+        let mut saved = 0;
+        let mut folded = false;
+        while saved < chars {
+            let Some((id, answers)) = self.acted.pop_first() else {
+                break;
+            };
+            saved += id.to_string().len()
+                + 5
+                + answers.iter().map(|a| a.chars().count() + 3).sum::<usize>();
+            self.acted_through = Some(self.acted_through.map_or(id, |t| t.max(id)));
+            folded = true;
+        }
+        folded
     }
 
     /// The sighting a later run misses least: the oldest comment seen
@@ -364,6 +401,40 @@ mod tests {
         // A journal within the bound is written whole, with no note.
         let small = Journal::default().render("ok");
         assert_eq!(text_of(&small), "ok");
+    }
+
+    #[test]
+    fn an_action_crowd_folds_its_oldest_answers_and_forgets_no_command() {
+        let mut journal = Journal::default();
+        let answer = |id: u64| {
+            vec![format!(
+                "comment {id} by @boris-b: `ADD springs 1`: players.Boris.springs: 6 → 7"
+            )]
+        };
+        for id in 1_000_000_000..1_000_001_000u64 {
+            journal.acted.insert(id, answer(id));
+        }
+        let body = journal.render("### Action #3: open for actions");
+        assert!(body.chars().count() < 65_536, "one comment holds it");
+        let kept = Journal::read(&body);
+        let json = serde_json::to_string(&kept).unwrap();
+        assert!(json.chars().count() <= MAX_JOURNAL_CHARS, "{}", json.len());
+        let through = kept.acted_through.expect("the oldest folded");
+        assert!(kept.acted.len() < 1000 && !kept.acted.is_empty());
+        assert!(
+            kept.acted.keys().all(|id| *id > through),
+            "only the oldest fold"
+        );
+        for id in 1_000_000_000..1_000_001_000u64 {
+            assert!(kept.handled(id), "comment {id} would be acted on twice");
+        }
+        assert!(!kept.handled(1_000_001_000), "a new comment is not handled");
+        // A journal that fits keeps every answer.
+        let small = Journal {
+            acted: [(7, answer(7))].into(),
+            ..Journal::default()
+        };
+        assert_eq!(Journal::read(&small.render("ok")).acted_through, None);
     }
 
     #[test]

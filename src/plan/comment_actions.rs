@@ -53,7 +53,7 @@ impl Planner<'_> {
         };
         let blocked = blocked(&state);
         for c in m.comments.values() {
-            if journal.acted.contains_key(&c.id) {
+            if journal.handled(c.id) {
                 continue;
             }
             let mut answers = Vec::new();

@@ -171,16 +171,20 @@ impl<'a> Carrier<'a> {
         Ok(self.forge.matter(n)?.merge_commit.map(|c| c.0))
     }
 
-    /// Takes back the announcement of a decision the forge refused: the
-    /// status says why, and the next run decides the matter again.
-    pub(crate) fn unannounce(&mut self, n: MatterNumber, why: &str) -> anyhow::Result<()> {
-        let mut journal = self
-            .statuses
+    /// The journal of `n`'s status as this run last wrote or read it.
+    fn journal(&self, n: MatterNumber) -> Journal {
+        self.statuses
             .get(&n)
             .cloned()
             .flatten()
             .map(|body| Journal::read(&body))
-            .unwrap_or_default();
+            .unwrap_or_default()
+    }
+
+    /// Takes back the announcement of a decision the forge refused: the
+    /// status says why, and the next run decides the matter again.
+    pub(crate) fn unannounce(&mut self, n: MatterNumber, why: &str) -> anyhow::Result<()> {
+        let mut journal = self.journal(n);
         journal.resolution = None;
         let text = format!(
             "### #{n}: decided, but not done\n\n{why}\n\nThe next run will decide it again."
@@ -206,13 +210,7 @@ impl<'a> Carrier<'a> {
         head: &HeadSha,
         reason: &str,
     ) -> anyhow::Result<()> {
-        let mut journal = self
-            .statuses
-            .get(&n)
-            .cloned()
-            .flatten()
-            .map(|body| Journal::read(&body))
-            .unwrap_or_default();
+        let mut journal = self.journal(n);
         journal.resolution = None;
         journal.refused = Some(Refusal {
             head: head.0.clone(),

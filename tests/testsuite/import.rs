@@ -985,7 +985,7 @@ fn answer_questions(dump: &Path, want: &std::collections::BTreeMap<usize, String
 /// needs at most two answers more than there are wrong parents (none when
 /// every number is right already). Prints the table of the import docs
 /// (run with `--nocapture`). The one exception is a rule that nothing in
-/// the text places nor leans on (ruleset 73's "Regalia Actions", a guess
+/// the text places nor leans on (ruleset 73's rule at line 268, a guess
 /// of its list): it is not asked about, by design, and stays wrong.
 #[test]
 fn truthful_answers_to_the_questions_number_every_rule() {
@@ -1115,6 +1115,64 @@ fn the_questions_file_round_trips() {
         assert_eq!(
             listed.stdout, first.stdout,
             "{name}: the answers changed a number"
+        );
+    }
+}
+
+/// A user who takes the questions file, corrects every answer from the
+/// expected list at once (a line the list has a rule on goes from
+/// `not_titles` to `[numbers]`), and passes it back, asking again while
+/// there are questions: ends with every number right, in a round or two.
+#[test]
+fn the_questions_file_corrected_at_once_numbers_every_rule() {
+    let Some(dumps) = every_dump() else { return };
+    for (name, dump, list) in &dumps {
+        let want = expected_numbers(list);
+        let game = GameTest::empty();
+        let file = game.path("q.toml");
+        let mut hints = gitnomic::import::Hints::default();
+        let mut rounds = 0;
+        loop {
+            game.write(
+                "given.toml",
+                &gitnomic::import::hints::questions_file("d", &hints, &[]),
+            );
+            let given = game.path("given.toml");
+            let args = [
+                "--list",
+                "--hints",
+                given.to_str().unwrap(),
+                "--questions",
+                file.to_str().unwrap(),
+            ];
+            let (_g, run) = import(dump, &args);
+            assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+            if run.stderr.contains("\n0 questions") {
+                break;
+            }
+            rounds += 1;
+            assert!(
+                rounds <= 3,
+                "{name}: still asked after {rounds} rounds: {}",
+                run.stderr
+            );
+            hints =
+                gitnomic::import::Hints::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
+            for (line, number) in &want {
+                let truth = gitnomic::import::hints::parse_number(number).unwrap();
+                if hints.numbers.contains_key(line) || hints.not_titles.remove(line) {
+                    hints.numbers.insert(*line, truth);
+                }
+            }
+        }
+        let text = std::fs::read_to_string(dump).unwrap();
+        let imported = gitnomic::import::blognomic::import(&text, "d", &hints).unwrap();
+        println!("{name}: {rounds} rounds of corrections");
+        let unplaced = usize::from(name == "blognomic-ruleset-73");
+        assert_eq!(
+            right_numbers(&imported, &want) + unplaced,
+            want.len(),
+            "{name} after {rounds} rounds"
         );
     }
 }

@@ -594,3 +594,62 @@ fn a_proposal_killed_at_any_write_is_finished_by_trying_again() {
         divergent.join("\n---\n")
     );
 }
+
+/// A `play propose` killed after it opened its matter and before it put
+/// the work tree back, and a file the player edits again meanwhile: trying
+/// again finishes the proposal (one matter) and leaves that file as the
+/// player has it, naming it; the others are put back.
+#[test]
+fn a_file_edited_after_a_killed_proposal_is_left_as_the_player_has_it() {
+    if !strace() {
+        return;
+    }
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    let rule = "rules/dynastic/clockwork-victory.md";
+    assert!(game.replace(rule, "three", "four") >= 1);
+    game.write(
+        "rules/dynastic/tea.md",
+        "+++\nid = \"tea\"\ntitle = \"Tea\"\n+++\nTea.\n",
+    );
+    let now = "2030-01-01T00:00:00Z";
+    let propose = ["play", "propose", "--as", "ada-tinkers", "--title", "Tea"];
+    let kind = "rename,renameat,renameat2";
+    // The first kill point after which the matter is open and the rule
+    // still as the player wrote it.
+    let copy = (1..=20)
+        .find_map(|k| {
+            let copy = game.duplicate();
+            let (killed, _) = run_killed_with(copy.root(), now, &propose, kind, k);
+            let opened = copy.path(".git/gitnomic-forge/matters/1.toml").exists();
+            (killed.is_none() && opened && copy.read(rule).contains("four")).then_some(copy)
+        })
+        .expect("a kill point between opening the matter and restoring the work tree");
+    copy.replace(rule, "four", "five");
+    let (code, out) = run(copy.root(), now, &propose, None);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("finished what a killed `play propose` began: #1"),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "{rule} changed since it was proposed: left as it is"
+        )),
+        "{out}"
+    );
+    assert!(
+        copy.read(rule).contains("five"),
+        "the player's edit stays: {}",
+        copy.read(rule)
+    );
+    assert!(
+        !copy.path("rules/dynastic/tea.md").exists(),
+        "the new rule is put back"
+    );
+    assert!(
+        !copy.path(".git/gitnomic-forge/matters/2.toml").exists(),
+        "one matter"
+    );
+    assert!(copy.read_at("proposal/tea", rule).unwrap().contains("four"));
+}

@@ -139,10 +139,11 @@ fn a_new_game_on_another_branch_names_it_in_its_workflows() {
     );
     let repo = git2::Repository::open(game.root()).unwrap();
     assert_eq!(repo.head().unwrap().name().ok(), Some("refs/heads/trunk"));
-    let check = game.read(".github/workflows/check.yml");
+    // The resolve workflow re-checks the open matters on a push to it.
+    let resolve = game.read(".github/workflows/resolve.yml");
     assert!(
-        check.contains("branches: [trunk]") && !check.contains("branches: [main]"),
-        "{check}"
+        resolve.contains("branches: [trunk]") && !resolve.contains("branches: [main]"),
+        "{resolve}"
     );
     let run = game.run(&["--base", "trunk", "check", "--rev", "trunk"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
