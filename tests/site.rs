@@ -1181,3 +1181,79 @@ fn the_glossary_is_in_the_search_index() {
         "the anchor is there"
     );
 }
+
+/// Leftovers of the last review: a favicon (no 404 on every page), the
+/// copy-link button's accessible name holds its visible words, matter
+/// numbers stay on phones, small controls are 24 px targets, and a
+/// player's dates say what they are.
+#[test]
+fn the_favicon_copy_links_numbers_targets_and_dates() {
+    let site = render(&pending());
+    assert!(
+        site["index.html"].contains(r#"<link rel="icon" href="favicon.svg" type="image/svg+xml">"#)
+    );
+    assert!(site["rules/quorum.html"].contains(r#"<link rel="icon" href="../favicon.svg""#));
+    assert!(site["favicon.svg"].starts_with("<svg"));
+    let js = &site["site.js"];
+    assert!(js.contains(r#"button.textContent = "copy link";"#));
+    assert!(js.contains(r#"button.setAttribute("aria-label", "copy link to this rule");"#));
+    let css = &site["style.css"];
+    assert!(
+        !css.contains("table.matters th:nth-child(1)"),
+        "the number column stays"
+    );
+    assert!(css.contains("min-height: 24px"), "24 px targets");
+    let ada = main_of(&site, "players/ada.html");
+    assert!(ada.contains("<dt>Joined</dt><dd>2030-01-01</dd>"), "{ada}");
+    assert!(!ada.contains("<dt>Active</dt>"), "{ada}");
+}
+
+/// A card's next moment is machine-readable for the reader's browser to
+/// count down to; the sentence before it states it in UTC.
+#[test]
+fn a_cards_next_moment_is_counted_down_in_the_browser() {
+    let site = render(&pending());
+    let page = main_of(&site, "pending/index.html");
+    assert!(
+        page.contains("enacts at 00:40 UTC on 6 Jan 2030 if nothing changes.<span class=\"countdown\" data-at=\"2030-01-06T00:40:00Z\"></span>"),
+        "{page}"
+    );
+    assert!(site["site.js"].contains("function addCountdowns()"));
+}
+
+/// A vote changes the strip's live part (how many pending, the next
+/// moment, who has not voted), which is `status.js`, one small file every
+/// page loads: a rebuild after it rewrites that file and the pages that
+/// show the vote, not every page.
+#[test]
+fn a_vote_rewrites_the_status_file_and_the_pages_that_show_it_only() {
+    let mut files = game_files(true);
+    files.extend(records());
+    let before = pending();
+    let full = rebuild(&files, &before, &[], &RenderCache::default());
+    let mut after = before.clone();
+    after.matters[0].not_voted.clear();
+    after.matters[0].for_ = 3;
+    after.next = Some("#4 at 12:05 UTC on 5 Jan 2030".into());
+    let again = rebuild(&files, &after, &[], &full.cache);
+    let rendered: Vec<&str> = again.files.keys().map(String::as_str).collect();
+    println!(
+        "rendered after a vote: {rendered:?} of {}",
+        full.files.len()
+    );
+    assert!(rendered.contains(&"status.js"), "{rendered:?}");
+    assert!(
+        again.files["status.js"].contains(r##""next":"#4 at 12:05 UTC on 5 Jan 2030""##),
+        "{}",
+        again.files["status.js"]
+    );
+    assert!(
+        rendered.len() <= 6,
+        "a vote rewrites the status file and the pages showing the vote: {rendered:?} of {}",
+        full.files.len()
+    );
+    assert!(!rendered.contains(&"ruleset/index.html"), "{rendered:?}");
+    assert!(!rendered.contains(&"archive/index.html"), "{rendered:?}");
+    let page = &full.files["rules/quorum.html"];
+    assert!(page.contains(r#"<script src="../status.js" defer></script>"#));
+}

@@ -195,7 +195,23 @@ fn home(
     }
     let path = "index.html";
     let mut context = cx.page(path, "Home", "home")?;
-    let recent: Vec<&MatterRow> = newest.iter().take(10).map(|&i| &rows[i]).collect();
+    // The ten last resolved, newest first, each with the moment it was
+    // resolved (several a day are common): a list that reads in order.
+    #[derive(Serialize)]
+    struct Recent<'r> {
+        row: &'r MatterRow,
+        when: String,
+        when_iso: String,
+    }
+    let recent: Vec<Recent<'_>> = newest
+        .iter()
+        .take(10)
+        .map(|&i| Recent {
+            row: &rows[i],
+            when: datetime(cx.game.records[i].resolved),
+            when_iso: cx.game.records[i].resolved.to_string(),
+        })
+        .collect();
     let counts = BTreeMap::from([
         ("rules", cx.game.ruleset.rules.len()),
         (

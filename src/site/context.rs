@@ -35,26 +35,43 @@ pub(crate) struct SiteView {
     status: StatusView,
 }
 
-/// The game's standing as every page's strip shows it. Every page's
-/// digest covers it, so it holds nothing that changes by the minute (the
-/// moment the tallies were taken is on the pending page only).
+/// The game's standing as every page's strip shows it without the
+/// script: what changes seldom (the quorum, the active players, the
+/// roster). What changes with every vote or new matter (how many are
+/// pending, the next moment, who has not voted) is in `status.js`
+/// ([`status_script`]), which every page loads: a vote rewrites that one
+/// small file, not every page. Every page's digest covers this view.
 #[derive(Debug, Clone, Serialize, Default)]
 struct StatusView {
-    /// The quorum, when a forge was asked.
+    /// The quorum, when a forge was asked or the roster gives it.
     quorum: Option<u32>,
-    /// Active players, when a forge was asked; else those on the roster.
+    /// Active players, when known; else those on the roster.
     active: Option<u32>,
     /// Players on the roster.
     roster: usize,
-    /// Open matters, when a forge was asked.
-    pending: Option<usize>,
-    /// `#5 at 00:40 UTC on 6 Mar 2030`.
-    next: Option<String>,
-    /// Each open matter's number with the active players who have not
-    /// voted on it, as JSON (`[[5,["Ada","Cleo"]]]`), for the script's
-    /// "me": on every page, what waits for the reader's vote. Empty when
-    /// nothing waits for anyone.
-    unvoted: String,
+}
+
+/// `status.js`: the strip's live part as data for the site's script
+/// (`window.gitnomicStatus`): whether a forge was asked, how many matters
+/// are pending, the next moment something resolves, and each open
+/// matter's number with the active players who have not voted on it
+/// (for "me"). Loaded as a classic script, so it works from disk too.
+pub(crate) fn status_script(pending: &super::Pending) -> String {
+    let unvoted: Vec<(crate::matter::MatterNumber, &Vec<String>)> = pending
+        .matters
+        .iter()
+        .filter(|m| !m.not_voted.is_empty())
+        .map(|m| (m.number, &m.not_voted))
+        .collect();
+    let status = serde_json::json!({
+        "asked": pending.as_of.is_some(),
+        "pending": pending.matters.len(),
+        "next": pending.next,
+        "unvoted": unvoted,
+    });
+    // `</` never ends the script early, whatever a title holds.
+    let json = status.to_string().replace("</", "<\\/");
+    format!("window.gitnomicStatus = {json};\n")
 }
 
 /// Shared inputs and helpers of one build.
@@ -100,20 +117,6 @@ impl<'a> Context<'a> {
             quorum: pending.quorum,
             active: pending.active,
             roster: game.state.as_ref().map_or(0, |s| s.players.len()),
-            pending: pending.as_of.is_some().then_some(pending.matters.len()),
-            next: pending.next.clone(),
-            unvoted: if pending.matters.iter().all(|m| m.not_voted.is_empty()) {
-                String::new()
-            } else {
-                serde_json::to_string(
-                    &pending
-                        .matters
-                        .iter()
-                        .map(|m| (m.number, &m.not_voted))
-                        .collect::<Vec<_>>(),
-                )
-                .unwrap_or_default()
-            },
         };
         let mut base = tera::Context::new();
         base.insert("site", &site);

@@ -161,6 +161,9 @@ pub struct PendingView {
     pub decision_class: String,
     /// What happens next, as a sentence.
     pub next: String,
+    /// The moment in that sentence, machine-readable, if it names one:
+    /// the reader's browser counts down to it.
+    pub next_iso: Option<String>,
     /// Why, in the rules' own terms.
     pub reasons: Vec<String>,
     /// Its discussion: every comment and review body but the resolver's
@@ -336,6 +339,10 @@ pub fn render_with(
     stats::render(&cx, &mut site)?;
     feed::render(&cx, &newest, &mut site)?;
     search::render(&cx, &rows, &newest, &mut site);
+    let status = context::status_script(input.pending);
+    if let Some(text) = cx.file("status.js", status) {
+        site.insert("status.js".into(), text);
+    }
     for (path, text) in theme.statics() {
         if let Some(text) = cx.file(path, text.clone()) {
             site.insert(path.clone(), text);

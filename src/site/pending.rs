@@ -100,6 +100,11 @@ fn view(
         decision: standing.headline.to_string(),
         decision_class: standing.class.to_string(),
         next: status::capitalised(&standing.next),
+        next_iso: d
+            .next_change
+            .as_ref()
+            .and_then(|n| n.at)
+            .map(|at| at.to_string()),
         reasons: d.reasons.clone(),
         discussion: discussion(d, m, author),
     }
@@ -192,9 +197,37 @@ pub fn actions<'m>(
             author: author(&m.info.author.0),
             link: crate::markdown::web_link(m.info.link.as_deref()).map(str::to_string),
             opened: status::when(m.info.opened),
-            answers: m.journal.acted.values().flatten().cloned().collect(),
+            answers: m
+                .journal
+                .acted
+                .values()
+                .flatten()
+                .map(|a| answer_in_words(a, author))
+                .collect(),
         })
         .collect()
+}
+
+/// The resolver's answer to an action's command in players' words, as
+/// the site shows it: a login (`@boris-b`) as the player's name, the
+/// command without Markdown's backticks, a gamestate path as words
+/// (`players.Boris.springs: 3 → 6` as `Boris's springs 3 → 6`).
+pub fn answer_in_words(answer: &str, author: &dyn Fn(&str) -> String) -> String {
+    static LOGIN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(^|[\s(])@([A-Za-z0-9][A-Za-z0-9-]*)").expect("a valid pattern")
+    });
+    static PATH: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\b((?:players|globals|collections)\.[A-Za-z0-9_.\-]+): ")
+            .expect("a valid pattern")
+    });
+    let text = answer.replace('`', "");
+    let text = LOGIN.replace_all(&text, |c: &regex::Captures<'_>| {
+        format!("{}{}", &c[1], author(&c[2]))
+    });
+    PATH.replace_all(&text, |c: &regex::Captures<'_>| {
+        format!("{} ", path_in_words(&c[1]))
+    })
+    .into_owned()
 }
 
 /// What a pending matter's branch changes, as its card and a matter's
@@ -435,6 +468,26 @@ pub(crate) fn linked(cx: &super::context::Context, path: &str) -> Pending {
 mod tests {
     use super::{bar, change_in_words, proposed_change};
     use crate::source::SourceFile;
+
+    #[test]
+    fn an_actions_answer_reads_in_players_words() {
+        let name = |login: &str| match login {
+            "boris-b" => "Boris".to_string(),
+            other => other.to_string(),
+        };
+        assert_eq!(
+            super::answer_in_words(
+                "comment 12 by @boris-b: `ADD springs DICE6`, rolled DICE6 = 3: players.Boris.springs: 3 → 6",
+                &name
+            ),
+            "comment 12 by Boris: ADD springs DICE6, rolled DICE6 = 3: Boris's springs 3 → 6"
+        );
+        assert_eq!(
+            super::answer_in_words("mail a@b.c: globals.round: 1 → 2", &name),
+            "mail a@b.c: round 1 → 2",
+            "an address is no login"
+        );
+    }
 
     #[test]
     fn a_change_to_the_gamestate_reads_as_words() {

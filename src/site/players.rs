@@ -77,6 +77,10 @@ pub(crate) fn render(
             view["anchor"] = row_anchor(cx, name).into();
             view["on_roster"] = on_roster.is_some().into();
             view["admin"] = on_roster.is_some_and(|p| p.admin).into();
+            view["joined"] = on_roster
+                .and_then(|p| p.joined)
+                .map(super::context::date)
+                .into();
             let idle = on_roster.is_some_and(|p| p.idle.iter().any(|i| i.until.is_none()));
             view["status"] = if idle { "idle" } else { "active" }.into();
             view["roster_order"] = state

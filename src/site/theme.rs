@@ -114,6 +114,10 @@ const STATIC: &[(&str, &str)] = &[
         "site.js",
         include_str!("../../themes/default/static/site.js"),
     ),
+    (
+        "favicon.svg",
+        include_str!("../../themes/default/static/favicon.svg"),
+    ),
 ];
 
 /// The names a theme may override (`templates/…`, `static/…`), for

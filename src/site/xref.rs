@@ -58,29 +58,38 @@ impl Targets {
         for rule in &ruleset.rules {
             for t in &rule.terms {
                 let anchor = format!("_term-{}-{}", rule.id, super::links::slug(&t.term));
-                terms.entry(t.term.trim().to_lowercase()).or_insert(anchor);
+                terms.entry(t.term.trim().to_string()).or_insert(anchor);
             }
         }
         Targets::from_maps(by_number, by_title).with_terms(terms)
     }
 
-    /// These targets, with glossary terms linking to their entries' anchors
-    /// (as the ruleset's glossary makes them).
-    pub(crate) fn with_terms(mut self, terms: BTreeMap<String, String>) -> Self {
-        let mut words: Vec<&str> = terms
+    /// These targets, with glossary terms (as the glossary writes them)
+    /// linking to their entries' anchors (as the ruleset's glossary makes
+    /// them). A term links only where it is written as the glossary
+    /// writes it, or in capitals: a defined "Matter" or "May" is the game's
+    /// word, "front matter" or "you may" is English.
+    pub(crate) fn with_terms(mut self, written: BTreeMap<String, String>) -> Self {
+        let mut words: Vec<String> = written
             .keys()
-            .map(String::as_str)
             .filter(|t| !t.is_empty())
+            .flat_map(|t| [t.clone(), t.to_uppercase()])
             .collect();
+        words.sort_unstable();
+        words.dedup();
         // Longest first, so "Active Player" wins over "Player".
         words.sort_by_key(|w| std::cmp::Reverse(w.len()));
         if words.is_empty() {
             return self;
         }
+        let mut terms = BTreeMap::new();
+        for (term, anchor) in written {
+            terms.entry(term.to_lowercase()).or_insert(anchor);
+        }
         let alternatives: Vec<String> = words.iter().map(|w| regex::escape(w)).collect();
         // ASCII word boundaries: the regex engine's fastest, and terms are
         // words of the rules' language.
-        let pattern = format!(r"(?i)(?-u:\b)(?:{})s?(?-u:\b)", alternatives.join("|"));
+        let pattern = format!(r"(?-u:\b)(?:{})[sS]?(?-u:\b)", alternatives.join("|"));
         let Ok(regex) = Regex::new(&pattern) else {
             return self;
         };
@@ -288,7 +297,7 @@ mod tests {
 
     #[test]
     fn a_glossary_term_links_to_its_entry_at_its_first_use() {
-        let terms = [("spring".to_string(), "_term-keywords-spring".to_string())].into();
+        let terms = [("Spring".to_string(), "_term-keywords-spring".to_string())].into();
         let targets = targets().with_terms(terms);
         let html = to_html(
             "Each Spring costs one. Springs wind. See [a Spring](#x) and Rule 1.2.",
@@ -302,6 +311,12 @@ mod tests {
              <a class=\"xref\" href=\"../ruleset/index.html#voting\">Rule 1.2</a>.</p>\n"
         );
         assert_ne!(targets.fingerprint, super::tests::targets().fingerprint);
+        // Only as the glossary writes it, or in capitals: "spring" is English.
+        let lower = to_html("A spring, then a SPRING.", &targets, "");
+        assert_eq!(
+            lower,
+            "<p>A spring, then a <a class=\"term\" href=\"#_term-keywords-spring\">SPRING</a>.</p>\n"
+        );
     }
 
     #[test]

@@ -15,7 +15,8 @@ function addCopyLinks() {
     button.type = "button";
     button.className = "copy-link";
     button.textContent = "copy link";
-    button.setAttribute("aria-label", "Copy the permanent link to this rule");
+    // The accessible name starts with the words shown (WCAG 2.5.3).
+    button.setAttribute("aria-label", "copy link to this rule");
     button.addEventListener("click", () => {
       navigator.clipboard.writeText(absolute(link.getAttribute("href"))).then(
         () => { button.textContent = "copied"; },
@@ -62,6 +63,9 @@ function makeSortable(table) {
 function addFilter(table) {
   const body = table.tBodies[0];
   if (!body || body.rows.length < 20) return;
+  // A page with a search over the whole archive needs no second box
+  // for its own rows: the site's search box and that one are enough.
+  if (document.querySelector("form.search[data-only]")) return;
   const label = document.createElement("label");
   label.className = "filter";
   label.textContent = "Filter the rows on this page ";
@@ -146,7 +150,23 @@ function addSearch(form) {
     return hits;
   };
   const broken = () => { results.replaceChildren(); };
-  const entry = (e) => {
+  // Where a rule's or a term's text matches (not its title): the words
+  // around the match, the match marked.
+  const snippet = (e, needle) => {
+    const text = e.x || "";
+    const at = needle ? text.indexOf(needle) : -1;
+    if (at < 0 || e.t.toLowerCase().includes(needle)) return null;
+    const start = Math.max(0, at - 40);
+    const end = Math.min(text.length, at + needle.length + 40);
+    const span = document.createElement("span");
+    span.className = "snippet";
+    const mark = document.createElement("mark");
+    mark.textContent = text.slice(at, at + needle.length);
+    span.append((start > 0 ? "…" : "") + text.slice(start, at), mark,
+      text.slice(at + needle.length, end) + (end < text.length ? "…" : ""));
+    return span;
+  };
+  const entry = (e, needle) => {
     const item = document.createElement("li");
     const link = document.createElement("a");
     link.href = root + e.u;
@@ -154,11 +174,13 @@ function addSearch(form) {
     const kind = document.createElement("small");
     kind.textContent = " " + e.k + (e.a ? " · " + e.a : "");
     item.append(link, kind);
+    const words = snippet(e, needle);
+    if (words) item.append(words);
     return item;
   };
   const show = (first, found, complete, needle) => {
     const hits = first.concat(found);
-    results.replaceChildren(...hits.slice(0, complete ? hits.length : SHOWN).map(entry));
+    results.replaceChildren(...hits.slice(0, complete ? hits.length : SHOWN).map((e) => entry(e, needle)));
     if (hits.length === 0) {
       const none = document.createElement("li");
       none.textContent = "Nothing matches.";
@@ -322,7 +344,59 @@ function addLocalTimes() {
   }
 }
 
+/** "11 h 40 min" for a span of milliseconds. */
+function span(ms) {
+  const minutes = Math.round(ms / 60000);
+  const days = Math.floor(minutes / 1440), hours = Math.floor((minutes % 1440) / 60), mins = minutes % 60;
+  const parts = [];
+  if (days) parts.push(days + " d");
+  if (hours) parts.push(hours + " h");
+  if (mins || !parts.length) parts.push(mins + " min");
+  return parts.join(" ");
+}
+
+/** A moment a card names (`data-at`, in UTC as the page states it) counted
+ * down in the reader's browser, once a minute; the page's own sentence
+ * stays true without it. */
+function addCountdowns() {
+  const spans = document.querySelectorAll(".countdown[data-at]");
+  if (!spans.length) return;
+  const tick = () => {
+    const now = Date.now();
+    for (const el of spans) {
+      const at = new Date(el.dataset.at).getTime();
+      if (Number.isNaN(at)) continue;
+      el.textContent = at > now
+        ? " That is in " + span(at - now) + "."
+        : " That moment has passed: the resolver's next run decides.";
+    }
+  };
+  tick();
+  setInterval(tick, 60000);
+}
+
+/** The strip's live part from status.js (one small file every page loads,
+ * so a vote rewrites it and not every page): how many matters are pending,
+ * the next moment, and who has not voted (for "me"). */
+function applyStatus() {
+  const st = window.gitnomicStatus;
+  const strip = document.querySelector(".strip");
+  if (!st || !strip) return;
+  const link = strip.querySelector(".strip-pending a");
+  if (link && st.asked) {
+    const count = document.createElement("strong");
+    count.textContent = String(st.pending);
+    link.replaceChildren(count, " pending");
+  } else if (link) {
+    link.after(": no forge asked");
+  }
+  const next = strip.querySelector(".strip-next");
+  if (next && st.next) next.textContent = " Next: " + st.next;
+  if (Array.isArray(st.unvoted) && st.unvoted.length) strip.dataset.unvoted = JSON.stringify(st.unvoted);
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  applyStatus();
   addCopyLinks();
   for (const table of document.querySelectorAll("table.sortable")) {
     makeSortable(table);
@@ -332,4 +406,5 @@ document.addEventListener("DOMContentLoaded", () => {
   addMe();
   addContents();
   addLocalTimes();
+  addCountdowns();
 });
