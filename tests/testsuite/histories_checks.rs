@@ -224,3 +224,169 @@ fn check_verdicts(stdout: &str) -> BTreeMap<u64, (String, bool)> {
     }
     out
 }
+
+/// One of two twin games, as [`twins_agree`] compares them.
+pub(crate) struct TwinView<'a> {
+    pub(crate) root: &'a Path,
+    /// The matters opened, in order.
+    pub(crate) matters: Vec<String>,
+    /// Matters decided for reasons of their own, whose twins differ from
+    /// them: only whether each is open, and its outcome, must agree.
+    pub(crate) own: std::collections::BTreeSet<String>,
+    pub(crate) story: String,
+}
+
+/// A hostile game and its harmless twin decided every matter alike: the
+/// same matters, each in the same state on the forge with the same status
+/// comments, the same records (but for titles and commit ids, which the
+/// hostile titles change), and main's rules, state, pages and theme the
+/// same.
+pub(crate) fn twins_agree(hostile: &TwinView<'_>, benign: &TwinView<'_>) {
+    let story = || {
+        format!(
+            "\n--- hostile game:\n{}\n--- its harmless twin:\n{}",
+            hostile.story, benign.story
+        )
+    };
+    assert_eq!(
+        hostile.matters,
+        benign.matters,
+        "the twins opened different matters{}",
+        story()
+    );
+    let (ha, hb) = (
+        git2::Repository::open(hostile.root).unwrap(),
+        git2::Repository::open(benign.root).unwrap(),
+    );
+    for dir in ["state", "rules", "themes", "content/pages"] {
+        let (a, b) = (files_under(&ha, dir), files_under(&hb, dir));
+        for (path, text) in &b {
+            assert_eq!(
+                a.get(path),
+                Some(text),
+                "main's {path} differs between the twins{}",
+                story()
+            );
+        }
+        assert_eq!(
+            a.keys().collect::<Vec<_>>(),
+            b.keys().collect::<Vec<_>>(),
+            "main's files under {dir} differ between the twins{}",
+            story()
+        );
+    }
+    let (ra, rb) = (records(hostile.root), records(benign.root));
+    assert_eq!(
+        ra.keys().collect::<Vec<_>>(),
+        rb.keys().collect::<Vec<_>>(),
+        "the twins recorded different matters{}",
+        story()
+    );
+    for (path, text) in &rb {
+        let number = path.trim_start_matches('0').trim_end_matches(".md");
+        let own = hostile.own.contains(number);
+        assert_eq!(
+            decided(&ra[path], own),
+            decided(text, own),
+            "the record {path} differs between the twins{}",
+            story()
+        );
+    }
+    for number in &hostile.matters {
+        let own = hostile.own.contains(number);
+        let forge = |root: &Path, what: &str| {
+            let path = root.join(format!(".git/gitnomic-forge/{what}/{number}.toml"));
+            std::fs::read_to_string(path).unwrap_or_default()
+        };
+        assert_eq!(
+            matter_state(&forge(hostile.root, "matters"), own),
+            matter_state(&forge(benign.root, "matters"), own),
+            "matter #{number} on the forge differs between the twins{}",
+            story()
+        );
+        if !own {
+            assert_eq!(
+                statuses(&forge(hostile.root, "comments")),
+                statuses(&forge(benign.root, "comments")),
+                "the status of #{number} differs between the twins{}",
+                story()
+            );
+        }
+    }
+}
+
+/// Every file under `dir` on main, by path.
+fn files_under(repo: &git2::Repository, dir: &str) -> BTreeMap<String, Vec<u8>> {
+    let tree = repo
+        .revparse_single("main")
+        .unwrap()
+        .peel_to_tree()
+        .unwrap();
+    let mut out = BTreeMap::new();
+    let Ok(entry) = tree.get_path(Path::new(dir)) else {
+        return out;
+    };
+    let sub = repo.find_tree(entry.id()).unwrap();
+    sub.walk(git2::TreeWalkMode::PreOrder, |parent, e| {
+        if let Ok(blob) = repo.find_blob(e.id()) {
+            let name = format!("{dir}/{parent}{}", e.name().unwrap_or_default());
+            out.insert(name, blob.content().to_vec());
+        }
+        git2::TreeWalkResult::Ok
+    })
+    .unwrap();
+    out
+}
+
+/// Text with every commit id replaced by `<commit>`.
+fn no_commits(text: &str) -> String {
+    let re = regex::Regex::new(r"\b[0-9a-f]{40}\b").unwrap();
+    re.replace_all(text, "<commit>").into_owned()
+}
+
+/// What a record decided: all of it but its title and commit ids, or for
+/// a matter decided for reasons of its own, only its outcome.
+fn decided(record: &str, own: bool) -> String {
+    let front = record
+        .strip_prefix("+++\n")
+        .and_then(|rest| rest.split_once("\n+++\n"));
+    let Some((front, body)) = front else {
+        return no_commits(record);
+    };
+    let mut table: toml::Table = front.parse().unwrap();
+    if own {
+        return format!("{:?}", table.get("outcome"));
+    }
+    table.remove("title");
+    no_commits(&format!("{table}\n{body}"))
+}
+
+/// A matter on the local forge: all of it but its title, body and commit
+/// ids, or for a matter decided for reasons of its own, only its state.
+fn matter_state(text: &str, own: bool) -> String {
+    let Ok(mut table) = text.parse::<toml::Table>() else {
+        return text.to_string();
+    };
+    if own {
+        return format!("{:?}", table.get("state"));
+    }
+    for key in ["title", "body"] {
+        table.remove(key);
+    }
+    no_commits(&table.to_string())
+}
+
+/// The bot's comments in a thread, without commit ids.
+fn statuses(text: &str) -> Vec<String> {
+    let Ok(table) = text.parse::<toml::Table>() else {
+        return vec![text.to_string()];
+    };
+    table
+        .get("comments")
+        .and_then(|c| c.as_array())
+        .into_iter()
+        .flatten()
+        .filter(|c| c.get("author").and_then(|a| a.as_str()) == Some("gitnomic-bot"))
+        .map(|c| no_commits(c.get("body").and_then(|b| b.as_str()).unwrap_or_default()))
+        .collect()
+}
