@@ -288,6 +288,9 @@ struct Play {
     /// The matters opened by a hostile step with files of its own, decided
     /// for reasons of their own (unlike their twins').
     own: std::collections::BTreeSet<String>,
+    /// The ids of the comments of [`BODIES`] (or their twins), each
+    /// reported for what it says (unlike its twin).
+    said: std::collections::BTreeSet<String>,
     /// Every command run and what it printed, for a failure's message.
     log: std::cell::RefCell<String>,
 }
@@ -463,7 +466,11 @@ impl Play {
             } => {
                 if let Some((n, _)) = self.pick(*matter) {
                     let body = if self.benign { "hello" } else { BODIES[*body] };
+                    let before = self.comments.len();
                     self.comment(&n, body, LOGINS[*player]);
+                    if let Some((_, id, _)) = self.comments.get(before) {
+                        self.said.insert(id.clone());
+                    }
                 }
             }
         }
@@ -783,6 +790,7 @@ impl Play {
             root: self.game.root(),
             matters: self.matters.iter().map(|(n, _)| n.clone()).collect(),
             own: self.own.clone(),
+            said: self.said.clone(),
             story: self.story(),
         }
     }
@@ -899,6 +907,7 @@ fn new_play(benign: bool) -> Play {
         branches: 0,
         benign,
         own: std::collections::BTreeSet::new(),
+        said: std::collections::BTreeSet::new(),
         log: std::cell::RefCell::default(),
     };
     play.apply(&Step::Open {

@@ -233,6 +233,9 @@ pub(crate) struct TwinView<'a> {
     /// Matters decided for reasons of their own, whose twins differ from
     /// them: only whether each is open, and its outcome, must agree.
     pub(crate) own: std::collections::BTreeSet<String>,
+    /// Comments (by id) whose report may differ from their twins': a
+    /// hostile comment and its harmless twin say different things.
+    pub(crate) said: std::collections::BTreeSet<String>,
     pub(crate) story: String,
 }
 
@@ -306,8 +309,8 @@ pub(crate) fn twins_agree(hostile: &TwinView<'_>, benign: &TwinView<'_>) {
         );
         if !own {
             assert_eq!(
-                statuses(&forge(hostile.root, "comments")),
-                statuses(&forge(benign.root, "comments")),
+                statuses(&forge(hostile.root, "comments"), &hostile.said),
+                statuses(&forge(benign.root, "comments"), &hostile.said),
                 "the status of #{number} differs between the twins{}",
                 story()
             );
@@ -358,6 +361,11 @@ fn decided(record: &str, own: bool) -> String {
         return format!("{:?}", table.get("outcome"));
     }
     table.remove("title");
+    // What a stranger's comment was not counted for is its own affair: a
+    // hostile one and its twin are not counted for different reasons.
+    if let Some(toml::Value::Array(uncounted)) = table.get_mut("uncounted") {
+        uncounted.retain(|u| u.get("by").and_then(|b| b.as_str()) != Some("mallory-m"));
+    }
     no_commits(&format!("{table}\n{body}"))
 }
 
@@ -376,8 +384,10 @@ fn matter_state(text: &str, own: bool) -> String {
     no_commits(&table.to_string())
 }
 
-/// The bot's comments in a thread, without commit ids.
-fn statuses(text: &str) -> Vec<String> {
+/// The bot's comments in a thread, without commit ids, and without what
+/// they report of the comments `said` (the line and the journal's entry
+/// of each).
+fn statuses(text: &str, said: &std::collections::BTreeSet<String>) -> Vec<String> {
     let Ok(table) = text.parse::<toml::Table>() else {
         return vec![text.to_string()];
     };
@@ -387,6 +397,42 @@ fn statuses(text: &str) -> Vec<String> {
         .into_iter()
         .flatten()
         .filter(|c| c.get("author").and_then(|a| a.as_str()) == Some("gitnomic-bot"))
-        .map(|c| no_commits(c.get("body").and_then(|b| b.as_str()).unwrap_or_default()))
+        .map(|c| c.get("body").and_then(|b| b.as_str()).unwrap_or_default())
+        .map(|body| no_commits(&without_reports(body, said)))
         .collect()
+}
+
+/// A status comment's body without its lines on the comments `said` and
+/// their entries in its journal.
+fn without_reports(body: &str, said: &std::collections::BTreeSet<String>) -> String {
+    const OPEN: &str = "<!-- gitnomic:journal ";
+    let mut out: Vec<String> = body
+        .lines()
+        .filter(|line| {
+            !said
+                .iter()
+                .any(|id| line.starts_with(&format!("- comment {id} by ")))
+        })
+        // A heading is shown only over lines, which may all be gone.
+        .filter(|line| !line.trim().is_empty() && !line.starts_with("#### "))
+        .map(str::to_string)
+        .collect();
+    for line in &mut out {
+        let Some(json) = line
+            .strip_prefix(OPEN)
+            .and_then(|rest| rest.strip_suffix(" -->"))
+        else {
+            continue;
+        };
+        let Ok(mut journal) = serde_json::from_str::<serde_json::Value>(json) else {
+            continue;
+        };
+        for field in ["acted", "first_seen"] {
+            if let Some(map) = journal.get_mut(field).and_then(|m| m.as_object_mut()) {
+                map.retain(|id, _| !said.contains(id));
+            }
+        }
+        *line = format!("{OPEN}{journal} -->");
+    }
+    out.join("\n")
 }
