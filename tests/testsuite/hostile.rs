@@ -488,3 +488,42 @@ fn a_pending_proposal_that_checks_says_no_problem() {
         );
     }
 }
+
+/// A pending proposal that conflicts with main (main changed the line it
+/// changes after it forked) says so before the vote, and so does its
+/// status: a run that enacted it would fail it.
+#[test]
+fn a_pending_proposal_that_conflicts_with_main_says_so_before_the_vote() {
+    let game = committed();
+    let rule = game.read("rules/dynastic/springs.md");
+    let ours = rule.clone() + "\nOurs.\n";
+    game.commit_on("b", &[("rules/dynastic/springs.md", &ours)], "ours");
+    let theirs = rule + "\nTheirs.\n";
+    game.commit_on("main", &[("rules/dynastic/springs.md", &theirs)], "theirs");
+    game.open(
+        "2030-01-01T00:00:00Z",
+        "boris-b",
+        "proposal",
+        "Proposal: b",
+        Some("b"),
+    );
+    let now = "2030-01-01T01:00:00Z";
+    let said = "fails if its votes enact it: it cannot be merged: it conflicts with what was enacted before it, in rules/dynastic/springs.md";
+    let list = game.at(now, &["play", "list"]).stdout;
+    assert!(
+        list.contains(&format!("#1 Proposal: pending, but {said}")),
+        "{list}"
+    );
+    let run = game.at(now, &["resolve"]);
+    assert!(
+        run.stdout
+            .contains(&format!("Proposal #1: wait — pending, but {said}")),
+        "{}",
+        run.stdout
+    );
+    let status = game.forge_comments(1);
+    assert!(
+        status.contains("Fails if its votes enact it: it cannot be merged: it conflicts"),
+        "{status}"
+    );
+}
