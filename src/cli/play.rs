@@ -270,6 +270,12 @@ fn list(
                 line.kind,
                 crate::matter::status::held(why)
             ),
+            (crate::plan::Fate::Flawed(why), _) => say!(
+                "#{} {}: pending, but {}",
+                line.number,
+                line.kind,
+                crate::matter::status::flawed(why)
+            ),
             (crate::plan::Fate::Refused(why), _) => say!(
                 "#{} {}: {}",
                 line.number,

@@ -439,6 +439,13 @@ pub fn refused(why: &str) -> String {
     format!("fails when the resolver next runs, though its votes enact it: {why}")
 }
 
+/// What a pending matter's votes would come to if they enacted it: its
+/// change cannot be carried out as things stand (`why`), as `play list`,
+/// the status comment and the pending page say it before anyone votes.
+pub fn flawed(why: &str) -> String {
+    format!("fails if its votes enact it: {why}")
+}
+
 /// The sentence with its first letter in capitals.
 pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();

@@ -122,6 +122,11 @@ pub(crate) struct Inputs<'a> {
 pub(crate) enum Fate {
     /// Still pending.
     Pending,
+    /// Still pending, but its change cannot be carried out as things stand
+    /// (its files leave the game with problems, or it conflicts with what
+    /// is enacted): the run that enacts it fails it, for this reason. Said
+    /// while it is pending, before anyone votes.
+    Flawed(String),
     /// Enacted.
     Enacted,
     /// Failed (voted down, vetoed, self-killed or stale).
@@ -148,6 +153,7 @@ impl fmt::Display for Fate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Fate::Pending => f.write_str("pending"),
+            Fate::Flawed(why) => write!(f, "pending, but {}", crate::matter::status::flawed(why)),
             Fate::Enacted => f.write_str("enacted"),
             Fate::Failed | Fate::Refused(_) => f.write_str("failed"),
             Fate::Finished => f.write_str("finishing what an earlier run started"),

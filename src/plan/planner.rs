@@ -685,16 +685,40 @@ impl Planner<'_> {
             .unwrap_or_default()
     }
 
-    /// Plans a pending matter's status comment.
+    /// Plans a pending matter's status comment, saying why it would fail
+    /// if its votes enacted it now, when that is known before the vote.
     fn pending(&mut self, m: &Collected, d: &MatterDecision) -> Result<(), PlanError> {
         let changes = self.changes(m)?;
-        let text = status_text(d, m, &self.active_players(), &changes, &Progress::Pending);
+        let flaw = self.flaw(m)?;
+        let mut text = status_text(d, m, &self.active_players(), &changes, &Progress::Pending);
+        if let Some(why) = &flaw {
+            let said = crate::matter::status::capitalised(&crate::matter::status::flawed(why));
+            let said = format!("\n**{}.**\n", said.trim_end_matches('.'));
+            // Beside what the votes come to, before the rules' reasons.
+            let at = text.find("\nBy the rules:\n").unwrap_or(text.len());
+            text.insert_str(at, &said);
+        }
         let body = self.render(m.info.number, &m.journal, &text);
         if m.status_body.as_deref() != Some(body.as_str()) {
             self.step(m.info.number, Effect::Status { body });
         }
-        self.decided_line(m, d, Fate::Pending);
+        let fate = flaw.map_or(Fate::Pending, Fate::Flawed);
+        self.decided_line(m, d, fate);
         Ok(())
+    }
+
+    /// Why a pending pull request would fail if its votes enacted it now:
+    /// merged onto the game as it will be, its files leave the game with
+    /// problems, or it conflicts. `None` when it would not, or when this
+    /// run cannot try (an issue, a head it does not hold).
+    fn flaw(&mut self, m: &Collected) -> Result<Option<String>, PlanError> {
+        if !m.info.pull || self.missing_head(&m.info).is_some() {
+            return Ok(None);
+        }
+        Ok(match self.attempt(&m.info, m.kind)? {
+            Some(Attempt::Refused(why)) => Some(why),
+            _ => None,
+        })
     }
 }
 

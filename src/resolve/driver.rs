@@ -267,6 +267,17 @@ pub(crate) fn pending(
                     m.next = crate::matter::status::capitalised(&crate::matter::status::held(why));
                 }
             }
+            crate::plan::Fate::Flawed(why) => {
+                if let Some(m) = views.matters.iter_mut().find(|m| m.number == line.number) {
+                    let flaw =
+                        crate::matter::status::capitalised(&crate::matter::status::flawed(why));
+                    m.next = if m.next.is_empty() {
+                        flaw
+                    } else {
+                        format!("{}. {flaw}", m.next.trim_end_matches('.'))
+                    };
+                }
+            }
             crate::plan::Fate::Refused(why) => {
                 if let Some(m) = views.matters.iter_mut().find(|m| m.number == line.number) {
                     m.next =

@@ -234,6 +234,39 @@ fn hostile_step() -> impl Strategy<Value = Step> {
     ]
 }
 
+/// A step of a history played twice (see [`play_twins`]): ordinary steps,
+/// and hostile ones the twin plays harmlessly. Each is chosen so that the
+/// rules make nothing else depend on what is hostile in it:
+///
+/// - a matter titled with one of [`TITLES`] (its twin is titled `T`): a
+///   title decides nothing;
+/// - a pull request with unreadable files (not UTF-8, a symbolic link),
+///   from anyone; its twin changes a workflow instead. Both are no matter
+///   and count for nothing, not even towards their author's limits;
+/// - a pull request whose rule loops or nests too deep, from the stranger
+///   (from a player it would be a pending matter, and the oldest pending
+///   proposal holds back the others); its twin, a workflow change;
+/// - a comment of one of [`BODIES`] by the stranger (its twin says
+///   `hello`): no non-player's comment is a vote or a command.
+///
+/// Matters and comments are numbered alike in both twins, so rolls and
+/// records may be compared as they are.
+fn twin_step() -> impl Strategy<Value = Step> {
+    let unreadable = prop_oneof![Just(Hostile::NotText), Just(Hostile::Link)];
+    let unchecked = prop_oneof![Just(Hostile::Loop), Just(Hostile::Deep)];
+    prop_oneof![
+        8 => step(),
+        1 => (0..6usize, 0..6usize, 0..TITLES.len())
+            .prop_map(|(author, kind, title)| Step::Titled { author, kind, title, files: None }),
+        1 => (0..6usize, 0..6usize, 0..TITLES.len(), unreadable)
+            .prop_map(|(author, kind, title, files)| Step::Titled { author, kind, title, files: Some(files) }),
+        1 => (0..6usize, 0..TITLES.len(), unchecked)
+            .prop_map(|(kind, title, files)| Step::Titled { author: 5, kind, title, files: Some(files) }),
+        1 => (0..8usize, 0..BODIES.len())
+            .prop_map(|(matter, body)| Step::Say { matter, player: 5, body }),
+    ]
+}
+
 /// A game being played, and what the checks remember.
 struct Play {
     game: GameTest,
@@ -248,6 +281,16 @@ struct Play {
     /// Every record seen, by path, as first seen.
     records: BTreeMap<String, String>,
     branches: usize,
+    /// Plays every hostile step with harmless content instead (the twin
+    /// of a hostile history): a plain title, a plain comment, and in place
+    /// of unreadable files a change no matter may make.
+    benign: bool,
+    /// The matters opened by a hostile step with files of its own, decided
+    /// for reasons of their own (unlike their twins').
+    own: std::collections::BTreeSet<String>,
+    /// The ids of the comments of [`BODIES`] (or their twins), each
+    /// reported for what it says (unlike its twin).
+    said: std::collections::BTreeSet<String>,
     /// Every command run and what it printed, for a failure's message.
     log: std::cell::RefCell<String>,
 }
@@ -412,14 +455,22 @@ impl Play {
                 kind,
                 title,
                 files,
-            } => self.titled(*author, *kind, TITLES[*title], *files),
+            } => {
+                let title = if self.benign { "T" } else { TITLES[*title] };
+                self.titled(*author, *kind, title, *files);
+            }
             Step::Say {
                 matter,
                 player,
                 body,
             } => {
                 if let Some((n, _)) = self.pick(*matter) {
-                    self.comment(&n, BODIES[*body], LOGINS[*player]);
+                    let body = if self.benign { "hello" } else { BODIES[*body] };
+                    let before = self.comments.len();
+                    self.comment(&n, body, LOGINS[*player]);
+                    if let Some((_, id, _)) = self.comments.get(before) {
+                        self.said.insert(id.clone());
+                    }
                 }
             }
         }
@@ -431,6 +482,7 @@ impl Play {
         let kinds = ["proposal", "proposal", "cfj", "dov", "action", "cfj"];
         let kind = kinds[kind];
         let branch = match files {
+            Some(_) if self.benign => Some(self.branch(&Change::Workflow)),
             Some(hostile) => Some(self.hostile_branch(hostile)),
             None if kind == "proposal" => Some(self.branch(&Change::Rule)),
             None => None,
@@ -452,6 +504,9 @@ impl Play {
         if let Some(n) = opened_number(&run) {
             if branch.is_none() && kind == "action" {
                 self.actions.push(n.clone());
+            }
+            if files.is_some() {
+                self.own.insert(n.clone());
             }
             self.matters.push((n, branch));
         }
@@ -729,6 +784,17 @@ impl Play {
         }
     }
 
+    /// What [`twins_agree`](crate::histories_checks::twins_agree) compares.
+    fn twin_view(&self) -> crate::histories_checks::TwinView<'_> {
+        crate::histories_checks::TwinView {
+            root: self.game.root(),
+            matters: self.matters.iter().map(|(n, _)| n.clone()).collect(),
+            own: self.own.clone(),
+            said: self.said.clone(),
+            story: self.story(),
+        }
+    }
+
     /// A copy of the game (repository and forge) to run alongside.
     fn twin(&self) -> GameTest {
         let twin = GameTest::empty();
@@ -810,9 +876,25 @@ proptest! {
     }
 }
 
-/// Plays `steps` on a new game, checking after each, then lets every
-/// matter run out and resolves.
-fn play(steps: &[Step]) {
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(4),
+        max_shrink_iters: 20,
+        failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/tests/hostile-twins.txt"),
+        ))),
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn hostile_steps_change_nothing_else_that_is_decided(steps in proptest::collection::vec(twin_step(), 8..28)) {
+        play_twins(&steps);
+    }
+}
+
+/// A new game, with an action issue to play by comment (every history
+/// has one); `benign` for the twin of a hostile history.
+fn new_play(benign: bool) -> Play {
     let game = GameTest::bundled();
     game.commit_all("the bundled game");
     let mut play = Play {
@@ -823,21 +905,51 @@ fn play(steps: &[Step]) {
         actions: Vec::new(),
         records: BTreeMap::new(),
         branches: 0,
+        benign,
+        own: std::collections::BTreeSet::new(),
+        said: std::collections::BTreeSet::new(),
         log: std::cell::RefCell::default(),
     };
-    // Every history has an action issue to play by comment.
     play.apply(&Step::Open {
         author: 1,
         kind: 5,
         change: Change::Rule,
         issue: true,
     });
+    play
+}
+
+/// Plays `steps` on a new game, checking after each, then lets every
+/// matter run out and resolves.
+fn play(steps: &[Step]) {
+    let mut play = new_play(false);
     for step in steps {
         play.apply(step);
     }
     play.hour += 200;
     play.resolve(None);
     explored(&play, steps);
+}
+
+/// Plays `steps` twice, side by side: as they are, and with every hostile
+/// step made harmless (see [`twin_step`]); after every run the twins must
+/// have decided every matter alike.
+fn play_twins(steps: &[Step]) {
+    let mut hostile = new_play(false);
+    let mut benign = new_play(true);
+    for step in steps {
+        hostile.apply(step);
+        benign.apply(step);
+        if matches!(step, Step::Resolve { .. }) {
+            crate::histories_checks::twins_agree(&hostile.twin_view(), &benign.twin_view());
+        }
+    }
+    for play in [&mut hostile, &mut benign] {
+        play.hour += 200;
+        play.resolve(None);
+    }
+    crate::histories_checks::twins_agree(&hostile.twin_view(), &benign.twin_view());
+    explored(&hostile, steps);
 }
 
 /// Histories that once failed, found at random, kept as they were shrunk.

@@ -224,3 +224,215 @@ fn check_verdicts(stdout: &str) -> BTreeMap<u64, (String, bool)> {
     }
     out
 }
+
+/// One of two twin games, as [`twins_agree`] compares them.
+pub(crate) struct TwinView<'a> {
+    pub(crate) root: &'a Path,
+    /// The matters opened, in order.
+    pub(crate) matters: Vec<String>,
+    /// Matters decided for reasons of their own, whose twins differ from
+    /// them: only whether each is open, and its outcome, must agree.
+    pub(crate) own: std::collections::BTreeSet<String>,
+    /// Comments (by id) whose report may differ from their twins': a
+    /// hostile comment and its harmless twin say different things.
+    pub(crate) said: std::collections::BTreeSet<String>,
+    pub(crate) story: String,
+}
+
+/// A hostile game and its harmless twin decided every matter alike: the
+/// same matters, each in the same state on the forge with the same status
+/// comments, the same records (but for titles and commit ids, which the
+/// hostile titles change), and main's rules, state, pages and theme the
+/// same.
+pub(crate) fn twins_agree(hostile: &TwinView<'_>, benign: &TwinView<'_>) {
+    let story = || {
+        format!(
+            "\n--- hostile game:\n{}\n--- its harmless twin:\n{}",
+            hostile.story, benign.story
+        )
+    };
+    assert_eq!(
+        hostile.matters,
+        benign.matters,
+        "the twins opened different matters{}",
+        story()
+    );
+    let (ha, hb) = (
+        git2::Repository::open(hostile.root).unwrap(),
+        git2::Repository::open(benign.root).unwrap(),
+    );
+    for dir in ["state", "rules", "themes", "content/pages"] {
+        let (a, b) = (files_under(&ha, dir), files_under(&hb, dir));
+        for (path, text) in &b {
+            assert_eq!(
+                a.get(path),
+                Some(text),
+                "main's {path} differs between the twins{}",
+                story()
+            );
+        }
+        assert_eq!(
+            a.keys().collect::<Vec<_>>(),
+            b.keys().collect::<Vec<_>>(),
+            "main's files under {dir} differ between the twins{}",
+            story()
+        );
+    }
+    let (ra, rb) = (records(hostile.root), records(benign.root));
+    assert_eq!(
+        ra.keys().collect::<Vec<_>>(),
+        rb.keys().collect::<Vec<_>>(),
+        "the twins recorded different matters{}",
+        story()
+    );
+    for (path, text) in &rb {
+        let number = path.trim_start_matches('0').trim_end_matches(".md");
+        let own = hostile.own.contains(number);
+        assert_eq!(
+            decided(&ra[path], own),
+            decided(text, own),
+            "the record {path} differs between the twins{}",
+            story()
+        );
+    }
+    for number in &hostile.matters {
+        let own = hostile.own.contains(number);
+        let forge = |root: &Path, what: &str| {
+            let path = root.join(format!(".git/gitnomic-forge/{what}/{number}.toml"));
+            std::fs::read_to_string(path).unwrap_or_default()
+        };
+        assert_eq!(
+            matter_state(&forge(hostile.root, "matters"), own),
+            matter_state(&forge(benign.root, "matters"), own),
+            "matter #{number} on the forge differs between the twins{}",
+            story()
+        );
+        if !own {
+            assert_eq!(
+                statuses(&forge(hostile.root, "comments"), &hostile.said),
+                statuses(&forge(benign.root, "comments"), &hostile.said),
+                "the status of #{number} differs between the twins{}",
+                story()
+            );
+        }
+    }
+}
+
+/// Every file under `dir` on main, by path.
+fn files_under(repo: &git2::Repository, dir: &str) -> BTreeMap<String, Vec<u8>> {
+    let tree = repo
+        .revparse_single("main")
+        .unwrap()
+        .peel_to_tree()
+        .unwrap();
+    let mut out = BTreeMap::new();
+    let Ok(entry) = tree.get_path(Path::new(dir)) else {
+        return out;
+    };
+    let sub = repo.find_tree(entry.id()).unwrap();
+    sub.walk(git2::TreeWalkMode::PreOrder, |parent, e| {
+        if let Ok(blob) = repo.find_blob(e.id()) {
+            let name = format!("{dir}/{parent}{}", e.name().unwrap_or_default());
+            out.insert(name, blob.content().to_vec());
+        }
+        git2::TreeWalkResult::Ok
+    })
+    .unwrap();
+    out
+}
+
+/// Text with every commit id replaced by `<commit>`.
+fn no_commits(text: &str) -> String {
+    let re = regex::Regex::new(r"\b[0-9a-f]{40}\b").unwrap();
+    re.replace_all(text, "<commit>").into_owned()
+}
+
+/// What a record decided: all of it but its title and commit ids, or for
+/// a matter decided for reasons of its own, only its outcome.
+fn decided(record: &str, own: bool) -> String {
+    let front = record
+        .strip_prefix("+++\n")
+        .and_then(|rest| rest.split_once("\n+++\n"));
+    let Some((front, body)) = front else {
+        return no_commits(record);
+    };
+    let mut table: toml::Table = front.parse().unwrap();
+    if own {
+        return format!("{:?}", table.get("outcome"));
+    }
+    table.remove("title");
+    // What a stranger's comment was not counted for is its own affair: a
+    // hostile one and its twin are not counted for different reasons.
+    if let Some(toml::Value::Array(uncounted)) = table.get_mut("uncounted") {
+        uncounted.retain(|u| u.get("by").and_then(|b| b.as_str()) != Some("mallory-m"));
+    }
+    no_commits(&format!("{table}\n{body}"))
+}
+
+/// A matter on the local forge: all of it but its title, body and commit
+/// ids, or for a matter decided for reasons of its own, only its state.
+fn matter_state(text: &str, own: bool) -> String {
+    let Ok(mut table) = text.parse::<toml::Table>() else {
+        return text.to_string();
+    };
+    if own {
+        return format!("{:?}", table.get("state"));
+    }
+    for key in ["title", "body"] {
+        table.remove(key);
+    }
+    no_commits(&table.to_string())
+}
+
+/// The bot's comments in a thread, without commit ids, and without what
+/// they report of the comments `said` (the line and the journal's entry
+/// of each).
+fn statuses(text: &str, said: &std::collections::BTreeSet<String>) -> Vec<String> {
+    let Ok(table) = text.parse::<toml::Table>() else {
+        return vec![text.to_string()];
+    };
+    table
+        .get("comments")
+        .and_then(|c| c.as_array())
+        .into_iter()
+        .flatten()
+        .filter(|c| c.get("author").and_then(|a| a.as_str()) == Some("gitnomic-bot"))
+        .map(|c| c.get("body").and_then(|b| b.as_str()).unwrap_or_default())
+        .map(|body| no_commits(&without_reports(body, said)))
+        .collect()
+}
+
+/// A status comment's body without its lines on the comments `said` and
+/// their entries in its journal.
+fn without_reports(body: &str, said: &std::collections::BTreeSet<String>) -> String {
+    const OPEN: &str = "<!-- gitnomic:journal ";
+    let mut out: Vec<String> = body
+        .lines()
+        .filter(|line| {
+            !said
+                .iter()
+                .any(|id| line.starts_with(&format!("- comment {id} by ")))
+        })
+        // A heading is shown only over lines, which may all be gone.
+        .filter(|line| !line.trim().is_empty() && !line.starts_with("#### "))
+        .map(str::to_string)
+        .collect();
+    for line in &mut out {
+        let Some(json) = line
+            .strip_prefix(OPEN)
+            .and_then(|rest| rest.strip_suffix(" -->"))
+        else {
+            continue;
+        };
+        let Ok(mut journal) = serde_json::from_str::<serde_json::Value>(json) else {
+            continue;
+        };
+        for field in ["acted", "first_seen"] {
+            if let Some(map) = journal.get_mut(field).and_then(|m| m.as_object_mut()) {
+                map.retain(|id, _| !said.contains(id));
+            }
+        }
+        *line = format!("{OPEN}{journal} -->");
+    }
+    out.join("\n")
+}

@@ -389,3 +389,141 @@ fn a_theme_file_that_is_not_utf8_is_no_matter() {
         check.stdout
     );
 }
+
+/// Opens Boris's proposal #1 from a branch whose `path` is `text`, with no
+/// vote on it, and runs `resolve` (which leaves it pending). Returns
+/// `play list`'s text, the status comment and the pending page at a
+/// moment it is still pending.
+fn pending_with(path: &str, text: &str) -> (String, String, String) {
+    let game = committed();
+    game.commit_on("b", &[(path, text)], "a change");
+    game.open(
+        "2030-01-01T00:00:00Z",
+        "boris-b",
+        "proposal",
+        "Proposal: b",
+        Some("b"),
+    );
+    let now = "2030-01-01T01:00:00Z";
+    let run = game.at(now, &["resolve"]);
+    assert!(
+        run.stdout.contains("Proposal #1: wait — pending"),
+        "{}",
+        run.stdout
+    );
+    let list = game.at(now, &["play", "list"]).stdout;
+    let status = game.forge_comments(1);
+    game.at(now, &["build"]);
+    let page = std::fs::read_to_string(game.path("public/pending/index.html")).unwrap();
+    (list, status, page)
+}
+
+/// A pending proposal whose files would leave the game with problems says
+/// so before anyone votes, at `play list`, in its status comment and on
+/// its pending card: not only when its votes come to enact it.
+fn says_its_problem_while_pending(path: &str, text: &str, problem: &str) {
+    let (list, status, page) = pending_with(path, text);
+    let said = "if its votes enact it: enacting #1 now would leave the game with problems";
+    assert!(
+        list.contains(&format!("#1 Proposal: pending, but fails {said}")) && list.contains(problem),
+        "play list does not say #1's problem:\n{list}"
+    );
+    assert!(
+        status.contains(said) && status.contains(problem),
+        "#1's status does not say its problem:\n{status}"
+    );
+    assert!(
+        page.contains("Fails if its votes enact it")
+            && page.contains("would leave the game with problems"),
+        "the pending page does not say #1's problem"
+    );
+}
+
+/// A template loop in a rule: known as soon as the proposal is opened.
+#[test]
+fn a_pending_proposal_with_a_template_loop_says_so_before_the_vote() {
+    let game = committed();
+    let rule = game.read("rules/dynastic/springs.md") + "\n{% for i in [1] %}x{% endfor %}\n";
+    says_its_problem_while_pending(
+        "rules/dynastic/springs.md",
+        &rule,
+        "a loop (`{% for %}`) is not allowed",
+    );
+}
+
+/// A condition nested too deep in a rule's front matter.
+#[test]
+fn a_pending_proposal_with_a_condition_nested_too_deep_says_so_before_the_vote() {
+    let game = committed();
+    let rule = game.read("rules/core/calls-for-judgement.md").replacen(
+        "cfj_resolve_after_hours = 48\n+++",
+        &format!(
+            "cfj_resolve_after_hours = 48\ncfj_enact = \"{}true{}\"\n+++",
+            "(".repeat(100),
+            ")".repeat(100)
+        ),
+        1,
+    );
+    says_its_problem_while_pending(
+        "rules/core/calls-for-judgement.md",
+        &rule,
+        "nested more than 64 deep",
+    );
+}
+
+/// A proposal whose files check says nothing of problems while pending.
+#[test]
+fn a_pending_proposal_that_checks_says_no_problem() {
+    let game = committed();
+    let rule = game.read("rules/dynastic/springs.md") + "\nA note.\n";
+    let (list, status, page) = pending_with("rules/dynastic/springs.md", &rule);
+    for (door, text) in [("play list", &list), ("status", &status), ("page", &page)] {
+        assert!(
+            !text.contains("fails if its votes enact it"),
+            "{door}:\n{text}"
+        );
+        assert!(
+            !text.contains("Fails if its votes enact it"),
+            "{door}:\n{text}"
+        );
+    }
+}
+
+/// A pending proposal that conflicts with main (main changed the line it
+/// changes after it forked) says so before the vote, and so does its
+/// status: a run that enacted it would fail it.
+#[test]
+fn a_pending_proposal_that_conflicts_with_main_says_so_before_the_vote() {
+    let game = committed();
+    let rule = game.read("rules/dynastic/springs.md");
+    let ours = rule.clone() + "\nOurs.\n";
+    game.commit_on("b", &[("rules/dynastic/springs.md", &ours)], "ours");
+    let theirs = rule + "\nTheirs.\n";
+    game.commit_on("main", &[("rules/dynastic/springs.md", &theirs)], "theirs");
+    game.open(
+        "2030-01-01T00:00:00Z",
+        "boris-b",
+        "proposal",
+        "Proposal: b",
+        Some("b"),
+    );
+    let now = "2030-01-01T01:00:00Z";
+    let said = "fails if its votes enact it: it cannot be merged: it conflicts with what was enacted before it, in rules/dynastic/springs.md";
+    let list = game.at(now, &["play", "list"]).stdout;
+    assert!(
+        list.contains(&format!("#1 Proposal: pending, but {said}")),
+        "{list}"
+    );
+    let run = game.at(now, &["resolve"]);
+    assert!(
+        run.stdout
+            .contains(&format!("Proposal #1: wait — pending, but {said}")),
+        "{}",
+        run.stdout
+    );
+    let status = game.forge_comments(1);
+    assert!(
+        status.contains("Fails if its votes enact it: it cannot be merged: it conflicts"),
+        "{status}"
+    );
+}
