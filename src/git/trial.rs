@@ -10,7 +10,7 @@ use std::path::Path;
 
 use super::{GitError, Repo, read_err};
 use crate::game::GAME_DIRS;
-use crate::matter::HeadSha;
+use crate::matter::{HeadSha, MatterNumber};
 use crate::plan::{ForkChanges, Merged, TreeId, Trial};
 use crate::source::SourceFile;
 
@@ -196,13 +196,16 @@ impl Trial for GitTrial {
         self.fork_tree(head, Some(merge))
     }
 
-    /// The commit of the branch that brought `head` in (its merge), if the
-    /// branch holds it already: a run that merged it was stopped before
-    /// the forge said so.
-    fn brought_in(&mut self, head: &HeadSha) -> Result<Option<HeadSha>, String> {
+    /// Matter `number`'s merge of `head` on the branch, if it is there: a
+    /// run that merged it was stopped before the forge said so.
+    fn brought_in(
+        &mut self,
+        head: &HeadSha,
+        number: MatterNumber,
+    ) -> Result<Option<HeadSha>, String> {
         let head = self.commit(head)?.id();
         self.repo
-            .bringing_in(self.base, head)
+            .merge_of(self.base, head, number)
             .map(|c| c.map(|c| HeadSha(c.to_string())))
             .map_err(|e| e.to_string())
     }

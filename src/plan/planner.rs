@@ -458,7 +458,7 @@ impl Planner<'_> {
         }
         // Merged by a run killed before the forge said so: as merged.
         if let (None, Some(head)) = (&m.info.merge_commit, &m.info.head) {
-            m.info.merge_commit = self.trial.brought_in(head).map_err(|why| repo(n, why))?;
+            m.info.merge_commit = self.trial.brought_in(head, n).map_err(|why| repo(n, why))?;
         }
         let m = &m;
         let then = match &m.info.merge_commit {
