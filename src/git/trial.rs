@@ -223,4 +223,26 @@ impl Trial for GitTrial {
     fn has(&mut self, head: &HeadSha) -> bool {
         self.commit(head).is_ok()
     }
+
+    /// Moves the tip pull requests fork from to a commit (in memory) of
+    /// the tip and `head`, as the merge the plan makes will.
+    fn merges(&mut self, head: &HeadSha) -> Result<(), String> {
+        let head = self.commit(head)?;
+        let tip = self
+            .repo
+            .inner
+            .find_commit(self.base)
+            .map_err(|e| e.message().to_string())?;
+        let tree = tip.tree().map_err(|e| e.message().to_string())?;
+        let who = git2::Signature::new("gitnomic", "gitnomic@localhost", &git2::Time::new(0, 0))
+            .map_err(|e| e.message().to_string())?;
+        let planned = self
+            .repo
+            .inner
+            .commit(None, &who, &who, "a planned merge", &tree, &[&tip, &head])
+            .map_err(|e| e.message().to_string())?;
+        drop((head, tip, tree));
+        self.base = planned;
+        Ok(())
+    }
 }

@@ -218,6 +218,10 @@ impl Planner<'_> {
     }
 
     pub(super) fn step(&mut self, number: MatterNumber, effect: Effect) {
+        if let Effect::Merge { head, .. } = &effect {
+            // A head the repository lacks is held before its merge is planned.
+            let _ = self.trial.merges(head);
+        }
         self.steps.push(Step { number, effect });
     }
 
