@@ -11,6 +11,8 @@
 //! pointing at something missing.
 
 use super::{GitError, MergeOutcome, Repo, Stamp, read_err, write_err};
+use crate::matter::MatterNumber;
+use crate::plan::effect::merges_matter;
 
 impl Repo {
     /// Makes a new repository at `path` whose first commit, on `branch`,
@@ -63,19 +65,23 @@ impl Repo {
         Ok(())
     }
 
-    /// Merges commit `head` into `branch` with a merge commit, unless the
-    /// two conflict, or `head` is on the branch already (then the commit
-    /// that brought it in: merging twice is merging once).
+    /// Merges commit `head`, the head of matter `number`, into `branch`
+    /// with a merge commit, unless the two conflict, or that matter's merge
+    /// is on the branch already (then that commit: merging twice is merging
+    /// once). A head the branch holds otherwise (another matter with the
+    /// same head was merged) is merged all the same: the merge changes no
+    /// file, but it is this matter's.
     pub fn merge_into(
         &self,
         branch: &str,
         head: &str,
+        number: MatterNumber,
         message: &str,
         stamp: &Stamp<'_>,
     ) -> Result<MergeOutcome, GitError> {
         let tip = self.commit_id(branch)?;
         let head_id = self.commit_id(head)?;
-        if let Some(commit) = self.bringing_in(tip, head_id)? {
+        if let Some(commit) = self.merge_of(tip, head_id, number)? {
             return Ok(MergeOutcome::AlreadyIn(commit.to_string()));
         }
         let ours = self.inner.find_commit(tip).map_err(read_err(branch))?;
@@ -104,12 +110,15 @@ impl Repo {
         Ok(MergeOutcome::Merged(id))
     }
 
-    /// The commit of the first-parent history of `tip` that brought `head`
-    /// in (a merge of it, or `head` itself), if `tip`'s history holds it.
-    pub(super) fn bringing_in(
+    /// Matter `number`'s merge of `head` in the first-parent history of
+    /// `tip`, if it is there: a commit merging `head` whose message is the
+    /// one the resolver gives that matter's merge. The head alone does not
+    /// say: two matters may share one, and the first merged brings it in.
+    pub(super) fn merge_of(
         &self,
         tip: git2::Oid,
         head: git2::Oid,
+        number: MatterNumber,
     ) -> Result<Option<git2::Oid>, GitError> {
         let holds = |commit: git2::Oid| -> Result<bool, GitError> {
             Ok(commit == head
@@ -118,21 +127,20 @@ impl Repo {
                     .graph_descendant_of(commit, head)
                     .map_err(read_err("the branch's history"))?)
         };
-        if !holds(tip)? {
-            return Ok(None);
-        }
         let mut at = tip;
-        loop {
-            if at == head {
+        while at != head && holds(at)? {
+            let commit = self.inner.find_commit(at).map_err(read_err("a commit"))?;
+            let merges_head = commit.parent_ids().skip(1).any(|p| p == head);
+            let message = String::from_utf8_lossy(commit.message_bytes());
+            if merges_head && merges_matter(&message, number) {
                 return Ok(Some(at));
             }
-            let commit = self.inner.find_commit(at).map_err(read_err("a commit"))?;
             match commit.parent_id(0) {
-                Ok(first) if holds(first)? => at = first,
-                // The first parent lacks it: this commit brought it in.
-                _ => return Ok(Some(at)),
+                Ok(first) => at = first,
+                Err(_) => break,
             }
         }
+        Ok(None)
     }
 
     /// Commits `text` at `path` on `branch` (creating or replacing the file).

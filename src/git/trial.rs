@@ -10,7 +10,7 @@ use std::path::Path;
 
 use super::{GitError, Repo, read_err};
 use crate::game::GAME_DIRS;
-use crate::matter::HeadSha;
+use crate::matter::{HeadSha, MatterNumber};
 use crate::plan::{ForkChanges, Merged, TreeId, Trial};
 use crate::source::SourceFile;
 
@@ -196,13 +196,16 @@ impl Trial for GitTrial {
         self.fork_tree(head, Some(merge))
     }
 
-    /// The commit of the branch that brought `head` in (its merge), if the
-    /// branch holds it already: a run that merged it was stopped before
-    /// the forge said so.
-    fn brought_in(&mut self, head: &HeadSha) -> Result<Option<HeadSha>, String> {
+    /// Matter `number`'s merge of `head` on the branch, if it is there: a
+    /// run that merged it was stopped before the forge said so.
+    fn brought_in(
+        &mut self,
+        head: &HeadSha,
+        number: MatterNumber,
+    ) -> Result<Option<HeadSha>, String> {
         let head = self.commit(head)?.id();
         self.repo
-            .bringing_in(self.base, head)
+            .merge_of(self.base, head, number)
             .map(|c| c.map(|c| HeadSha(c.to_string())))
             .map_err(|e| e.to_string())
     }
@@ -219,5 +222,27 @@ impl Trial for GitTrial {
     /// Whether the repository holds commit `head`.
     fn has(&mut self, head: &HeadSha) -> bool {
         self.commit(head).is_ok()
+    }
+
+    /// Moves the tip pull requests fork from to a commit (in memory) of
+    /// the tip and `head`, as the merge the plan makes will.
+    fn merges(&mut self, head: &HeadSha) -> Result<(), String> {
+        let head = self.commit(head)?;
+        let tip = self
+            .repo
+            .inner
+            .find_commit(self.base)
+            .map_err(|e| e.message().to_string())?;
+        let tree = tip.tree().map_err(|e| e.message().to_string())?;
+        let who = git2::Signature::new("gitnomic", "gitnomic@localhost", &git2::Time::new(0, 0))
+            .map_err(|e| e.message().to_string())?;
+        let planned = self
+            .repo
+            .inner
+            .commit(None, &who, &who, "a planned merge", &tree, &[&tip, &head])
+            .map_err(|e| e.message().to_string())?;
+        drop((head, tip, tree));
+        self.base = planned;
+        Ok(())
     }
 }

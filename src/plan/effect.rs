@@ -72,7 +72,8 @@ pub(crate) enum Effect {
     Merge {
         /// The head the votes were counted on.
         head: HeadSha,
-        /// The merge commit's message.
+        /// The merge commit's message: its first line names the matter as
+        /// `#N:` after its kind (see [`merges_matter`]).
         message: String,
     },
     /// Close the matter without merging.
@@ -100,6 +101,18 @@ pub(crate) enum Effect {
         text: String,
         message: String,
     },
+}
+
+/// Whether a merge commit's message `message` is the one the resolver
+/// gives matter `number`'s merge: its first line names `#N:` at its first
+/// `#` ("Enact cfj #4: ...", "Action #4: ..."). Two matters may share a
+/// head, so the head alone does not say whose merge brought it in.
+pub(crate) fn merges_matter(message: &str, number: MatterNumber) -> bool {
+    let first = message.lines().next().unwrap_or_default();
+    first
+        .split_once('#')
+        .and_then(|(_, rest)| rest.split_once(':'))
+        .is_some_and(|(digits, _)| digits == number.0.to_string())
 }
 
 impl Effect {

@@ -92,9 +92,18 @@ pub(crate) trait Trial {
     fn before(&mut self, merge: &HeadSha) -> Result<TreeId, String>;
     /// Whether the repository holds commit `head`.
     fn has(&mut self, head: &HeadSha) -> bool;
-    /// The commit of the default branch that brought `head` in, if the
+    /// Notes that the plan merges `head`: later matters fork from the
+    /// branch as that merge leaves it (a head the merged one holds now
+    /// shares more history with the branch), as the forge will merge them.
+    fn merges(&mut self, head: &HeadSha) -> Result<(), String>;
+    /// Matter `number`'s merge of `head` on the default branch, if the
     /// branch holds it (merged by a run stopped before the forge said so).
-    fn brought_in(&mut self, head: &HeadSha) -> Result<Option<HeadSha>, String>;
+    /// Not any commit that brought `head` in: two matters may share a head.
+    fn brought_in(
+        &mut self,
+        head: &HeadSha,
+        number: MatterNumber,
+    ) -> Result<Option<HeadSha>, String>;
 }
 
 /// What the plan works from.

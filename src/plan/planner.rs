@@ -233,6 +233,10 @@ impl Planner<'_> {
     }
 
     pub(super) fn step(&mut self, number: MatterNumber, effect: Effect) {
+        if let Effect::Merge { head, .. } = &effect {
+            // A head the repository lacks is held before its merge is planned.
+            let _ = self.trial.merges(head);
+        }
         self.steps.push(Step { number, effect });
     }
 
@@ -473,7 +477,7 @@ impl Planner<'_> {
         }
         // Merged by a run killed before the forge said so: as merged.
         if let (None, Some(head)) = (&m.info.merge_commit, &m.info.head) {
-            m.info.merge_commit = self.trial.brought_in(head).map_err(|why| repo(n, why))?;
+            m.info.merge_commit = self.trial.brought_in(head, n).map_err(|why| repo(n, why))?;
         }
         let m = &m;
         let then = match &m.info.merge_commit {

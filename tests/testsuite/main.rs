@@ -53,4 +53,5 @@ mod site;
 mod state;
 mod tally;
 mod timings;
+mod twins;
 mod workflow_run;

@@ -615,7 +615,7 @@ impl Forge for LocalForge {
         let into = self.base_of(&matter).to_string();
         match self
             .repo
-            .merge_into(&into, &actual.0, message, &self.stamp())
+            .merge_into(&into, &actual.0, number, message, &self.stamp())
         {
             Ok(MergeOutcome::Merged(id)) => {
                 matter.state = State::Merged;
