@@ -52,15 +52,22 @@ fn cost(fake: &FakeGitHub, f: impl FnOnce()) -> (usize, usize) {
     (new.len(), new.iter().filter(|r| r.status != 304).count())
 }
 
+/// Raises the limits on proposals an author may have pending or open in
+/// a day, so that many open proposals of one author each stand as a
+/// matter, and commits that.
+pub(crate) fn room_for_many_proposals(game: &GameTest) {
+    let rule = "rules/core/proposals.md";
+    game.replace(rule, "max_pending = 2", "max_pending = 100");
+    game.replace(rule, "max_per_day = 3", "max_per_day = 100");
+    game.commit_all("room for many proposals");
+}
+
 /// A game with `n` open proposals (all of one head), nobody voting yet.
 /// The limits on proposals an author may have pending or open in a day
 /// are raised so that every one of them stands as a matter.
 fn game_with(n: u64) -> (GameTest, FakeGitHub) {
     let (game, fake, head) = setup();
-    let rule = "rules/core/proposals.md";
-    game.replace(rule, "max_pending = 2", "max_pending = 100");
-    game.replace(rule, "max_per_day = 3", "max_per_day = 100");
-    game.commit_all("room for many proposals");
+    room_for_many_proposals(&game);
     let mut w = fake.world();
     w.page_size = Some(100);
     if n == 0 {

@@ -15,10 +15,7 @@ use crate::workflow_run::{Ran, Runner};
 /// merge moves) and `n` open proposals of one head, nobody voting yet.
 fn game_with(n: u64) -> (GameTest, GameTest, FakeGitHub) {
     let game = GameTest::bundled();
-    let rule = "rules/core/proposals.md";
-    game.replace(rule, "max_pending = 2", "max_pending = 100");
-    game.replace(rule, "max_per_day = 3", "max_per_day = 100");
-    game.commit_all("the bundled game, with room for many proposals");
+    crate::github_budget::room_for_many_proposals(&game);
     let hub = game.duplicate();
     let vars = game
         .read("state/variables.toml")
