@@ -183,6 +183,9 @@ fn check(door: &Door<'_>, info: &MatterInfo, args: &Args) -> anyhow::Result<Exit
     for problem in &verdict.problems {
         say!("  problem: {problem}");
     }
+    if let Some(why) = door.held(info)? {
+        say!("  held: {why}");
+    }
     let ok = verdict.ok();
     match verdict.not_a_matter {
         Some(_) => say!("  not ok: it cannot stand as a {kind}"),

@@ -17,7 +17,7 @@ use crate::git::trial::GitTrial;
 use crate::load::{self, Origin};
 use crate::matter::admission::{self, Facts, Ledger, Posting, describe_changes};
 use crate::matter::journal::Journal;
-use crate::matter::labels::RESOLVING;
+use crate::matter::labels::{HELD, RESOLVING};
 use crate::matter::{MatterNumber, kind_changed};
 use crate::plan::Trial as _;
 use crate::plan::standing::{closing_journal, closing_text};
@@ -276,6 +276,23 @@ impl<'a> Door<'a> {
             return Ok(true);
         }
         Ok(false)
+    }
+
+    /// Why the resolver holds `info`, if the forge refused to merge it at
+    /// its head and the `held` label is still on: what `resolve` and `play
+    /// list` say of it. Its status is read only when the label is on.
+    pub(crate) fn held(&self, info: &MatterInfo) -> anyhow::Result<Option<String>> {
+        if !info.labels.iter().any(|l| l.eq_ignore_ascii_case(HELD)) {
+            return Ok(None);
+        }
+        let Some(status) = self.forge.status_comment(info.number)? else {
+            return Ok(None);
+        };
+        let journal = Journal::read(&status.body);
+        let head = info.head.as_ref().map(|h| h.0.as_str());
+        Ok(journal
+            .refusal_standing(&info.labels, head)
+            .map(crate::matter::status::merge_refused))
     }
 
     /// Closes a matter that may not stand, as the resolver begins to: its
