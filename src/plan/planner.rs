@@ -772,4 +772,3 @@ pub(super) fn repo(number: MatterNumber, why: String) -> PlanError {
 pub(super) fn no_state() -> PlanError {
     PlanError::Game("state/ cannot be read".into())
 }
-

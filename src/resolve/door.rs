@@ -183,18 +183,25 @@ impl<'a> Door<'a> {
 
     /// `info` with the last change of its kind of matter the forge knows
     /// of, and when its first comment (other than the bot's) was made if
-    /// that can matter: only a change within its first fifteen minutes
-    /// needs its thread read, to know whether anyone had commented.
+    /// that can matter: only a change within its first
+    /// `kind_window_minutes` needs its thread read, to know whether anyone
+    /// had commented.
     fn with_kind_change(
         &self,
         info: &MatterInfo,
     ) -> anyhow::Result<(MatterInfo, Option<Timestamp>)> {
         let mut info = info.clone();
-        info.kind_changed = kind_changed(&info, &self.forge.kind_events(&info)?);
+        // The door opens only on a game whose parameters read.
+        let window = self
+            .base
+            .params
+            .as_ref()
+            .map_or(crate::time::Span::seconds(0), admission::kind_window);
+        info.kind_changed = kind_changed(&info, &self.forge.kind_events(&info, window)?);
         let early = info
             .kind_changed
             .as_ref()
-            .is_some_and(|c| c.at <= info.opened.plus(admission::KIND_WINDOW));
+            .is_some_and(|c| c.at <= info.opened.plus(window));
         let first_comment = if early {
             let (_, comments) = collect::thread(self.forge, info.number)?;
             comments
