@@ -88,6 +88,8 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<()> {
             args.author
         );
     }
+    // Before any handle reads an object: libgit2 reads the setting then.
+    crate::git::make_durable(&global.root)?;
     let repo = Repo::open(&global.root)?;
     let taken = crate::resolve::guard::take(repo.git_dir())?;
     if let Some((pid, files)) = &taken.cleared {

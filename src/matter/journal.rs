@@ -131,9 +131,7 @@ impl Journal {
     /// merge asked for again).
     pub fn refusal_standing(&self, labels: &[String], head: Option<&str>) -> Option<&str> {
         let refusal = self.refused.as_ref()?;
-        let held = labels
-            .iter()
-            .any(|l| l.eq_ignore_ascii_case(crate::matter::labels::HELD));
+        let held = crate::matter::labels::carries(labels, crate::matter::labels::HELD);
         (held && head == Some(refusal.head.as_str())).then_some(refusal.reason.as_str())
     }
 

@@ -12,7 +12,7 @@ use crate::engine::{self, Decision, MatterDecision, Run, Turnout};
 use crate::game::Game;
 use crate::matter::collected::{Collected, engine_kind, player_name, snapshot};
 use crate::matter::journal::Resolution;
-use crate::matter::labels::{ENACTED, FAILED, HELD, RESOLVING};
+use crate::matter::labels::{ENACTED, FAILED, HELD, RESOLVING, carries};
 use crate::matter::status::{Progress, active_players, status_text};
 use crate::matter::{Kind, MatterInfo, MatterNumber};
 use crate::record::{Failure, Outcome};
@@ -623,11 +623,15 @@ impl Planner<'_> {
         };
         // `held` says a decision to enact waits for the forge: a decided
         // matter waits for nothing.
+        let held = carries(&m.info.labels, HELD).then_some(HELD);
         self.step(
             n,
             Effect::Labels {
                 add: vec![add],
-                remove: vec![other, HELD, RESOLVING],
+                remove: [Some(other), held, Some(RESOLVING)]
+                    .into_iter()
+                    .flatten()
+                    .collect(),
             },
         );
         Ok(())

@@ -17,7 +17,7 @@ use crate::git::trial::GitTrial;
 use crate::load::{self, Origin};
 use crate::matter::admission::{self, Facts, Ledger, Posting, describe_changes};
 use crate::matter::journal::Journal;
-use crate::matter::labels::{HELD, RESOLVING};
+use crate::matter::labels::{HELD, RESOLVING, carries};
 use crate::matter::{MatterNumber, kind_changed};
 use crate::plan::Trial as _;
 use crate::plan::standing::{closing_journal, closing_text};
@@ -289,7 +289,7 @@ impl<'a> Door<'a> {
     /// its head and the `held` label is still on: what `resolve` and `play
     /// list` say of it. Its status is read only when the label is on.
     pub(crate) fn held(&self, info: &MatterInfo) -> anyhow::Result<Option<String>> {
-        if !info.labels.iter().any(|l| l.eq_ignore_ascii_case(HELD)) {
+        if !carries(&info.labels, HELD) {
             return Ok(None);
         }
         let Some(status) = self.forge.status_comment(info.number)? else {
