@@ -305,7 +305,12 @@ fn a_held_matter_that_later_fails_is_no_longer_labelled_held() {
     fake.world().refuse_merges = Some(why.to_string());
     let run = github(&game, &fake, NOW, &["resolve"]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-    let check = github(&game, &fake, "2030-01-01T12:10:00Z", &["check", "--pr", "1"]);
+    let check = github(
+        &game,
+        &fake,
+        "2030-01-01T12:10:00Z",
+        &["check", "--pr", "1"],
+    );
     assert!(
         check.stdout.contains("held: ") && check.stdout.contains(why),
         "check --pr says it is held and why: {}{}",
