@@ -118,7 +118,7 @@ impl GitTrial {
                     head: head.id().to_string(),
                     why: e.message().to_string(),
                 })?;
-        self.repo.inner.find_commit(fork).map_err(git_err)
+        self.repo.inner.find_commit(fork).map_err(|e| git_err(&e))
     }
 }
 
@@ -126,15 +126,18 @@ impl Trial for GitTrial {
     /// Merges commit `head` onto tree `onto`, three-way from the merge base
     /// of `head` and the branch's tip, as the forge would merge it.
     fn merge(&mut self, onto: &TreeId, head: &HeadSha) -> Result<Merged, TrialError> {
-        let ancestor = self.fork_from(head, None)?.tree().map_err(git_err)?;
-        let theirs = self.commit(head)?.tree().map_err(git_err)?;
+        let ancestor = self
+            .fork_from(head, None)?
+            .tree()
+            .map_err(|e| git_err(&e))?;
+        let theirs = self.commit(head)?.tree().map_err(|e| git_err(&e))?;
         let ours = self.tree(&onto.0)?;
         let repo = &self.repo.inner;
         let mut index = repo
             .merge_trees(&ancestor, &ours, &theirs, None)
             .map_err(|e| TrialError::Repository(format!("merging {head}: {}", e.message())))?;
         if index.has_conflicts() {
-            let conflicts = index.conflicts().map_err(git_err)?;
+            let conflicts = index.conflicts().map_err(|e| git_err(&e))?;
             let mut paths: Vec<String> = conflicts
                 .flatten()
                 .filter_map(|c| c.our.or(c.their).or(c.ancestor))
@@ -144,7 +147,7 @@ impl Trial for GitTrial {
             paths.dedup();
             return Ok(Merged::Conflict(paths));
         }
-        let tree = index.write_tree_to(repo).map_err(git_err)?;
+        let tree = index.write_tree_to(repo).map_err(|e| git_err(&e))?;
         Ok(Merged::Clean(TreeId(tree.to_string())))
     }
 
@@ -152,7 +155,7 @@ impl Trial for GitTrial {
     fn write(&mut self, onto: &TreeId, path: &str, text: &str) -> Result<TreeId, TrialError> {
         let repo = &self.repo.inner;
         let base = self.tree(&onto.0)?;
-        let blob = repo.blob(text.as_bytes()).map_err(git_err)?;
+        let blob = repo.blob(text.as_bytes()).map_err(|e| git_err(&e))?;
         let mut update = git2::build::TreeUpdateBuilder::new();
         update.upsert(path, blob, git2::FileMode::Blob);
         let tree = update
@@ -227,15 +230,19 @@ impl Trial for GitTrial {
     /// the tip and `head`, as the merge the plan makes will.
     fn merges(&mut self, head: &HeadSha) -> Result<(), TrialError> {
         let head = self.commit(head)?;
-        let tip = self.repo.inner.find_commit(self.base).map_err(git_err)?;
-        let tree = tip.tree().map_err(git_err)?;
+        let tip = self
+            .repo
+            .inner
+            .find_commit(self.base)
+            .map_err(|e| git_err(&e))?;
+        let tree = tip.tree().map_err(|e| git_err(&e))?;
         let who = git2::Signature::new("gitnomic", "gitnomic@localhost", &git2::Time::new(0, 0))
-            .map_err(git_err)?;
+            .map_err(|e| git_err(&e))?;
         let planned = self
             .repo
             .inner
             .commit(None, &who, &who, "a planned merge", &tree, &[&tip, &head])
-            .map_err(git_err)?;
+            .map_err(|e| git_err(&e))?;
         drop((head, tip, tree));
         self.base = planned;
         Ok(())
@@ -243,6 +250,6 @@ impl Trial for GitTrial {
 }
 
 /// Git's own words for a failure, as the repository's trouble.
-fn git_err(e: git2::Error) -> TrialError {
+fn git_err(e: &git2::Error) -> TrialError {
     TrialError::Repository(e.message().to_string())
 }
