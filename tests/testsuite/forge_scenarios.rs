@@ -49,6 +49,8 @@ pub(crate) struct Outcome {
     pub(crate) matters: Vec<(u64, &'static str, Vec<String>)>,
     /// The bot's comments on each matter.
     pub(crate) statuses: Vec<(u64, Vec<String>)>,
+    /// The commit statuses set, oldest first: (commit, state).
+    pub(crate) checks: Vec<(String, String)>,
 }
 
 /// The text with its web addresses left out: they name each forge's own
@@ -260,6 +262,7 @@ impl Game {
             merged,
             matters,
             statuses,
+            checks: w.status_states(),
         }
     }
 }
@@ -395,6 +398,10 @@ fn a_force_push_voids_the_votes_cast_before_it() {
     });
     let status = outcome.statuses[0].1.join("\n");
     assert!(status.contains("cast on an earlier version"), "{status}");
+    assert!(
+        !outcome.checks.is_empty(),
+        "the check of the push set a status"
+    );
     assert!(!decided(&outcome, ENACTED), "{outcome:#?}");
 }
 

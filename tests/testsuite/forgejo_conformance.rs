@@ -274,6 +274,15 @@ fn the_checker_refuses_replies_forgejo_never_sends() {
     assert!(err.contains("no body"), "{err}");
     assert!(spec.response_schema(&merge, 409).is_ok());
     assert!(spec.response_schema(&merge, 422).is_err());
+    // A moved head is told in Forgejo's error shape.
+    spec.check_reply(
+        &merge,
+        409,
+        r#"{"message":"head out of date","url":"https://x"}"#,
+    )
+    .unwrap();
+    assert!(spec.check_reply(&merge, 409, r#"{"message":7}"#).is_err());
+    assert!(spec.check_reply(&merge, 200, r#"{"sha":"abc"}"#).is_err());
     let pull = spec
         .check_request("GET", &format!("{R}/pulls/3"), "")
         .unwrap();

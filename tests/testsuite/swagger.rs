@@ -48,6 +48,10 @@ pub(crate) struct Spec {
     operations: Vec<Operation>,
 }
 
+/// An operation matching a path: its index, how many literal segments it
+/// has (more is more specific), its path parameters.
+type Candidate = (usize, usize, Vec<(String, String)>);
+
 /// A request matched to an operation.
 #[derive(Debug, Clone)]
 pub(crate) struct Matched {
@@ -170,7 +174,7 @@ impl Spec {
 
     /// The operation with the most literal segments that matches.
     fn find(&self, method: &str, segments: &[String]) -> Option<(usize, Vec<(String, String)>)> {
-        let mut best: Option<(usize, usize, Vec<(String, String)>)> = None;
+        let mut best: Option<Candidate> = None;
         for (i, op) in self.operations.iter().enumerate() {
             if op.method != method {
                 continue;

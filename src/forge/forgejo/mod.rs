@@ -638,3 +638,29 @@ impl Drop for ForgejoForge {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reply(next: bool, total: Option<u64>) -> Reply {
+        Reply {
+            status: 200,
+            next: next.then(|| "http://x/?page=2".to_string()),
+            total,
+            ..Reply::default()
+        }
+    }
+
+    #[test]
+    fn a_list_goes_on_while_link_or_total_says_so() {
+        // A server capping pages at 2: the Link says there is more.
+        assert!(more(&reply(true, None), 2, 2));
+        // No Link, but the total is not reached.
+        assert!(more(&reply(false, Some(5)), 4, 2));
+        assert!(!more(&reply(false, Some(4)), 4, 2));
+        // Neither: only a full page of what was asked for goes on.
+        assert!(more(&reply(false, None), PAGE, PAGE));
+        assert!(!more(&reply(false, None), 30, 30));
+    }
+}
