@@ -359,7 +359,10 @@ fn forgejo_workflows_keep_what_forgejo_actions_needs() {
             .filter(|l| !l.trim_start().starts_with('#'))
             .collect::<Vec<_>>()
             .join("\n");
-        assert!(!code.contains("workflow_run"), "{name}: Forgejo has no workflow_run");
+        assert!(
+            !code.contains("workflow_run"),
+            "{name}: Forgejo has no workflow_run"
+        );
         // Without a concurrency block a new run cancels the one in progress.
         assert!(
             text.contains("concurrency:") && text.contains("cancel-in-progress: false"),
@@ -388,9 +391,14 @@ fn forgejo_workflows_keep_what_forgejo_actions_needs() {
     let check = &all[0].1;
     assert!(check.contains("pull_request_target:"));
     assert!(!check.contains("ref: ${{ github.event.pull_request.head"));
-    let build = check.find("scripts/build-on-forgejo").expect("builds the binary");
+    let build = check
+        .find("scripts/build-on-forgejo")
+        .expect("builds the binary");
     let fetch = check.find("scripts/fetch-pulls").expect("fetches as data");
-    assert!(build < fetch, "the binary is built before the pull request is fetched");
+    assert!(
+        build < fetch,
+        "the binary is built before the pull request is fetched"
+    );
     let resolve = &all[1].1;
     for trigger in ["issue_comment:", "schedule:", "push:"] {
         assert!(resolve.contains(trigger), "resolve wakes on {trigger}");
@@ -448,5 +456,9 @@ fn actionlint_finds_nothing_in_the_forgejo_workflows_but_what_forgejo_asks_for()
             !(full_url || runner)
         })
         .collect();
-    assert!(findings.is_empty(), "actionlint found:\n{}", findings.join("\n"));
+    assert!(
+        findings.is_empty(),
+        "actionlint found:\n{}",
+        findings.join("\n")
+    );
 }

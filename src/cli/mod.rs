@@ -316,8 +316,10 @@ pub enum Command {
     New(new::Args),
     /// Check a game's repository on GitHub (`--forge github`): Actions,
     /// Issues, merge commits, labels (creating the missing ones), Pages,
-    /// workflow permissions, the roster's logins (exit 0 all well, 1
-    /// something to do, 2 error).
+    /// workflow permissions, the roster's logins; or on Codeberg, Forgejo
+    /// or Gitea (`--forge forgejo`): units, merge commits, Actions, the
+    /// token's reach, labels, the `pages` branch, the roster's logins
+    /// (exit 0 all well, 1 something to do, 2 error).
     Doctor(doctor::Args),
     /// How long the game's resolve runs took on GitHub's runners (`--forge
     /// github`): run by run, and from a comment to its status update.

@@ -4,6 +4,7 @@
 //! and carry the results out.
 
 pub(crate) mod doctor;
+pub(crate) mod doctor_forgejo;
 pub(crate) mod new_game;
 pub(crate) mod schedule;
 pub(crate) mod timings;

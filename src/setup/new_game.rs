@@ -33,6 +33,19 @@ pub(crate) struct NewGame {
     /// Where it is played: `OWNER/NAME` on GitHub, or a repository's web
     /// address, written to `[game] repo` for the site's links.
     pub repo: Option<String>,
+    /// Whether it runs on Forgejo Actions (Codeberg, Forgejo, Gitea): the
+    /// game gets `.forgejo/workflows/` and their scripts instead of
+    /// GitHub's workflows.
+    pub forgejo: bool,
+}
+
+/// Whether a bundled file belongs to the other forge's way of running the
+/// game than the one asked for.
+fn for_other_forge(path: &str, forgejo: bool) -> bool {
+    let github_only = path.starts_with(".github/workflows/");
+    let forgejo_only = path.starts_with(".forgejo/workflows/")
+        || matches!(path, "scripts/build-on-forgejo" | "scripts/push-pages");
+    if forgejo { github_only } else { forgejo_only }
 }
 
 /// A file of the new game.
@@ -141,6 +154,9 @@ pub(crate) fn files(
     let mut out = Vec::new();
     let mut name = None;
     for (path, bytes, executable) in bundle {
+        if for_other_forge(path, game.forgejo) {
+            continue;
+        }
         let text =
             || std::str::from_utf8(bytes).map_err(|_| SetupError::NotText((*path).to_string()));
         let bytes = match *path {
@@ -156,9 +172,13 @@ pub(crate) fn files(
             "state/collections.toml" if !game.players.is_empty() => {
                 without_tables(text()?, path, |_, item| item.is_array_of_tables())?.into_bytes()
             }
-            p if p.starts_with(".github/workflows/") && game.branch != "main" => text()?
-                .replace("branches: [main]", &format!("branches: [{}]", game.branch))
-                .into_bytes(),
+            p if (p.starts_with(".github/workflows/") || p.starts_with(".forgejo/workflows/"))
+                && game.branch != "main" =>
+            {
+                text()?
+                    .replace("branches: [main]", &format!("branches: [{}]", game.branch))
+                    .into_bytes()
+            }
             _ => bytes.to_vec(),
         };
         out.push(OutFile {
@@ -360,6 +380,13 @@ mod tests {
                 false,
             ),
             ("scripts/fetch-pulls", b"#!/bin/sh\n", true),
+            (
+                ".forgejo/workflows/resolve.yml",
+                b"on:\n  push:\n    branches: [main]\n",
+                false,
+            ),
+            ("scripts/push-pages", b"#!/bin/sh\n", true),
+            ("scripts/build-on-forgejo", b"#!/bin/sh\n", true),
         ]
     }
 
@@ -379,6 +406,7 @@ mod tests {
             branch: "trunk".into(),
             now: Timestamp::parse("2031-02-03T04:05:06Z").unwrap(),
             repo: Some("ann/gears".into()),
+            forgejo: false,
         };
         let files = files(&bundle(), &game).unwrap();
         let roster = text(&files, "state/roster.toml");
@@ -430,6 +458,7 @@ mod tests {
             branch: "main".into(),
             now: Timestamp::parse("2031-02-03T04:05:06Z").unwrap(),
             repo: None,
+            forgejo: false,
         };
         let files = files(&bundle(), &game).unwrap();
         assert!(text(&files, "state/roster.toml").contains("wren-w"));
@@ -437,6 +466,49 @@ mod tests {
         assert!(text(&files, "state/game.toml").contains("emperor = \"Wren\" # a name"));
         assert!(text(&files, "README.md").starts_with("# Clockwork\n"));
         assert!(text(&files, ".github/workflows/check.yml").contains("branches: [main]"));
+    }
+
+    #[test]
+    fn a_game_on_forgejo_gets_forgejos_workflows_and_not_githubs() {
+        let game = NewGame {
+            name: None,
+            players: Vec::new(),
+            branch: "trunk".into(),
+            now: Timestamp::parse("2031-02-03T04:05:06Z").unwrap(),
+            repo: Some("https://codeberg.org/ann/gears".into()),
+            forgejo: true,
+        };
+        let files = files(&bundle(), &game).unwrap();
+        assert!(!files.iter().any(|f| f.path.starts_with(".github/")));
+        assert!(text(&files, ".forgejo/workflows/resolve.yml").contains("branches: [trunk]"));
+        assert!(
+            files
+                .iter()
+                .any(|f| f.path == "scripts/push-pages" && f.executable)
+        );
+        let github = files_for(false);
+        assert!(
+            !github
+                .iter()
+                .any(|f| f.path.starts_with(".forgejo/") || f.path == "scripts/push-pages")
+        );
+        assert!(
+            github
+                .iter()
+                .any(|f| f.path == ".github/workflows/check.yml")
+        );
+    }
+
+    fn files_for(forgejo: bool) -> Vec<OutFile> {
+        let game = NewGame {
+            name: None,
+            players: Vec::new(),
+            branch: "main".into(),
+            now: Timestamp::parse("2031-02-03T04:05:06Z").unwrap(),
+            repo: None,
+            forgejo,
+        };
+        files(&bundle(), &game).unwrap()
     }
 
     #[test]
@@ -448,6 +520,7 @@ mod tests {
             branch: "main".into(),
             now,
             repo: None,
+            forgejo: false,
         };
         assert!(matches!(
             files(&bundle(), &twice),

@@ -354,6 +354,9 @@ fn empty(status: u16) -> Answer {
 
 /// Does what the request asks to the world and says what to answer.
 pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, base: &str) -> Answer {
+    if let Some(answer) = settings(w, method, target, body, base) {
+        return answer;
+    }
     let Some(rest) = target.strip_prefix(&format!("/repos/{REPO}")) else {
         return refuse(404, "Not Found");
     };
@@ -668,4 +671,70 @@ fn put_contents(w: &mut World, method: &str, path: &str, input: &Value) -> Answe
         status,
         json!({ "content": { "path": path, "sha": sha }, "commit": { "sha": commit } }),
     )
+}
+
+/// What `doctor --forge forgejo` reads and writes: the repository (its
+/// units, merge styles and the token's permissions), its labels, the
+/// `pages` branch (there when the settings name a Pages site), accounts.
+fn settings(w: &mut World, method: &str, target: &str, body: &str, base: &str) -> Option<Answer> {
+    if let Some(login) = target.strip_prefix("/users/") {
+        return Some(if w.settings.accounts.contains_key(login) {
+            ok(200, user(Some(login)))
+        } else {
+            refuse(404, "user does not exist")
+        });
+    }
+    let rest = target.strip_prefix(&format!("/repos/{REPO}"))?;
+    let path = rest.split_once('?').map_or(rest, |(p, _)| p);
+    let s = &w.settings;
+    Some(match (method, path) {
+        ("GET", "") => {
+            let mut repo = json!({
+                "name": "game", "full_name": REPO, "has_issues": s.has_issues,
+                "has_pull_requests": true, "has_actions": s.actions_enabled,
+                "default_branch": s.default_branch, "private": s.private,
+                "permissions": { "admin": true, "push": true, "pull": true },
+            });
+            if let Some(allowed) = s.allow_merge_commit {
+                repo["allow_merge_commits"] = json!(allowed);
+            }
+            ok(200, repo)
+        }
+        ("GET", "/labels") => {
+            let list: Vec<Value> = s
+                .labels
+                .iter()
+                .enumerate()
+                .map(|(i, (name, (color, description)))| {
+                    json!({ "id": i + 1, "name": name, "color": color, "description": description })
+                })
+                .collect();
+            page(w, &list, target, base)
+        }
+        ("POST", "/labels") => {
+            let input: Value = serde_json::from_str(body).unwrap_or(Value::Null);
+            let name = input["name"].as_str().unwrap_or("").to_string();
+            if s.labels.contains_key(&name) {
+                return Some(refuse(422, "label already exists"));
+            }
+            let color = input["color"].as_str().unwrap_or("#ededed").to_string();
+            let description = input["description"].as_str().unwrap_or("").to_string();
+            let id = s.labels.len() + 1;
+            w.settings
+                .labels
+                .insert(name.clone(), (color.clone(), description.clone()));
+            ok(
+                201,
+                json!({ "id": id, "name": name, "color": color, "description": description }),
+            )
+        }
+        ("GET", "/branches/pages") => match s.pages {
+            Some(_) => ok(
+                200,
+                json!({ "name": "pages", "commit": { "id": "0".repeat(40) } }),
+            ),
+            None => refuse(404, "branch does not exist"),
+        },
+        _ => return None,
+    })
 }

@@ -23,6 +23,7 @@ mod fake_routes;
 mod fake_settings;
 mod forge_scenarios;
 mod forgejo_conformance;
+mod forgejo_doctor;
 mod game_test;
 mod github;
 mod github_actions;

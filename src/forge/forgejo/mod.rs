@@ -30,6 +30,7 @@
 //! - Forgejo describes no rate-limit headers: a 429 is waited out by the
 //!   generic rule (`retry-after`, else a minute, then longer).
 
+mod admin;
 mod dto;
 mod timeline;
 mod writes;
