@@ -404,8 +404,24 @@ impl Forge for ForgejoForge {
         let issues = self.list::<Issue>("/issues?state=open")?;
         let mut out = Vec::new();
         if issues.iter().any(|i| i.pull_request.is_some()) {
-            for pull in self.list::<Pull>("/pulls?state=open")? {
+            // Forgejo lists a pull request it failed to load as `null`:
+            // each one the issues list names and this list lacks is read
+            // on its own, so none is left out of the run.
+            for pull in self
+                .list::<Option<Pull>>("/pulls?state=open")?
+                .into_iter()
+                .flatten()
+            {
                 out.push(self.pull_info(pull)?);
+            }
+            for issue in issues.iter().filter(|i| i.pull_request.is_some()) {
+                if !out.iter().any(|m| m.number == issue.number) {
+                    let pull: Pull =
+                        self.get_json(&format!("/pulls/{}", issue.number), issue.number)?;
+                    if pull.state == "open" {
+                        out.push(self.pull_info(pull)?);
+                    }
+                }
             }
         }
         for issue in issues {
