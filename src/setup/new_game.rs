@@ -102,6 +102,40 @@ not. `gitnomic check` validates the game's files; `gitnomic serve` shows
 the site locally.
 ";
 
+/// The admin's part of the README of a game on Codeberg, Forgejo or Gitea.
+const README_FORGEJO_ADMIN: &str = "## For the admin
+
+Once, after pushing this repository to Codeberg (or your Forgejo or Gitea)
+and turning Actions on for it, with a token of yours:
+
+```sh
+FORGEJO_TOKEN=... GITHUB_SERVER_URL=https://codeberg.org GITHUB_REPOSITORY=owner/name \\
+  gitnomic doctor --forge forgejo
+```
+
+It checks that Actions, Issues and pull requests are on, merge commits are
+allowed, the labels exist (it creates the missing ones) and every login in
+`state/roster.toml` is an account, and says what to click for anything
+that is not. `gitnomic check` validates the game's files; `gitnomic serve`
+shows the site locally.
+";
+
+/// The README of a new game called `name`, for the forge it runs on.
+fn readme(name: &str, forgejo: bool) -> String {
+    let text = if forgejo {
+        let players = README.split("## For the admin").next().unwrap_or(README);
+        format!("{players}{README_FORGEJO_ADMIN}")
+            .replace("`.github/workflows/`", "`.forgejo/workflows/`")
+            .replace(
+                "the site the workflows publish to GitHub Pages",
+                "the site the workflows push to the `pages` branch",
+            )
+    } else {
+        README.to_string()
+    };
+    text.replace("{name}", name)
+}
+
 /// What a new game ignores: the tool's build and the site built locally.
 pub(crate) const GITIGNORE: &str = "/target\n/public\n";
 
@@ -190,7 +224,7 @@ pub(crate) fn files(
     let name = name.ok_or_else(|| SetupError::Missing("state/game.toml".into()))?;
     out.push(OutFile {
         path: "README.md".into(),
-        bytes: README.replace("{name}", &name).into_bytes(),
+        bytes: readme(&name, game.forgejo).into_bytes(),
         executable: false,
     });
     out.push(OutFile {
@@ -485,6 +519,13 @@ mod tests {
             files
                 .iter()
                 .any(|f| f.path == "scripts/push-pages" && f.executable)
+        );
+        let readme = text(&files, "README.md");
+        assert!(
+            readme.contains("`.forgejo/workflows/`")
+                && readme.contains("doctor --forge forgejo")
+                && !readme.contains("GitHub"),
+            "{readme}"
         );
         let github = files_for(false);
         assert!(
