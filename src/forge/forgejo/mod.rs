@@ -495,9 +495,13 @@ impl Forge for ForgejoForge {
     }
 
     /// From the timeline, read only for a pull request that changed after
-    /// its first fifteen minutes, as on GitHub.
-    fn kind_events(&self, info: &MatterInfo) -> Result<Vec<KindEvent>, ForgeError> {
-        let window = info.opened.plus(crate::matter::admission::KIND_WINDOW);
+    /// the rules' window for a change of kind, as on GitHub.
+    fn kind_events(
+        &self,
+        info: &MatterInfo,
+        window: crate::time::Span,
+    ) -> Result<Vec<KindEvent>, ForgeError> {
+        let window = info.opened.plus(window);
         if !info.pull || info.updated.is_some_and(|u| u <= window) {
             return Ok(Vec::new());
         }
