@@ -4,14 +4,14 @@
 //! GitHub's.
 //!
 //! It reads and writes what the GitHub adapter does, through the same
-//! HTTP client (in Forgejo's [`Flavor`](crate::forge::github::http::Flavor)),
+//! HTTP client (in Forgejo's `Flavor` of it),
 //! the same thread cache and the same reading of votes
-//! ([`votes`](super::votes)); what differs is in Forgejo's shapes:
+//! (`forge::votes`); what differs is in Forgejo's shapes:
 //!
 //! - lists page by `page`/`limit`, the server caps `limit` (50 by
 //!   default), and say their length in `X-Total-Count` beside `Link`: a
 //!   list is read page by page until neither says there is more (see
-//!   [`ForgejoForge::list`]); an issue's comments come unpaged;
+//!   `ForgejoForge::list`); an issue's comments come unpaged;
 //! - a review's state is `APPROVED`, `REQUEST_CHANGES` or `COMMENT`
 //!   (`PENDING` and `REQUEST_REVIEW` are no vote); a dismissal is a flag
 //!   beside it; `stale` (made on an older head) is not read: votes are
