@@ -545,3 +545,39 @@ fn a_429_is_waited_out_and_one_beyond_the_budget_stops_the_run() {
     });
     assert!(decided(&outcome, ENACTED), "{outcome:#?}");
 }
+
+#[test]
+fn a_thread_unchanged_since_the_last_run_is_not_read_again() {
+    let outcome = on_both(|g| {
+        g.comment("boris-b", "2030-01-01T01:00:00Z", "FOR");
+        let cache = g.game.path("../threads.json");
+        let cache = format!(
+            "{}-{}",
+            cache.display(),
+            g.game.root().file_name().unwrap().to_string_lossy()
+        );
+        let env = [("GITNOMIC_HTTP_CACHE", cache.as_str())];
+        let mut runs = Vec::new();
+        let mut reads = Vec::new();
+        for now in [
+            "2030-01-01T01:30:00Z",
+            "2030-01-01T01:40:00Z",
+            "2030-01-01T01:50:00Z",
+        ] {
+            let run = g.run_with(now, &["resolve"], &env);
+            assert_eq!(run.code, 0, "{:?}: {}{}", g.forge, run.stdout, run.stderr);
+            runs.push(run);
+            reads.push(g.fake.world().requests("GET", "/issues/1/comments"));
+        }
+        let _ = std::fs::remove_file(&cache);
+        // The first run writes the status, so the second reads the thread
+        // once more; the third finds it as the second left it.
+        assert_eq!(reads[2], reads[1], "{:?}: {reads:?}", g.forge);
+        assert!(reads[1] > reads[0], "{:?}: {reads:?}", g.forge);
+        runs
+    });
+    assert!(
+        decided(&outcome, "Proposal #1: wait — pending"),
+        "{outcome:#?}"
+    );
+}

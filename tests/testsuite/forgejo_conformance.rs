@@ -170,6 +170,22 @@ pub(crate) fn adapter_requests() -> Vec<(&'static str, String, &'static str, &'s
             "GetTree",
         ),
         ("GET", format!("{R}/git/blobs/{sha}"), "", "GetBlob"),
+        // What `doctor --forge forgejo` reads and writes.
+        ("GET", R.to_string(), "", "repoGet"),
+        (
+            "GET",
+            format!("{R}/labels?limit=50&page=1"),
+            "",
+            "issueListLabels",
+        ),
+        (
+            "POST",
+            format!("{R}/labels"),
+            r##"{"name":"Ascension Address","color":"#5319e7","description":"d"}"##,
+            "issueCreateLabel",
+        ),
+        ("GET", format!("{R}/branches/pages"), "", "repoGetBranch"),
+        ("GET", "/users/ada-tinkers".to_string(), "", "userGet"),
     ]
 }
 
