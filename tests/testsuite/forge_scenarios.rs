@@ -157,10 +157,17 @@ impl Game {
             &[("state/variables.toml", &vars)],
             "pushed",
         );
+        self.announce_push(&sha, at, now);
+        sha
+    }
+
+    /// Proposal #1 is force-pushed to `sha` at `at`, each forge's way (see
+    /// [`Game::force_push`]), and `check --event` runs at `now`.
+    pub(crate) fn announce_push(&self, sha: &str, at: &str, now: &str) {
         let before = {
             let mut w = self.fake.world();
             let before = w.items[&1].head.clone().unwrap_or_default();
-            w.push(1, &sha, at, true);
+            w.push(1, sha, at, true);
             before
         };
         let payload = match self.forge {
@@ -197,7 +204,6 @@ impl Game {
             "{:?}: {}{}",
             self.forge, run.stdout, run.stderr
         );
-        sha
     }
 
     /// The records the forge holds, in the checkout the next run sees (as
@@ -270,12 +276,20 @@ impl Game {
 /// Plays `scenario` on both forges; asserts they agree, and gives the
 /// outcome (GitHub's) for the scenario's own assertions.
 fn on_both(scenario: impl Fn(&Game) -> Vec<Run>) -> Outcome {
+    on_both_with(|forge| (game(forge), ()), |(g, ())| scenario(g))
+}
+
+/// [`on_both`], on the games `setup` makes (a game and what goes with it).
+fn on_both_with<T>(
+    setup: impl Fn(ForgeKind) -> (Game, T),
+    mut scenario: impl FnMut(&(Game, T)) -> Vec<Run>,
+) -> Outcome {
     let mut outcomes = Vec::new();
     for forge in [ForgeKind::GitHub, ForgeKind::Forgejo] {
-        let g = game(forge);
-        let runs = scenario(&g);
+        let both = setup(forge);
+        let runs = scenario(&both);
         let runs: Vec<&Run> = runs.iter().collect();
-        outcomes.push(g.outcome(&runs));
+        outcomes.push(both.0.outcome(&runs));
     }
     let forgejo = outcomes.pop().unwrap();
     let github = outcomes.pop().unwrap();
@@ -579,5 +593,87 @@ fn a_thread_unchanged_since_the_last_run_is_not_read_again() {
     assert!(
         decided(&outcome, "Proposal #1: wait — pending"),
         "{outcome:#?}"
+    );
+}
+
+/// A proposal #1 whose first head only the forge holds (the checkout of
+/// every run here fetched later heads only), as a force push leaves it.
+fn game_whose_first_head_only_the_forge_has(forge: ForgeKind) -> (Game, GameTest) {
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    let hub = game.duplicate();
+    let vars = hub
+        .read("state/variables.toml")
+        .replace("springs = 6", "springs = 7");
+    let first = hub.commit_on("p1", &[("state/variables.toml", &vars)], "more springs");
+    let fake = match forge {
+        ForgeKind::GitHub => FakeGitHub::start(),
+        ForgeKind::Forgejo => FakeGitHub::start_forgejo(),
+    };
+    let mut pull = Item::pull(
+        1,
+        "More springs",
+        "ada-tinkers",
+        "2030-01-01T00:00:00Z",
+        &first,
+    );
+    pull.labels = vec!["Proposal".into()];
+    pull.files = vec!["state/variables.toml".into()];
+    {
+        let mut w = fake.world();
+        w.items.insert(1, pull);
+        w.objects = Some(hub.root().to_path_buf());
+    }
+    (
+        Game {
+            forge,
+            game,
+            fake,
+            head: first,
+        },
+        hub,
+    )
+}
+
+#[test]
+fn a_typo_fix_force_pushed_over_a_head_only_the_forge_has_keeps_the_votes() {
+    const RULE: &str = "rules/dynastic/springs.md";
+    let mut holders = Vec::new();
+    let outcome = on_both_with(game_whose_first_head_only_the_forge_has, |(g, hub)| {
+        g.comment("boris-b", "2030-01-01T01:00:00Z", "FOR");
+        g.comment("dmitri-d", "2030-01-01T01:30:00Z", "FOR");
+        // Six characters of a rule's body: a typo fix (the allowance is 12).
+        let rule = g
+            .game
+            .read(RULE)
+            .replacen("three Springs", "three SPRINGS", 1);
+        let vars = g
+            .game
+            .read("state/variables.toml")
+            .replace("springs = 6", "springs = 7");
+        let files = [
+            ("state/variables.toml", vars.as_str()),
+            (RULE, rule.as_str()),
+        ];
+        let fixed = g.game.commit_on("p2", &files, "pushed");
+        assert_eq!(hub.commit_on("p2", &files, "pushed"), fixed);
+        g.fake.world().items.get_mut(&1).unwrap().files =
+            vec!["state/variables.toml".into(), RULE.into()];
+        g.announce_push(&fixed, "2030-01-01T02:00:00Z", "2030-01-01T02:01:00Z");
+        let run = g.resolve("2030-01-01T15:00:00Z");
+        holders.push(g.fake.world().requests("GET", "/git/trees/"));
+        vec![run]
+    });
+    assert!(decided(&outcome, ENACTED), "{outcome:#?}");
+    assert!(
+        !outcome.statuses[0]
+            .1
+            .join("\n")
+            .contains("cast on an earlier version"),
+        "{outcome:#?}"
+    );
+    assert!(
+        holders.iter().all(|reads| *reads > 0),
+        "the old head, not in the checkout, was read from each forge: {holders:?}"
     );
 }
