@@ -132,11 +132,17 @@ fn updated(item: &Item) -> &str {
     item.updated_at.as_deref().unwrap_or(&item.created_at)
 }
 
+/// A label's id in the repository: the same for its name wherever shown.
+fn label_id(name: &str) -> u64 {
+    name.bytes()
+        .fold(17u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)))
+        % 1_000_000
+}
+
 fn labels(item: &Item) -> Value {
     item.labels
         .iter()
-        .enumerate()
-        .map(|(i, l)| json!({ "id": i + 1, "name": l, "color": "ededed" }))
+        .map(|l| json!({ "id": label_id(l), "name": l, "color": "ededed" }))
         .collect()
 }
 
@@ -508,6 +514,15 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
             let name = percent_encoding::percent_decode_str(name)
                 .decode_utf8_lossy()
                 .into_owned();
+            // By name or by id, as Forgejo takes either.
+            let name = match name.parse::<u64>() {
+                Ok(id) => w
+                    .items
+                    .get(&number(n))
+                    .and_then(|i| i.labels.iter().find(|l| label_id(l) == id).cloned())
+                    .unwrap_or(name),
+                Err(_) => name,
+            };
             match w.items.get_mut(&number(n)) {
                 Some(item) if item.labels.contains(&name) => {
                     item.labels.retain(|l| *l != name);

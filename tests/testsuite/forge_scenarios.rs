@@ -309,7 +309,23 @@ fn a_vote() {
         g.comment("boris-b", "2030-01-01T01:00:00Z", "FOR");
         g.comment("stranger", "2030-01-01T01:30:00Z", "AGAINST");
         g.comment("dmitri-d", "2030-01-01T02:00:00Z", "FOR");
-        vec![g.resolve("2030-01-01T12:00:00Z")]
+        let run = g.resolve("2030-01-01T12:00:00Z");
+        if g.forge == ForgeKind::Forgejo {
+            // Labels are removed by id, which every Forgejo and Gitea takes.
+            let w = g.fake.world();
+            let removed: Vec<&str> = w
+                .log
+                .iter()
+                .filter(|r| r.method == "DELETE")
+                .filter_map(|r| r.path.rsplit_once("/labels/").map(|(_, l)| l))
+                .collect();
+            assert!(!removed.is_empty());
+            assert!(
+                removed.iter().all(|l| l.parse::<u64>().is_ok()),
+                "{removed:?}"
+            );
+        }
+        vec![run]
     });
     assert!(decided(&outcome, ENACTED), "{outcome:#?}");
     assert_eq!(outcome.merged.len(), 1);

@@ -29,6 +29,10 @@ pub(crate) fn login(user: Option<User>) -> Option<String> {
 #[derive(Debug, Deserialize)]
 pub(crate) struct Label {
     pub(crate) name: String,
+    /// Its id: a label is removed by id, which every Forgejo and Gitea
+    /// takes (by name only Forgejo's newer ones).
+    #[serde(default)]
+    pub(crate) id: Option<i64>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -102,6 +102,8 @@ pub struct ForgejoForge {
     labels: RefCell<HashMap<MatterNumber, Vec<String>>>,
     /// Each pull request's head as this run read it (`None`: not open).
     heads: RefCell<HashMap<MatterNumber, Option<String>>>,
+    /// The id of each label of the repository seen this run, by name.
+    label_ids: RefCell<HashMap<String, i64>>,
     /// Each pull request's opening, for its timeline's first push.
     opened: RefCell<HashMap<MatterNumber, Timestamp>>,
     /// Each pull request's timeline as read this run.
@@ -127,6 +129,7 @@ impl ForgejoForge {
             files: RefCell::default(),
             labels: RefCell::default(),
             heads: RefCell::default(),
+            label_ids: RefCell::default(),
             opened: RefCell::default(),
             timelines: RefCell::default(),
             cache_file: None,
@@ -219,8 +222,19 @@ impl ForgejoForge {
         self.list_up_to(rest, usize::MAX)
     }
 
+    /// Notes the ids of labels as a reply gave them.
+    fn note_label_ids(&self, labels: Option<&Vec<dto::Label>>) {
+        let mut ids = self.label_ids.borrow_mut();
+        for label in labels.into_iter().flatten() {
+            if let Some(id) = label.id {
+                ids.insert(label.name.clone(), id);
+            }
+        }
+    }
+
     fn pull_info(&self, pull: Pull) -> Result<MatterInfo, ForgeError> {
         self.pulls.borrow_mut().insert(pull.number, true);
+        self.note_label_ids(pull.labels.as_ref());
         let merged = pull.merged.unwrap_or(false);
         let open = pull.state == "open";
         let head = pull.head.and_then(|h| h.sha);
@@ -263,6 +277,7 @@ impl ForgejoForge {
 
     fn issue_info(&self, issue: Issue) -> Result<MatterInfo, ForgeError> {
         self.pulls.borrow_mut().insert(issue.number, false);
+        self.note_label_ids(issue.labels.as_ref());
         let updated = issue.updated_at.as_deref().map(votes::time).transpose()?;
         self.threads.borrow_mut().listed(issue.number, updated);
         let info = issue_matter(issue)?;

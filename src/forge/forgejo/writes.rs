@@ -196,6 +196,10 @@ impl ForgejoForge {
                 &json!({ "labels": add }),
             )?;
             expect_ok(&reply, "adding labels")?;
+            // The reply lists the issue's labels, with their ids.
+            if let Ok(added) = serde_json::from_str::<Vec<super::dto::Label>>(&reply.body) {
+                self.note_label_ids(Some(&added));
+            }
             if let Some(labels) = self.labels.borrow_mut().get_mut(&number) {
                 labels.extend(add.iter().map(|l| (*l).to_string()));
             }
@@ -208,7 +212,10 @@ impl ForgejoForge {
             {
                 continue;
             }
-            let rest = format!("/issues/{number}/labels/{}", encode(label));
+            // By id where known (every Forgejo and Gitea takes it), else by name.
+            let id = self.label_ids.borrow().get(*label).copied();
+            let identifier = id.map_or_else(|| encode(label), |id| id.to_string());
+            let rest = format!("/issues/{number}/labels/{identifier}");
             let reply = self.client.delete(&self.path(&rest))?;
             if reply.status != 404 {
                 expect_ok(&reply, "removing a label")?;
