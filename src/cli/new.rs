@@ -21,7 +21,7 @@ use crate::staging::Staging;
 pub struct Args {
     /// The directory to create (it may exist if it is empty).
     pub dir: PathBuf,
-    /// A player's GitHub login, or NAME=LOGIN; repeat for each player. The
+    /// A player's login on the forge, or NAME=LOGIN; repeat for each player. The
     /// first is the admin and the emperor of the first dynasty. Without
     /// any, the bundled game's example roster is kept.
     #[arg(long = "player", value_name = "LOGIN")]
@@ -59,7 +59,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     let players = args
         .players
         .iter()
-        .map(|p| new_game::parse_player(p))
+        .map(|p| new_game::parse_player_on(p, global.forge == ForgeKind::Forgejo))
         .collect::<Result<Vec<_>, _>>()?;
     let branch = args.branch.clone().unwrap_or_else(|| global.base.clone());
     let spec = NewGame {

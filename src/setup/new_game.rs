@@ -140,11 +140,21 @@ fn readme(name: &str, forgejo: bool) -> String {
 pub(crate) const GITIGNORE: &str = "/target\n/public\n";
 
 /// A player given on the command line: `LOGIN` (the name is the login) or
-/// `NAME=LOGIN`.
+/// `NAME=LOGIN`, for a game on GitHub.
+#[cfg(test)]
 pub(crate) fn parse_player(arg: &str) -> Result<NewPlayer, SetupError> {
+    parse_player_on(arg, false)
+}
+
+/// [`parse_player`] for a game on GitHub, or on Forgejo (`forgejo`), whose
+/// logins may also hold `_` and `.`.
+pub(crate) fn parse_player_on(arg: &str, forgejo: bool) -> Result<NewPlayer, SetupError> {
     let (name, login) = arg.split_once('=').unwrap_or((arg, arg));
     let (name, login) = (name.trim(), login.trim());
-    if !valid_login(login) {
+    if forgejo && !valid_forgejo_login(login) {
+        return Err(SetupError::BadForgejoLogin(login.to_string()));
+    }
+    if !forgejo && !valid_login(login) {
         return Err(SetupError::BadLogin(login.to_string()));
     }
     let name_ok = !name.is_empty()
@@ -158,6 +168,23 @@ pub(crate) fn parse_player(arg: &str) -> Result<NewPlayer, SetupError> {
         name: name.to_string(),
         login: login.to_string(),
     })
+}
+
+/// Whether `login` can be an account on Forgejo or Gitea: 1 to 40 letters,
+/// digits, `-`, `_` and `.`, beginning and ending with a letter or digit,
+/// with no two of `-`, `_`, `.` side by side.
+pub(crate) fn valid_forgejo_login(login: &str) -> bool {
+    let special = |c: char| matches!(c, '-' | '_' | '.');
+    (1..=40).contains(&login.len())
+        && login
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || special(c))
+        && !login.starts_with(special)
+        && !login.ends_with(special)
+        && !login
+            .as_bytes()
+            .windows(2)
+            .any(|w| special(char::from(w[0])) && special(char::from(w[1])))
 }
 
 /// Whether `login` can be a GitHub account: 1 to 39 letters, digits and
@@ -345,6 +372,21 @@ fn without_tables(
 mod tests {
     use super::*;
     use crate::game::valid_branch;
+
+    #[test]
+    fn logins_on_forgejo_may_hold_underscores_and_dots() {
+        for good in ["ada", "ada_b", "a.b-c", &"x".repeat(40)] {
+            assert!(valid_forgejo_login(good), "{good}");
+        }
+        for bad in ["", "_ada", "ada.", "a._b", "ada b", "ädä", &"x".repeat(41)] {
+            assert!(!valid_forgejo_login(bad), "{bad}");
+        }
+        assert_eq!(parse_player_on("ada_b", true).unwrap().login, "ada_b");
+        assert!(matches!(
+            parse_player_on("ada_b", false),
+            Err(SetupError::BadLogin(_))
+        ));
+    }
 
     #[test]
     fn logins_are_checked_as_github_does() {
