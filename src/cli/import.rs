@@ -52,7 +52,7 @@ pub struct RulesetArgs {
     #[arg(long)]
     pub list: bool,
     /// Hints by line number for what the text cannot decide (TOML: titles,
-    /// not_titles, [parents]).
+    /// not_titles, [parents], [numbers]); a file --questions wrote.
     #[arg(long, value_name = "HINTS")]
     pub hints: Option<PathBuf>,
     /// Replace the rules already in DIR/rules/.
