@@ -174,6 +174,7 @@ fn record_of(fields: &[&str], number: MatterNumber, source: &str) -> Result<Reco
         votes: Vec::new(),
         uncounted: Vec::new(),
         sticky: Vec::new(),
+        discussion: Vec::new(),
         body: String::new(),
     })
 }
