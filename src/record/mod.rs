@@ -171,7 +171,10 @@ pub struct Record {
     /// For a failed matter, a more precise reason (vetoed, illegal), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<Failure>,
-    /// Who or what resolved it (`gitnomic resolve`, or an admin's name).
+    /// Who or what resolved it (`gitnomic resolve`, or an admin's name);
+    /// empty when not known (imported history often does not say), see
+    /// [`Record::resolver`].
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub resolved_by: String,
     /// The reasons for the decision, in game terms.
     #[serde(default)]
@@ -236,6 +239,14 @@ impl Record {
             Some(source) => format!("{source}/{}", self.number),
             None => self.number.to_string(),
         }
+    }
+
+    /// Who or what resolved it, when known: `None` for an imported record
+    /// whose history does not say (older imports wrote `unknown`).
+    pub fn resolver(&self) -> Option<&str> {
+        let by = self.resolved_by.trim();
+        let unknown = by.is_empty() || (self.source.is_some() && by == "unknown");
+        (!unknown).then_some(by)
     }
 
     /// How it ended, in a word: enacted, failed, vetoed, self-killed,

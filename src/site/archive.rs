@@ -431,7 +431,8 @@ struct MatterView<'r> {
     opened_iso: String,
     resolved_at: String,
     resolved_iso: String,
-    resolved_by: &'r str,
+    /// Who or what resolved it, when the record says.
+    resolved_by: Option<&'r str>,
     reasons: &'r [String],
     comments: Option<u32>,
     source: Option<&'r str>,
@@ -584,7 +585,7 @@ fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -
         opened_iso: r.opened.to_string(),
         resolved_at: datetime(r.resolved),
         resolved_iso: r.resolved.to_string(),
-        resolved_by: &r.resolved_by,
+        resolved_by: r.resolver(),
         reasons: &r.reasons,
         comments: r.comments,
         source: r.source.as_deref(),
