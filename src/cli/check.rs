@@ -176,12 +176,20 @@ fn check(door: &Door<'_>, info: &MatterInfo, args: &Args) -> anyhow::Result<Exit
     let kind = info
         .kind()
         .map_or("Pull request".to_string(), |k| k.to_string());
-    say!("{kind} #{} by {}: {}", info.number, info.author, info.title);
+    say!(
+        "{kind} #{} by {}: {}",
+        info.number,
+        info.author,
+        info.subject_title()
+    );
     if !verdict.changes.is_empty() {
         say!("  {}", verdict.changes);
     }
     for problem in &verdict.problems {
         say!("  problem: {problem}");
+    }
+    if let Some(why) = door.held(info)? {
+        say!("  held: {why}");
     }
     let ok = verdict.ok();
     match verdict.not_a_matter {

@@ -170,13 +170,13 @@ pub(crate) fn run(play: &Play, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
                 Some(kind) if info.names_no_kind() => {
                     say!(
                         "opened #{number}: {} (a {kind} by default: it names no kind)",
-                        a.title
+                        info.subject_title()
                     );
                 }
-                Some(kind) => say!("opened {kind} #{number}: {}", a.title),
+                Some(kind) => say!("opened {kind} #{number}: {}", info.subject_title()),
                 None => say!(
                     "opened #{number}: {} (no matter: it names no kind)",
-                    a.title
+                    info.subject_title()
                 ),
             }
         }
@@ -316,7 +316,8 @@ fn thread_text(forge: &LocalForge, number: MatterNumber) -> anyhow::Result<Strin
         (None, true) => "open".to_string(),
         (None, false) => "closed".to_string(),
     };
-    let mut out = format!("{kind} #{number} “{}” by @{}\n", info.title, info.author);
+    let title = info.subject_title();
+    let mut out = format!("{kind} #{number} “{title}” by @{}\n", info.author);
     let _ = writeln!(
         out,
         "Opened {}; {state}.",

@@ -88,6 +88,8 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<()> {
             args.author
         );
     }
+    // Before any handle reads an object: libgit2 reads the setting then.
+    crate::git::make_durable(&global.root)?;
     let repo = Repo::open(&global.root)?;
     let taken = crate::resolve::guard::take(repo.git_dir())?;
     if let Some((pid, files)) = &taken.cleared {
@@ -134,7 +136,9 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<()> {
         email: &email,
         at: global.now(),
     };
-    let message = format!("{}\n\n{}", args.title.trim(), args.body.trim());
+    // The title is the commit's subject: one line, whatever was typed.
+    let subject = crate::text::one_line(&args.title, crate::bounds::SUBJECT_CHARS);
+    let message = format!("{subject}\n\n{}", args.body.trim());
     let Some(moved) = repo.commit_changes(base, PROPOSED, message.trim_end(), &stamp)? else {
         bail!(
             "nothing to propose: the work tree has no changes under {} against {base}; \
@@ -158,8 +162,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<()> {
         .with_context(|| format!("writing {}", journal_path.display()))?;
     let number = finish(&repo, &forge, &journal, &journal_path, false)?;
     say!(
-        "opened {kind} #{number}: {} from branch {} ({}: {})",
-        args.title.trim(),
+        "opened {kind} #{number}: {subject} from branch {} ({}: {})",
         journal.branch,
         crate::matter::status::plural(
             i64::try_from(moved.paths.len()).unwrap_or(i64::MAX),

@@ -22,6 +22,10 @@ pub struct Args {
 /// Runs `gitnomic resolve`.
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let now = global.now();
+    if !args.dry_run {
+        // Before any handle reads an object: libgit2 reads the setting then.
+        crate::git::make_durable(&global.root)?;
+    }
     let forge = open_forge(global, now)?;
     let request = Request {
         root: &global.root,

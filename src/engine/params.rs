@@ -170,6 +170,11 @@ parameters! {
     /// count as a typo fix that keeps the votes (0: every push voids them).
     /// A forge rule, the same in every preset.
     setting typo_fix_max_chars: i64 = amount;
+    /// How many minutes after it was opened a pull request may still
+    /// become a matter, or change kind, if nobody has commented on it yet
+    /// (rule "Changes to Pending Proposals"). A forge rule, the same in
+    /// every preset.
+    setting kind_window_minutes: i64 = amount;
     /// Whether a review with no voting word in its body votes by its state
     /// (approved: FOR; changes requested: AGAINST). A forge rule, on in
     /// every preset.

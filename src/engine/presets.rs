@@ -94,6 +94,7 @@ impl Params {
             unidle_block_days: 4,
             daily_gap_hours: 10,
             typo_fix_max_chars: 12,
+            kind_window_minutes: 15,
             review_states_vote: true,
             implicit_for: ImplicitFor::AllMatters,
             self_kill: SelfKill::Sticky,

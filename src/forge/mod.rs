@@ -107,10 +107,16 @@ pub trait Forge {
     /// have changed its kind of matter (it left draft, a label or its
     /// title changed), each with the forge's time, so a pull request that
     /// became a matter late is known (rule "Changes to Pending
-    /// Proposals"). Read after its thread. A forge that cannot say, or
+    /// Proposals"). Only a change later than `window` after it was opened
+    /// can make it late, so a forge may skip the read when nothing changed
+    /// after that. Read after its thread. A forge that cannot say, or
     /// where none of these can happen, returns nothing.
-    fn kind_events(&self, info: &MatterInfo) -> Result<Vec<KindEvent>, ForgeError> {
-        let _ = info;
+    fn kind_events(
+        &self,
+        info: &MatterInfo,
+        window: crate::time::Span,
+    ) -> Result<Vec<KindEvent>, ForgeError> {
+        let _ = (info, window);
         Ok(Vec::new())
     }
     /// The heads a pull request has had, each with the time the forge saw

@@ -12,12 +12,14 @@ use crate::source::SourceFile;
 use crate::time::Timestamp;
 
 mod commit;
+mod durable;
 mod propose;
 pub mod trial;
 mod worktree;
 
 pub use worktree::{Forward, WorkTree};
 
+pub use durable::make_durable;
 pub use propose::Moved;
 
 /// Who a commit made by gitnomic is by, and when.
@@ -198,12 +200,12 @@ pub fn configured_identity() -> Option<(String, String)> {
 impl Repo {
     /// Opens the repository at `path` (its work tree or its `.git`).
     pub fn open(path: &Path) -> Result<Self, GitError> {
-        git2::Repository::open(path)
-            .map(|inner| Repo { inner })
-            .map_err(|source| GitError::Open {
-                path: path.display().to_string(),
-                git: source,
-            })
+        let inner = git2::Repository::open(path).map_err(|source| GitError::Open {
+            path: path.display().to_string(),
+            git: source,
+        })?;
+        durable::read_setting(&inner)?;
+        Ok(Repo { inner })
     }
 
     /// The git directory (`.git` of a work tree).

@@ -125,6 +125,16 @@ pub struct Refusal {
 }
 
 impl Journal {
+    /// The reason the forge gave for refusing to merge the matter, while
+    /// that refusal still stands: `head` is the one refused, and the
+    /// matter carries the `held` label (an admin takes it off to have the
+    /// merge asked for again).
+    pub fn refusal_standing(&self, labels: &[String], head: Option<&str>) -> Option<&str> {
+        let refusal = self.refused.as_ref()?;
+        let held = crate::matter::labels::carries(labels, crate::matter::labels::HELD);
+        (held && head == Some(refusal.head.as_str())).then_some(refusal.reason.as_str())
+    }
+
     /// Reads the journal from a status comment's body (empty if absent or garbled).
     pub fn read(body: &str) -> Journal {
         body.find(JOURNAL_OPEN)

@@ -23,6 +23,12 @@ pub const NOT_A_MATTER: &str = "not-a-matter";
 /// it, having let the resolver merge.
 pub const HELD: &str = "held";
 
+/// Whether `labels` (a matter's, as the forge gives them) hold `label`;
+/// forges compare label names without case.
+pub fn carries(labels: &[String], label: &str) -> bool {
+    labels.iter().any(|l| l.eq_ignore_ascii_case(label))
+}
+
 /// The label of a matter its author closed without a decision.
 pub const WITHDRAWN: &str = "withdrawn";
 

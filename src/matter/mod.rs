@@ -183,9 +183,10 @@ pub struct MatterInfo {
 }
 
 impl MatterInfo {
-    /// Its title as one line of a commit subject: a title's line breaks
+    /// Its title as one line: of a commit subject (a title's line breaks
     /// must never become lines of the message, where the gamestate's log
-    /// reads who changed what.
+    /// reads who changed what), and of what a command prints (where they
+    /// would make lines that look like a tally's).
     pub fn subject_title(&self) -> String {
         crate::text::one_line(&self.title, crate::bounds::SUBJECT_CHARS)
     }

@@ -338,7 +338,7 @@ pub fn run_text<'m>(
     for d in &run.decisions {
         let s = standing(d);
         let name = matter(d.id)
-            .map(|m| format!(" “{}”", m.info.title))
+            .map(|m| format!(" “{}”", m.info.subject_title()))
             .unwrap_or_default();
         let _ = writeln!(
             out,

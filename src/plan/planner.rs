@@ -12,7 +12,7 @@ use crate::engine::{self, Decision, MatterDecision, Run, Turnout};
 use crate::game::Game;
 use crate::matter::collected::{Collected, engine_kind, player_name, snapshot};
 use crate::matter::journal::Resolution;
-use crate::matter::labels::{ENACTED, FAILED, RESOLVING};
+use crate::matter::labels::{ENACTED, FAILED, HELD, RESOLVING, carries};
 use crate::matter::status::{Progress, active_players, status_text};
 use crate::matter::{Kind, MatterInfo, MatterNumber};
 use crate::record::{Failure, Outcome};
@@ -388,7 +388,10 @@ impl Planner<'_> {
         let mut refused = None;
         let mut adopt = None;
         if d.decision == Decision::Enact {
-            if let Some(reason) = refused_still(m) {
+            if let Some(reason) = m
+                .journal
+                .refusal_standing(&m.info.labels, m.info.head.as_ref().map(|h| h.0.as_str()))
+            {
                 let text = crate::matter::status::refused_merge(n, reason);
                 let why = crate::matter::status::merge_refused(reason);
                 self.hold_with(m, &d, &why, &text);
@@ -620,11 +623,17 @@ impl Planner<'_> {
         } else {
             (FAILED, ENACTED)
         };
+        // `held` says a decision to enact waits for the forge: a decided
+        // matter waits for nothing.
+        let held = carries(&m.info.labels, HELD).then_some(HELD);
         self.step(
             n,
             Effect::Labels {
                 add: vec![add],
-                remove: vec![other, RESOLVING],
+                remove: [Some(other), held, Some(RESOLVING)]
+                    .into_iter()
+                    .flatten()
+                    .collect(),
             },
         );
         Ok(())
@@ -768,17 +777,4 @@ pub(super) fn repo(number: MatterNumber, why: String) -> PlanError {
 
 pub(super) fn no_state() -> PlanError {
     PlanError::Game("state/ cannot be read".into())
-}
-
-/// The reason the forge gave for refusing to merge `m`, while that refusal
-/// still stands: the head is the one refused, and the `held` label is on.
-fn refused_still(m: &Collected) -> Option<&str> {
-    let refusal = m.journal.refused.as_ref()?;
-    let held = m
-        .info
-        .labels
-        .iter()
-        .any(|l| l.eq_ignore_ascii_case(crate::matter::labels::HELD));
-    let same_head = m.info.head.as_ref().is_some_and(|h| h.0 == refusal.head);
-    (held && same_head).then_some(refusal.reason.as_str())
 }

@@ -20,7 +20,7 @@ use crate::matter::MatterNumber;
 use crate::matter::admission::{self, Facts, Ledger, Posting};
 use crate::matter::collected::{Collected, engine_kind, player_name};
 use crate::matter::journal::{Journal, Resolution};
-use crate::matter::labels::{NOT_A_MATTER, RESOLVING};
+use crate::matter::labels::{HELD, NOT_A_MATTER, RESOLVING, carries};
 use crate::record::{Outcome, Record};
 
 /// Who closes matters, in records.
@@ -138,7 +138,13 @@ impl Planner<'_> {
             n,
             Effect::Labels {
                 add: vec![NOT_A_MATTER],
-                remove: vec![RESOLVING],
+                remove: [
+                    carries(&m.info.labels, HELD).then_some(HELD),
+                    Some(RESOLVING),
+                ]
+                .into_iter()
+                .flatten()
+                .collect(),
             },
         );
         self.line(&m.info, m.kind, "not-a-matter", Fate::Closed(why));

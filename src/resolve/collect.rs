@@ -55,7 +55,8 @@ pub(crate) fn collect_one(
     comments.retain(|c| c.created <= now);
     let first_comment = comments.iter().map(|c| c.created).min();
     // Read after the thread, so the forge may keep them with it.
-    info.kind_changed = crate::matter::kind_changed(&info, &forge.kind_events(&info)?);
+    let window = crate::matter::admission::kind_window(params);
+    info.kind_changed = crate::matter::kind_changed(&info, &forge.kind_events(&info, window)?);
     let mut journal = status
         .as_ref()
         .map(|s| Journal::read(&s.body))

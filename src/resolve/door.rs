@@ -17,7 +17,7 @@ use crate::git::trial::GitTrial;
 use crate::load::{self, Origin};
 use crate::matter::admission::{self, Facts, Ledger, Posting, describe_changes};
 use crate::matter::journal::Journal;
-use crate::matter::labels::RESOLVING;
+use crate::matter::labels::{HELD, RESOLVING, carries};
 use crate::matter::{MatterNumber, kind_changed};
 use crate::plan::Trial as _;
 use crate::plan::standing::{closing_journal, closing_text};
@@ -183,18 +183,25 @@ impl<'a> Door<'a> {
 
     /// `info` with the last change of its kind of matter the forge knows
     /// of, and when its first comment (other than the bot's) was made if
-    /// that can matter: only a change within its first fifteen minutes
-    /// needs its thread read, to know whether anyone had commented.
+    /// that can matter: only a change within its first
+    /// `kind_window_minutes` needs its thread read, to know whether anyone
+    /// had commented.
     fn with_kind_change(
         &self,
         info: &MatterInfo,
     ) -> anyhow::Result<(MatterInfo, Option<Timestamp>)> {
         let mut info = info.clone();
-        info.kind_changed = kind_changed(&info, &self.forge.kind_events(&info)?);
+        // The door opens only on a game whose parameters read.
+        let window = self
+            .base
+            .params
+            .as_ref()
+            .map_or(crate::time::Span::seconds(0), admission::kind_window);
+        info.kind_changed = kind_changed(&info, &self.forge.kind_events(&info, window)?);
         let early = info
             .kind_changed
             .as_ref()
-            .is_some_and(|c| c.at <= info.opened.plus(admission::KIND_WINDOW));
+            .is_some_and(|c| c.at <= info.opened.plus(window));
         let first_comment = if early {
             let (_, comments) = collect::thread(self.forge, info.number)?;
             comments
@@ -276,6 +283,23 @@ impl<'a> Door<'a> {
             return Ok(true);
         }
         Ok(false)
+    }
+
+    /// Why the resolver holds `info`, if the forge refused to merge it at
+    /// its head and the `held` label is still on: what `resolve` and `play
+    /// list` say of it. Its status is read only when the label is on.
+    pub(crate) fn held(&self, info: &MatterInfo) -> anyhow::Result<Option<String>> {
+        if !carries(&info.labels, HELD) {
+            return Ok(None);
+        }
+        let Some(status) = self.forge.status_comment(info.number)? else {
+            return Ok(None);
+        };
+        let journal = Journal::read(&status.body);
+        let head = info.head.as_ref().map(|h| h.0.as_str());
+        Ok(journal
+            .refusal_standing(&info.labels, head)
+            .map(crate::matter::status::merge_refused))
     }
 
     /// Closes a matter that may not stand, as the resolver begins to: its

@@ -90,7 +90,8 @@ fn an_issue_titled_as_a_proposal_is_no_proposal() {
 
 /// Item 5: a draft opened at 00:00 collects FOR votes, is marked ready at
 /// 12:30, and is no matter: a pull request may become one (by leaving
-/// draft) only in its first fifteen minutes and before any comment. The
+/// draft) only in its first 15 minutes (`kind_window_minutes`) and before
+/// any comment. The
 /// votes cast on the draft never enact it.
 #[test]
 fn a_draft_marked_ready_late_is_no_matter_and_never_enacted() {
@@ -106,8 +107,7 @@ fn a_draft_marked_ready_late_is_no_matter_and_never_enacted() {
         &["check", "--pr", "1", "--dry-run"],
     );
     assert_eq!(checked.code, 1, "{}{}", checked.stdout, checked.stderr);
-    let why =
-        "it left draft at 2030-01-01T12:30:00Z, more than fifteen minutes after it was opened";
+    let why = "it left draft at 2030-01-01T12:30:00Z, more than 15 minutes after it was opened";
     assert!(checked.stdout.contains(why), "check: {}", checked.stdout);
     let run = github(&game, &fake, "2030-01-01T13:00:00Z", &["resolve"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
@@ -149,8 +149,37 @@ fn a_kind_label_added_late_makes_no_matter() {
     fake.world()
         .add_label_at(1, "ada-tinkers", "2030-01-01T00:40:00Z", "Proposal");
     three_for(&fake, 1);
-    let why = "the label Proposal was added at 2030-01-01T00:40:00Z, more than fifteen minutes after it was opened";
+    let why = "the label Proposal was added at 2030-01-01T00:40:00Z, more than 15 minutes after it was opened";
     closed_as_no_proposal_at_every_door(&game, &fake, 1, why);
+}
+
+/// The window is the rules' own: a game whose rule "Changes to Pending
+/// Proposals" gives an hour takes the same late label as a proposal.
+#[test]
+fn a_kind_label_within_a_longer_window_of_the_rules_makes_a_proposal() {
+    let (game, fake, _) = setup();
+    let rule = "rules/core/changes-to-pending-proposals.md";
+    let set = "kind_window_minutes = ";
+    game.replace(rule, &format!("{set}15"), &format!("{set}60"));
+    game.commit_all("an hour to become a matter");
+    fake.world().items.get_mut(&1).unwrap().labels.clear();
+    fake.world()
+        .add_label_at(1, "ada-tinkers", "2030-01-01T00:40:00Z", "Proposal");
+    three_for(&fake, 1);
+    let checked = github(
+        &game,
+        &fake,
+        "2030-01-01T11:00:00Z",
+        &["check", "--pr", "1", "--dry-run"],
+    );
+    assert_eq!(checked.code, 0, "{}{}", checked.stdout, checked.stderr);
+    let run = github(&game, &fake, "2030-01-01T12:00:00Z", &["resolve"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("Proposal #1: enact — enacted"),
+        "{}",
+        run.stdout
+    );
 }
 
 /// Item 5: a title that makes a pull request a proposal, given within its

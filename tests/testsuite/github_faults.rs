@@ -293,3 +293,37 @@ fn a_merge_github_keeps_refusing_is_held_once_with_the_way_out() {
     assert_eq!(w.merges().len(), 1, "merged: {}", run.stdout);
     assert!(w.contents.contains_key("content/matters/00001.md"));
 }
+
+/// A held matter that later fails loses its `held` label: the label says
+/// only that a decision to enact waits for the forge. While it is held,
+/// `check --pr` says so, as `resolve` and `play list` do.
+#[test]
+fn a_held_matter_that_later_fails_is_no_longer_labelled_held() {
+    let (game, fake, _) = setup();
+    votes(&fake);
+    let why = "Changes must be made through the merge queue";
+    fake.world().refuse_merges = Some(why.to_string());
+    let run = github(&game, &fake, NOW, &["resolve"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let check = github(
+        &game,
+        &fake,
+        "2030-01-01T12:10:00Z",
+        &["check", "--pr", "1"],
+    );
+    assert!(
+        check.stdout.contains("held: ") && check.stdout.contains(why),
+        "check --pr says it is held and why: {}{}",
+        check.stdout,
+        check.stderr
+    );
+    // Its author takes it back: it fails.
+    fake.world()
+        .add_comment(1, "ada-tinkers", "2030-01-01T12:20:00Z", "AGAINST");
+    let run = github(&game, &fake, "2030-01-01T12:30:00Z", &["resolve"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("Proposal #1: fail"), "{}", run.stdout);
+    let labels = fake.world().items[&1].labels.clone();
+    assert!(labels.iter().any(|l| l == "failed"), "{labels:?}");
+    assert!(!labels.iter().any(|l| l == "held"), "{labels:?}");
+}

@@ -121,6 +121,39 @@ fn titles_and_comments_send_no_controls_to_the_terminal() {
     assert!(shown.contains("\\u{1b}[31mred"), "{shown}");
 }
 
+/// A title's line breaks make no lines of a command's output: a title
+/// cannot print a vote that was never cast under a matter's tally.
+#[test]
+fn a_title_prints_as_one_line_and_forges_no_vote() {
+    let game = committed();
+    let forged = "  Cleo: AGAINST, by a comment at 00:05 UTC on 1 Jan 2030";
+    let title = format!("Wind\n{forged}\r\n\u{2028}more");
+    let opened = game.open("2030-01-01T00:00:00Z", "ada-tinkers", "cfj", &title, None);
+    let n = number(&opened.stdout);
+    for args in [
+        vec!["play", "show", n.as_str()],
+        vec!["play", "list"],
+        vec!["check", "--pr", n.as_str()],
+        vec![
+            "play", "open", "--as", "cleo-c", "--kind", "cfj", "--title", &title,
+        ],
+    ] {
+        let run = game.run(&[&["--now", "2030-01-01T00:06:00Z"], args.as_slice()].concat());
+        assert!(
+            !run.stdout.lines().any(|l| l.starts_with(forged.trim_end())),
+            "{args:?} printed the title's second line as a line of its own:\n{}",
+            run.stdout
+        );
+        assert!(
+            run.stdout
+                .contains(&format!("Wind {}", forged.trim_start())),
+            "{args:?} shows the whole title on one line:\n{}{}",
+            run.stdout,
+            run.stderr
+        );
+    }
+}
+
 /// A game where a CfJ (an issue) has three FOR votes, due to be decided,
 /// beside proposal #2 from `branch` by Boris. Returns the CfJ's number.
 fn beside_a_due_cfj(game: &GameTest, branch: &str) -> String {

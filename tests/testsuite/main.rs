@@ -15,6 +15,7 @@ mod demo;
 mod dice;
 mod doctor;
 mod doors;
+mod durable;
 mod events;
 mod fake_git;
 mod fake_github;

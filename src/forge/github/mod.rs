@@ -445,13 +445,17 @@ impl Forge for GitHubForge {
         Ok(out)
     }
 
-    /// Read only for a pull request that changed after its first fifteen
-    /// minutes (its `updated_at` says), and kept with its thread between
-    /// runs: an idle run reads no events.
-    fn kind_events(&self, info: &MatterInfo) -> Result<Vec<KindEvent>, ForgeError> {
+    /// Read only for a pull request that changed after its first `window`
+    /// (its `updated_at` says), and kept with its thread between runs: an
+    /// idle run reads no events.
+    fn kind_events(
+        &self,
+        info: &MatterInfo,
+        window: crate::time::Span,
+    ) -> Result<Vec<KindEvent>, ForgeError> {
         // Nothing after the window, when a change could count, happened
         // to a pull request whose `updated_at` is within it.
-        let window = info.opened.plus(crate::matter::admission::KIND_WINDOW);
+        let window = info.opened.plus(window);
         if !info.pull || info.updated.is_some_and(|u| u <= window) {
             return Ok(Vec::new());
         }

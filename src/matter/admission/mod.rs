@@ -17,8 +17,11 @@ use crate::ruleset::diff::RuleChange;
 
 /// How long after it was opened a pull request may still become a
 /// matter, or change kind (by leaving draft, its label or its title), if
-/// nobody has commented on it yet: rule "Changes to Pending Proposals".
-pub const KIND_WINDOW: crate::time::Span = crate::time::Span::seconds(15 * 60);
+/// nobody has commented on it yet: rule "Changes to Pending Proposals",
+/// its `kind_window_minutes`.
+pub fn kind_window(params: &crate::engine::Params) -> crate::time::Span {
+    crate::time::Span::seconds(params.kind_window_minutes.max(0).saturating_mul(60))
+}
 
 /// The files an action may change: values, never declarations or the roster.
 pub const ACTION_FILES: &[&str] = &["state/variables.toml", "state/collections.toml"];

@@ -87,19 +87,20 @@ impl<'a> Posting<'a> {
     }
 
     /// Why it became the kind it is too late to be a matter, if it did:
-    /// after its first fifteen minutes, or after its first comment.
-    fn late(&self, kind: Kind) -> Option<String> {
+    /// after its first `kind_window_minutes`, or after its first comment.
+    fn late(&self, kind: Kind, params: &Params) -> Option<String> {
         let change = self.kind_changed?;
+        let minutes = params.kind_window_minutes.max(0);
         let too_late = |since: Timestamp| change.at > since;
-        let why = if too_late(self.opened.plus(super::KIND_WINDOW)) {
-            "more than fifteen minutes after it was opened"
+        let why = if too_late(self.opened.plus(super::kind_window(params))) {
+            format!("more than {minutes} minutes after it was opened")
         } else if self.first_comment.is_some_and(too_late) {
-            "after it had comments"
+            "after it had comments".to_string()
         } else {
             return None;
         };
         Some(format!(
-            "it became a {kind} too late: {} at {}, {why} (a pull request may become a matter, or change kind, only in its first fifteen minutes and before any comment)",
+            "it became a {kind} too late: {} at {}, {why} (a pull request may become a matter, or change kind, only in its first {minutes} minutes and before any comment)",
             change.how, change.at
         ))
     }
@@ -251,7 +252,7 @@ impl<'g> Ledger<'g> {
                 names.join(", ")
             ));
         }
-        if let Some(why) = self.form_refusal(p, kind) {
+        if let Some(why) = self.form_refusal(p, kind, params) {
             return no(why);
         }
         let Some(player) = state.player_by_login(p.author) else {
@@ -287,8 +288,8 @@ impl<'g> Ledger<'g> {
     /// request (its diff is what it proposes), a
     /// pull request asking to be merged into another branch than the
     /// default one, or one changing files its kind may not.
-    fn form_refusal(&self, p: &Posting<'_>, kind: Kind) -> Option<String> {
-        if let Some(why) = p.late(kind) {
+    fn form_refusal(&self, p: &Posting<'_>, kind: Kind, params: &Params) -> Option<String> {
+        if let Some(why) = p.late(kind, params) {
             return Some(why);
         }
         if kind == Kind::Proposal && !p.pull {
