@@ -359,7 +359,7 @@ fn encode(&(stamp, content, record): &EntryRef) -> Vec<u8> {
             put_opt(&mut w, text.as_ref(), |w, s| put_str(w, s));
         }
         put_opt(&mut w, cut.as_ref(), |w, n| {
-            w.extend_from_slice(&n.to_le_bytes())
+            w.extend_from_slice(&n.to_le_bytes());
         });
         put_str(&mut w, body);
     }

@@ -235,7 +235,7 @@ mod tests {
             },
         );
         let d = of(&matter(comments), Some(&tally), &name);
-        assert_eq!(d.total, COMMENTS as u32 + 51);
+        assert_eq!(d.total, u32::try_from(COMMENTS + 51).unwrap());
         let chars: usize = d.comments.iter().map(|c| c.body.chars().count()).sum();
         assert!(d.comments.len() <= COMMENTS, "{}", d.comments.len());
         assert!(chars <= CHARS, "{chars}");
