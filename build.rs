@@ -11,7 +11,9 @@
 //!
 //! What is bundled: the game (`rules/`, `state/`, `content/pages/`), its
 //! look (`themes/`), what runs it on GitHub (`.github/workflows/`,
-//! `scripts/fetch-pulls`) and the tool's own sources (`Cargo.toml`,
+//! `scripts/fetch-pulls`) or on Forgejo Actions (`.forgejo/workflows/`,
+//! `scripts/build-on-forgejo`, `scripts/push-pages`; `gitnomic new
+//! --forge forgejo` takes these instead of GitHub's) and the tool's own sources (`Cargo.toml`,
 //! `Cargo.lock`, `build.rs`, `src/`), which the workflows of a new game
 //! build once and cache, as they do in this repository.
 
@@ -25,7 +27,10 @@ const ROOTS: &[&str] = &[
     "content/pages",
     "themes",
     ".github/workflows",
+    ".forgejo/workflows",
     "scripts/fetch-pulls",
+    "scripts/build-on-forgejo",
+    "scripts/push-pages",
     "Cargo.toml",
     "Cargo.lock",
     "build.rs",

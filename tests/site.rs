@@ -13,7 +13,7 @@ use gitnomic::game::timeline::{Revision, Sample, Timeline};
 use gitnomic::matter::collected::Collected;
 use gitnomic::matter::journal::Journal;
 use gitnomic::matter::{Kind, Login, MatterInfo};
-use gitnomic::record::{FinalTally, Outcome, Record, RecordedVote};
+use gitnomic::record::{FinalTally, Outcome, Record, RecordedComment, RecordedVote};
 use gitnomic::site::{self, Pending, RenderCache, Rendered, Site, SiteInput, ThemeFile};
 use gitnomic::source::SourceFile;
 use gitnomic::time::Timestamp;
@@ -115,7 +115,9 @@ fn records() -> Vec<SourceFile> {
         head: Some("aaa".into()),
         merge_commit: Some("c0ffee0000000000000000000000000000000002".into()),
         link: Some("https://forge.invalid/pr/3".into()),
-        comments: None,
+        // Four comments, of which the record kept two (the bound left
+        // the others out), Cleo's cut.
+        comments: Some(4),
         tally: Some(FinalTally {
             for_: 2,
             against: 0,
@@ -140,6 +142,30 @@ fn records() -> Vec<SourceFile> {
         ],
         uncounted: vec![],
         sticky: vec![],
+        discussion: vec![
+            RecordedComment {
+                id: 1,
+                by: "Boris".into(),
+                at: at("2030-01-03T12:00:00Z"),
+                via: "a comment".into(),
+                vote: Some("FOR".into()),
+                note: None,
+                link: Some("https://forge.invalid/pr/3#c1".into()),
+                cut: None,
+                body: "FOR, as #2 meant and Rule 1.2 says.".into(),
+            },
+            RecordedComment {
+                id: 2,
+                by: "@cleo-c".into(),
+                at: at("2030-01-03T13:00:00Z"),
+                via: "a review".into(),
+                vote: None,
+                note: Some("edited since; it counts as first seen".into()),
+                link: None,
+                cut: Some(1_234),
+                body: "Why round <script>alert(1)</script>up?".into(),
+            },
+        ],
         body: "Amend Rule 1.2 to round up.\n".into(),
     };
     let imported = Record {
@@ -167,6 +193,7 @@ fn records() -> Vec<SourceFile> {
             at: Some(at("2005-08-04T04:00:00Z")),
             link: None,
         }],
+        discussion: vec![],
         body: String::new(),
         ..enacted.clone()
     };
@@ -599,11 +626,11 @@ fn the_gamestate_log_is_on_the_tracker_and_player_pages_in_pages() {
     assert!(round < springs, "newest first: {log}");
     assert!(!log.contains("players.Ada.springs"), "no raw keys: {log}");
     assert!(
-        log.contains("<td role=\"cell\" data-label=\"Who\"><a href=\"../players/ada.html\">Ada</a></td><th scope=\"row\" role=\"rowheader\">Ada&#39;s springs</th><td role=\"cell\" data-label=\"Was\">3</td><td role=\"cell\" data-label=\"Now\">5</td><td role=\"cell\" data-label=\"From\">#2, comment 41, rolled DICE6 = 2</td>"),
+        log.contains("<td role=\"cell\" data-label=\"Who\"><a href=\"../players/ada.html\">Ada</a></td><th scope=\"row\" role=\"rowheader\">Ada&#39;s springs</th><td role=\"cell\" class=\"was\" data-label=\"Was\">3</td><td role=\"cell\" class=\"now\" data-label=\"Now\">5</td><td role=\"cell\" data-label=\"From\">#2, comment 41, rolled DICE6 = 2</td>"),
         "who, old → new, matter, comment, roll: {log}"
     );
     assert!(
-        log.contains("<td role=\"cell\" data-label=\"Who\"><a href=\"../players/ada.html\">Ada</a></td><th scope=\"row\" role=\"rowheader\">round</th><td role=\"cell\" data-label=\"Was\">1</td><td role=\"cell\" data-label=\"Now\">2</td><td role=\"cell\" data-label=\"From\"><a href=\"../matters/3.html\">#3</a></td>"),
+        log.contains("<td role=\"cell\" data-label=\"Who\"><a href=\"../players/ada.html\">Ada</a></td><th scope=\"row\" role=\"rowheader\">round</th><td role=\"cell\" class=\"was\" data-label=\"Was\">1</td><td role=\"cell\" class=\"now\" data-label=\"Now\">2</td><td role=\"cell\" data-label=\"From\"><a href=\"../matters/3.html\">#3</a></td>"),
         "a proposal's change is its author's, and links its record: {log}"
     );
     let ada = main_of(&site, "players/ada.html");
@@ -672,6 +699,7 @@ fn later_record(number: MatterNumber, author: &str) -> SourceFile {
         votes: vec![],
         uncounted: vec![],
         sticky: vec![],
+        discussion: vec![],
         body: "Nothing changes.\n".into(),
     };
     SourceFile::new(record.path(), record.render())

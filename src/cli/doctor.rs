@@ -2,16 +2,20 @@
 //! the way its admin needs before the first proposal, creating the labels
 //! the game uses that are missing, and prints one line per finding, each
 //! saying what to click or run. Exit 0 when all is well, 1 when something
-//! must be done.
+//! must be done. `--forge forgejo` checks a repository on Codeberg or a
+//! self-hosted Forgejo or Gitea the same way, with what Forgejo has (see
+//! `setup::doctor_forgejo`).
 
 use std::process::ExitCode;
 
 use anyhow::bail;
 
-use super::{EXIT_OK, EXIT_PROBLEMS, ForgeKind, GlobalArgs, open_github};
+use super::{EXIT_OK, EXIT_PROBLEMS, ForgeKind, GlobalArgs, open_forgejo, open_github};
 use crate::forge::Forge as _;
+use crate::forge::forgejo::ForgejoForge;
 use crate::forge::github::GitHubForge;
-use crate::setup::doctor::{self, LabelOutcome, Level, Observations, Seen};
+use crate::setup::doctor::{self, Finding, LabelOutcome, LabelSpec, Level, Observations, Seen};
+use crate::setup::doctor_forgejo::{self, ForgejoObservations};
 
 /// Arguments of `gitnomic doctor`.
 #[derive(Debug, clap::Args)]
@@ -23,16 +27,27 @@ pub struct Args {
 
 /// Runs `gitnomic doctor`.
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
-    if global.forge != ForgeKind::Github {
-        bail!(
-            "doctor checks a repository on GitHub: run `gitnomic doctor --forge github` with \
-             GITHUB_TOKEN and GITHUB_REPOSITORY (owner/name) set"
-        );
-    }
-    let forge = open_github(global, global.now())?;
-    let observations = observe(&forge, global, args.dry_run)?;
-    let findings = doctor::findings(&observations);
-    for finding in &findings {
+    let findings = match global.forge {
+        ForgeKind::Github => {
+            let forge = open_github(global, global.now())?;
+            doctor::findings(&observe(&forge, global, args.dry_run)?)
+        }
+        ForgeKind::Forgejo => {
+            let forge = open_forgejo(global, global.now())?;
+            doctor_forgejo::findings(&observe_forgejo(&forge, global, args.dry_run)?)
+        }
+        ForgeKind::Local => bail!(
+            "doctor checks a repository on a forge: run `gitnomic doctor --forge github` with \
+             GITHUB_TOKEN and GITHUB_REPOSITORY (owner/name) set, or `--forge forgejo` with \
+             FORGEJO_TOKEN, GITHUB_SERVER_URL and GITHUB_REPOSITORY"
+        ),
+    };
+    report(&findings)
+}
+
+/// Prints the findings; exit 0 when nothing is to do, 1 otherwise.
+fn report(findings: &[Finding]) -> anyhow::Result<ExitCode> {
+    for finding in findings {
         say!("{finding}");
     }
     let todo = findings.iter().filter(|f| f.level == Level::Todo).count();
@@ -62,7 +77,7 @@ fn observe(
         .map(|f| f.path.to_string())
         .collect();
     let labels = match forge.label_names()? {
-        Seen::Got(names) => Seen::Got(settle_labels(forge, &names, dry_run)?),
+        Seen::Got(names) => Seen::Got(settle_labels(&names, dry_run, |l| forge.create_label(l))?),
         Seen::Refused { status, message } => Seen::Refused { status, message },
     };
     let roster = match forge.read_file("state/roster.toml")? {
@@ -91,11 +106,49 @@ fn observe(
     })
 }
 
+/// What `doctor --forge forgejo` judges, read from Forgejo; the missing
+/// labels are created unless `dry_run`.
+fn observe_forgejo(
+    forge: &ForgejoForge,
+    global: &GlobalArgs,
+    dry_run: bool,
+) -> anyhow::Result<ForgejoObservations> {
+    let repo = forge.repository_facts()?;
+    let labels = match forge.label_names()? {
+        Seen::Got(names) => Seen::Got(settle_labels(&names, dry_run, |l| forge.create_label(l))?),
+        Seen::Refused { status, message } => Seen::Refused { status, message },
+    };
+    let roster = match forge.read_file("state/roster.toml")? {
+        Some(text) => doctor::roster_logins(&text),
+        None => Err(format!(
+            "state/roster.toml is not on `{}`: push the game there (`gitnomic new --forge \
+             forgejo` makes one)",
+            global.base
+        )),
+    };
+    let mut accounts = Vec::new();
+    for (_, login) in roster.as_deref().unwrap_or_default() {
+        accounts.push((login.clone(), forge.account_exists(login)?));
+    }
+    Ok(ForgejoObservations {
+        base: global.base.clone(),
+        repo,
+        workflows: forge.read_file(".forgejo/workflows/resolve.yml")?.is_some(),
+        pages_branch: forge.has_branch("pages")?,
+        labels,
+        roster,
+        accounts,
+    })
+}
+
+/// A label created, or why the forge would not.
+type Created = Result<Result<(), String>, crate::forge::ForgeError>;
+
 /// Each label the game uses: present, created now, or still missing.
 fn settle_labels(
-    forge: &GitHubForge,
     existing: &[String],
     dry_run: bool,
+    create: impl Fn(&LabelSpec) -> Created,
 ) -> anyhow::Result<Vec<LabelOutcome>> {
     let missing = doctor::missing_labels(existing);
     let mut out = Vec::new();
@@ -105,7 +158,7 @@ fn settle_labels(
         } else if dry_run {
             out.push(LabelOutcome::Missing(label, None));
         } else {
-            out.push(match forge.create_label(&label)? {
+            out.push(match create(&label)? {
                 Ok(()) => LabelOutcome::Created(label),
                 Err(why) => LabelOutcome::Missing(label, Some(why)),
             });

@@ -76,7 +76,8 @@ pub struct GlobalArgs {
     #[arg(long, global = true, default_value = "main")]
     pub base: String,
     /// The forge holding the matters: `local` (files beside the repository,
-    /// for offline play) or `github` (the REST API; needs GITHUB_TOKEN).
+    /// for offline play), `github` (the REST API; needs GITHUB_TOKEN) or
+    /// `forgejo` (Codeberg, Forgejo or Gitea; needs FORGEJO_TOKEN).
     #[arg(long, global = true, value_enum, default_value_t = ForgeKind::Local)]
     pub forge: ForgeKind,
     /// Log more (debug).
@@ -112,6 +113,8 @@ pub enum ForgeKind {
     Local,
     /// GitHub's REST API.
     Github,
+    /// Forgejo's or Gitea's REST API (Codeberg, a self-hosted server).
+    Forgejo,
 }
 
 /// Opens the forge the global options name, acting at `now`.
@@ -131,6 +134,7 @@ fn open_forge(global: &GlobalArgs, now: Timestamp) -> anyhow::Result<Box<dyn cra
             now,
         )?)),
         ForgeKind::Github => Ok(Box::new(open_github(global, now)?)),
+        ForgeKind::Forgejo => Ok(Box::new(open_forgejo(global, now)?)),
     }
 }
 
@@ -143,6 +147,7 @@ fn open_forge_to_read(global: &GlobalArgs) -> anyhow::Result<Box<dyn crate::forg
             &global.base,
         )?)),
         ForgeKind::Github => Ok(Box::new(open_github(global, global.now())?)),
+        ForgeKind::Forgejo => Ok(Box::new(open_forgejo(global, global.now())?)),
     }
 }
 
@@ -166,8 +171,24 @@ fn open_github(
     if settings.repo.split('/').filter(|p| !p.is_empty()).count() != 2 {
         anyhow::bail!("GITHUB_REPOSITORY={}: expected owner/name", settings.repo);
     }
+    let (sleep, max_wait, max_age) = http_settings()?;
+    let mut forge = GitHubForge::new(&settings, sleep)
+        .with_clock(now, std::time::Duration::from_secs(max_wait));
+    if let Some(hours) = max_age {
+        forge = forge.with_thread_max_age(i64::from(hours));
+    }
+    if let Some(path) = var("GITNOMIC_HTTP_CACHE") {
+        forge = forge.with_cache_file(PathBuf::from(path));
+    }
+    Ok(forge)
+}
+
+/// How an API client waits, as the environment says: `GITNOMIC_NO_RETRY_WAIT`,
+/// `GITNOMIC_MAX_WAIT` (seconds) and `GITNOMIC_THREAD_MAX_AGE` (hours).
+fn http_settings() -> anyhow::Result<(crate::forge::github::Sleeper, u64, Option<u32>)> {
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let wait = var("GITNOMIC_NO_RETRY_WAIT").is_none();
-    let sleep = Box::new(move |d| {
+    let sleep: crate::forge::github::Sleeper = Box::new(move |d| {
         if wait {
             std::thread::sleep(d);
         }
@@ -190,7 +211,56 @@ fn open_github(
             })
         })
         .transpose()?;
-    let mut forge = GitHubForge::new(&settings, sleep)
+    Ok((sleep, max_wait, max_age))
+}
+
+/// The Forgejo forge, configured from the environment Forgejo Actions
+/// gives a run (where `github.*` is an alias of `forgejo.*`):
+///
+/// - the API: `FORGEJO_API_URL` or `GITHUB_API_URL`, else
+///   `FORGEJO_SERVER_URL` or `GITHUB_SERVER_URL` with `/api/v1`;
+/// - the token: `FORGEJO_TOKEN`, else `GITHUB_TOKEN` (its mirror);
+/// - the repository: `FORGEJO_REPOSITORY` or `GITHUB_REPOSITORY`;
+/// - the bot: `GITNOMIC_BOT_LOGIN`, by default `forgejo-actions` (the
+///   account of Forgejo Actions' token; Gitea's is `gitea-actions`).
+///
+/// Waits and the cache are set as for GitHub (see [`open_forge`]).
+pub(crate) fn open_forgejo(
+    global: &GlobalArgs,
+    now: Timestamp,
+) -> anyhow::Result<crate::forge::forgejo::ForgejoForge> {
+    use crate::forge::forgejo::{ForgejoForge, Settings};
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let either = |a: &str, b: &str| var(a).or_else(|| var(b));
+    let api = either("FORGEJO_API_URL", "GITHUB_API_URL")
+        .or_else(|| {
+            either("FORGEJO_SERVER_URL", "GITHUB_SERVER_URL")
+                .map(|s| format!("{}/api/v1", s.trim_end_matches('/')))
+        })
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "neither FORGEJO_API_URL, GITHUB_API_URL nor a server URL \
+                 (FORGEJO_SERVER_URL, GITHUB_SERVER_URL) is set: where is the forge?"
+            )
+        })?;
+    let settings = Settings {
+        api,
+        repo: either("FORGEJO_REPOSITORY", "GITHUB_REPOSITORY").ok_or_else(|| {
+            anyhow::anyhow!("GITHUB_REPOSITORY (or FORGEJO_REPOSITORY, owner/name) is not set")
+        })?,
+        token: either("FORGEJO_TOKEN", "GITHUB_TOKEN").ok_or_else(|| {
+            anyhow::anyhow!(
+                "FORGEJO_TOKEN (or GITHUB_TOKEN) is not set: the Forgejo forge needs a token"
+            )
+        })?,
+        base: global.base.clone(),
+        bot: var("GITNOMIC_BOT_LOGIN").unwrap_or_else(|| "forgejo-actions".into()),
+    };
+    if settings.repo.split('/').filter(|p| !p.is_empty()).count() != 2 {
+        anyhow::bail!("GITHUB_REPOSITORY={}: expected owner/name", settings.repo);
+    }
+    let (sleep, max_wait, max_age) = http_settings()?;
+    let mut forge = ForgejoForge::new(&settings, sleep)
         .with_clock(now, std::time::Duration::from_secs(max_wait));
     if let Some(hours) = max_age {
         forge = forge.with_thread_max_age(i64::from(hours));
@@ -246,8 +316,10 @@ pub enum Command {
     New(new::Args),
     /// Check a game's repository on GitHub (`--forge github`): Actions,
     /// Issues, merge commits, labels (creating the missing ones), Pages,
-    /// workflow permissions, the roster's logins (exit 0 all well, 1
-    /// something to do, 2 error).
+    /// workflow permissions, the roster's logins; or on Codeberg, Forgejo
+    /// or Gitea (`--forge forgejo`): units, merge commits, Actions, the
+    /// token's reach, labels, the `pages` branch, the roster's logins
+    /// (exit 0 all well, 1 something to do, 2 error).
     Doctor(doctor::Args),
     /// How long the game's resolve runs took on GitHub's runners (`--forge
     /// github`): run by run, and from a comment to its status update.

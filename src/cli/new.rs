@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
 
-use super::{EXIT_OK, GlobalArgs};
+use super::{EXIT_OK, ForgeKind, GlobalArgs};
 use crate::game::GAME_DIRS;
 use crate::game::Game;
 use crate::git::{Repo, Stamp, configured_identity};
@@ -21,7 +21,7 @@ use crate::staging::Staging;
 pub struct Args {
     /// The directory to create (it may exist if it is empty).
     pub dir: PathBuf,
-    /// A player's GitHub login, or NAME=LOGIN; repeat for each player. The
+    /// A player's login on the forge, or NAME=LOGIN; repeat for each player. The
     /// first is the admin and the emperor of the first dynasty. Without
     /// any, the bundled game's example roster is kept.
     #[arg(long = "player", value_name = "LOGIN")]
@@ -59,7 +59,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     let players = args
         .players
         .iter()
-        .map(|p| new_game::parse_player(p))
+        .map(|p| new_game::parse_player_on(p, global.forge == ForgeKind::Forgejo))
         .collect::<Result<Vec<_>, _>>()?;
     let branch = args.branch.clone().unwrap_or_else(|| global.base.clone());
     let spec = NewGame {
@@ -68,6 +68,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         branch: branch.clone(),
         now: global.now(),
         repo: args.repo.clone(),
+        forgejo: global.forge == ForgeKind::Forgejo,
     };
     let bundle: Vec<(&str, &[u8], bool)> = crate::game::bundle::FILES
         .iter()
@@ -94,7 +95,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         &stamp,
     )?;
     staging.into_place(dir)?;
-    report(dir, &game, &branch, args.players.is_empty());
+    report(dir, &game, &branch, args.players.is_empty(), spec.forgejo);
     Ok(ExitCode::from(EXIT_OK))
 }
 
@@ -114,7 +115,7 @@ fn checked(root: &Path) -> anyhow::Result<Game> {
 }
 
 /// Says what was made and what the admin does next.
-fn report(dir: &Path, game: &Game, branch: &str, bundled_roster: bool) {
+fn report(dir: &Path, game: &Game, branch: &str, bundled_roster: bool, forgejo: bool) {
     let Some(state) = &game.state else { return };
     let players: Vec<String> = state
         .players
@@ -139,6 +140,20 @@ fn report(dir: &Path, game: &Game, branch: &str, bundled_roster: bool) {
             state.players.first().map_or("", |p| p.name.as_str()),
             state.terms.emperor
         );
+    }
+    if forgejo {
+        say!(
+            "\nNext:\n  \
+             1. Create an empty repository on Codeberg (or your Forgejo or Gitea), enable\n     \
+             Actions in its settings, and push this one to it:\n     \
+             git -C {dir} remote add origin https://codeberg.org/OWNER/NAME.git\n     \
+             git -C {dir} push -u origin {branch}\n  \
+             2. Check its settings, creating the labels the game uses:\n     \
+             FORGEJO_TOKEN=... GITHUB_SERVER_URL=https://codeberg.org GITHUB_REPOSITORY=OWNER/NAME \\\n       \
+             gitnomic doctor --forge forgejo",
+            dir = dir.display()
+        );
+        return;
     }
     say!(
         "\nNext:\n  \

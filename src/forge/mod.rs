@@ -7,8 +7,10 @@
 //! the same on both. Nothing here decides anything: `collect` turns what a
 //! forge holds into the engine's snapshot, and the engine decides.
 
+pub mod forgejo;
 pub mod github;
 pub mod local;
+mod votes;
 
 pub use crate::matter::{ForgeComment, HeadSha, Kind, KindEvent, Login, MatterInfo, MatterNumber};
 use crate::time::Timestamp;

@@ -578,6 +578,7 @@ impl Planner<'_> {
         }
         let state = self.prospect.game.state.as_ref().ok_or_else(no_state)?;
         let author = player_name(state, &m.info.author).0;
+        let name = |login: &str| player_name(state, &crate::matter::Login(login.into())).0;
         let resolved = Resolved {
             matter: m,
             author: author.clone(),
@@ -585,6 +586,7 @@ impl Planner<'_> {
             at,
             turnout,
             resolved_by: RESOLVED_BY.into(),
+            discussion: crate::record::discussion::of(m, Some(&d.tally), &name),
         };
         let mut record = super::record::record_of(d, &resolved);
         if illegal {

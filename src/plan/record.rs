@@ -20,6 +20,8 @@ pub(super) struct Resolved<'a> {
     pub turnout: crate::engine::Turnout,
     /// Who or what resolved it.
     pub resolved_by: String,
+    /// What the players said, as the record keeps it.
+    pub discussion: crate::record::discussion::Discussion,
 }
 
 /// The record of a decided matter. Its merge commit is filled in when the
@@ -62,7 +64,7 @@ pub(super) fn record_of(decision: &crate::engine::MatterDecision, r: &Resolved<'
             quorum: count(r.turnout.quorum),
         }),
         source: None,
-        comments: None,
+        comments: Some(r.discussion.total),
         failure: match (decision.decision, t.vetoed, t.self_killed) {
             (crate::engine::Decision::Enact, _, _) => None,
             (_, true, _) => Some(Failure::Vetoed),
@@ -113,6 +115,7 @@ pub(super) fn record_of(decision: &crate::engine::MatterDecision, r: &Resolved<'
                 link: link(s.order),
             })
             .collect(),
+        discussion: r.discussion.comments.clone(),
         body: matter.info.body.clone(),
     }
 }

@@ -165,6 +165,8 @@ impl Planner<'_> {
             return Ok(None);
         };
         let state = self.prospect.game.state.as_ref().ok_or_else(no_state)?;
+        let name = |login: &str| player_name(state, &crate::matter::Login(login.into())).0;
+        let discussion = crate::record::discussion::of(m, None, &name);
         Ok(Some(Record {
             number: m.info.number,
             source: None,
@@ -181,11 +183,12 @@ impl Planner<'_> {
             head: head.map(|h| h.0),
             merge_commit: None,
             link: m.info.link.clone(),
-            comments: None,
+            comments: Some(discussion.total),
             tally: None,
             votes: Vec::new(),
             uncounted: Vec::new(),
             sticky: Vec::new(),
+            discussion: discussion.comments,
             body: m.info.body.clone(),
         }))
     }

@@ -16,11 +16,13 @@ use rayon::prelude::*;
 
 use crate::engine::MatterKind;
 use crate::engine::MatterNumber;
-use crate::record::{Failure, FinalTally, Outcome, Record, RecordedUncounted, RecordedVote};
+use crate::record::{
+    Failure, FinalTally, Outcome, Record, RecordedComment, RecordedUncounted, RecordedVote,
+};
 use crate::time::Timestamp;
 
 /// The first word of a cache's text, with its format's version.
-const MAGIC: &str = "gitnomic-record-cache 3";
+const MAGIC: &str = "gitnomic-record-cache 4";
 
 /// What the file system says of a file: its length, its modification
 /// and change times in nanoseconds and its inode. A file edited, replaced
@@ -271,6 +273,7 @@ fn encode(&(stamp, content, record): &EntryRef) -> Vec<u8> {
         votes,
         uncounted,
         sticky,
+        discussion,
         body,
     } = record;
     let mut w = Vec::with_capacity(256 + body.len());
@@ -335,6 +338,31 @@ fn encode(&(stamp, content, record): &EntryRef) -> Vec<u8> {
         put_opt(&mut w, link.as_ref(), |w, s| put_str(w, s));
     }
     put_votes(&mut w, sticky);
+    put_len(&mut w, discussion.len());
+    for c in discussion {
+        let RecordedComment {
+            id,
+            by,
+            at,
+            via,
+            vote,
+            note,
+            link,
+            cut,
+            body,
+        } = c;
+        w.extend_from_slice(&id.to_le_bytes());
+        put_str(&mut w, by);
+        w.extend_from_slice(&at.unix().to_le_bytes());
+        put_str(&mut w, via);
+        for text in [vote, note, link] {
+            put_opt(&mut w, text.as_ref(), |w, s| put_str(w, s));
+        }
+        put_opt(&mut w, cut.as_ref(), |w, n| {
+            w.extend_from_slice(&n.to_le_bytes());
+        });
+        put_str(&mut w, body);
+    }
     put_str(&mut w, body);
     w
 }
@@ -438,6 +466,19 @@ fn decode(bytes: &[u8]) -> Option<Entry> {
             })
         })?,
         sticky: r.list(Reader::vote)?,
+        discussion: r.list(|r| {
+            Some(RecordedComment {
+                id: r.u64()?,
+                by: r.string()?,
+                at: r.time()?,
+                via: r.string()?,
+                vote: r.opt(Reader::string)?,
+                note: r.opt(Reader::string)?,
+                link: r.opt(Reader::string)?,
+                cut: r.opt(Reader::u32)?,
+                body: r.string()?,
+            })
+        })?,
         body: r.string()?,
     };
     r.0.is_empty().then_some(Entry {
@@ -637,6 +678,17 @@ mod tests {
             link: Some("l".into()),
         }];
         e.record.sticky = vec![vote];
+        e.record.discussion = vec![RecordedComment {
+            id: 12,
+            by: "@stranger".into(),
+            at: Timestamp::from_unix(2),
+            via: "a review (approved)".into(),
+            vote: Some("DEFERENTIAL (as FOR)".into()),
+            note: Some("edited since; it counts as first seen".into()),
+            link: Some("https://example.invalid/c/12".into()),
+            cut: Some(40),
+            body: "FOR, <b>because</b>\n+++\n".into(),
+        }];
         e.record.kind = MatterKind::Dov;
         let bytes = text_of(std::slice::from_ref(&e), "id");
         let mut cache = RecordCache::from_bytes(&bytes, "id");

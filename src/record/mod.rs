@@ -8,6 +8,7 @@
 
 pub mod cache;
 pub mod changelog;
+pub mod discussion;
 pub mod imported;
 pub mod rolls;
 
@@ -86,6 +87,45 @@ pub struct RecordedUncounted {
     pub link: Option<String>,
 }
 
+/// One comment or review body of a matter's discussion, as the record
+/// keeps it: the argument stays readable after the matter is resolved, on
+/// the site and wherever the repository goes, forge or not. What a crowd
+/// may write is bounded ([`discussion`]): a comment is cut at
+/// [`discussion::COMMENT_CHARS`] characters and a record keeps at most
+/// [`discussion::COMMENTS`] of them. The text is data, written by the TOML
+/// serialiser as a string and never spliced into the record's Markdown;
+/// the site sanitises it as it does a matter's text.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordedComment {
+    /// The forge's id for it (the order the tally breaks ties by).
+    pub id: u64,
+    /// Who wrote it: a player's name, or `@login` for someone not on the
+    /// roster.
+    pub by: String,
+    /// When it was made.
+    pub at: Timestamp,
+    /// What it was: `a comment`, `a review (approved)`.
+    pub via: String,
+    /// The vote the tally counted from it, as cast (`FOR`, or
+    /// `DEFERENTIAL (as FOR)`); absent when it carried no counted vote.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vote: Option<String>,
+    /// What became of it, as the status comment says it: `edited since;
+    /// it counts as first seen`, a push's voiding.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// It on the forge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
+    /// How many characters of its text were cut off by the bound; absent
+    /// when it is whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut: Option<u32>,
+    /// Its Markdown as the tally saw it first (cut to the bound).
+    pub body: String,
+}
+
 /// The final count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -131,7 +171,10 @@ pub struct Record {
     /// For a failed matter, a more precise reason (vetoed, illegal), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<Failure>,
-    /// Who or what resolved it (`gitnomic resolve`, or an admin's name).
+    /// Who or what resolved it (`gitnomic resolve`, or an admin's name);
+    /// empty when not known (imported history often does not say), see
+    /// [`Record::resolver`].
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub resolved_by: String,
     /// The reasons for the decision, in game terms.
     #[serde(default)]
@@ -145,8 +188,10 @@ pub struct Record {
     /// A link to the matter on the forge.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub link: Option<String>,
-    /// How many comments the matter had, when that is all that is known
-    /// (imported history keeps the count but not the comments).
+    /// How many comments and review bodies the matter had, the resolver's
+    /// status aside. Imported history keeps this count alone; the game's
+    /// own records keep the comments too (`discussion`), all of them
+    /// unless the bound left some out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comments: Option<u32>,
     /// The final tally; absent for imported history, which has no votes.
@@ -162,6 +207,11 @@ pub struct Record {
     /// emperor, an AGAINST by its author), even if changed later.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sticky: Vec<RecordedVote>,
+    /// Its discussion, oldest first: what the players said, within
+    /// [`discussion`]'s bounds. Absent from imported records and from
+    /// records older than the field.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub discussion: Vec<RecordedComment>,
     /// The matter's text (Markdown), kept out of the front matter.
     #[serde(skip)]
     pub body: String,
@@ -189,6 +239,14 @@ impl Record {
             Some(source) => format!("{source}/{}", self.number),
             None => self.number.to_string(),
         }
+    }
+
+    /// Who or what resolved it, when known: `None` for an imported record
+    /// whose history does not say (older imports wrote `unknown`).
+    pub fn resolver(&self) -> Option<&str> {
+        let by = self.resolved_by.trim();
+        let unknown = by.is_empty() || (self.source.is_some() && by == "unknown");
+        (!unknown).then_some(by)
     }
 
     /// How it ended, in a word: enacted, failed, vetoed, self-killed,
@@ -349,6 +407,7 @@ mod tests {
                 at: Some(Timestamp::parse("2030-01-01T03:00:00Z").unwrap()),
                 link: None,
             }],
+            discussion: Vec::new(),
             body: "Change springs.\n".into(),
         }
     }
@@ -371,7 +430,8 @@ mod tests {
         })]
 
         /// Whatever the forge's text in a record (a title, an outsider's
-        /// name, a reason, the body), the file reads back as written.
+        /// name, a reason, the body, a comment), the file reads back as
+        /// written.
         #[test]
         fn a_record_with_any_text_reads_back_as_written(
             title in "(\\PC|[\n\r\t\u{0}\u{1b}\u{7f}\u{202e}\"'+]|\n\\+\\+\\+\n)*",
@@ -381,6 +441,19 @@ mod tests {
             let mut record = sample();
             record.title = title;
             record.uncounted[0].by = by.clone();
+            // A comment kept in the discussion, whatever it says, is data:
+            // it reads back as written and adds nothing to the record.
+            record.discussion = vec![RecordedComment {
+                id: 3,
+                by: by.clone(),
+                at: Timestamp::parse("2030-01-01T02:00:00Z").unwrap(),
+                via: "a comment".into(),
+                vote: None,
+                note: Some(by.clone()),
+                link: None,
+                cut: None,
+                body: body.clone(),
+            }];
             record.reasons.push(by);
             record.body = body;
             let file = SourceFile::new(Record::path_for(MatterNumber(12)), record.render());

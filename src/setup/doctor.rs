@@ -131,21 +131,21 @@ impl fmt::Display for Finding {
     }
 }
 
-fn ok(text: impl Into<String>) -> Finding {
+pub(super) fn ok(text: impl Into<String>) -> Finding {
     Finding {
         level: Level::Ok,
         text: text.into(),
     }
 }
 
-fn todo(text: impl Into<String>) -> Finding {
+pub(super) fn todo(text: impl Into<String>) -> Finding {
     Finding {
         level: Level::Todo,
         text: text.into(),
     }
 }
 
-fn note(text: impl Into<String>) -> Finding {
+pub(super) fn note(text: impl Into<String>) -> Finding {
     Finding {
         level: Level::Note,
         text: text.into(),
@@ -378,7 +378,7 @@ fn pages(seen: &Seen<Option<String>>, private: bool) -> Finding {
     }
 }
 
-fn labels_found(seen: &Seen<Vec<LabelOutcome>>) -> Vec<Finding> {
+pub(super) fn labels_found(seen: &Seen<Vec<LabelOutcome>>) -> Vec<Finding> {
     let outcomes = match seen {
         Seen::Refused { status, message } => {
             return vec![unchecked(

@@ -4,6 +4,7 @@
 //! and carry the results out.
 
 pub(crate) mod doctor;
+pub(crate) mod doctor_forgejo;
 pub(crate) mod new_game;
 pub(crate) mod schedule;
 pub(crate) mod timings;
@@ -16,6 +17,11 @@ pub(crate) enum SetupError {
         "`{0}` is not a GitHub login: 1 to 39 letters, digits and single hyphens, not first or last"
     )]
     BadLogin(String),
+    /// Not a Forgejo or Gitea account name.
+    #[error(
+        "`{0}` is not a Forgejo login: 1 to 40 letters, digits, `-`, `_` and `.`, a letter or digit first and last"
+    )]
+    BadForgejoLogin(String),
     /// Not a name a player can have in the gamestate.
     #[error("`{0}` cannot be a player's name: use letters, digits, `-` and `_` (NAME=LOGIN)")]
     BadName(String),

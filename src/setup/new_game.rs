@@ -33,6 +33,19 @@ pub(crate) struct NewGame {
     /// Where it is played: `OWNER/NAME` on GitHub, or a repository's web
     /// address, written to `[game] repo` for the site's links.
     pub repo: Option<String>,
+    /// Whether it runs on Forgejo Actions (Codeberg, Forgejo, Gitea): the
+    /// game gets `.forgejo/workflows/` and their scripts instead of
+    /// GitHub's workflows.
+    pub forgejo: bool,
+}
+
+/// Whether a bundled file belongs to the other forge's way of running the
+/// game than the one asked for.
+fn for_other_forge(path: &str, forgejo: bool) -> bool {
+    let github_only = path.starts_with(".github/workflows/");
+    let forgejo_only = path.starts_with(".forgejo/workflows/")
+        || matches!(path, "scripts/build-on-forgejo" | "scripts/push-pages");
+    if forgejo { github_only } else { forgejo_only }
 }
 
 /// A file of the new game.
@@ -89,15 +102,59 @@ not. `gitnomic check` validates the game's files; `gitnomic serve` shows
 the site locally.
 ";
 
+/// The admin's part of the README of a game on Codeberg, Forgejo or Gitea.
+const README_FORGEJO_ADMIN: &str = "## For the admin
+
+Once, after pushing this repository to Codeberg (or your Forgejo or Gitea)
+and turning Actions on for it, with a token of yours:
+
+```sh
+FORGEJO_TOKEN=... GITHUB_SERVER_URL=https://codeberg.org GITHUB_REPOSITORY=owner/name \\
+  gitnomic doctor --forge forgejo
+```
+
+It checks that Actions, Issues and pull requests are on, merge commits are
+allowed, the labels exist (it creates the missing ones) and every login in
+`state/roster.toml` is an account, and says what to click for anything
+that is not. `gitnomic check` validates the game's files; `gitnomic serve`
+shows the site locally.
+";
+
+/// The README of a new game called `name`, for the forge it runs on.
+fn readme(name: &str, forgejo: bool) -> String {
+    let text = if forgejo {
+        let players = README.split("## For the admin").next().unwrap_or(README);
+        format!("{players}{README_FORGEJO_ADMIN}")
+            .replace("`.github/workflows/`", "`.forgejo/workflows/`")
+            .replace(
+                "the site the workflows publish to GitHub Pages",
+                "the site the workflows push to the `pages` branch",
+            )
+    } else {
+        README.to_string()
+    };
+    text.replace("{name}", name)
+}
+
 /// What a new game ignores: the tool's build and the site built locally.
 pub(crate) const GITIGNORE: &str = "/target\n/public\n";
 
 /// A player given on the command line: `LOGIN` (the name is the login) or
-/// `NAME=LOGIN`.
+/// `NAME=LOGIN`, for a game on GitHub.
+#[cfg(test)]
 pub(crate) fn parse_player(arg: &str) -> Result<NewPlayer, SetupError> {
+    parse_player_on(arg, false)
+}
+
+/// [`parse_player`] for a game on GitHub, or on Forgejo (`forgejo`), whose
+/// logins may also hold `_` and `.`.
+pub(crate) fn parse_player_on(arg: &str, forgejo: bool) -> Result<NewPlayer, SetupError> {
     let (name, login) = arg.split_once('=').unwrap_or((arg, arg));
     let (name, login) = (name.trim(), login.trim());
-    if !valid_login(login) {
+    if forgejo && !valid_forgejo_login(login) {
+        return Err(SetupError::BadForgejoLogin(login.to_string()));
+    }
+    if !forgejo && !valid_login(login) {
         return Err(SetupError::BadLogin(login.to_string()));
     }
     let name_ok = !name.is_empty()
@@ -111,6 +168,23 @@ pub(crate) fn parse_player(arg: &str) -> Result<NewPlayer, SetupError> {
         name: name.to_string(),
         login: login.to_string(),
     })
+}
+
+/// Whether `login` can be an account on Forgejo or Gitea: 1 to 40 letters,
+/// digits, `-`, `_` and `.`, beginning and ending with a letter or digit,
+/// with no two of `-`, `_`, `.` side by side.
+pub(crate) fn valid_forgejo_login(login: &str) -> bool {
+    let special = |c: char| matches!(c, '-' | '_' | '.');
+    (1..=40).contains(&login.len())
+        && login
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || special(c))
+        && !login.starts_with(special)
+        && !login.ends_with(special)
+        && !login
+            .as_bytes()
+            .windows(2)
+            .any(|w| special(char::from(w[0])) && special(char::from(w[1])))
 }
 
 /// Whether `login` can be a GitHub account: 1 to 39 letters, digits and
@@ -141,6 +215,9 @@ pub(crate) fn files(
     let mut out = Vec::new();
     let mut name = None;
     for (path, bytes, executable) in bundle {
+        if for_other_forge(path, game.forgejo) {
+            continue;
+        }
         let text =
             || std::str::from_utf8(bytes).map_err(|_| SetupError::NotText((*path).to_string()));
         let bytes = match *path {
@@ -156,9 +233,13 @@ pub(crate) fn files(
             "state/collections.toml" if !game.players.is_empty() => {
                 without_tables(text()?, path, |_, item| item.is_array_of_tables())?.into_bytes()
             }
-            p if p.starts_with(".github/workflows/") && game.branch != "main" => text()?
-                .replace("branches: [main]", &format!("branches: [{}]", game.branch))
-                .into_bytes(),
+            p if (p.starts_with(".github/workflows/") || p.starts_with(".forgejo/workflows/"))
+                && game.branch != "main" =>
+            {
+                text()?
+                    .replace("branches: [main]", &format!("branches: [{}]", game.branch))
+                    .into_bytes()
+            }
             _ => bytes.to_vec(),
         };
         out.push(OutFile {
@@ -170,7 +251,7 @@ pub(crate) fn files(
     let name = name.ok_or_else(|| SetupError::Missing("state/game.toml".into()))?;
     out.push(OutFile {
         path: "README.md".into(),
-        bytes: README.replace("{name}", &name).into_bytes(),
+        bytes: readme(&name, game.forgejo).into_bytes(),
         executable: false,
     });
     out.push(OutFile {
@@ -293,6 +374,21 @@ mod tests {
     use crate::game::valid_branch;
 
     #[test]
+    fn logins_on_forgejo_may_hold_underscores_and_dots() {
+        for good in ["ada", "ada_b", "a.b-c", &"x".repeat(40)] {
+            assert!(valid_forgejo_login(good), "{good}");
+        }
+        for bad in ["", "_ada", "ada.", "a._b", "ada b", "ädä", &"x".repeat(41)] {
+            assert!(!valid_forgejo_login(bad), "{bad}");
+        }
+        assert_eq!(parse_player_on("ada_b", true).unwrap().login, "ada_b");
+        assert!(matches!(
+            parse_player_on("ada_b", false),
+            Err(SetupError::BadLogin(_))
+        ));
+    }
+
+    #[test]
     fn logins_are_checked_as_github_does() {
         for good in ["ada", "boris-b", "a1", &"x".repeat(39)] {
             assert!(valid_login(good), "{good}");
@@ -360,6 +456,13 @@ mod tests {
                 false,
             ),
             ("scripts/fetch-pulls", b"#!/bin/sh\n", true),
+            (
+                ".forgejo/workflows/resolve.yml",
+                b"on:\n  push:\n    branches: [main]\n",
+                false,
+            ),
+            ("scripts/push-pages", b"#!/bin/sh\n", true),
+            ("scripts/build-on-forgejo", b"#!/bin/sh\n", true),
         ]
     }
 
@@ -379,6 +482,7 @@ mod tests {
             branch: "trunk".into(),
             now: Timestamp::parse("2031-02-03T04:05:06Z").unwrap(),
             repo: Some("ann/gears".into()),
+            forgejo: false,
         };
         let files = files(&bundle(), &game).unwrap();
         let roster = text(&files, "state/roster.toml");
@@ -430,6 +534,7 @@ mod tests {
             branch: "main".into(),
             now: Timestamp::parse("2031-02-03T04:05:06Z").unwrap(),
             repo: None,
+            forgejo: false,
         };
         let files = files(&bundle(), &game).unwrap();
         assert!(text(&files, "state/roster.toml").contains("wren-w"));
@@ -437,6 +542,56 @@ mod tests {
         assert!(text(&files, "state/game.toml").contains("emperor = \"Wren\" # a name"));
         assert!(text(&files, "README.md").starts_with("# Clockwork\n"));
         assert!(text(&files, ".github/workflows/check.yml").contains("branches: [main]"));
+    }
+
+    #[test]
+    fn a_game_on_forgejo_gets_forgejos_workflows_and_not_githubs() {
+        let game = NewGame {
+            name: None,
+            players: Vec::new(),
+            branch: "trunk".into(),
+            now: Timestamp::parse("2031-02-03T04:05:06Z").unwrap(),
+            repo: Some("https://codeberg.org/ann/gears".into()),
+            forgejo: true,
+        };
+        let files = files(&bundle(), &game).unwrap();
+        assert!(!files.iter().any(|f| f.path.starts_with(".github/")));
+        assert!(text(&files, ".forgejo/workflows/resolve.yml").contains("branches: [trunk]"));
+        assert!(
+            files
+                .iter()
+                .any(|f| f.path == "scripts/push-pages" && f.executable)
+        );
+        let readme = text(&files, "README.md");
+        assert!(
+            readme.contains("`.forgejo/workflows/`")
+                && readme.contains("doctor --forge forgejo")
+                && !readme.contains("GitHub"),
+            "{readme}"
+        );
+        let github = files_for(false);
+        assert!(
+            !github
+                .iter()
+                .any(|f| f.path.starts_with(".forgejo/") || f.path == "scripts/push-pages")
+        );
+        assert!(
+            github
+                .iter()
+                .any(|f| f.path == ".github/workflows/check.yml")
+        );
+    }
+
+    fn files_for(forgejo: bool) -> Vec<OutFile> {
+        let game = NewGame {
+            name: None,
+            players: Vec::new(),
+            branch: "main".into(),
+            now: Timestamp::parse("2031-02-03T04:05:06Z").unwrap(),
+            repo: None,
+            forgejo,
+        };
+        files(&bundle(), &game).unwrap()
     }
 
     #[test]
@@ -448,6 +603,7 @@ mod tests {
             branch: "main".into(),
             now,
             repo: None,
+            forgejo: false,
         };
         assert!(matches!(
             files(&bundle(), &twice),

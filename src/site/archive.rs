@@ -431,11 +431,14 @@ struct MatterView<'r> {
     opened_iso: String,
     resolved_at: String,
     resolved_iso: String,
-    resolved_by: &'r str,
+    /// Who or what resolved it, when the record says.
+    resolved_by: Option<&'r str>,
     reasons: &'r [String],
     comments: Option<u32>,
     source: Option<&'r str>,
-    link: Option<&'r str>,
+    /// The matter on the forge: its own address, or, with the repository
+    /// known, its number's thread there.
+    link: Option<String>,
     merge_commit: Option<&'r str>,
     /// The merge commit's page on the forge, when the matter's link says
     /// where the repository is.
@@ -447,6 +450,11 @@ struct MatterView<'r> {
     /// cast them.
     sticky: Vec<StickyView<'r>>,
     html: String,
+    /// What the players said, as the record keeps it.
+    discussion: Vec<super::CommentView>,
+    /// How many comments it had, those the bounds left out of the record
+    /// included.
+    talked: u32,
 }
 
 #[derive(Serialize)]
@@ -503,6 +511,9 @@ struct VoteView<'r> {
     /// casts.
     at: Option<String>,
     link: Option<&'r str>,
+    /// The comment that cast it in the page's discussion, when the record
+    /// keeps it: `#_c12`.
+    anchor: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -538,21 +549,30 @@ fn commit_url(link: &str, sha: &str) -> Option<String> {
 /// those to tell whether the page changed, so a view that reads more must
 /// digest more.
 fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -> MatterView<'r> {
+    let root = super::context::root(path);
+    // An imported record's `#12` is the old site's post, not the forge's.
+    let forge = cx.input.forge.as_ref().filter(|_| r.source.is_none());
+    let links = super::body::BodyLinks {
+        targets,
+        root: &root,
+        forge,
+    };
     let html = if r.body.trim().is_empty() {
         String::new()
     } else {
-        let root = super::context::root(path);
-        // An imported record's `#12` is the old site's post, not the forge's.
-        let forge = cx.input.forge.as_ref().filter(|_| r.source.is_none());
-        super::body::to_html(
-            &r.body,
-            super::body::BodyLinks {
-                targets,
-                root: &root,
-                forge,
-            },
-        )
+        super::body::to_html(&r.body, links)
     };
+    let discussion = r
+        .discussion
+        .iter()
+        .map(|c| {
+            let mut view = super::pending::comment_view(c);
+            view.author_url = cx.slugs.contains_key(&c.by).then(|| cx.player_url(&c.by));
+            view.html = super::body::to_html(&c.body, links);
+            view
+        })
+        .collect();
+    let kept = u32::try_from(r.discussion.len()).unwrap_or(u32::MAX);
     MatterView {
         number: r.number,
         title: &r.title,
@@ -565,11 +585,13 @@ fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -
         opened_iso: r.opened.to_string(),
         resolved_at: datetime(r.resolved),
         resolved_iso: r.resolved.to_string(),
-        resolved_by: &r.resolved_by,
+        resolved_by: r.resolver(),
         reasons: &r.reasons,
         comments: r.comments,
         source: r.source.as_deref(),
-        link: crate::markdown::web_link(r.link.as_deref()),
+        link: crate::markdown::web_link(r.link.as_deref())
+            .map(str::to_string)
+            .or_else(|| forge.map(|f| f.thread_url(r.number))),
         merge_commit: r.merge_commit.as_deref(),
         merge_url: r.merge_commit.as_deref().and_then(|sha| {
             crate::markdown::web_link(r.link.as_deref())
@@ -590,6 +612,11 @@ fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -
                     .map(|c| if c == "none" { "no vote" } else { c }),
                 at: v.at.map(datetime),
                 link: crate::markdown::web_link(v.link.as_deref()),
+                anchor: r
+                    .discussion
+                    .iter()
+                    .find(|c| c.vote.is_some() && c.by == v.player && Some(c.at) == v.at)
+                    .map(|c| format!("#_c{}", c.id)),
             })
             .collect(),
         uncounted: r
@@ -603,6 +630,8 @@ fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -
             .collect(),
         sticky: r.sticky.iter().map(|v| sticky_view(r, v)).collect(),
         html,
+        discussion,
+        talked: r.comments.unwrap_or(0).max(kept),
     }
 }
 
@@ -640,8 +669,10 @@ fn matters(
             let key = r
                 .votes
                 .iter()
-                .fold(Digest::new().value(r), |key, v| {
-                    key.text(&cx.player_url(&v.player))
+                .map(|v| &v.player)
+                .chain(r.discussion.iter().map(|c| &c.by))
+                .fold(Digest::new().value(r), |key, name| {
+                    key.text(&cx.player_url(name))
                 })
                 .text(&cx.player_url(&r.author))
                 .number(targets.fingerprint)

@@ -5,6 +5,8 @@
 //! `<kbd>`, `<sub>`, tables) shows as it does there; scripts, styles, event
 //! handlers, ids and unsafe URL schemes do not. Rule text is not forge
 //! text: it keeps showing raw HTML as text ([`super::xref::to_html`]).
+//! Both are one walk over the Markdown ([`super::xref::walk`]), which
+//! keeps the raw HTML here for the sanitiser.
 //!
 //! Links are written from the site's root and then made relative to the
 //! page (`ruleset/index.html` becomes `../ruleset/index.html` on a page one
@@ -17,9 +19,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::LazyLock;
 
 use ammonia::{Builder, UrlRelative, UrlRelativeEvaluate};
-use pulldown_cmark::{Event, Tag, TagEnd, TextMergeStream};
 
-use super::xref::{self, Targets};
+use super::xref::{self, RawHtml, Targets};
 use crate::game::weblinks::ForgeWeb;
 
 /// Where a body's links lead.
@@ -39,67 +40,46 @@ const RULESET: &str = "ruleset/index.html";
 /// `markdown` as sanitised HTML, its references to rules, glossary terms
 /// and matters linked, every relative link made relative to the page.
 pub(crate) fn to_html(markdown: &str, links: BodyLinks<'_>) -> String {
-    let mut depth = 0usize; // inside links and images: leave alone
-    let mut code = 0usize; // inside code blocks: text is code
-    let mut linked: BTreeSet<String> = BTreeSet::new();
-    let events =
-        crate::markdown::safe_links(TextMergeStream::new(crate::markdown::parser(markdown)));
-    let events = events.map(|event| match event {
-        Event::Start(Tag::Link { .. } | Tag::Image { .. }) => {
-            depth += 1;
-            event
-        }
-        Event::End(TagEnd::Link | TagEnd::Image) => {
-            depth = depth.saturating_sub(1);
-            event
-        }
-        Event::Start(Tag::CodeBlock(_)) => {
-            code += 1;
-            event
-        }
-        Event::End(TagEnd::CodeBlock) => {
-            code = code.saturating_sub(1);
-            event
-        }
-        Event::Text(text) if depth == 0 && code == 0 => {
-            Event::InlineHtml(link_text(&text, links, &mut linked).into())
-        }
-        other => other,
+    let html = xref::walk(markdown, RawHtml::Kept, |text, linked| {
+        link_text(text, links, linked)
     });
-    let mut html = String::with_capacity(markdown.len() * 3 / 2);
-    pulldown_cmark::html::push_html(&mut html, events);
     sanitise(&html, links.root)
 }
 
 /// `text` as HTML: escaped, with rule references and first uses of
 /// glossary terms linked (as in rule text), and `#12` linked to the
-/// forge's thread.
-fn link_text(text: &str, links: BodyLinks<'_>, linked: &mut BTreeSet<String>) -> String {
-    let mut out = String::new();
-    let mut last = 0;
-    let plain =
-        |out: &mut String, piece: &str, linked: &mut BTreeSet<String>| match xref::link_references(
-            piece,
-            links.targets,
-            RULESET,
-            linked,
-        ) {
-            Some(html) => out.push_str(&html),
-            None => xref::escape_into(out, piece),
-        };
-    if let Some(forge) = links.forge {
-        for (range, number) in matter_mentions(text) {
-            plain(&mut out, &text[last..range.start], linked);
-            out.push_str("<a class=\"matter\" href=\"");
-            xref::escape_into(&mut out, &forge.thread_url(number));
-            out.push_str("\">");
-            xref::escape_into(&mut out, &text[range.clone()]);
-            out.push_str("</a>");
-            last = range.end;
-        }
+/// forge's thread; `None` when there is nothing to link.
+fn link_text(text: &str, links: BodyLinks<'_>, linked: &mut BTreeSet<String>) -> Option<String> {
+    let references = |piece: &str, linked: &mut BTreeSet<String>| {
+        xref::link_references(piece, links.targets, RULESET, linked)
+    };
+    let mentions = match links.forge {
+        Some(forge) => matter_mentions(text)
+            .into_iter()
+            .map(|(range, number)| (range, forge.thread_url(number)))
+            .collect(),
+        None => Vec::new(),
+    };
+    if mentions.is_empty() {
+        return references(text, linked);
     }
-    plain(&mut out, &text[last..], linked);
-    out
+    let mut out = String::new();
+    let mut plain = |out: &mut String, piece: &str| match references(piece, linked) {
+        Some(html) => out.push_str(&html),
+        None => xref::escape_into(out, piece),
+    };
+    let mut last = 0;
+    for (range, thread) in mentions {
+        plain(&mut out, &text[last..range.start]);
+        out.push_str("<a class=\"matter\" href=\"");
+        xref::escape_into(&mut out, &thread);
+        out.push_str("\">");
+        xref::escape_into(&mut out, &text[range.clone()]);
+        out.push_str("</a>");
+        last = range.end;
+    }
+    plain(&mut out, &text[last..]);
+    Some(out)
 }
 
 /// Where `text` mentions a matter as the forge autolinks one: `#` and

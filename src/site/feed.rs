@@ -43,13 +43,15 @@ fn feed(cx: &Context, newest: &[usize]) -> Result<Option<String>, SiteError> {
             updated: r.resolved,
             published: r.opened,
             author: r.author.clone(),
-            summary: format!(
-                "{} by {} in dynasty {}, resolved by {}.",
-                r.status(),
-                r.author,
-                r.dynasty,
-                r.resolved_by
-            ),
+            summary: match r.resolver() {
+                Some(by) => format!(
+                    "{} by {} in dynasty {}, resolved by {by}.",
+                    r.status(),
+                    r.author,
+                    r.dynasty,
+                ),
+                None => format!("{} by {} in dynasty {}.", r.status(), r.author, r.dynasty),
+            },
         })
         .collect();
     let updated = entries

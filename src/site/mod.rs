@@ -167,13 +167,18 @@ pub struct PendingView {
     /// Why, in the rules' own terms.
     pub reasons: Vec<String>,
     /// Its discussion: every comment and review body but the resolver's
-    /// status, oldest first.
+    /// status, oldest first, as its record will keep it (within the
+    /// bounds of [`crate::record::discussion`]).
     pub discussion: Vec<CommentView>,
+    /// How many comments it has in all, those the bounds leave out
+    /// included.
+    pub comments: u32,
 }
 
-/// One comment or review body of a pending matter's discussion, as the
-/// card shows it: sanitised, its vote marked as the tally counted it,
-/// an edit or deletion said as the status says it.
+/// One comment or review body of a matter's discussion, as a pending
+/// card and a resolved matter's page show it: sanitised, its vote marked
+/// as the tally counted it, an edit or deletion said as the status says
+/// it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CommentView {
     /// The forge's id for it.
@@ -198,6 +203,9 @@ pub struct CommentView {
     /// What became of it: `edited since; it counts as first seen`,
     /// `deleted since; …`, `voided by a push`.
     pub note: Option<String>,
+    /// How many characters of it the bound left out, if any: the rest is
+    /// on the forge.
+    pub cut: Option<u32>,
     /// It on the forge, if the forge gives an address.
     pub link: Option<String>,
 }

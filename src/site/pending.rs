@@ -72,6 +72,7 @@ fn view(
     let for_ = count(d.tally.for_votes);
     let quorum = count(run.turnout.quorum);
     let ballot = status::ballot(d, active, Some(m));
+    let (discussion, comments) = discussion(d, m, author);
     let not_voted = ballot
         .iter()
         .filter(|r| r.cast.is_none() && r.counts_as.is_none() && active.contains(&r.player))
@@ -106,59 +107,39 @@ fn view(
             .and_then(|n| n.at)
             .map(|at| at.to_string()),
         reasons: d.reasons.clone(),
-        discussion: discussion(d, m, author),
+        discussion,
+        comments,
     }
 }
 
-/// The discussion of `m`: its comments and review bodies but the
-/// resolver's status, oldest first, each vote the tally counts marked.
+/// The discussion of `m` as its card shows it: what its record will keep
+/// ([`crate::record::discussion`]), each vote the tally counts marked.
 fn discussion(
     d: &MatterDecision,
     m: &Collected,
     author: &dyn Fn(&str) -> String,
-) -> Vec<super::CommentView> {
-    use crate::engine::tally::Source;
-    let counted: std::collections::BTreeMap<u64, &crate::engine::tally::CountedVote> = d
-        .tally
-        .votes
-        .values()
-        .filter_map(|v| match v.source {
-            Source::Comment { order, .. } => Some((order, v)),
-            Source::Implicit => None,
-        })
-        .collect();
-    let mut comments: Vec<&crate::matter::ForgeComment> = m
-        .comments
-        .values()
-        .filter(|c| !crate::matter::journal::is_status(&c.body))
-        .collect();
-    comments.sort_by_key(|c| (c.created, c.id));
-    comments
-        .into_iter()
-        .map(|c| super::CommentView {
-            id: c.id,
-            author: author(&c.author.0),
-            author_url: None,
-            at: status::when(c.created),
-            at_iso: c.created.to_string(),
-            via: c.via.describe().to_string(),
-            body: c.body.clone(),
-            html: String::new(),
-            vote: counted.get(&c.id).map(|v| {
-                if v.vote == v.cast {
-                    format!("counted: {}", v.cast.as_str())
-                } else {
-                    format!("counted: {} (as {})", v.cast.as_str(), v.vote.as_str())
-                }
-            }),
-            note: if m.voided.iter().any(|v| v.id == c.id) {
-                Some("voided by a later push: its vote no longer counts".into())
-            } else {
-                m.changed_since(c.id).map(str::to_string)
-            },
-            link: crate::markdown::web_link(c.link.as_deref()).map(str::to_string),
-        })
-        .collect()
+) -> (Vec<super::CommentView>, u32) {
+    let kept = crate::record::discussion::of(m, Some(&d.tally), author);
+    (kept.comments.iter().map(comment_view).collect(), kept.total)
+}
+
+/// A comment of a discussion, kept or to be kept by a record, as a card
+/// and a matter's page show it; its HTML is filled in when rendered.
+pub(crate) fn comment_view(c: &crate::record::RecordedComment) -> super::CommentView {
+    super::CommentView {
+        id: c.id,
+        author: c.by.clone(),
+        author_url: None,
+        at: status::when(c.at),
+        at_iso: c.at.to_string(),
+        via: c.via.clone(),
+        body: c.body.clone(),
+        html: String::new(),
+        vote: c.vote.as_ref().map(|v| format!("counted: {v}")),
+        note: c.note.clone(),
+        cut: c.cut,
+        link: crate::markdown::web_link(c.link.as_deref()).map(str::to_string),
+    }
 }
 
 /// What a build that asked no forge knows of the pending matters: none,

@@ -44,6 +44,10 @@ pub struct Labels<'a> {
     pub integers: bool,
     /// A fixed top of the value axis (100 for a rate), else from the data.
     pub y_max: Option<f64>,
+    /// The value axis starts at zero. Else it fits the data, from zero
+    /// only when that costs little room (the least value at most a third
+    /// of the greatest): a change from 100 to 103 is not drawn flat.
+    pub zero: bool,
     /// The time axis, shared by the charts of a page; else from the data.
     pub x_range: Option<(Timestamp, Timestamp)>,
 }
@@ -58,6 +62,7 @@ impl<'a> Labels<'a> {
             unit: "",
             integers: true,
             y_max: None,
+            zero: true,
             x_range: None,
         }
     }
@@ -66,7 +71,10 @@ impl<'a> Labels<'a> {
 /// A line with at most this many changes has each marked with a dot.
 const MARKED_POINTS: usize = 60;
 
-/// A step chart (each value holds until the next) of `series` over time.
+/// A step chart (each value holds until the next) of `series` over time,
+/// each line's value at the end beside its name in the legend. A point at
+/// or before the start of `labels.x_range` is the value the line starts
+/// with there, not a change: it gets no dot.
 pub fn step_chart(labels: Labels, series: &[Series]) -> String {
     let times = series
         .iter()
@@ -81,10 +89,23 @@ pub fn step_chart(labels: Labels, series: &[Series]) -> String {
     // A little room after the last change, so it is not on the edge.
     let t1 = t1 + (t1 - t0) * 0.03;
     let values = series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
-    let (v0, v1) = bounds(values.chain([0.0])).unwrap_or((0.0, 1.0));
+    let (v0, v1) = bounds(values).unwrap_or((0.0, 1.0));
+    let cheap = v0 >= 0.0 && v0 * 3.0 <= v1;
+    let (v0, v1) = if labels.zero || cheap {
+        (v0.min(0.0), v1.max(0.0))
+    } else {
+        (v0, v1)
+    };
     let ticks = nice_ticks(v0, labels.y_max.unwrap_or(v1), labels.integers);
     let (lo, hi) = (ticks[0], ticks[ticks.len() - 1]);
-    let legend_rows = legend_rows(series.iter().map(|s| s.name.as_str()));
+    let names: Vec<String> = series
+        .iter()
+        .map(|s| match s.points.last() {
+            Some(&(_, v)) => format!("{} {}{}", s.name, trim_number(v), labels.unit),
+            None => s.name.clone(),
+        })
+        .collect();
+    let legend_rows = legend_rows(names.iter().map(String::as_str));
     let height = TOP + PLOT_HEIGHT + AXIS + LEGEND_ROW * legend_rows.len() as f64;
     let x = |t: f64| LEFT + (t - t0) / (t1 - t0) * (WIDTH - LEFT - RIGHT);
     let y = |v: f64| TOP + PLOT_HEIGHT - (v - lo) / (hi - lo) * PLOT_HEIGHT;
@@ -112,7 +133,7 @@ pub fn step_chart(labels: Labels, series: &[Series]) -> String {
         escape_into(&mut svg, &s.name);
         svg.push_str("</title></path>");
         if s.points.len() <= MARKED_POINTS {
-            for &(t, v) in &s.points {
+            for &(t, v) in s.points.iter().filter(|p| p.0.unix() as f64 > t0) {
                 let _ = write!(
                     svg,
                     "<circle class=\"dot {class}\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\"><title>",
@@ -335,7 +356,7 @@ fn legend_rows<'n>(names: impl Iterator<Item = &'n str>) -> Vec<Vec<(usize, &'n 
 
 /// Room for a legend entry: wide enough for the larger text on phones.
 fn legend_width(name: &str) -> f64 {
-    28.0 + 11.0 * name.chars().count() as f64
+    32.0 + 12.5 * name.chars().count() as f64
 }
 
 fn legend(svg: &mut String, rows: &[Vec<(usize, &str)>], top: f64) {
@@ -385,7 +406,7 @@ fn nice_ticks(lo: f64, hi: f64, integers: bool) -> Vec<f64> {
 }
 
 /// `3` rather than `3.0`; `2.5` stays.
-fn trim_number(v: f64) -> String {
+pub(crate) fn trim_number(v: f64) -> String {
     let text = format!("{v:.2}");
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
@@ -488,7 +509,15 @@ mod tests {
             svg.contains("<title>Ada &lt;3: 10 from 2030-03-18</title></circle>"),
             "{svg}"
         );
-        assert_eq!(svg.matches("<circle").count(), 3, "a dot at every change");
+        assert_eq!(
+            svg.matches("<circle").count(),
+            1,
+            "a dot at every change, none at the values the chart starts with"
+        );
+        assert!(
+            svg.contains(">Ada &lt;3 10</text>") && svg.contains(">Boris 5</text>"),
+            "the legend gives each line's value now: {svg}"
+        );
         assert!(svg.contains("<text class=\"title\" x=\"0\" y=\"16\">springs</text>"));
     }
 

@@ -3,6 +3,10 @@
 //! rule answers to them. Text already inside a link, an image or code is
 //! left alone. Raw HTML in the text is shown as text, not run: rule text
 //! and matters come from anyone's pull request.
+//!
+//! [`walk`] is the one pass over Markdown that both rule text (here) and
+//! forge text ([`super::body`], which keeps raw HTML for its sanitiser)
+//! make: what differs between them is said by its arguments.
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -139,8 +143,33 @@ impl Targets {
 /// Renders `markdown` to HTML; references link to `{prefix}#{id}` (an
 /// empty prefix when the rule is on the same page).
 pub(crate) fn to_html(markdown: &str, targets: &Targets, prefix: &str) -> String {
-    let mut depth = 0usize; // inside links, images: leave alone
-    // Glossary terms linked once each per text: the first use.
+    walk(markdown, RawHtml::AsText, |text, linked| {
+        link_references(text, targets, prefix, linked)
+    })
+}
+
+/// What a [`walk`] makes of raw HTML in the Markdown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RawHtml {
+    /// Shown as the text it is (rule text: nothing in it runs).
+    AsText,
+    /// Kept, for a sanitiser to clean after (forge text, shown as the
+    /// forge shows it).
+    Kept,
+}
+
+/// `markdown` to HTML, unsafe link schemes dropped, raw HTML as `raw`
+/// says, and every text outside links, images and code given to `link`,
+/// which returns it as HTML with links in it, or `None` to leave it as
+/// text. `link` also gets the glossary anchors linked so far in this
+/// text, so that a term links at its first use only.
+pub(crate) fn walk(
+    markdown: &str,
+    raw: RawHtml,
+    mut link: impl FnMut(&str, &mut BTreeSet<String>) -> Option<String>,
+) -> String {
+    let mut depth = 0usize; // inside links and images: leave alone
+    let mut code = 0usize; // inside code blocks: text is code
     let mut linked: BTreeSet<String> = BTreeSet::new();
     let events =
         crate::markdown::safe_links(TextMergeStream::new(crate::markdown::parser(markdown)));
@@ -153,13 +182,19 @@ pub(crate) fn to_html(markdown: &str, targets: &Targets, prefix: &str) -> String
             depth = depth.saturating_sub(1);
             event
         }
-        Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
-        Event::Text(text) if depth == 0 => {
-            match link_references(&text, targets, prefix, &mut linked) {
-                Some(html) => Event::InlineHtml(CowStr::from(html)),
-                None => Event::Text(text),
-            }
+        Event::Start(Tag::CodeBlock(_)) => {
+            code += 1;
+            event
         }
+        Event::End(TagEnd::CodeBlock) => {
+            code = code.saturating_sub(1);
+            event
+        }
+        Event::Html(text) | Event::InlineHtml(text) if raw == RawHtml::AsText => Event::Text(text),
+        Event::Text(text) if depth == 0 && code == 0 => match link(&text, &mut linked) {
+            Some(html) => Event::InlineHtml(CowStr::from(html)),
+            None => Event::Text(text),
+        },
         other => other,
     });
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
@@ -358,6 +393,11 @@ mod tests {
                 "&amp; <a class=\"xref\" href=\"../ruleset/#voting\">Rule 1.2</a> &lt;b&gt;"
             ),
             "{html}"
+        );
+        let block = to_html("```\nRule 1.2 <b>\n```\n", &targets(), "");
+        assert_eq!(
+            block, "<pre><code>Rule 1.2 &lt;b&gt;\n</code></pre>\n",
+            "a code block is code: no link in it"
         );
     }
 }

@@ -13,6 +13,11 @@
 //! fields, GitHub's nulls included) and validated. A request or reply that
 //! does not conform is recorded, and the fake panics when it is dropped, so
 //! every test that uses it checks conformance.
+//!
+//! Started as a fake Forgejo ([`FakeGitHub::start_forgejo`]), the same
+//! world is served under `/api/v1` in Forgejo's shapes (see
+//! `fake_forgejo`), held to Forgejo's description (`swagger`) instead, so
+//! one scenario can be played on both forges (see `forge_scenarios`).
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -27,6 +32,8 @@ use crate::openapi;
 
 pub(crate) const REPO: &str = "clockwork/game";
 pub(crate) const BOT: &str = "github-actions[bot]";
+/// The account Forgejo Actions' token acts as.
+pub(crate) const FORGEJO_BOT: &str = "forgejo-actions";
 
 /// A pull request or an issue.
 #[derive(Debug, Clone)]
@@ -121,6 +128,18 @@ pub(crate) struct Event {
     pub(crate) rename: Option<(String, String)>,
 }
 
+/// A push to a pull request as Forgejo records it in the timeline
+/// (`pull_push`): the commits it brought, or the heads before and after a
+/// force push.
+#[derive(Debug, Clone)]
+pub(crate) struct PushEntry {
+    pub(crate) number: u64,
+    pub(crate) id: u64,
+    pub(crate) at: String,
+    pub(crate) force: bool,
+    pub(crate) commit_ids: Vec<String>,
+}
+
 /// One logged request.
 #[derive(Debug, Clone)]
 pub(crate) struct Request {
@@ -207,6 +226,13 @@ pub(crate) struct World {
     /// Another run's write landing while a run works: done just before
     /// the fake answers the request it names.
     pub(crate) concurrent: Option<ConcurrentEdit>,
+    /// Served as Forgejo (under `/api/v1`, in its shapes), not as GitHub.
+    pub(crate) forgejo: bool,
+    /// Pushes as Forgejo's timeline records them.
+    pub(crate) pushes: Vec<PushEntry>,
+    /// A force push to this head, at this time, that lands just before the
+    /// next merge request is answered (as if pushed while the run worked).
+    pub(crate) push_at_merge: Option<(String, String)>,
     next_id: u64,
 }
 
@@ -224,7 +250,7 @@ pub(crate) struct ConcurrentEdit {
 }
 
 /// Lands the concurrent edit if `request` is the one it waits for.
-fn land_concurrent_edit(w: &mut World, request: &Incoming) {
+pub(crate) fn land_concurrent_edit(w: &mut World, request: &Incoming) {
     let Some(edit) = w.concurrent.as_mut() else {
         return;
     };
@@ -375,6 +401,47 @@ impl World {
         self.add_event(number, actor, at, "renamed").rename = Some((from, title.into()));
     }
 
+    /// Pull request `number` is pushed to `sha` at `at` (a force push from
+    /// its old head when `force`): its head and `updated_at` move, and the
+    /// push is recorded as Forgejo's timeline records it.
+    pub(crate) fn push(&mut self, number: u64, sha: &str, at: &str, force: bool) {
+        let item = self.items.get_mut(&number).expect("a pull request");
+        let before = item.head.replace(sha.to_string()).unwrap_or_default();
+        item.updated_at = Some(at.to_string());
+        self.next_id += 1;
+        let commit_ids = if force {
+            vec![before, sha.to_string()]
+        } else {
+            vec![sha.to_string()]
+        };
+        self.pushes.push(PushEntry {
+            number,
+            id: 1000 + self.next_id,
+            at: at.to_string(),
+            force,
+            commit_ids,
+        });
+    }
+
+    /// Lands the push waiting for a merge of `number`, if one is.
+    pub(crate) fn land_push_at_merge(&mut self, number: u64) {
+        if let Some((sha, at)) = self.push_at_merge.take() {
+            self.push(number, &sha, &at, true);
+        }
+    }
+
+    /// Comment `id` is deleted.
+    pub(crate) fn delete_comment(&mut self, id: u64) {
+        self.comments.retain(|c| c.id != id);
+    }
+
+    /// Review `id` is dismissed.
+    pub(crate) fn dismiss_review(&mut self, id: u64) {
+        if let Some(r) = self.reviews.iter_mut().find(|r| r.id == id) {
+            r.state = "DISMISSED";
+        }
+    }
+
     /// Edits the first comment by `user` on `number`, at `at`.
     pub(crate) fn edit_comment(&mut self, number: u64, user: &str, at: &str, body: &str) {
         let c = self
@@ -443,7 +510,11 @@ impl World {
     pub(crate) fn merges(&self) -> Vec<&Request> {
         self.log
             .iter()
-            .filter(|r| r.method == "PUT" && r.path.ends_with("/merge") && r.status == 200)
+            .filter(|r| {
+                matches!(r.method.as_str(), "PUT" | "POST")
+                    && r.path.ends_with("/merge")
+                    && r.status == 200
+            })
             .collect()
     }
 
@@ -463,10 +534,15 @@ impl World {
             .collect()
     }
 
+    /// The login the adapter's token acts as on this forge.
+    pub(crate) fn bot(&self) -> &'static str {
+        if self.forgejo { FORGEJO_BOT } else { BOT }
+    }
+
     pub(crate) fn bot_comments(&self, number: u64) -> Vec<String> {
         self.comments
             .iter()
-            .filter(|c| c.number == number && c.user.as_deref() == Some(BOT))
+            .filter(|c| c.number == number && c.user.as_deref() == Some(self.bot()))
             .map(|c| c.body.clone())
             .collect()
     }
@@ -482,9 +558,21 @@ pub(crate) struct FakeGitHub {
 
 impl FakeGitHub {
     pub(crate) fn start() -> Self {
+        Self::start_as(false)
+    }
+
+    /// A fake Forgejo: the same world, served as Forgejo serves it.
+    pub(crate) fn start_forgejo() -> Self {
+        Self::start_as(true)
+    }
+
+    fn start_as(forgejo: bool) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
-        let world = Arc::new(Mutex::new(World::default()));
+        let world = Arc::new(Mutex::new(World {
+            forgejo,
+            ..World::default()
+        }));
         let stop = Arc::new(AtomicBool::new(false));
         let (w, s, base) = (world.clone(), stop.clone(), url.clone());
         let thread = std::thread::spawn(move || {
@@ -521,8 +609,13 @@ impl Drop for FakeGitHub {
         }
         let violations = std::mem::take(&mut self.world().violations);
         if !violations.is_empty() && !std::thread::panicking() {
+            let whose = if self.world().forgejo {
+                "Forgejo's"
+            } else {
+                "GitHub's"
+            };
             panic!(
-                "the adapter and the fake strayed from GitHub's description:\n{}",
+                "the adapter and the fake strayed from {whose} description:\n{}",
                 violations.join("\n")
             );
         }
@@ -530,13 +623,13 @@ impl Drop for FakeGitHub {
 }
 
 /// A parsed HTTP request.
-struct Incoming {
-    method: String,
-    target: String,
-    body: String,
-    if_none_match: Option<String>,
+pub(crate) struct Incoming {
+    pub(crate) method: String,
+    pub(crate) target: String,
+    pub(crate) body: String,
+    pub(crate) if_none_match: Option<String>,
     /// The `Authorization` header: GitHub ties ETags to the token.
-    token: String,
+    pub(crate) token: String,
 }
 
 fn read_request(stream: &TcpStream) -> Option<Incoming> {
@@ -584,15 +677,26 @@ pub(crate) struct Answer {
     pub(crate) status: u16,
     pub(crate) json: Option<Value>,
     pub(crate) next: Option<String>,
+    /// How many items the whole list holds (Forgejo's `X-Total-Count`).
+    pub(crate) total: Option<usize>,
 }
 
 fn serve(stream: TcpStream, world: &Mutex<World>, base: &str) {
-    let Some(request) = read_request(&stream) else {
+    let Some(mut request) = read_request(&stream) else {
         return;
     };
     let mut w = world
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if w.forgejo {
+        match request.target.strip_prefix(crate::swagger::BASE_PATH) {
+            Some(rest) => request.target = rest.to_string(),
+            None => w
+                .violations
+                .push(format!("request: {} is not under /api/v1", request.target)),
+        }
+        return crate::fake_forgejo::serve(stream, w, &request, base);
+    }
     let spec = openapi::spec();
     let op = match spec.map(|s| s.check_request(&request.method, &request.target, &request.body)) {
         Some(Err(e)) => {
@@ -661,7 +765,7 @@ fn serve(stream: TcpStream, world: &Mutex<World>, base: &str) {
     let _ = stream.write_all(format!("{head}\r\n{text}").as_bytes());
 }
 
-fn log(request: &Incoming, status: u16) -> Request {
+pub(crate) fn log(request: &Incoming, status: u16) -> Request {
     Request {
         method: request.method.clone(),
         path: request.target.clone(),
@@ -670,7 +774,7 @@ fn log(request: &Incoming, status: u16) -> Request {
     }
 }
 
-fn take_fault(w: &mut World, request: &Incoming) -> Option<Fault> {
+pub(crate) fn take_fault(w: &mut World, request: &Incoming) -> Option<Fault> {
     let index = w.log.len();
     if let Some((from, when)) = w.outage.filter(|(from, _)| index >= *from) {
         let when = if index == from { when } else { When::Before };

@@ -14,7 +14,7 @@ const WEB: &str = "https://github.com";
 /// so paging is exercised everywhere.
 pub(crate) const PAGE: usize = 2;
 
-fn user(login: Option<&str>) -> Value {
+pub(crate) fn user(login: Option<&str>) -> Value {
     match login {
         Some(login) => {
             json!({ "login": login, "type": if login.ends_with("[bot]") { "Bot" } else { "User" } })
@@ -131,7 +131,7 @@ fn too_long(input: &Value) -> bool {
         .is_some_and(|b| b.chars().count() >= 65_536)
 }
 
-fn query_value<'q>(query: &'q str, name: &str) -> Option<&'q str> {
+pub(crate) fn query_value<'q>(query: &'q str, name: &str) -> Option<&'q str> {
     query
         .split('&')
         .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
@@ -162,6 +162,7 @@ pub(crate) fn page(list: &[Value], target: &str, base: &str, size: usize) -> Ans
         status: 200,
         json: Some(Value::Array(chunk)),
         next,
+        total: Some(list.len()),
     }
 }
 
@@ -170,6 +171,7 @@ pub(crate) fn ok(status: u16, json: Value) -> Answer {
         status,
         json: Some(json),
         next: None,
+        total: None,
     }
 }
 
@@ -474,6 +476,9 @@ fn create_ref(w: &mut World, input: &Value) -> Answer {
 }
 
 fn merge(w: &mut World, number: u64, input: &Value) -> Answer {
+    if w.items.contains_key(&number) {
+        w.land_push_at_merge(number);
+    }
     let Some(item) = w.items.get(&number) else {
         return error(404, "Not Found");
     };

@@ -366,6 +366,13 @@ fn decided(record: &str, own: bool) -> String {
     if let Some(toml::Value::Array(uncounted)) = table.get_mut("uncounted") {
         uncounted.retain(|u| u.get("by").and_then(|b| b.as_str()) != Some("mallory-m"));
     }
+    // Nor what they said: the record keeps each twin's own words.
+    if let Some(toml::Value::Array(discussion)) = table.get_mut("discussion") {
+        discussion.retain(|c| {
+            let by = c.get("by").and_then(|b| b.as_str());
+            by != Some("mallory-m") && by != Some("@mallory-m")
+        });
+    }
     no_commits(&format!("{table}\n{body}"))
 }
 

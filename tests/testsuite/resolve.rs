@@ -285,3 +285,85 @@ fn a_run_that_stopped_after_merging_is_finished_by_the_next() {
     game.at("2030-01-01T13:00:00Z", &["resolve"]);
     assert_eq!(game.main_commits(), commits, "and only once");
 }
+
+/// Issue 36: a resolved matter keeps its argument. The record holds every
+/// comment as data the TOML writer wrote (a comment that looks like the
+/// record's own syntax adds no vote and no field), a long one cut at the
+/// bound; the matter's page shows the discussion sanitised, each counted
+/// vote marked and linked from the votes.
+#[test]
+fn a_record_keeps_the_discussion_as_data_and_its_page_shows_it() {
+    let game = game_with_proposal();
+    vote(
+        &game,
+        "2030-01-01T01:00:00Z",
+        "boris-b",
+        "FOR: more springs, more **Gadgets**.",
+    );
+    let forged = "+++\n[[votes]]\nplayer = \"Eve\"\nvote = \"AGAINST\"\n+++\n<script>alert(1)</script><img src=x onerror=alert(2)> Eve says hi";
+    vote(&game, "2030-01-01T01:30:00Z", "eve-outsider", forged);
+    let long = format!("FOR. {}", "tick ".repeat(1_000));
+    vote(&game, "2030-01-01T02:00:00Z", "dmitri-d", &long);
+    game.at("2030-01-01T12:00:00Z", &["resolve"]);
+    let text = game
+        .read_at("main", "content/matters/00001.md")
+        .expect("a record on main");
+    let file = gitnomic::source::SourceFile::new("content/matters/00001.md", text.clone());
+    let record = gitnomic::record::Record::parse(&file).expect("the record reads back");
+    let voters: Vec<&str> = record.votes.iter().map(|v| v.player.as_str()).collect();
+    assert_eq!(voters, ["Ada", "Boris", "Dmitri"], "{text}");
+    assert_eq!(record.comments, Some(3), "{text}");
+    let said: Vec<(&str, Option<&str>)> = record
+        .discussion
+        .iter()
+        .map(|c| (c.by.as_str(), c.vote.as_deref()))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            ("Boris", Some("FOR")),
+            ("@eve-outsider", None),
+            ("Dmitri", Some("FOR"))
+        ]
+    );
+    assert_eq!(record.discussion[1].body, forged, "kept as written");
+    let cut = &record.discussion[2];
+    assert_eq!(
+        cut.body.chars().count(),
+        gitnomic::record::discussion::COMMENT_CHARS
+    );
+    assert_eq!(
+        cut.cut,
+        Some(u32::try_from(long.chars().count() - cut.body.chars().count()).unwrap())
+    );
+    game.at("2030-01-01T12:10:00Z", &["check"]);
+
+    game.at("2030-01-01T12:10:00Z", &["build"]);
+    let page = game.read("public/matters/1.html");
+    let discussion = page
+        .split("<section class=\"discussion\"")
+        .nth(1)
+        .expect("a discussion on the matter's page");
+    assert!(discussion.contains("(3 comments)"), "{discussion}");
+    assert!(
+        discussion.contains("FOR: more springs, more <strong>Gadgets</strong>."),
+        "{discussion}"
+    );
+    assert!(discussion.contains("Eve says hi"), "{discussion}");
+    for bad in ["<script", "onerror", "alert(1)"] {
+        assert!(!discussion.contains(bad), "{bad} in {discussion}");
+    }
+    assert!(
+        discussion.contains("<strong class=\"counted\">counted: FOR</strong>"),
+        "{discussion}"
+    );
+    assert!(discussion.contains("Cut here: "), "{discussion}");
+    let boris = &record.discussion[0];
+    assert!(
+        page.contains(&format!(
+            "<a href=\"#_c{}\">01:00 UTC on 1 Jan 2030</a>",
+            boris.id
+        )),
+        "Boris's vote links to his comment: {page}"
+    );
+}

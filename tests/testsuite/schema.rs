@@ -7,6 +7,8 @@
 //! Written here rather than taken from a JSON Schema crate because OpenAPI
 //! 3.0's `nullable` is not JSON Schema, and GitHub's description leans on it
 //! for exactly the fields this project cares about (`user`, `body`, ...).
+//! Swagger 2.0's `x-nullable` (Forgejo's description, see `swagger`) is
+//! read the same way; `$ref`s into `#/definitions/` resolve like any other.
 
 use serde_json::{Map, Value};
 
@@ -32,6 +34,14 @@ impl<'a> Schemas<'a> {
     }
 }
 
+/// Whether a schema allows null: OpenAPI 3.0's `nullable`, or the
+/// `x-nullable` extension of Swagger 2.0.
+fn nullable(schema: &Value) -> bool {
+    ["nullable", "x-nullable"]
+        .iter()
+        .any(|k| schema.get(*k).and_then(Value::as_bool) == Some(true))
+}
+
 /// Whether `value` fits `schema`. `strict` (for requests) also refuses
 /// fields the schema does not declare: GitHub ignores them, so sending one
 /// is a mistake on our side.
@@ -52,7 +62,7 @@ fn check(
     at: &str,
 ) -> Result<(), String> {
     let schema = s.resolve(schema);
-    if value.is_null() && schema.get("nullable").and_then(Value::as_bool) == Some(true) {
+    if value.is_null() && nullable(schema) {
         return Ok(());
     }
     if let Some(all) = schema.get("allOf").and_then(Value::as_array) {
@@ -84,9 +94,9 @@ fn check(
     });
     match kind {
         None => Ok(()),
-        Some(_) if value.is_null() => Err(format!(
-            "{at}: null, but GitHub's schema is not nullable here"
-        )),
+        Some(_) if value.is_null() => {
+            Err(format!("{at}: null, but the schema is not nullable here"))
+        }
         Some("object") => check_object(s, schema, value, strict, at),
         Some("array") => check_array(s, schema, value, strict, at),
         Some("string") => check_string(schema, value, at),
@@ -244,7 +254,7 @@ pub(crate) fn generate(s: &Schemas<'_>, schema: &Value, fill: &Value) -> Value {
 fn build(s: &Schemas<'_>, schema: &Value, fill: Option<&Value>) -> Value {
     let schema = s.resolve(schema);
     if let Some(all) = schema.get("allOf").and_then(Value::as_array) {
-        if fill.is_none() && schema.get("nullable").and_then(Value::as_bool) == Some(true) {
+        if fill.is_none() && nullable(schema) {
             return Value::Null;
         }
         let mut out = Value::Object(Map::new());
@@ -255,7 +265,7 @@ fn build(s: &Schemas<'_>, schema: &Value, fill: Option<&Value>) -> Value {
     }
     for key in ["oneOf", "anyOf"] {
         if let Some(alts) = schema.get(key).and_then(Value::as_array) {
-            if fill.is_none() && schema.get("nullable").and_then(Value::as_bool) == Some(true) {
+            if fill.is_none() && nullable(schema) {
                 return Value::Null;
             }
             let candidates: Vec<Value> = alts.iter().map(|a| build(s, a, fill)).collect();
@@ -270,7 +280,7 @@ fn build(s: &Schemas<'_>, schema: &Value, fill: Option<&Value>) -> Value {
     match fill {
         Some(Value::Null) => return Value::Null,
         Some(v) if !v.is_object() && !v.is_array() => return v.clone(),
-        None if schema.get("nullable").and_then(Value::as_bool) == Some(true) => {
+        None if nullable(schema) => {
             return Value::Null;
         }
         _ => {}

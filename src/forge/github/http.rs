@@ -15,6 +15,13 @@
 //!   `x-ratelimit-reset`; on a secondary limit `retry-after` is honoured, or
 //!   at least a minute passes; a wait that would outlast the run's budget
 //!   stops the run with [`ForgeError::RateLimited`] saying when to resume.
+//!
+//! The Forgejo adapter speaks through the same client in its own
+//! [`Flavor`]: its token scheme, its page-size parameter (`limit`), no
+//! GitHub headers; its lists say their total (`X-Total-Count`), kept in
+//! [`Reply::total`]. Forgejo describes no rate-limit headers, so a 429 from
+//! it (or a proxy before it) is waited out by the generic rule: honour
+//! `retry-after`, else a minute, then longer.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -36,7 +43,41 @@ pub(crate) struct Reply {
     pub(crate) reset: Option<i64>,
     /// `retry-after`, seconds.
     pub(crate) retry_after: Option<u64>,
+    /// `x-total-count`: how many items the whole list holds (Forgejo).
+    #[serde(default)]
+    pub(crate) total: Option<u64>,
 }
+
+/// How one forge's API is spoken: who it is (for messages), how the token
+/// is sent, the headers it wants, how a list's page size is asked for.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Flavor {
+    /// `GitHub`, `Forgejo`.
+    pub(crate) name: &'static str,
+    /// The `Authorization` scheme: `Bearer`, `token`.
+    pub(crate) scheme: &'static str,
+    /// The `Accept` header.
+    pub(crate) accept: &'static str,
+    /// GitHub's `X-GitHub-Api-Version`, if the forge wants it.
+    pub(crate) api_version: Option<&'static str>,
+    /// The query parameter of a list's page size: `per_page`, `limit`.
+    pub(crate) page_size: &'static str,
+    /// A list's page size when the request names none.
+    pub(crate) default_page: usize,
+    /// The environment variable that holds the token, for messages.
+    pub(crate) token_var: &'static str,
+}
+
+/// GitHub's REST API.
+pub(crate) const GITHUB: Flavor = Flavor {
+    name: "GitHub",
+    scheme: "Bearer",
+    accept: "application/vnd.github+json",
+    api_version: Some("2022-11-28"),
+    page_size: "per_page",
+    default_page: 30,
+    token_var: "GITHUB_TOKEN",
+};
 
 /// What became of a write.
 #[derive(Debug)]
@@ -53,6 +94,7 @@ pub type Sleeper = Box<dyn Fn(Duration)>;
 /// A client for one GitHub API base URL with one token.
 pub(crate) struct Client {
     agent: ureq::Agent,
+    flavor: Flavor,
     base: String,
     token: String,
     /// ETag and body of every GET answered 200, by URL.
@@ -83,6 +125,11 @@ enum Limit {
 
 impl Client {
     pub(crate) fn new(base: &str, token: &str, sleep: Sleeper) -> Self {
+        Self::with_flavor(base, token, sleep, GITHUB)
+    }
+
+    /// A client for another forge's API, spoken as `flavor` says.
+    pub(crate) fn with_flavor(base: &str, token: &str, sleep: Sleeper, flavor: Flavor) -> Self {
         let agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(Duration::from_secs(60)))
@@ -91,6 +138,7 @@ impl Client {
             .into();
         Client {
             agent,
+            flavor,
             base: base.trim_end_matches('/').to_string(),
             token: token.to_string(),
             cache: RefCell::new(HashMap::new()),
@@ -147,7 +195,9 @@ impl Client {
             match cached {
                 // A full last page may have grown a next page while its own
                 // items stayed the same: read it afresh to be sure.
-                Some(cached) if cached.next.is_none() && full_page(&url, &cached.body) => {
+                Some(cached)
+                    if cached.next.is_none() && full_page(&url, &cached.body, self.flavor) =>
+                {
                     self.cache.borrow_mut().remove(&url);
                     return self.get(path);
                 }
@@ -208,7 +258,7 @@ impl Client {
                     message(&reply.body)
                 )));
             }
-            check_auth(&reply)?;
+            check_auth(&reply, self.flavor)?;
             return Ok(Sent::Done(reply));
         }
     }
@@ -239,7 +289,7 @@ impl Client {
                 continue;
             }
             let (reply, tag) = result?;
-            check_auth(&reply)?;
+            check_auth(&reply, self.flavor)?;
             return Ok((reply, tag));
         }
     }
@@ -266,8 +316,8 @@ impl Client {
         };
         if self.waited.get() + wait > self.max_wait.get() {
             let kind = match limit {
-                Limit::Primary { .. } => "the hourly request quota is spent",
-                Limit::Secondary { .. } => "GitHub asked us to slow down",
+                Limit::Primary { .. } => "the hourly request quota is spent".to_string(),
+                Limit::Secondary { .. } => format!("{} asked us to slow down", self.flavor.name),
             };
             return Err(ForgeError::RateLimited(format!(
                 "{kind} (HTTP {}); waiting until {} would outlast this run's budget of {} s \
@@ -303,9 +353,15 @@ impl Client {
         let request = ureq::http::Request::builder()
             .method(method)
             .uri(url)
-            .header("Accept", "application/vnd.github+json")
-            .header("X-GitHub-Api-Version", "2022-11-28")
-            .header("Authorization", format!("Bearer {}", self.token));
+            .header("Accept", self.flavor.accept)
+            .header(
+                "Authorization",
+                format!("{} {}", self.flavor.scheme, self.token),
+            );
+        let request = match self.flavor.api_version {
+            Some(version) => request.header("X-GitHub-Api-Version", version),
+            None => request,
+        };
         let request = match etag {
             Some(tag) => request.header("If-None-Match", tag),
             None => request,
@@ -338,6 +394,7 @@ impl Client {
         let remaining = header("x-ratelimit-remaining").and_then(|s| s.parse().ok());
         let reset = header("x-ratelimit-reset").and_then(|s| s.parse().ok());
         let retry_after = header("retry-after").and_then(|s| s.parse().ok());
+        let total = header("x-total-count").and_then(|s| s.parse().ok());
         let status = response.status().as_u16();
         let body = response
             .body_mut()
@@ -350,21 +407,22 @@ impl Client {
             remaining,
             reset,
             retry_after,
+            total,
         };
         Ok((reply, tag))
     }
 }
 
-/// Whether a list reply holds as many items as its `per_page` asked for
-/// (30 if it did not say).
-fn full_page(url: &str, body: &str) -> bool {
+/// Whether a list reply holds as many items as its page size asked for
+/// (the forge's default if it did not say).
+fn full_page(url: &str, body: &str, flavor: Flavor) -> bool {
     let per_page = url
         .split_once('?')
         .map_or("", |(_, q)| q)
         .split('&')
-        .find_map(|kv| kv.strip_prefix("per_page="))
+        .find_map(|kv| kv.strip_prefix(flavor.page_size)?.strip_prefix('='))
         .and_then(|n| n.parse::<usize>().ok())
-        .unwrap_or(30);
+        .unwrap_or(flavor.default_page);
     serde_json::from_str::<Vec<serde_json::Value>>(body).is_ok_and(|items| items.len() >= per_page)
 }
 
@@ -402,10 +460,11 @@ fn says_secondary_limit(body: &str) -> bool {
         .is_some_and(|m| m.contains("secondary rate limit"))
 }
 
-fn check_auth(reply: &Reply) -> Result<(), ForgeError> {
+fn check_auth(reply: &Reply, flavor: Flavor) -> Result<(), ForgeError> {
     match reply.status {
         401 => Err(ForgeError::Unauthorized(format!(
-            "401: the token is missing or invalid (set GITHUB_TOKEN): {}",
+            "401: the token is missing or invalid (set {}): {}",
+            flavor.token_var,
             message(&reply.body)
         ))),
         403 => Err(ForgeError::Unauthorized(format!(
@@ -447,7 +506,7 @@ pub(crate) fn parse<T: for<'de> serde::Deserialize<'de>>(
     what: &str,
 ) -> Result<T, ForgeError> {
     serde_json::from_str(body)
-        .map_err(|e| ForgeError::Other(format!("{what}: unexpected reply from GitHub: {e}")))
+        .map_err(|e| ForgeError::Other(format!("{what}: unexpected reply from the forge: {e}")))
 }
 
 /// The `rel="next"` URL of a `Link` header.
@@ -518,7 +577,7 @@ mod tests {
         };
         assert_eq!(limit(&refused), None);
         assert!(matches!(
-            check_auth(&refused),
+            check_auth(&refused, GITHUB),
             Err(ForgeError::Unauthorized(_))
         ));
         let not_json = Reply {
@@ -579,10 +638,10 @@ mod tests {
 
     #[test]
     fn knows_a_full_page() {
-        assert!(full_page("/x?per_page=2", "[1,2]"));
-        assert!(!full_page("/x?per_page=3", "[1,2]"));
-        assert!(!full_page("/x", "[1,2]"));
-        assert!(!full_page("/x?per_page=1", "{}"));
+        assert!(full_page("/x?per_page=2", "[1,2]", GITHUB));
+        assert!(!full_page("/x?per_page=3", "[1,2]", GITHUB));
+        assert!(!full_page("/x", "[1,2]", GITHUB));
+        assert!(!full_page("/x?per_page=1", "{}", GITHUB));
     }
 
     #[test]

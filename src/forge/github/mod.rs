@@ -17,14 +17,14 @@
 //! is old (see `threads`).
 
 mod admin;
-mod codec;
+pub(crate) mod codec;
 mod dto;
 pub mod event;
 mod heads;
 pub(crate) mod http;
 mod runs;
-mod threads;
-mod writes;
+pub(crate) mod threads;
+pub(crate) mod writes;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -35,16 +35,10 @@ use self::codec::encode;
 use self::dto::{Issue, IssueComment, IssueEvent, LineComment, Pull, PullFile, Review};
 pub use self::http::Sleeper;
 use self::http::{Client, expect_ok, parse};
+use super::votes::{self, Reviewed};
 use super::{Forge, ForgeComment, ForgeError, HeadSha, Login, MatterInfo};
-use crate::matter::{Change, KindEvent, MatterNumber, ReviewState, Via};
+use crate::matter::{Change, KindEvent, MatterNumber, ReviewState};
 use crate::time::Timestamp;
-
-/// Review ids are offset by this so they never collide with comment ids
-/// (both are ordered by time first; the id only breaks ties).
-const REVIEW_ID_OFFSET: u64 = 1 << 50;
-
-/// Ids of comments on lines of a diff, likewise (another of GitHub's sequences).
-const LINE_COMMENT_ID_OFFSET: u64 = 1 << 51;
 
 /// GitHub lists at most this many files of a pull request.
 const MAX_LISTED_FILES: usize = 3000;
@@ -288,54 +282,39 @@ impl GitHubForge {
         let mut out = Vec::new();
         let mut dismissed = Vec::new();
         for r in self.list::<Review>(&format!("/pulls/{number}/reviews?per_page=100"))? {
-            let via = match r.state.as_deref() {
-                Some("APPROVED") => Via::Review(ReviewState::Approved),
-                Some("CHANGES_REQUESTED") => Via::Review(ReviewState::ChangesRequested),
-                Some("COMMENTED") => Via::Review(ReviewState::Commented),
+            let state = match r.state.as_deref() {
+                Some("APPROVED") => Reviewed::Submitted(ReviewState::Approved),
+                Some("CHANGES_REQUESTED") => Reviewed::Submitted(ReviewState::ChangesRequested),
+                Some("COMMENTED") => Reviewed::Submitted(ReviewState::Commented),
                 Some("DISMISSED") => {
                     dismissed.push(r.id);
-                    Via::Dismissed
+                    Reviewed::Dismissed
                 }
-                _ => continue, // pending: not submitted
+                _ => Reviewed::NotSubmitted, // pending: not submitted
             };
-            let (Some(user), Some(at)) = (r.user, r.submitted_at) else {
-                continue; // a deleted account, or a review still pending
-            };
-            let body = r.body.unwrap_or_default();
-            if via == Via::Review(ReviewState::Commented) && body.trim().is_empty() {
-                continue; // only its line comments can say anything
-            }
-            out.push(ForgeComment {
-                id: r.id + REVIEW_ID_OFFSET,
-                author: Login(user.login),
-                created: dto::time(&at)?,
-                edited: None,
-                body,
+            out.extend(votes::review(votes::Review {
+                id: r.id,
+                login: r.user.map(|u| u.login),
+                submitted: r.submitted_at,
+                body: r.body,
                 link: r.html_url,
-                via,
-            });
+                state,
+            })?);
         }
         let path = format!("/pulls/{number}/comments?per_page=100");
         for c in self.list::<LineComment>(&path)? {
-            let Some(user) = c.user else { continue };
             let in_dismissed = c
                 .pull_request_review_id
                 .is_some_and(|id| dismissed.contains(&id));
-            let created = dto::time(&c.created_at)?;
-            let updated = dto::time(&c.updated_at)?;
-            out.push(ForgeComment {
-                id: c.id + LINE_COMMENT_ID_OFFSET,
-                author: Login(user.login),
-                created,
-                edited: (updated > created).then_some(updated),
-                body: c.body.unwrap_or_default(),
+            let written = votes::Written {
+                id: c.id,
+                login: c.user.map(|u| u.login),
+                created: &c.created_at,
+                updated: &c.updated_at,
+                body: c.body,
                 link: c.html_url,
-                via: if in_dismissed {
-                    Via::Dismissed
-                } else {
-                    Via::LineComment
-                },
-            });
+            };
+            out.extend(votes::line_comment(written, in_dismissed)?);
         }
         Ok(out)
     }
@@ -343,20 +322,14 @@ impl GitHubForge {
 
 /// A conversation comment as the tally reads it; `None` for a deleted account's.
 pub(crate) fn issue_comment(c: IssueComment) -> Result<Option<ForgeComment>, ForgeError> {
-    let Some(user) = c.user else {
-        return Ok(None);
-    };
-    let created = dto::time(&c.created_at)?;
-    let updated = dto::time(&c.updated_at)?;
-    Ok(Some(ForgeComment {
+    votes::conversation(votes::Written {
         id: c.id,
-        author: Login(user.login),
-        created,
-        edited: (updated > created).then_some(updated),
-        body: c.body.unwrap_or_default(),
+        login: c.user.map(|u| u.login),
+        created: &c.created_at,
+        updated: &c.updated_at,
+        body: c.body,
         link: c.html_url,
-        via: Via::Comment,
-    }))
+    })
 }
 
 impl Forge for GitHubForge {
