@@ -11,7 +11,7 @@ use std::path::Path;
 use super::{GitError, Repo, read_err};
 use crate::game::GAME_DIRS;
 use crate::matter::{HeadSha, MatterNumber};
-use crate::plan::{ForkChanges, Merged, TreeId, Trial};
+use crate::plan::{ForkChanges, Merged, TreeId, Trial, TrialError};
 use crate::source::SourceFile;
 
 /// Trial merges against the tip of one branch.
@@ -64,25 +64,32 @@ impl GitTrial {
 
     /// The tree where `head` forked from the branch, or from the branch
     /// as it was before merge commit `merged`.
-    pub fn fork_tree(&self, head: &HeadSha, merged: Option<&HeadSha>) -> Result<TreeId, String> {
+    pub(crate) fn fork_tree(
+        &self,
+        head: &HeadSha,
+        merged: Option<&HeadSha>,
+    ) -> Result<TreeId, TrialError> {
         Ok(TreeId(self.fork_from(head, merged)?.tree_id().to_string()))
     }
 
-    fn commit(&self, sha: &HeadSha) -> Result<git2::Commit<'_>, String> {
-        let oid =
-            git2::Oid::from_str(&sha.0).map_err(|e| format!("{sha} is not a commit id: {e}"))?;
-        self.repo.inner.find_commit(oid).map_err(|e| {
-            format!(
-                "commit {sha} is not in the repository (was it fetched?): {}",
-                e.message()
-            )
-        })
+    fn commit(&self, sha: &HeadSha) -> Result<git2::Commit<'_>, TrialError> {
+        let oid = git2::Oid::from_str(&sha.0).map_err(|e| TrialError::NotACommitId {
+            sha: sha.clone(),
+            why: e.to_string(),
+        })?;
+        self.repo
+            .inner
+            .find_commit(oid)
+            .map_err(|e| TrialError::Missing {
+                sha: sha.clone(),
+                why: e.message().to_string(),
+            })
     }
 
-    fn tree(&self, id: &str) -> Result<git2::Tree<'_>, String> {
+    fn tree(&self, id: &str) -> Result<git2::Tree<'_>, TrialError> {
         git2::Oid::from_str(id)
             .and_then(|oid| self.repo.inner.find_tree(oid))
-            .map_err(|e| format!("tree {id}: {}", e.message()))
+            .map_err(|e| TrialError::Repository(format!("tree {id}: {}", e.message())))
     }
 
     /// The merge base of `head` with the branch's tip, or with the branch
@@ -91,48 +98,46 @@ impl GitTrial {
         &self,
         head: &HeadSha,
         merged: Option<&HeadSha>,
-    ) -> Result<git2::Commit<'_>, String> {
+    ) -> Result<git2::Commit<'_>, TrialError> {
         let tip = match merged {
             Some(merge) => self
                 .commit(merge)?
                 .parent_id(0)
-                .map_err(|e| format!("{merge} has no parent: {}", e.message()))?,
+                .map_err(|e| TrialError::NoParent {
+                    merge: merge.clone(),
+                    why: e.message().to_string(),
+                })?,
             None => self.base,
         };
         let head = self.commit(head)?;
-        let fork = self.repo.inner.merge_base(tip, head.id()).map_err(|e| {
-            format!(
-                "{} has no common history with the base branch: {}",
-                head.id(),
-                e.message()
-            )
-        })?;
-        self.repo
-            .inner
-            .find_commit(fork)
-            .map_err(|e| e.message().to_string())
+        let fork =
+            self.repo
+                .inner
+                .merge_base(tip, head.id())
+                .map_err(|e| TrialError::Unrelated {
+                    head: head.id().to_string(),
+                    why: e.message().to_string(),
+                })?;
+        self.repo.inner.find_commit(fork).map_err(|e| git_err(&e))
     }
 }
 
 impl Trial for GitTrial {
     /// Merges commit `head` onto tree `onto`, three-way from the merge base
     /// of `head` and the branch's tip, as the forge would merge it.
-    fn merge(&mut self, onto: &TreeId, head: &HeadSha) -> Result<Merged, String> {
+    fn merge(&mut self, onto: &TreeId, head: &HeadSha) -> Result<Merged, TrialError> {
         let ancestor = self
             .fork_from(head, None)?
             .tree()
-            .map_err(|e| e.message().to_string())?;
-        let theirs = self
-            .commit(head)?
-            .tree()
-            .map_err(|e| e.message().to_string())?;
+            .map_err(|e| git_err(&e))?;
+        let theirs = self.commit(head)?.tree().map_err(|e| git_err(&e))?;
         let ours = self.tree(&onto.0)?;
         let repo = &self.repo.inner;
         let mut index = repo
             .merge_trees(&ancestor, &ours, &theirs, None)
-            .map_err(|e| format!("merging {head}: {}", e.message()))?;
+            .map_err(|e| TrialError::Repository(format!("merging {head}: {}", e.message())))?;
         if index.has_conflicts() {
-            let conflicts = index.conflicts().map_err(|e| e.message().to_string())?;
+            let conflicts = index.conflicts().map_err(|e| git_err(&e))?;
             let mut paths: Vec<String> = conflicts
                 .flatten()
                 .filter_map(|c| c.our.or(c.their).or(c.ancestor))
@@ -142,57 +147,53 @@ impl Trial for GitTrial {
             paths.dedup();
             return Ok(Merged::Conflict(paths));
         }
-        let tree = index
-            .write_tree_to(repo)
-            .map_err(|e| e.message().to_string())?;
+        let tree = index.write_tree_to(repo).map_err(|e| git_err(&e))?;
         Ok(Merged::Clean(TreeId(tree.to_string())))
     }
 
     /// Tree `onto` with the file at `path` set to `text`.
-    fn write(&mut self, onto: &TreeId, path: &str, text: &str) -> Result<TreeId, String> {
+    fn write(&mut self, onto: &TreeId, path: &str, text: &str) -> Result<TreeId, TrialError> {
         let repo = &self.repo.inner;
         let base = self.tree(&onto.0)?;
-        let blob = repo
-            .blob(text.as_bytes())
-            .map_err(|e| e.message().to_string())?;
+        let blob = repo.blob(text.as_bytes()).map_err(|e| git_err(&e))?;
         let mut update = git2::build::TreeUpdateBuilder::new();
         update.upsert(path, blob, git2::FileMode::Blob);
         let tree = update
             .create_updated(repo, &base)
-            .map_err(|e| format!("writing {path}: {}", e.message()))?;
+            .map_err(|e| TrialError::Repository(format!("writing {path}: {}", e.message())))?;
         Ok(TreeId(tree.to_string()))
     }
 
     /// The game files of a tree.
-    fn files(&mut self, tree: &TreeId) -> Result<Vec<SourceFile>, String> {
+    fn files(&mut self, tree: &TreeId) -> Result<Vec<SourceFile>, TrialError> {
         self.repo
             .game_files(&tree.0, GAME_DIRS)
-            .map_err(|e| e.to_string())
+            .map_err(|e| TrialError::Repository(e.to_string()))
     }
 
     /// What `head` changes since it forked from the branch.
-    fn changes(&mut self, head: &HeadSha) -> Result<ForkChanges, String> {
+    fn changes(&mut self, head: &HeadSha) -> Result<ForkChanges, TrialError> {
         let fork = self.fork_from(head, None)?.id().to_string();
         let (paths, unfit) = self
             .repo
             .fork_changes(&fork, &head.0)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| TrialError::Repository(e.to_string()))?;
         Ok(ForkChanges { paths, unfit })
     }
 
     /// The tree of a commit.
-    fn tree_of(&mut self, commit: &HeadSha) -> Result<TreeId, String> {
+    fn tree_of(&mut self, commit: &HeadSha) -> Result<TreeId, TrialError> {
         Ok(TreeId(self.commit(commit)?.tree_id().to_string()))
     }
 
     /// The tree where `head` forked from the branch.
-    fn fork_of(&mut self, head: &HeadSha) -> Result<TreeId, String> {
+    fn fork_of(&mut self, head: &HeadSha) -> Result<TreeId, TrialError> {
         self.fork_tree(head, None)
     }
 
     /// The tree where `head` forked from the branch as it was before merge
     /// commit `merge`.
-    fn fork_before(&mut self, head: &HeadSha, merge: &HeadSha) -> Result<TreeId, String> {
+    fn fork_before(&mut self, head: &HeadSha, merge: &HeadSha) -> Result<TreeId, TrialError> {
         self.fork_tree(head, Some(merge))
     }
 
@@ -202,20 +203,21 @@ impl Trial for GitTrial {
         &mut self,
         head: &HeadSha,
         number: MatterNumber,
-    ) -> Result<Option<HeadSha>, String> {
+    ) -> Result<Option<HeadSha>, TrialError> {
         let head = self.commit(head)?.id();
         self.repo
             .merge_of(self.base, head, number)
             .map(|c| c.map(|c| HeadSha(c.to_string())))
-            .map_err(|e| e.to_string())
+            .map_err(|e| TrialError::Repository(e.to_string()))
     }
 
     /// The tree just before merge commit `merge` (its first parent).
-    fn before(&mut self, merge: &HeadSha) -> Result<TreeId, String> {
+    fn before(&mut self, merge: &HeadSha) -> Result<TreeId, TrialError> {
         let commit = self.commit(merge)?;
-        let parent = commit
-            .parent(0)
-            .map_err(|e| format!("{merge} has no parent: {}", e.message()))?;
+        let parent = commit.parent(0).map_err(|e| TrialError::NoParent {
+            merge: merge.clone(),
+            why: e.message().to_string(),
+        })?;
         Ok(TreeId(parent.tree_id().to_string()))
     }
 
@@ -226,23 +228,28 @@ impl Trial for GitTrial {
 
     /// Moves the tip pull requests fork from to a commit (in memory) of
     /// the tip and `head`, as the merge the plan makes will.
-    fn merges(&mut self, head: &HeadSha) -> Result<(), String> {
+    fn merges(&mut self, head: &HeadSha) -> Result<(), TrialError> {
         let head = self.commit(head)?;
         let tip = self
             .repo
             .inner
             .find_commit(self.base)
-            .map_err(|e| e.message().to_string())?;
-        let tree = tip.tree().map_err(|e| e.message().to_string())?;
+            .map_err(|e| git_err(&e))?;
+        let tree = tip.tree().map_err(|e| git_err(&e))?;
         let who = git2::Signature::new("gitnomic", "gitnomic@localhost", &git2::Time::new(0, 0))
-            .map_err(|e| e.message().to_string())?;
+            .map_err(|e| git_err(&e))?;
         let planned = self
             .repo
             .inner
             .commit(None, &who, &who, "a planned merge", &tree, &[&tip, &head])
-            .map_err(|e| e.message().to_string())?;
+            .map_err(|e| git_err(&e))?;
         drop((head, tip, tree));
         self.base = planned;
         Ok(())
     }
+}
+
+/// Git's own words for a failure, as the repository's trouble.
+fn git_err(e: &git2::Error) -> TrialError {
+    TrialError::Repository(e.message().to_string())
 }

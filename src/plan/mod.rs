@@ -64,38 +64,80 @@ pub(crate) struct ForkChanges {
     pub unfit: Vec<String>,
 }
 
+/// Why the repository could not answer the plan: a caller can tell a head
+/// that was never fetched or shares no history with the branch from the
+/// repository's own trouble. The words are those a person saw before.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum TrialError {
+    /// The text is not a commit id at all.
+    #[error("{sha} is not a commit id: {why}")]
+    NotACommitId {
+        /// The text given as a commit.
+        sha: HeadSha,
+        /// What git said.
+        why: String,
+    },
+    /// A commit the repository does not hold (not fetched yet).
+    #[error("commit {sha} is not in the repository (was it fetched?): {why}")]
+    Missing {
+        /// The commit.
+        sha: HeadSha,
+        /// What git said.
+        why: String,
+    },
+    /// A head that shares no history with the base branch.
+    #[error("{head} has no common history with the base branch: {why}")]
+    Unrelated {
+        /// The head's commit id.
+        head: String,
+        /// What git said.
+        why: String,
+    },
+    /// A merge commit without a first parent.
+    #[error("{merge} has no parent: {why}")]
+    NoParent {
+        /// The merge commit.
+        merge: HeadSha,
+        /// What git said.
+        why: String,
+    },
+    /// Any other trouble of the repository's, as git or the reader said it.
+    #[error("{0}")]
+    Repository(String),
+}
+
 /// What the plan asks of the repository: reading trees and merging them in
 /// memory, never touching a branch, the index or the work tree. Errors are
 /// the repository's own trouble (a head that was never fetched, say).
 pub(crate) trait Trial {
     /// Merges commit `head` onto `onto` as the forge would merge it into the
     /// default branch (three-way, from their merge base).
-    fn merge(&mut self, onto: &TreeId, head: &HeadSha) -> Result<Merged, String>;
+    fn merge(&mut self, onto: &TreeId, head: &HeadSha) -> Result<Merged, TrialError>;
     /// `onto` with the file at `path` set to `text`.
-    fn write(&mut self, onto: &TreeId, path: &str, text: &str) -> Result<TreeId, String>;
+    fn write(&mut self, onto: &TreeId, path: &str, text: &str) -> Result<TreeId, TrialError>;
     /// The game files (rules/, state/, content/) of a tree.
-    fn files(&mut self, tree: &TreeId) -> Result<Vec<SourceFile>, String>;
+    fn files(&mut self, tree: &TreeId) -> Result<Vec<SourceFile>, TrialError>;
     /// The paths `head` changes since it forked from the default branch,
     /// and why the files it adds or changes cannot be read as the game's
     /// (a link, a file over its size, a game file that is not UTF-8), one
     /// reason a file: a matter with any cannot stand.
-    fn changes(&mut self, head: &HeadSha) -> Result<ForkChanges, String>;
+    fn changes(&mut self, head: &HeadSha) -> Result<ForkChanges, TrialError>;
     /// The tree of commit `commit`.
-    fn tree_of(&mut self, commit: &HeadSha) -> Result<TreeId, String>;
+    fn tree_of(&mut self, commit: &HeadSha) -> Result<TreeId, TrialError>;
     /// The tree where `head` forked from the default branch.
-    fn fork_of(&mut self, head: &HeadSha) -> Result<TreeId, String>;
+    fn fork_of(&mut self, head: &HeadSha) -> Result<TreeId, TrialError>;
     /// The tree where `head` forked from the default branch as it was just
     /// before merge commit `merge` (for a pull request already merged, whose
     /// head the default branch now contains).
-    fn fork_before(&mut self, head: &HeadSha, merge: &HeadSha) -> Result<TreeId, String>;
+    fn fork_before(&mut self, head: &HeadSha, merge: &HeadSha) -> Result<TreeId, TrialError>;
     /// The tree just before merge commit `merge` (its first parent).
-    fn before(&mut self, merge: &HeadSha) -> Result<TreeId, String>;
+    fn before(&mut self, merge: &HeadSha) -> Result<TreeId, TrialError>;
     /// Whether the repository holds commit `head`.
     fn has(&mut self, head: &HeadSha) -> bool;
     /// Notes that the plan merges `head`: later matters fork from the
     /// branch as that merge leaves it (a head the merged one holds now
     /// shares more history with the branch), as the forge will merge them.
-    fn merges(&mut self, head: &HeadSha) -> Result<(), String>;
+    fn merges(&mut self, head: &HeadSha) -> Result<(), TrialError>;
     /// Matter `number`'s merge of `head` on the default branch, if the
     /// branch holds it (merged by a run stopped before the forge said so).
     /// Not any commit that brought `head` in: two matters may share a head.
@@ -103,7 +145,7 @@ pub(crate) trait Trial {
         &mut self,
         head: &HeadSha,
         number: MatterNumber,
-    ) -> Result<Option<HeadSha>, String>;
+    ) -> Result<Option<HeadSha>, TrialError>;
 }
 
 /// What the plan works from.

@@ -771,8 +771,11 @@ fn awaits_address(game: &Game) -> bool {
         .is_some_and(|s| s.dynasty.phase == crate::gamestate::Phase::AwaitingAscension)
 }
 
-pub(super) fn repo(number: MatterNumber, why: String) -> PlanError {
-    PlanError::Repository { number, why }
+pub(super) fn repo(number: MatterNumber, why: impl std::fmt::Display) -> PlanError {
+    PlanError::Repository {
+        number,
+        why: why.to_string(),
+    }
 }
 
 pub(super) fn no_state() -> PlanError {

@@ -5,7 +5,7 @@
 //! alone but not together are caught before anything is merged.
 
 use super::effect::{DynastyValue, GAME_FILE};
-use super::{Merged, TreeId, Trial};
+use super::{Merged, TreeId, Trial, TrialError};
 use crate::game::Game;
 use crate::gamestate::edit::StateDoc;
 use crate::matter::{HeadSha, Kind, MatterNumber, admission};
@@ -41,7 +41,7 @@ impl Prospect {
         kind: Kind,
         number: MatterNumber,
         head: &HeadSha,
-    ) -> Result<Attempt, String> {
+    ) -> Result<Attempt, TrialError> {
         let changes = trial.changes(head)?;
         if let Some(why) = changes
             .paths
@@ -89,15 +89,17 @@ impl Prospect {
         trial: &mut dyn Trial,
         edits: &[(&'static str, DynastyValue)],
     ) -> Result<(), String> {
-        let files = trial.files(&self.tree)?;
+        let files = trial.files(&self.tree).map_err(|e| e.to_string())?;
         let text = files
             .iter()
             .find(|f| f.path == GAME_FILE)
             .map(|f| f.text.clone())
             .ok_or_else(|| format!("{GAME_FILE} is missing"))?;
         let edited = edit_dynasty_text(&text, edits)?;
-        self.tree = trial.write(&self.tree, GAME_FILE, &edited)?;
-        self.game = Game::check(&trial.files(&self.tree)?);
+        self.tree = trial
+            .write(&self.tree, GAME_FILE, &edited)
+            .map_err(|e| e.to_string())?;
+        self.game = Game::check(&trial.files(&self.tree).map_err(|e| e.to_string())?);
         Ok(())
     }
 }

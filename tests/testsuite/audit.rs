@@ -6,12 +6,6 @@
 
 use crate::game_test::GameTest;
 
-fn committed() -> GameTest {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
-    game
-}
-
 /// Proposal #1 by Ada, adding a sentence to the Springs rule, enacted by
 /// three FOR at 13:00.
 fn enacted_proposal(game: &GameTest) -> String {
@@ -42,7 +36,7 @@ fn enacted_proposal(game: &GameTest) -> String {
 
 #[test]
 fn a_record_rewritten_against_the_forge_is_named() {
-    let game = committed();
+    let game = GameTest::committed();
     let rule = enacted_proposal(&game);
     let audit = game.run(&["audit"]);
     assert_eq!(audit.code, 0, "{}{}", audit.stdout, audit.stderr);
@@ -80,7 +74,7 @@ fn a_record_rewritten_against_the_forge_is_named() {
 
 #[test]
 fn a_record_whose_label_disagrees_is_named_and_problems_are_counted_apart() {
-    let game = committed();
+    let game = GameTest::committed();
     enacted_proposal(&game);
     // The record says failed (its votes then say otherwise, too) while
     // the forge merged it and labels it enacted: two problems, one record.
@@ -172,7 +166,7 @@ fn assert_roll_missed(game: &GameTest) {
 
 #[test]
 fn a_deleted_dice_log_is_caught_by_verify_and_audit() {
-    let game = committed();
+    let game = GameTest::committed();
     rolled(&game);
     game.commit_removing("main", "content/rolls/00001.toml", "tidy");
     assert_roll_missed(&game);
@@ -180,7 +174,7 @@ fn a_deleted_dice_log_is_caught_by_verify_and_audit() {
 
 #[test]
 fn a_roll_dropped_from_the_dice_log_is_caught_by_verify_and_audit() {
-    let game = committed();
+    let game = GameTest::committed();
     rolled(&game);
     let log = game.read_at("main", "content/rolls/00001.toml").unwrap();
     let start = log.find("[[rolls]]").expect("a roll");
@@ -197,7 +191,7 @@ fn a_roll_dropped_from_the_dice_log_is_caught_by_verify_and_audit() {
 /// it. A log deleted from main is found by what the status still shows.
 #[test]
 fn a_roll_only_the_status_shows_is_missed_by_audit_when_its_log_goes() {
-    let game = committed();
+    let game = GameTest::committed();
     game.open("2030-01-01T00:00:00Z", "ada-tinkers", "cfj", "Luck", None);
     game.at(
         "2030-01-01T01:00:00Z",

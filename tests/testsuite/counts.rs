@@ -8,12 +8,6 @@
 use crate::game_test::{GameTest, Run};
 use crate::histories_checks::assert_same_state;
 
-fn committed() -> GameTest {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
-    game
-}
-
 /// A branch `name` adding `sentence` to the Springs rule.
 fn rule_branch(game: &GameTest, name: &str, sentence: &str) {
     let rule = game.read("rules/dynastic/springs.md") + "\n" + sentence + "\n";
@@ -118,7 +112,7 @@ fn every_door_says_no_matter(game: &GameTest, at: &str, number: u64, kind: &str,
 /// never stopped does.
 #[test]
 fn a_matter_being_finished_is_counted_once_as_its_record_says() {
-    let game = committed();
+    let game = GameTest::committed();
     rule_branch(&game, "p1", "One sentence.");
     page_branch(&game, "p2");
     game.open(
@@ -177,7 +171,7 @@ fn a_matter_being_finished_is_counted_once_as_its_record_says() {
 /// opened after it stands and is enacted on its votes.
 #[test]
 fn a_dov_that_is_no_matter_begins_no_hiatus() {
-    let game = committed();
+    let game = GameTest::committed();
     readme_branch(&game, "dov");
     rule_branch(&game, "p2", "A sentence.");
     game.open(
@@ -214,7 +208,7 @@ fn a_dov_that_is_no_matter_begins_no_hiatus() {
 /// limit of 2 pending, and is enacted on its votes.
 #[test]
 fn proposals_that_are_no_matter_count_towards_no_limit() {
-    let game = committed();
+    let game = GameTest::committed();
     readme_branch(&game, "r1");
     readme_branch(&game, "r2");
     rule_branch(&game, "p3", "A sentence.");
@@ -261,7 +255,7 @@ fn proposals_that_are_no_matter_count_towards_no_limit() {
 /// nothing merged.
 #[test]
 fn a_proposal_opened_as_an_issue_is_no_matter() {
-    let game = committed();
+    let game = GameTest::committed();
     game.open(
         "2030-01-01T00:00:00Z",
         "ada-tinkers",
@@ -298,7 +292,7 @@ fn a_proposal_opened_as_an_issue_is_no_matter() {
 /// local forge's file says where it is based, as GitHub's `base.ref` does.
 #[test]
 fn a_pull_request_based_on_another_branch_is_no_matter_and_never_merged() {
-    let game = committed();
+    let game = GameTest::committed();
     rule_branch(&game, "p1", "A sentence.");
     game.commit_on(
         "release",

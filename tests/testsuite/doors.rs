@@ -3,35 +3,8 @@
 //! binary on the local forge. The bundled game: five players, Wren the
 //! Clockmaker, quorum 3.
 
-use crate::game_test::{GameTest, copy_tree};
+use crate::game_test::{GameTest, copy_tree, open_matter};
 use crate::histories_checks::assert_same_state;
-
-fn committed() -> GameTest {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
-    game
-}
-
-/// Opens a matter from `branch` (or an issue) as `login` at `at`, with
-/// `body`; returns its number.
-fn open(
-    game: &GameTest,
-    at: &str,
-    login: &str,
-    kind: &str,
-    branch: Option<&str>,
-    body: &str,
-) -> String {
-    let mut args = vec![
-        "play", "open", "--as", login, "--kind", kind, "--title", "A matter", "--body", body,
-    ];
-    if let Some(branch) = branch {
-        args.extend(["--branch", branch]);
-    }
-    let run = game.at(at, &args);
-    let number = run.stdout.split('#').nth(1).unwrap_or_default();
-    number.chars().take_while(char::is_ascii_digit).collect()
-}
 
 /// Comments `body` on `number` as `login` at `at`; returns the comment's id.
 fn comment(game: &GameTest, at: &str, number: &str, login: &str, body: &str) -> String {
@@ -71,8 +44,8 @@ fn record(game: &GameTest, number: u64) -> Option<String> {
 /// hiatus and is never enacted.
 #[test]
 fn a_dov_within_its_authors_cooldown_is_refused_by_every_door() {
-    let game = committed();
-    let first = open(&game, "2030-01-01T00:00:00Z", "dmitri-d", "dov", None, "");
+    let game = GameTest::committed();
+    let first = open_matter(&game, "2030-01-01T00:00:00Z", "dmitri-d", "dov", None, "");
     for login in ["ada-tinkers", "boris-b", "cleo-c", "wren-w"] {
         comment(&game, "2030-01-01T01:00:00Z", &first, login, "AGAINST");
     }
@@ -83,7 +56,7 @@ fn a_dov_within_its_authors_cooldown_is_refused_by_every_door() {
         run.stdout
     );
     assert!(record(&game, 1).unwrap().contains("against = 4"));
-    let second = open(&game, "2030-01-02T09:00:00Z", "dmitri-d", "dov", None, "");
+    let second = open_matter(&game, "2030-01-02T09:00:00Z", "dmitri-d", "dov", None, "");
     for login in ["ada-tinkers", "boris-b", "cleo-c"] {
         comment(&game, "2030-01-02T09:30:00Z", &second, login, "FOR");
     }
@@ -144,8 +117,8 @@ fn a_dov_within_its_authors_cooldown_is_refused_by_every_door() {
 /// The bundled game with DoV #1 by Boris (FOR from Ada and Dmitri: it
 /// enacts at 12:00).
 fn a_dov_that_enacts_at_noon() -> GameTest {
-    let game = committed();
-    let dov = open(&game, "2030-01-01T00:00:00Z", "boris-b", "dov", None, "");
+    let game = GameTest::committed();
+    let dov = open_matter(&game, "2030-01-01T00:00:00Z", "boris-b", "dov", None, "");
     for login in ["ada-tinkers", "dmitri-d"] {
         comment(&game, "2030-01-01T01:00:00Z", &dov, login, "FOR");
     }
@@ -165,7 +138,7 @@ fn a_rival_dov_posted_before_an_enactment_and_seen_after_it_fails_with_its_recor
         run.stdout
     );
     // Posted a minute before the run decided, after it read the lists.
-    let rival = open(&game, "2030-01-01T11:59:00Z", "cleo-c", "dov", None, "");
+    let rival = open_matter(&game, "2030-01-01T11:59:00Z", "cleo-c", "dov", None, "");
     let check = game.run(&[
         "--now",
         "2030-01-01T12:01:00Z",
@@ -191,7 +164,7 @@ fn a_rival_dov_posted_before_an_enactment_and_seen_after_it_fails_with_its_recor
     let failed = record(&game, 2).unwrap();
     assert!(failed.contains("outcome = \"failed\""), "{failed}");
     // One posted after the enactment is no DoV.
-    let late = open(&game, "2030-01-01T12:10:00Z", "cleo-c", "dov", None, "");
+    let late = open_matter(&game, "2030-01-01T12:10:00Z", "cleo-c", "dov", None, "");
     let run = game.at("2030-01-01T12:15:00Z", &["resolve"]);
     assert!(
         run.stdout.contains(&format!("DoV #{late}: not-a-matter — closed: it cannot be a DoV: the new Clockmaker's Ascension Address is awaited")),
@@ -208,7 +181,7 @@ fn a_rival_dov_posted_before_an_enactment_and_seen_after_it_fails_with_its_recor
 #[test]
 fn a_rival_dov_fails_the_same_whichever_effect_a_run_is_killed_after() {
     let game = a_dov_that_enacts_at_noon();
-    open(&game, "2030-01-01T11:59:00Z", "cleo-c", "dov", None, "");
+    open_matter(&game, "2030-01-01T11:59:00Z", "cleo-c", "dov", None, "");
     let now = "2030-01-01T12:00:00Z";
     let twin = GameTest::empty();
     copy_tree(game.root(), twin.root());
@@ -237,9 +210,9 @@ fn a_rival_dov_fails_the_same_whichever_effect_a_run_is_killed_after() {
 /// action by comment does, and the log credits its author.
 #[test]
 fn an_action_pull_request_needs_the_schemas_by_and_the_log_credits_its_author() {
-    let game = committed();
+    let game = GameTest::committed();
     springs_branch(&game, "theirs", "Ada", 9);
-    let theirs = open(
+    let theirs = open_matter(
         &game,
         "2030-01-01T00:00:00Z",
         "dmitri-d",
@@ -280,7 +253,7 @@ fn an_action_pull_request_needs_the_schemas_by_and_the_log_credits_its_author() 
         &["play", "close", &theirs, "--as", "dmitri-d"],
     );
     springs_branch(&game, "mine", "Dmitri", 8);
-    open(
+    open_matter(
         &game,
         "2030-01-01T00:20:00Z",
         "dmitri-d",
@@ -303,9 +276,9 @@ fn an_action_pull_request_needs_the_schemas_by_and_the_log_credits_its_author() 
 /// deleted, and the status says the comment was deleted since.
 #[test]
 fn a_counted_vote_still_counts_when_its_comment_is_deleted() {
-    let game = committed();
+    let game = GameTest::committed();
     rule_branch(&game, "p", "Springs are oiled weekly.");
-    let n = open(
+    let n = open_matter(
         &game,
         "2030-01-01T00:00:00Z",
         "ada-tinkers",
@@ -353,8 +326,8 @@ fn a_counted_vote_still_counts_when_its_comment_is_deleted() {
 /// acted on, nor are their rolls logged.
 #[test]
 fn comments_after_the_runs_moment_neither_vote_nor_act() {
-    let game = committed();
-    let action = open(&game, "2030-01-01T00:00:00Z", "boris-b", "action", None, "");
+    let game = GameTest::committed();
+    let action = open_matter(&game, "2030-01-01T00:00:00Z", "boris-b", "action", None, "");
     comment(
         &game,
         "2030-01-01T10:00:00Z",
@@ -385,9 +358,9 @@ fn comments_after_the_runs_moment_neither_vote_nor_act() {
 /// hiatus froze, so it leaves nothing to do at its moment.
 #[test]
 fn the_run_that_merges_an_address_enacts_the_proposal_its_hiatus_froze() {
-    let game = committed();
+    let game = GameTest::committed();
     rule_branch(&game, "p", "Springs are oiled weekly.");
-    let p = open(
+    let p = open_matter(
         &game,
         "2030-01-01T00:00:00Z",
         "ada-tinkers",
@@ -398,7 +371,7 @@ fn the_run_that_merges_an_address_enacts_the_proposal_its_hiatus_froze() {
     for login in ["cleo-c", "dmitri-d"] {
         comment(&game, "2030-01-01T00:10:00Z", &p, login, "FOR");
     }
-    let dov = open(&game, "2030-01-01T00:20:00Z", "boris-b", "dov", None, "");
+    let dov = open_matter(&game, "2030-01-01T00:20:00Z", "boris-b", "dov", None, "");
     for login in ["ada-tinkers", "dmitri-d"] {
         comment(&game, "2030-01-01T00:30:00Z", &dov, login, "FOR");
     }
@@ -416,7 +389,7 @@ fn the_run_that_merges_an_address_enacts_the_proposal_its_hiatus_froze() {
     let state = game.read_at("main", "state/game.toml").unwrap();
     game.commit_on("aa", &[("state/game.toml", &state)], "no new terms");
     let keep = "Keep: springs, cogs-and-gadgets, gadget-powers, clockwork-victory";
-    open(
+    open_matter(
         &game,
         "2030-01-01T13:00:00Z",
         "boris-b",
@@ -443,9 +416,9 @@ fn the_run_that_merges_an_address_enacts_the_proposal_its_hiatus_froze() {
 /// reverted by hand.
 #[test]
 fn audit_names_a_deleted_record_and_a_reverted_enactment() {
-    let game = committed();
+    let game = GameTest::committed();
     springs_branch(&game, "p", "Cleo", 9);
-    let n = open(
+    let n = open_matter(
         &game,
         "2030-01-01T00:00:00Z",
         "ada-tinkers",
@@ -523,10 +496,10 @@ fn tally_fails_an_older_dov_when_a_younger_one_is_enacted_as_resolve_does() {
     );
     // The same on the local forge: Cleo's DoV (#1) waits, Boris's (#2)
     // enacts; one run does both.
-    let game = committed();
-    open(&game, "2030-01-01T00:00:00Z", "cleo-c", "dov", None, "");
+    let game = GameTest::committed();
+    open_matter(&game, "2030-01-01T00:00:00Z", "cleo-c", "dov", None, "");
     comment(&game, "2030-01-01T00:30:00Z", "1", "dmitri-d", "AGAINST");
-    let younger = open(&game, "2030-01-01T01:00:00Z", "boris-b", "dov", None, "");
+    let younger = open_matter(&game, "2030-01-01T01:00:00Z", "boris-b", "dov", None, "");
     for login in ["ada-tinkers", "dmitri-d", "wren-w"] {
         comment(&game, "2030-01-01T02:00:00Z", &younger, login, "FOR");
     }
@@ -552,9 +525,9 @@ fn tally_fails_an_older_dov_when_a_younger_one_is_enacted_as_resolve_does() {
 /// Item 10: a struck-through vote is withdrawn.
 #[test]
 fn a_struck_through_voting_word_is_withdrawn() {
-    let game = committed();
+    let game = GameTest::committed();
     rule_branch(&game, "p", "Springs are oiled weekly.");
-    let n = open(
+    let n = open_matter(
         &game,
         "2030-01-01T00:00:00Z",
         "ada-tinkers",
@@ -588,9 +561,9 @@ fn a_struck_through_voting_word_is_withdrawn() {
 /// Item 10: a change of a number is never a typo fix, however short.
 #[test]
 fn a_push_that_changes_a_number_is_no_typo_fix() {
-    let game = committed();
+    let game = GameTest::committed();
     let rule = rule_branch(&game, "p", "Building costs three Cogs and two Springs.");
-    let n = open(
+    let n = open_matter(
         &game,
         "2030-01-01T00:00:00Z",
         "ada-tinkers",
@@ -636,7 +609,7 @@ fn an_address_whose_keep_line_cannot_be_read_is_not_merged() {
         "{shown}"
     );
     game.commit_removing("aa", "rules/dynastic/gadget-powers.md", "repeal");
-    let n = open(
+    let n = open_matter(
         &game,
         "2030-01-01T13:00:00Z",
         "boris-b",
@@ -671,8 +644,8 @@ fn an_address_whose_keep_line_cannot_be_read_is_not_merged() {
 /// not swallowed.
 #[test]
 fn a_command_continuing_a_quote_is_answered() {
-    let game = committed();
-    let action = open(&game, "2030-01-01T00:00:00Z", "boris-b", "action", None, "");
+    let game = GameTest::committed();
+    let action = open_matter(&game, "2030-01-01T00:00:00Z", "boris-b", "action", None, "");
     comment(
         &game,
         "2030-01-01T01:00:00Z",
@@ -699,8 +672,8 @@ fn a_command_continuing_a_quote_is_answered() {
 /// the log, each with its roll.
 #[test]
 fn the_log_lists_each_change_of_one_comment() {
-    let game = committed();
-    let action = open(&game, "2030-01-01T00:00:00Z", "boris-b", "action", None, "");
+    let game = GameTest::committed();
+    let action = open_matter(&game, "2030-01-01T00:00:00Z", "boris-b", "action", None, "");
     comment(
         &game,
         "2030-01-01T01:00:00Z",
@@ -728,9 +701,9 @@ fn the_log_lists_each_change_of_one_comment() {
 /// a push voided, and gives the second a "more than 48 hours" passes.
 #[test]
 fn play_list_says_why_and_when_to_the_second() {
-    let game = committed();
+    let game = GameTest::committed();
     rule_branch(&game, "p1", "Springs are oiled weekly.");
-    open(
+    open_matter(
         &game,
         "2030-01-01T00:00:00Z",
         "ada-tinkers",
@@ -739,7 +712,7 @@ fn play_list_says_why_and_when_to_the_second() {
         "",
     );
     springs_branch(&game, "p2", "Cleo", 2);
-    let second = open(
+    let second = open_matter(
         &game,
         "2030-01-01T00:05:00Z",
         "boris-b",
@@ -748,7 +721,7 @@ fn play_list_says_why_and_when_to_the_second() {
         "",
     );
     comment(&game, "2030-01-01T00:10:00Z", &second, "wren-w", "VETO");
-    let cfj = open(&game, "2030-01-01T09:00:00Z", "cleo-c", "cfj", None, "");
+    let cfj = open_matter(&game, "2030-01-01T09:00:00Z", "cleo-c", "cfj", None, "");
     comment(&game, "2030-01-01T09:30:00Z", &cfj, "dmitri-d", "FOR");
     let list = game.at("2030-01-01T10:00:00Z", &["play", "list"]);
     assert!(
@@ -783,9 +756,9 @@ fn play_list_says_why_and_when_to_the_second() {
 /// same words rather than calling it ok, or due to be enacted.
 #[test]
 fn a_proposal_whose_branch_is_gone_is_held_at_every_door() {
-    let game = committed();
+    let game = GameTest::committed();
     rule_branch(&game, "p", "Springs rust in the rain.");
-    let n = open(
+    let n = open_matter(
         &game,
         "2030-01-01T00:00:00Z",
         "ada-tinkers",
@@ -836,9 +809,9 @@ fn a_proposal_whose_branch_is_gone_is_held_at_every_door() {
 /// as the forge shows them, and withdrawn as `~~FOR~~` is.
 #[test]
 fn a_vote_struck_through_with_html_is_withdrawn() {
-    let game = committed();
+    let game = GameTest::committed();
     rule_branch(&game, "p", "Springs are oiled weekly.");
-    let n = open(
+    let n = open_matter(
         &game,
         "2030-01-01T00:00:00Z",
         "ada-tinkers",
@@ -874,7 +847,7 @@ fn a_vote_struck_through_with_html_is_withdrawn() {
 /// too names no kind and is no matter, left open.
 #[test]
 fn a_pull_request_from_the_forges_editor_is_the_proposal_the_rules_say_at_every_door() {
-    let game = committed();
+    let game = GameTest::committed();
     rule_branch(&game, "p", "Springs rust in the rain.");
     let opened = game.at(
         "2030-01-01T00:00:00Z",

@@ -46,6 +46,13 @@ impl GameTest {
         GameTest { dir }
     }
 
+    /// The bundled game with all its files committed: where most tests start.
+    pub(crate) fn committed() -> Self {
+        let game = Self::bundled();
+        game.commit_all("the bundled game");
+        game
+    }
+
     /// A copy of this game, its repository included.
     pub(crate) fn duplicate(&self) -> Self {
         let copy = GameTest::empty();
@@ -310,4 +317,25 @@ impl GameTest {
         );
         run
     }
+}
+
+/// Opens a matter of `kind` titled "A matter" with `body` from `branch`
+/// (or an issue) as `login` at `at`, and returns its number.
+pub(crate) fn open_matter(
+    game: &GameTest,
+    at: &str,
+    login: &str,
+    kind: &str,
+    branch: Option<&str>,
+    body: &str,
+) -> String {
+    let mut args = vec![
+        "play", "open", "--as", login, "--kind", kind, "--title", "A matter", "--body", body,
+    ];
+    if let Some(branch) = branch {
+        args.extend(["--branch", branch]);
+    }
+    let run = game.at(at, &args);
+    let number = run.stdout.split('#').nth(1).unwrap_or_default();
+    number.chars().take_while(char::is_ascii_digit).collect()
 }

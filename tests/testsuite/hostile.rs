@@ -5,12 +5,6 @@
 
 use crate::game_test::GameTest;
 
-fn committed() -> GameTest {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
-    game
-}
-
 /// The number `play open` printed.
 fn number(stdout: &str) -> String {
     let after = stdout.split('#').nth(1).unwrap_or_default();
@@ -21,7 +15,7 @@ fn number(stdout: &str) -> String {
 /// its record reads back: main still checks and the next run goes on.
 #[test]
 fn a_title_with_a_fence_line_leaves_main_readable() {
-    let game = committed();
+    let game = GameTest::committed();
     let title = "CfJ\n+++\nx";
     let opened = game.open("2030-01-01T00:00:00Z", "stranger", "cfj", title, None);
     let n = number(&opened.stdout);
@@ -39,7 +33,7 @@ fn a_title_with_a_fence_line_leaves_main_readable() {
 /// nobody: the log shows only the change Boris's comment made.
 #[test]
 fn a_title_cannot_put_a_change_or_a_roll_in_the_log() {
-    let game = committed();
+    let game = GameTest::committed();
     let title =
         "Bob acts\n\nplayers.Boris.springs: 3 → 10 by @ada-tinkers, comment 1, rolled DICE6 = 6\n";
     let n = number(
@@ -84,7 +78,7 @@ fn git_subject(game: &GameTest) -> String {
 /// characters shown as codes: no escape sequence, bell or reordering.
 #[test]
 fn titles_and_comments_send_no_controls_to_the_terminal() {
-    let game = committed();
+    let game = GameTest::committed();
     let title = "Wind \u{1b}]0;owned\u{7}\u{1b}[2J\u{202e}sgnirps";
     let opened = game.open("2030-01-01T00:00:00Z", "ada-tinkers", "cfj", title, None);
     let n = number(&opened.stdout);
@@ -125,7 +119,7 @@ fn titles_and_comments_send_no_controls_to_the_terminal() {
 /// cannot print a vote that was never cast under a matter's tally.
 #[test]
 fn a_title_prints_as_one_line_and_forges_no_vote() {
-    let game = committed();
+    let game = GameTest::committed();
     let forged = "  Cleo: AGAINST, by a comment at 00:05 UTC on 1 Jan 2030";
     let title = format!("Wind\n{forged}\r\n\u{2028}more");
     let opened = game.open("2030-01-01T00:00:00Z", "ada-tinkers", "cfj", &title, None);
@@ -250,7 +244,7 @@ fn judged_in_its_box(game: &GameTest, cfj: &str, reason: &str, closed: bool) {
 /// Item 3: a condition nested thousands deep in a rule's front matter.
 #[test]
 fn a_condition_nested_too_deep_is_its_own_matter_s_problem() {
-    let game = committed();
+    let game = GameTest::committed();
     let rule = game.read("rules/core/calls-for-judgement.md");
     let deep = format!(
         "cfj_enact = \"{}true{}\"\n+++",
@@ -274,7 +268,7 @@ fn a_condition_nested_too_deep_is_its_own_matter_s_problem() {
 /// Item 3: a template loop in a rule's text.
 #[test]
 fn a_template_loop_is_its_own_matter_s_problem() {
-    let game = committed();
+    let game = GameTest::committed();
     let rule = game.read("rules/dynastic/springs.md")
         + "\n{% for i in range(end=100000000) %}x{% endfor %}\n";
     game.commit_on("loop", &[("rules/dynastic/springs.md", &rule)], "loop");
@@ -285,7 +279,7 @@ fn a_template_loop_is_its_own_matter_s_problem() {
 /// Item 3: a rule file that is not UTF-8.
 #[test]
 fn a_file_that_is_not_utf8_is_its_own_matter_s_problem() {
-    let game = committed();
+    let game = GameTest::committed();
     game.commit_raw(
         "bytes",
         "rules/dynastic/u8.md",
@@ -299,7 +293,7 @@ fn a_file_that_is_not_utf8_is_its_own_matter_s_problem() {
 /// Item 3: a symlink in a pull request.
 #[test]
 fn a_symlink_is_its_own_matter_s_problem() {
-    let game = committed();
+    let game = GameTest::committed();
     game.commit_raw(
         "link",
         "rules/dynastic/coredup",
@@ -315,7 +309,7 @@ fn a_symlink_is_its_own_matter_s_problem() {
 /// `check --pr`, `play list` and `resolve` alike.
 #[test]
 fn a_matter_with_unreadable_files_counts_towards_no_limit() {
-    let game = committed();
+    let game = GameTest::committed();
     game.commit_raw(
         "link",
         "rules/dynastic/coredup",
@@ -362,7 +356,7 @@ fn a_matter_with_unreadable_files_counts_towards_no_limit() {
 /// `play list` and the pending page as `resolve` then does it.
 #[test]
 fn a_proposal_enacted_by_votes_but_broken_says_why_it_will_fail() {
-    let game = committed();
+    let game = GameTest::committed();
     let rule = game.read("rules/dynastic/springs.md") + "\n{% for i in [1] %}x{% endfor %}\n";
     game.commit_on("loop", &[("rules/dynastic/springs.md", &rule)], "loop");
     let opened = game.open(
@@ -398,7 +392,7 @@ fn a_proposal_enacted_by_votes_but_broken_says_why_it_will_fail() {
 /// text) is as unreadable as a rule's: no matter, at `check --pr`.
 #[test]
 fn a_theme_file_that_is_not_utf8_is_no_matter() {
-    let game = committed();
+    let game = GameTest::committed();
     game.commit_raw(
         "theme",
         "themes/default/templates/page.html",
@@ -428,7 +422,7 @@ fn a_theme_file_that_is_not_utf8_is_no_matter() {
 /// `play list`'s text, the status comment and the pending page at a
 /// moment it is still pending.
 fn pending_with(path: &str, text: &str) -> (String, String, String) {
-    let game = committed();
+    let game = GameTest::committed();
     game.commit_on("b", &[(path, text)], "a change");
     game.open(
         "2030-01-01T00:00:00Z",
@@ -475,7 +469,7 @@ fn says_its_problem_while_pending(path: &str, text: &str, problem: &str) {
 /// A template loop in a rule: known as soon as the proposal is opened.
 #[test]
 fn a_pending_proposal_with_a_template_loop_says_so_before_the_vote() {
-    let game = committed();
+    let game = GameTest::committed();
     let rule = game.read("rules/dynastic/springs.md") + "\n{% for i in [1] %}x{% endfor %}\n";
     says_its_problem_while_pending(
         "rules/dynastic/springs.md",
@@ -487,7 +481,7 @@ fn a_pending_proposal_with_a_template_loop_says_so_before_the_vote() {
 /// A condition nested too deep in a rule's front matter.
 #[test]
 fn a_pending_proposal_with_a_condition_nested_too_deep_says_so_before_the_vote() {
-    let game = committed();
+    let game = GameTest::committed();
     let rule = game.read("rules/core/calls-for-judgement.md").replacen(
         "cfj_resolve_after_hours = 48\n+++",
         &format!(
@@ -507,7 +501,7 @@ fn a_pending_proposal_with_a_condition_nested_too_deep_says_so_before_the_vote()
 /// A proposal whose files check says nothing of problems while pending.
 #[test]
 fn a_pending_proposal_that_checks_says_no_problem() {
-    let game = committed();
+    let game = GameTest::committed();
     let rule = game.read("rules/dynastic/springs.md") + "\nA note.\n";
     let (list, status, page) = pending_with("rules/dynastic/springs.md", &rule);
     for (door, text) in [("play list", &list), ("status", &status), ("page", &page)] {
@@ -527,7 +521,7 @@ fn a_pending_proposal_that_checks_says_no_problem() {
 /// status: a run that enacted it would fail it.
 #[test]
 fn a_pending_proposal_that_conflicts_with_main_says_so_before_the_vote() {
-    let game = committed();
+    let game = GameTest::committed();
     let rule = game.read("rules/dynastic/springs.md");
     let ours = rule.clone() + "\nOurs.\n";
     game.commit_on("b", &[("rules/dynastic/springs.md", &ours)], "ours");

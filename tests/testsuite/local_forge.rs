@@ -3,12 +3,6 @@
 
 use crate::game_test::{GameTest, Run};
 
-fn committed() -> GameTest {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
-    game
-}
-
 /// Runs `gitnomic --now NOW ARGS`, asserting it is refused (exit 2) with
 /// an error that says `why`.
 fn refused(game: &GameTest, now: &str, args: &[&str], why: &str) -> Run {
@@ -40,7 +34,7 @@ fn branch(game: &GameTest, name: &str) {
 
 #[test]
 fn matters_and_comments_are_numbered_apart() {
-    let game = committed();
+    let game = GameTest::committed();
     branch(&game, "p1");
     let run = game.at(
         "2030-01-01T00:00:00Z",
@@ -71,7 +65,7 @@ fn matters_and_comments_are_numbered_apart() {
 
 #[test]
 fn a_comment_before_its_matter_is_refused() {
-    let game = committed();
+    let game = GameTest::committed();
     branch(&game, "p1");
     game.at(
         "2030-01-01T12:00:00Z",
@@ -90,7 +84,7 @@ fn a_comment_before_its_matter_is_refused() {
 
 #[test]
 fn a_matter_opened_before_an_older_one_is_refused() {
-    let game = committed();
+    let game = GameTest::committed();
     branch(&game, "p1");
     branch(&game, "p2");
     game.at(
@@ -109,7 +103,7 @@ fn a_matter_opened_before_an_older_one_is_refused() {
 
 #[test]
 fn an_empty_login_or_title_is_refused() {
-    let game = committed();
+    let game = GameTest::committed();
     branch(&game, "p1");
     let now = "2030-01-01T00:00:00Z";
     refused(
@@ -131,7 +125,7 @@ fn an_empty_login_or_title_is_refused() {
 
 #[test]
 fn two_open_matters_from_one_branch_are_refused() {
-    let game = committed();
+    let game = GameTest::committed();
     branch(&game, "p1");
     game.at(
         "2030-01-01T00:00:00Z",
@@ -148,7 +142,7 @@ fn two_open_matters_from_one_branch_are_refused() {
 #[test]
 fn a_long_comment_is_read_from_stdin() {
     use std::io::Write as _;
-    let game = committed();
+    let game = GameTest::committed();
     branch(&game, "p1");
     game.at(
         "2030-01-01T00:00:00Z",
@@ -190,7 +184,7 @@ fn a_long_comment_is_read_from_stdin() {
 
 #[test]
 fn an_author_or_an_admin_may_withdraw_a_matter_and_no_one_else() {
-    let game = committed();
+    let game = GameTest::committed();
     branch(&game, "p1");
     branch(&game, "p2");
     game.at(
@@ -248,7 +242,7 @@ fn an_author_or_an_admin_may_withdraw_a_matter_and_no_one_else() {
 /// players four Springs to start with, opened at midnight; Boris votes FOR
 /// at 01:00. Returns the game and the rule's text on `p1`.
 fn proposal_with_a_vote() -> (GameTest, String) {
-    let game = committed();
+    let game = GameTest::committed();
     let rule = game.read("rules/dynastic/springs.md").replacen(
         "starts with three Springs",
         "starts with four Springs",
@@ -427,7 +421,7 @@ fn a_force_pushed_typo_fix_is_judged_against_the_old_head() {
 
 #[test]
 fn show_prints_the_thread_with_the_status_as_text() {
-    let game = committed();
+    let game = GameTest::committed();
     branch(&game, "p1");
     game.at(
         "2030-01-01T00:00:00Z",
@@ -476,7 +470,7 @@ fn show_prints_the_thread_with_the_status_as_text() {
 #[test]
 fn a_player_who_has_not_joined_yet_is_neither_counted_nor_listed() {
     for (now, active) in [("2026-11-03T12:00:00Z", 4), ("2026-11-03T19:00:00Z", 5)] {
-        let game = committed();
+        let game = GameTest::committed();
         game.at("2026-11-03T10:00:00Z", &open_args("ada-tinkers", "T", None));
         let list = game.at(now, &["play", "list"]).stdout;
         assert!(

@@ -3,12 +3,6 @@
 
 use crate::game_test::GameTest;
 
-fn committed() -> GameTest {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
-    game
-}
-
 fn open(game: &GameTest, at: &str, login: &str, kind: &str, branch: Option<&str>) {
     let mut args = vec![
         "play", "open", "--as", login, "--kind", kind, "--title", "A matter",
@@ -21,7 +15,7 @@ fn open(game: &GameTest, at: &str, login: &str, kind: &str, branch: Option<&str>
 
 #[test]
 fn check_pr_accepts_a_proposal_and_names_its_rule_changes() {
-    let game = committed();
+    let game = GameTest::committed();
     let rule = game
         .read("rules/dynastic/springs.md")
         .replace("starts with three Springs", "starts with four Springs");
@@ -56,7 +50,7 @@ fn check_pr_accepts_a_proposal_and_names_its_rule_changes() {
 
 #[test]
 fn check_pr_refuses_what_a_proposal_may_not_touch_and_broken_state() {
-    let game = committed();
+    let game = GameTest::committed();
     let vars = game
         .read("state/variables.toml")
         .replace("springs = 6", "springs = 60");
@@ -102,7 +96,7 @@ fn check_pr_refuses_what_a_proposal_may_not_touch_and_broken_state() {
 
 #[test]
 fn check_pr_asks_and_closes_a_proposal_over_the_pending_limit_only_when_told() {
-    let game = committed();
+    let game = GameTest::committed();
     for (n, branch) in ["p1", "p2", "p3"].iter().enumerate() {
         let page = format!("+++\ntitle = \"Page {n}\"\n+++\nText.\n");
         game.commit_on(
@@ -179,7 +173,7 @@ fn check_pr_asks_and_closes_a_proposal_over_the_pending_limit_only_when_told() {
 #[test]
 fn check_pr_refuses_a_proposal_in_a_hiatus_only_after_a_valid_dov() {
     for (declarer, hiatus) in [("ada-tinkers", true), ("wren-w", false)] {
-        let game = committed();
+        let game = GameTest::committed();
         open(&game, "2030-01-01T00:00:00Z", declarer, "dov", None);
         let page = "+++\ntitle = \"Page\"\n+++\nText.\n";
         game.commit_on("p2", &[("content/pages/p.md", page)], "a page");
@@ -199,7 +193,7 @@ fn check_pr_refuses_a_proposal_in_a_hiatus_only_after_a_valid_dov() {
 
 #[test]
 fn an_action_that_checks_is_merged_without_a_vote_and_one_that_does_not_is_not() {
-    let game = committed();
+    let game = GameTest::committed();
     let vars = game
         .read("state/variables.toml")
         .replace("cogs = 5", "cogs = 7");
@@ -251,7 +245,7 @@ fn an_action_that_checks_is_merged_without_a_vote_and_one_that_does_not_is_not()
 
 #[test]
 fn an_enacted_dov_crowns_its_author_and_awaits_the_ascension() {
-    let game = committed();
+    let game = GameTest::committed();
     open(&game, "2030-01-01T00:00:00Z", "boris-b", "dov", None);
     for (at, login) in [
         ("2030-01-01T01:00:00Z", "ada-tinkers"),
@@ -285,7 +279,7 @@ fn an_enacted_dov_crowns_its_author_and_awaits_the_ascension() {
 
 #[test]
 fn an_ascension_address_begins_the_next_dynasty() {
-    let game = committed();
+    let game = GameTest::committed();
     open(&game, "2030-01-01T00:00:00Z", "boris-b", "dov", None);
     for (at, login) in [
         ("2030-01-01T01:00:00Z", "ada-tinkers"),

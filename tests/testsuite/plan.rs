@@ -3,34 +3,7 @@
 //! dry run, a revived DoV, a dirty work tree, rule changes named from the
 //! fork point, an Ascension Address's kept list, two kind labels).
 
-use crate::game_test::GameTest;
-
-fn committed() -> GameTest {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
-    game
-}
-
-/// Opens a matter from `branch` (or an issue) as `login` at `at`, and
-/// returns its number.
-fn open(
-    game: &GameTest,
-    at: &str,
-    login: &str,
-    kind: &str,
-    branch: Option<&str>,
-    body: &str,
-) -> String {
-    let mut args = vec![
-        "play", "open", "--as", login, "--kind", kind, "--title", "A matter", "--body", body,
-    ];
-    if let Some(branch) = branch {
-        args.extend(["--branch", branch]);
-    }
-    let run = game.at(at, &args);
-    let number = run.stdout.split('#').nth(1).unwrap_or_default();
-    number.chars().take_while(char::is_ascii_digit).collect()
-}
+use crate::game_test::{GameTest, open_matter};
 
 fn vote(game: &GameTest, at: &str, number: u64, login: &str, body: &str) {
     game.at(
@@ -57,7 +30,7 @@ fn more_springs(game: &GameTest, at: &str, login: &str) {
         &[("state/variables.toml", &vars)],
         "Dmitri winds up",
     );
-    open(game, at, login, "proposal", Some("more"), "");
+    open_matter(game, at, login, "proposal", Some("more"), "");
 }
 
 /// Three AGAINST on matter `number`, an hour in.
@@ -69,7 +42,7 @@ fn three_against(game: &GameTest, number: u64) {
 
 #[test]
 fn two_proposals_valid_alone_but_not_together_leave_main_valid() {
-    let game = committed();
+    let game = GameTest::committed();
     let schema = game
         .read("state/schema.toml")
         .replacen("max = 10", "max = 7", 1);
@@ -78,7 +51,7 @@ fn two_proposals_valid_alone_but_not_together_leave_main_valid() {
         .read("state/variables.toml")
         .replace("springs = 4", "springs = 8");
     game.commit_on("ada8", &[("state/variables.toml", &vars)], "Ada winds up");
-    open(
+    open_matter(
         &game,
         "2030-01-01T00:00:00Z",
         "ada-tinkers",
@@ -86,7 +59,7 @@ fn two_proposals_valid_alone_but_not_together_leave_main_valid() {
         Some("cap"),
         "",
     );
-    open(
+    open_matter(
         &game,
         "2030-01-01T00:01:00Z",
         "boris-b",
@@ -132,10 +105,10 @@ fn two_proposals_valid_alone_but_not_together_leave_main_valid() {
 
 #[test]
 fn what_cannot_be_carried_out_is_closed_and_the_queue_moves_on_as_the_dry_run_said() {
-    let game = committed();
+    let game = GameTest::committed();
     let workflow = "name: x\non: push\njobs: {}\n";
     game.commit_on("wf", &[(".github/workflows/x.yml", workflow)], "a workflow");
-    open(
+    open_matter(
         &game,
         "2030-01-01T00:00:00Z",
         "ada-tinkers",
@@ -182,10 +155,10 @@ fn what_cannot_be_carried_out_is_closed_and_the_queue_moves_on_as_the_dry_run_sa
 
 #[test]
 fn an_enacted_dov_fails_every_other_one_never_valid_is_closed_and_none_comes_back() {
-    let game = committed();
-    open(&game, "2030-01-01T00:00:00Z", "boris-b", "dov", None, "");
-    open(&game, "2030-01-01T00:01:00Z", "wren-w", "dov", None, "");
-    open(
+    let game = GameTest::committed();
+    open_matter(&game, "2030-01-01T00:00:00Z", "boris-b", "dov", None, "");
+    open_matter(&game, "2030-01-01T00:01:00Z", "wren-w", "dov", None, "");
+    open_matter(
         &game,
         "2030-01-01T00:02:00Z",
         "ada-tinkers",
@@ -216,7 +189,7 @@ fn an_enacted_dov_fails_every_other_one_never_valid_is_closed_and_none_comes_bac
     let state = game.read_at("main", "state/game.toml").unwrap();
     let kept = "Keep: springs, cogs-and-gadgets, gadget-powers, clockwork-victory";
     game.commit_on("aa", &[("state/game.toml", &state)], "no new terms");
-    let address = open(
+    let address = open_matter(
         &game,
         "2030-01-01T13:00:00Z",
         "boris-b",
@@ -258,11 +231,11 @@ fn an_enacted_dov_fails_every_other_one_never_valid_is_closed_and_none_comes_bac
 #[test]
 fn a_finished_enactment_that_adds_a_player_keeps_the_rows_it_counted() {
     for halt in [None, Some("1")] {
-        let game = committed();
+        let game = GameTest::committed();
         let roster =
             game.read("state/roster.toml") + "\n[[players]]\nname = \"Fern\"\nlogin = \"fern-f\"\n";
         game.commit_on("join", &[("state/roster.toml", &roster)], "Fern joins");
-        open(
+        open_matter(
             &game,
             "2030-01-01T00:00:00Z",
             "ada-tinkers",
@@ -290,7 +263,7 @@ fn a_finished_enactment_that_adds_a_player_keeps_the_rows_it_counted() {
 
 #[test]
 fn a_dirty_work_tree_is_refused_and_left_as_it_was() {
-    let game = committed();
+    let game = GameTest::committed();
     more_springs(&game, "2030-01-01T00:00:00Z", "ada-tinkers");
     two_for(&game, 1, "ada-tinkers");
     let edited = game.read("rules/core/fair-play.md") + "\nAn uncommitted thought.\n";
@@ -333,7 +306,7 @@ fn a_dirty_work_tree_is_refused_and_left_as_it_was() {
 
 #[test]
 fn rule_changes_are_named_from_where_a_proposal_forked() {
-    let game = committed();
+    let game = GameTest::committed();
     let rule = game
         .read("rules/dynastic/springs.md")
         .replace("starts with three Springs", "starts with four Springs");
@@ -342,7 +315,7 @@ fn rule_changes_are_named_from_where_a_proposal_forked() {
         &[("rules/dynastic/springs.md", &rule)],
         "four springs",
     );
-    open(
+    open_matter(
         &game,
         "2030-01-01T00:00:00Z",
         "ada-tinkers",
@@ -367,8 +340,8 @@ fn rule_changes_are_named_from_where_a_proposal_forked() {
 
 /// A DoV enacted, so an Ascension Address by Boris is awaited.
 fn awaiting_address() -> GameTest {
-    let game = committed();
-    open(&game, "2030-01-01T00:00:00Z", "boris-b", "dov", None, "");
+    let game = GameTest::committed();
+    open_matter(&game, "2030-01-01T00:00:00Z", "boris-b", "dov", None, "");
     two_for(&game, 1, "boris-b");
     game.at("2030-01-01T12:00:00Z", &["resolve"]);
     game
@@ -384,7 +357,7 @@ fn an_address_that_keeps_a_rule_it_deletes_or_one_that_does_not_exist_is_refused
         "repeal gadget powers",
     );
     let body = "Keep: springs, cogs-and-gadgets, gadget-powers, clockwork-victory, `no-such-rule`";
-    let number = open(
+    let number = open_matter(
         &game,
         "2030-01-01T13:00:00Z",
         "boris-b",
@@ -418,7 +391,7 @@ fn a_pull_request_labelled_as_two_kinds_is_no_matter() {
     use gitnomic::matter::MatterNumber;
     use gitnomic::time::Timestamp;
 
-    let game = committed();
+    let game = GameTest::committed();
     more_springs(&game, "2030-01-01T00:00:00Z", "ada-tinkers");
     let at = Timestamp::parse("2030-01-01T00:01:00Z").unwrap();
     let forge = LocalForge::open(game.root(), "main", at).unwrap();
@@ -443,9 +416,9 @@ fn a_pull_request_labelled_as_two_kinds_is_no_matter() {
 
 #[test]
 fn audit_replays_every_record_and_names_one_that_disagrees() {
-    let game = committed();
+    let game = GameTest::committed();
     more_springs(&game, "2030-01-01T00:00:00Z", "ada-tinkers");
-    open(&game, "2030-01-01T00:01:00Z", "boris-b", "cfj", None, "");
+    open_matter(&game, "2030-01-01T00:01:00Z", "boris-b", "cfj", None, "");
     two_for(&game, 1, "ada-tinkers");
     three_against(&game, 2);
     game.at("2030-01-01T13:00:00Z", &["resolve"]);
@@ -476,8 +449,8 @@ fn audit_replays_every_record_and_names_one_that_disagrees() {
     );
 
     // A record whose votes do not give its outcome, committed as written.
-    let game = committed();
-    open(&game, "2030-01-01T00:00:00Z", "boris-b", "cfj", None, "");
+    let game = GameTest::committed();
+    open_matter(&game, "2030-01-01T00:00:00Z", "boris-b", "cfj", None, "");
     three_against(&game, 1);
     let dry = game.at("2030-01-01T13:00:00Z", &["resolve", "--dry-run"]);
     assert!(dry.stdout.contains("CfJ #1: fail"), "{}", dry.stdout);

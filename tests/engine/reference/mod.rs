@@ -12,11 +12,13 @@ mod moments;
 
 use std::collections::BTreeMap;
 
+use chrono::Datelike;
+
 use gitnomic::engine::ballot::{self, Vote};
 use gitnomic::engine::decide::{self, Decision, Quantities, Verdict};
 use gitnomic::engine::expr::{Env, Type, Value};
 use gitnomic::engine::limits::{self, ProposerRecord};
-use gitnomic::engine::params::{ImplicitFor, SelfKill};
+use gitnomic::engine::params::{ImplicitFor, MonthDay, SelfKill};
 use gitnomic::engine::tally::{CountedVote, Source, Sticky, Tally, Uncounted, Why};
 use gitnomic::engine::{
     Comment, Matter, MatterDecision, MatterKind, MatterNumber, NextChange, Phase, PlayerName, Run,
@@ -391,20 +393,58 @@ fn invalidity(snapshot: &Snapshot, open: &[&Matter]) -> Vec<(MatterNumber, Strin
     invalid
 }
 
+/// Why a DoV is no DoV, written from rules/core/victory-and-ascension.md
+/// and seasonal-downtime.md rather than from the engine, so an engine bug
+/// cannot hide in the oracle: "Any player except the emperor may claim to
+/// have won"; "No DoV may be opened while the game awaits an Ascension
+/// Address (from just after the enactment of the DoV it follows: a DoV
+/// opened in the same second was opened before it), or during Seasonal
+/// Downtime", which runs "from 00:00 UTC on downtime_start until 00:00 UTC
+/// on downtime_end". The reasons are checked in the order the text gives
+/// them. (The ban while an Address is awaited is a rule a ruleset may leave
+/// out, hence its parameter.)
 fn dov_invalidity(snapshot: &Snapshot, m: &Matter) -> Option<String> {
     let params = &snapshot.params;
-    if snapshot.is_emperor(&m.author) {
+    let by_emperor = snapshot.emperor.as_ref() == Some(&m.author);
+    let awaiting_address = snapshot.phase == Phase::AwaitingAscension
+        && match snapshot.crowned {
+            // Opened in the same second as the enactment: before it.
+            Some(crowned) => m.opened > crowned.at,
+            None => true,
+        };
+    if by_emperor {
         Some("not a valid DoV: the emperor may not declare victory".into())
-    } else if params.dov_banned_before_ascension
-        && snapshot.phase == Phase::AwaitingAscension
-        && snapshot.crowned.is_none_or(|c| c.at < m.opened)
-    {
+    } else if params.dov_banned_before_ascension && awaiting_address {
         Some("not a valid DoV: posted while an Ascension Address is awaited".into())
-    } else if limits::in_downtime(params, m.opened) {
+    } else if params.seasonal_downtime
+        && resting(params.downtime_start, params.downtime_end, m.opened)
+    {
         Some("not a valid DoV: posted during the seasonal downtime".into())
     } else {
         None
     }
+}
+
+/// Whether moment `t` falls in the yearly rest from 00:00 UTC on `start`
+/// until 00:00 UTC on `end`: the rest that began this year or, where it
+/// runs over New Year, the one that began last year.
+fn resting(start: MonthDay, end: MonthDay, t: Timestamp) -> bool {
+    let at = t.to_datetime().naive_utc();
+    let midnight = |year: i32, md: MonthDay| {
+        chrono::NaiveDate::from_ymd_opt(year, md.month, md.day).and_then(|d| d.and_hms_opt(0, 0, 0))
+    };
+    let year = at.date().year();
+    [year - 1, year].into_iter().any(|y| {
+        let end_year = if (end.month, end.day) < (start.month, start.day) {
+            y + 1
+        } else {
+            y
+        };
+        match (midnight(y, start), midnight(end_year, end)) {
+            (Some(from), Some(until)) => from <= at && at < until,
+            _ => false,
+        }
+    })
 }
 
 // ---- counting one matter ---------------------------------------------
