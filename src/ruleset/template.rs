@@ -231,8 +231,8 @@ fn allowed_val(val: &tera::ast::ExprVal) -> Result<(), String> {
 }
 
 /// A Tera error with its causes, on one line: Tera puts the reason a
-/// template fails in the error's causes, not its own message. The one
-/// place for it (site/theme.rs still holds a copy, to be pointed here).
+/// template fails in the error's causes, not its own message. Rule text
+/// and the site's themes both report Tera's errors through it.
 pub(crate) fn describe(err: &tera::Error) -> String {
     let mut message = err.to_string();
     let mut source = err.source();

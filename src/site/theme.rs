@@ -6,7 +6,6 @@
 //! [`ThemeFile`]s.
 
 use std::collections::BTreeMap;
-use std::error::Error as _;
 
 use super::SiteError;
 
@@ -194,7 +193,7 @@ impl Theme {
         tera.add_raw_templates(templates.iter().map(|(n, t)| (n.as_str(), t.as_str())))
             .map_err(|e| SiteError::Template {
                 name: failing_template(&e),
-                message: describe(&e),
+                message: crate::ruleset::template::describe(&e),
             })?;
         let digest = super::cache::Digest::new()
             .json(&templates)
@@ -224,7 +223,7 @@ impl Theme {
             .map_err(|e| SiteError::Render {
                 page: page.to_string(),
                 template: template.to_string(),
-                message: describe(&e),
+                message: crate::ruleset::template::describe(&e),
             })
     }
 
@@ -259,18 +258,6 @@ fn failing_template(err: &tera::Error) -> String {
         .nth(1)
         .unwrap_or("(a template)")
         .to_string()
-}
-
-/// A Tera error with its causes, on one line.
-fn describe(err: &tera::Error) -> String {
-    let mut message = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        message.push_str(": ");
-        message.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    message.replace('\n', " ")
 }
 
 #[cfg(test)]
