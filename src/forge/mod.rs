@@ -10,6 +10,7 @@
 pub mod forgejo;
 pub mod github;
 pub mod local;
+mod status_comment;
 mod votes;
 
 pub use crate::matter::{ForgeComment, HeadSha, Kind, KindEvent, Login, MatterInfo, MatterNumber};

@@ -93,7 +93,7 @@ impl ForgejoForge {
         if existing.as_ref().is_some_and(|c| c.body == body) {
             return Ok(());
         }
-        let written = self.post_or_edit_status(number, existing, body);
+        let written = crate::forge::status_comment::post_or_edit(self, number, existing, body);
         self.threads.borrow_mut().status_written(number);
         match &written {
             Ok(Some(comment)) if self.is_status(comment) => {
@@ -106,49 +106,6 @@ impl ForgejoForge {
             }
         }
         written.map(|_| ())
-    }
-
-    fn post_or_edit_status(
-        &self,
-        number: MatterNumber,
-        existing: Option<ForgeComment>,
-        body: &str,
-    ) -> Result<Option<ForgeComment>, ForgeError> {
-        let edit = |id: u64| {
-            let reply = self.send_settable(
-                "PATCH",
-                &format!("/issues/comments/{id}"),
-                &json!({ "body": body }),
-            )?;
-            expect_ok(&reply, "editing the status comment")?;
-            Ok(written(&reply))
-        };
-        if let Some(c) = existing {
-            return edit(c.id);
-        }
-        let post = json!({ "body": body });
-        match self.send("POST", &format!("/issues/{number}/comments"), &post)? {
-            Ok(reply) => {
-                expect_ok(&reply, "posting the status comment")?;
-                Ok(written(&reply))
-            }
-            // Posted or not? Look, and never post a second one.
-            Err(why) => match self.fresh_status(number)? {
-                Some(c) if c.body == body => Ok(Some(c)),
-                Some(c) => edit(c.id),
-                None => {
-                    let reply = self
-                        .send("POST", &format!("/issues/{number}/comments"), &post)?
-                        .map_err(|again| {
-                            ForgeError::Other(format!(
-                                "posting the status comment: {why}; then {again}"
-                            ))
-                        })?;
-                    expect_ok(&reply, "posting the status comment")?;
-                    Ok(written(&reply))
-                }
-            },
-        }
     }
 
     /// Sets the status of `check` on `sha` unless its latest already says
@@ -503,5 +460,33 @@ impl ForgejoForge {
         unbase64(blob.content.as_deref().unwrap_or_default())
             .map(Some)
             .ok_or_else(|| ForgeError::Other(format!("blob {id}: not base64")))
+    }
+}
+
+impl crate::forge::status_comment::StatusPort for ForgejoForge {
+    fn send(
+        &self,
+        method: &str,
+        rest: &str,
+        body: &serde_json::Value,
+    ) -> Result<Result<Reply, String>, ForgeError> {
+        ForgejoForge::send(self, method, rest, body)
+    }
+
+    fn send_settable(
+        &self,
+        method: &str,
+        rest: &str,
+        body: &serde_json::Value,
+    ) -> Result<Reply, ForgeError> {
+        ForgejoForge::send_settable(self, method, rest, body)
+    }
+
+    fn fresh_status(&self, number: MatterNumber) -> Result<Option<ForgeComment>, ForgeError> {
+        ForgejoForge::fresh_status(self, number)
+    }
+
+    fn written(&self, reply: &Reply) -> Option<ForgeComment> {
+        written(reply)
     }
 }

@@ -137,7 +137,7 @@ impl GitHubForge {
         if existing.as_ref().is_some_and(|c| c.body == body) {
             return Ok(());
         }
-        let written = self.post_or_edit_status(number, existing, body);
+        let written = crate::forge::status_comment::post_or_edit(self, number, existing, body);
         // What this run read is stale once it writes. The comment GitHub
         // answered with is the status now, so the next write of this run
         // edits it without reading the thread again; when the answer is
@@ -156,51 +156,6 @@ impl GitHubForge {
             }
         }
         written.map(|_| ())
-    }
-
-    /// Posts or edits the status; the comment as GitHub now has it, when
-    /// its answer says so.
-    fn post_or_edit_status(
-        &self,
-        number: MatterNumber,
-        existing: Option<ForgeComment>,
-        body: &str,
-    ) -> Result<Option<ForgeComment>, ForgeError> {
-        let edit = |id: u64| {
-            let reply = self.send_settable(
-                "PATCH",
-                &format!("/issues/comments/{id}"),
-                &json!({ "body": body }),
-            )?;
-            expect_ok(&reply, "editing the status comment")?;
-            Ok(written(&reply))
-        };
-        if let Some(c) = existing {
-            return edit(c.id);
-        }
-        let post = json!({ "body": body });
-        match self.send("POST", &format!("/issues/{number}/comments"), &post)? {
-            Ok(reply) => {
-                expect_ok(&reply, "posting the status comment")?;
-                Ok(written(&reply))
-            }
-            // Posted or not? Look, and never post a second one.
-            Err(why) => match self.fresh_status(number)? {
-                Some(c) if c.body == body => Ok(Some(c)),
-                Some(c) => edit(c.id),
-                None => {
-                    let reply = self
-                        .send("POST", &format!("/issues/{number}/comments"), &post)?
-                        .map_err(|again| {
-                            ForgeError::Other(format!(
-                                "posting the status comment: {why}; then {again}"
-                            ))
-                        })?;
-                    expect_ok(&reply, "posting the status comment")?;
-                    Ok(written(&reply))
-                }
-            },
-        }
     }
 
     /// Sets the commit status of `check` on `sha`, unless the head's latest
@@ -508,6 +463,34 @@ impl GitHubForge {
             .ok_or_else(|| {
                 ForgeError::Other(format!("{path}: no commit on {} touches it", self.base))
             })
+    }
+}
+
+impl crate::forge::status_comment::StatusPort for GitHubForge {
+    fn send(
+        &self,
+        method: &str,
+        rest: &str,
+        body: &serde_json::Value,
+    ) -> Result<Result<Reply, String>, ForgeError> {
+        GitHubForge::send(self, method, rest, body)
+    }
+
+    fn send_settable(
+        &self,
+        method: &str,
+        rest: &str,
+        body: &serde_json::Value,
+    ) -> Result<Reply, ForgeError> {
+        GitHubForge::send_settable(self, method, rest, body)
+    }
+
+    fn fresh_status(&self, number: MatterNumber) -> Result<Option<ForgeComment>, ForgeError> {
+        GitHubForge::fresh_status(self, number)
+    }
+
+    fn written(&self, reply: &Reply) -> Option<ForgeComment> {
+        written(reply)
     }
 }
 
