@@ -11,10 +11,8 @@ use anyhow::Context as _;
 use super::{EXIT_OK, GlobalArgs};
 use crate::forge::local::{LocalForge, NewMatter};
 use crate::forge::{Forge as _, Kind};
-use crate::game::GAME_DIRS;
-use crate::game::Game;
-use crate::load::{self, Origin};
 use crate::matter::MatterNumber;
+use crate::resolve::Context;
 
 /// The `play` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -230,14 +228,9 @@ pub(crate) fn run(play: &Play, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
 
 /// Whether `login` is an admin on the roster of the game on the base branch.
 fn is_admin(global: &GlobalArgs, login: &str) -> anyhow::Result<bool> {
-    let origin = Origin::Revision {
-        repo: global.root.clone(),
-        rev: global.base.clone(),
-    };
-    let game = Game::check(&load::read(&origin, GAME_DIRS)?);
-    Ok(game
-        .state
-        .as_ref()
+    let cx = Context::open(&global.root, &global.base)?;
+    Ok(cx
+        .state()
         .and_then(|s| s.player_by_login(login))
         .is_some_and(|p| p.admin))
 }
@@ -247,14 +240,8 @@ fn list(
     global: &GlobalArgs,
     now: crate::time::Timestamp,
 ) -> anyhow::Result<()> {
-    let origin = Origin::Revision {
-        repo: global.root.clone(),
-        rev: global.base.clone(),
-    };
-    let game = Game::check(&load::read(&origin, GAME_DIRS)?);
-    let repo = crate::git::Repo::open(&global.root)?;
-    let mut trial = crate::git::trial::GitTrial::open(&global.root, &global.base)?;
-    let planned = crate::resolve::driver::plan(forge, &game, &repo, &mut trial, now)?;
+    let mut cx = Context::open(&global.root, &global.base)?;
+    let planned = crate::resolve::driver::plan(forge, &cx.game, &cx.repo, &mut cx.trial, now)?;
     for line in &planned.plan.lines {
         match (&line.fate, line.decision) {
             // What may not stand is closed by the next run, as `check` says.
@@ -286,9 +273,8 @@ fn list(
             _ => {}
         }
     }
-    let active = game
-        .state
-        .as_ref()
+    let active = cx
+        .state()
         .map(|s| crate::matter::status::active_players(s, now))
         .unwrap_or_default();
     let matter = |n: MatterNumber| planned.matters.get(&n);
