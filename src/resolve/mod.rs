@@ -24,6 +24,7 @@ pub(crate) mod context;
 pub(crate) mod door;
 pub(crate) mod driver;
 pub(crate) mod guard;
+pub(crate) mod propose;
 
 use std::path::{Path, PathBuf};
 
