@@ -285,63 +285,14 @@ fn list(
     Ok(())
 }
 
-/// A matter's thread as a player reads it on the forge: its header and
-/// description, then every comment oldest first, the status comment shown
-/// as text (its journal is for the resolver).
+/// A matter's thread as a player reads it on the forge.
 fn thread_text(forge: &LocalForge, number: MatterNumber) -> anyhow::Result<String> {
-    use std::fmt::Write as _;
     let info = forge
         .matter(number)
         .with_context(|| format!("no matter #{number} on the local forge"))?;
-    let kind = info
-        .kind()
-        .map_or("Not a matter".to_string(), |k| k.to_string());
     let open = forge.open_matters()?.iter().any(|m| m.number == number);
-    let state = match (&info.merge_commit, open) {
-        (Some(sha), _) => format!("merged as {}", short(&sha.0)),
-        (None, true) => "open".to_string(),
-        (None, false) => "closed".to_string(),
-    };
-    let title = info.subject_title();
-    let mut out = format!("{kind} #{number} “{title}” by @{}\n", info.author);
-    let _ = writeln!(
-        out,
-        "Opened {}; {state}.",
-        crate::matter::status::when(info.opened)
-    );
-    if let Some(head) = &info.head {
-        let _ = writeln!(out, "Head: {}", short(&head.0));
-    }
-    if !info.labels.is_empty() {
-        let _ = writeln!(out, "Labels: {}", info.labels.join(", "));
-    }
-    if !info.body.trim().is_empty() {
-        let _ = writeln!(out, "\n{}", info.body.trim_end());
-    }
-    for c in forge.comments(number)? {
-        let edited = c
-            .edited
-            .map(|t| format!(", edited {}", crate::matter::status::when(t)))
-            .unwrap_or_default();
-        let (who, body) = if forge.is_status(&c) {
-            (
-                "the resolver's status".to_string(),
-                crate::matter::journal::text_of(&c.body),
-            )
-        } else {
-            (format!("comment {}", c.id), c.body.trim_end())
-        };
-        let _ = writeln!(
-            out,
-            "\n--- {who}, by @{} at {}{edited}\n{body}",
-            c.author,
-            crate::matter::status::when(c.created)
-        );
-    }
-    Ok(out)
-}
-
-/// The first 8 characters of a commit id, as people quote them.
-fn short(sha: &str) -> &str {
-    sha.get(..8).unwrap_or(sha)
+    let comments = forge.comments(number)?;
+    Ok(crate::matter::thread::text(&info, open, &comments, &|c| {
+        forge.is_status(c)
+    }))
 }
