@@ -241,7 +241,8 @@ fn list(
     now: crate::time::Timestamp,
 ) -> anyhow::Result<()> {
     let mut cx = Context::open(&global.root, &global.base)?;
-    let planned = crate::resolve::driver::plan(forge, &cx.game, &cx.repo, &mut cx.trial, now)?;
+    let (game, repo, trial) = cx.planning()?;
+    let planned = crate::resolve::driver::plan(forge, game, repo, trial, now)?;
     for line in &planned.plan.lines {
         match (&line.fate, line.decision) {
             // What may not stand is closed by the next run, as `check` says.

@@ -114,13 +114,18 @@ impl<'a> Door<'a> {
         // one; another pull request without one is read against the base.
         let action = info.kind() == Some(Kind::Action);
         let fork = match readable {
-            Some(sha) => match fork_of(self.cx.trial.fork_tree(sha, None), action) {
-                Ok(Some(tree)) => {
-                    Some(Game::check(&load::read_revision(repo, &tree.0, GAME_DIRS)?))
+            Some(sha) => {
+                let found = self.cx.trial()?.fork_tree(sha, None);
+                match fork_of(found, action) {
+                    Ok(Some(tree)) => Some(Game::check(&load::read_revision(
+                        &self.cx.repo,
+                        &tree.0,
+                        GAME_DIRS,
+                    )?)),
+                    Ok(None) => None,
+                    Err(why) => anyhow::bail!("#{number}: {why}"),
                 }
-                Ok(None) => None,
-                Err(why) => anyhow::bail!("#{number}: {why}"),
-            },
+            }
             None => None,
         };
         let changed = self.changed_files(info)?;
@@ -244,7 +249,7 @@ impl<'a> Door<'a> {
                     "#{number}: the forge lists {listed} of its files, not all: read from git"
                 );
                 self.cx
-                    .trial
+                    .trial()?
                     .changes(head)
                     .map(|c| c.paths)
                     .map_err(|why| anyhow::anyhow!("the files #{number} changes: {why}"))

@@ -186,8 +186,8 @@ pub(crate) fn run(
     };
     settle_checkout(&repo, request, report)?;
     let mut cx = game_on(repo, request)?;
-    let planned = driver::plan(forge, &cx.game, &cx.repo, &mut cx.trial, request.now)?;
-    let repo = &cx.repo;
+    let (game, repo, trial) = cx.planning().context("cannot open the game's repository")?;
+    let planned = driver::plan(forge, game, repo, trial, request.now)?;
     let plan = &planned.plan;
     report(Event::Planned(plan));
     if request.dry_run {
@@ -246,10 +246,9 @@ pub(crate) fn run(
     Ok(ended)
 }
 
-/// The run's context: the game on the default branch, checked, and the
-/// trial merges against it. Trial merges write to memory through a handle
-/// of their own (see `GitTrial`), so nothing planned can reach the
-/// repository on disk.
+/// The run's context: the game on the default branch, checked. Trial
+/// merges write to memory through a handle of their own (see `GitTrial`),
+/// so nothing planned can reach the repository on disk.
 fn game_on(repo: Repo, request: &Request<'_>) -> Result<Context, ResolveError> {
     let cx = Context::on(repo, request.root, request.base).map_err(|e| match e {
         ContextError::Read(e) => anyhow::Error::new(e).context("cannot read the game"),
