@@ -19,8 +19,11 @@ pub struct GitTrial {
     repo: Repo,
     /// The branch's name.
     branch: String,
-    /// The branch's tip, where pull requests fork from.
+    /// Where pull requests fork from: the branch's tip, or a merge of it
+    /// the plan made in memory (see [`Trial::merges`]).
     base: git2::Oid,
+    /// The branch's tip when opened.
+    tip: git2::Oid,
 }
 
 impl GitTrial {
@@ -39,7 +42,14 @@ impl GitTrial {
             repo,
             branch: branch.to_string(),
             base,
+            tip: base,
         })
+    }
+
+    /// Forgets the merges an earlier plan made in memory: pull requests
+    /// fork from the branch's tip again, as a new plan starts.
+    pub fn restart(&mut self) {
+        self.base = self.tip;
     }
 
     /// The branch's name.
