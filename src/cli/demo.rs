@@ -7,16 +7,16 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context as _, bail};
+use anyhow::bail;
 
 use super::play::{CommentArgs, KindArg, OpenArgs, Play};
 use super::{EXIT_OK, EXIT_PROBLEMS, ForgeKind, GlobalArgs};
 use crate::game::GAME_DIRS;
-use crate::git::{Repo, Stamp};
+use crate::git::Repo;
 use crate::load::{self, Origin};
 use crate::matter::{Kind, MatterNumber};
-use crate::setup::demo::{self, Edit, SCRIPT, Step};
-use crate::staging::Staging;
+use crate::setup::demo::{self, SCRIPT, Step};
+use crate::staging::games;
 use crate::time::Timestamp;
 
 /// Arguments of `gitnomic demo`.
@@ -31,7 +31,7 @@ pub struct Args {
 /// Runs `gitnomic demo`.
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let dir = &args.dir;
-    create_game(dir)?;
+    games::demo_game(dir)?;
     say!(
         "A new game repository in {}, from the game bundled in gitnomic.\n",
         dir.display()
@@ -50,7 +50,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
                 opened += 1;
                 let branch = edit
                     .as_ref()
-                    .map(|e| make_branch(&repo, dir, MatterNumber(opened), e, at))
+                    .map(|e| games::demo_branch(&repo, dir, MatterNumber(opened), e, at))
                     .transpose()?;
                 let open = OpenArgs {
                     author: (*login).into(),
@@ -146,114 +146,6 @@ fn at_time(global: &GlobalArgs, dir: &Path, at: &str) -> anyhow::Result<GlobalAr
         verbose: global.verbose,
         quiet: global.quiet,
     })
-}
-
-/// The file in a demo game's git directory that says the demo made it:
-/// only such a directory is ever replaced.
-const MARKER: &str = "gitnomic-demo";
-
-/// Writes the game bundled in the binary into `dir` and makes it a
-/// repository (`--root` plays no part: the script fits the bundled game).
-/// It is made beside `dir` and put in place whole, marker and all, so a
-/// demo killed half-way never leaves a game the next one would refuse.
-fn create_game(dir: &Path) -> anyhow::Result<()> {
-    if dir.exists() && std::fs::read_dir(dir)?.next().is_some() {
-        replace_earlier_demo(dir)?;
-    }
-    let staging = Staging::beside(dir, "demo")?;
-    for file in &crate::game::bundle::game_files() {
-        staging.write(&file.path, file.text.as_bytes(), false)?;
-    }
-    // The site is built into public/: ignored, as in a new game, so a
-    // player's `git add -A` never commits it.
-    staging.write(
-        ".gitignore",
-        crate::setup::new_game::GITIGNORE.as_bytes(),
-        false,
-    )?;
-    let stamp = Stamp {
-        name: "gitnomic demo",
-        email: "demo@localhost",
-        at: Timestamp::parse("2030-03-01T00:00:00Z")?,
-    };
-    Repo::init_with_work_tree(staging.path(), "main", "The bundled game", &stamp)?;
-    staging.write(&format!(".git/{MARKER}"), b"made by gitnomic demo\n", false)?;
-    staging.into_place(dir)
-}
-
-/// Removes an earlier demo game from `dir`: one the demo made (its marker
-/// is there) holding nothing of the player's (no file git does not ignore
-/// that is not committed). Anything else is refused, naming what is there.
-fn replace_earlier_demo(dir: &Path) -> anyhow::Result<()> {
-    let shown = dir.display();
-    if !dir.join(".git").join(MARKER).is_file() {
-        let mut names: Vec<String> = std::fs::read_dir(dir)?
-            .filter_map(Result::ok)
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        let what = if names.iter().any(|n| n == ".git") {
-            "a git repository the demo did not make"
-        } else {
-            "files the demo did not make"
-        };
-        bail!(
-            "{shown} holds {what} ({}): the demo replaces only a game it made itself; give it a new directory",
-            names.join(", ")
-        );
-    }
-    let own = Repo::open(dir)?.uncommitted_files()?;
-    if !own.is_empty() {
-        bail!(
-            "{shown} is an earlier demo game, but it holds files of yours that are not committed ({}): move them away, or give the demo a new directory",
-            own.join(", ")
-        );
-    }
-    let whole = dir.canonicalize()?;
-    if std::env::current_dir()
-        .and_then(|d| d.canonicalize())
-        .is_ok_and(|here| here == whole)
-    {
-        bail!(
-            "{shown} is an earlier demo game, and the directory you are in: the demo replaces it whole, which it cannot do from inside; run it from the parent directory (`cd .. && gitnomic demo {}`)",
-            whole.file_name().unwrap_or_default().to_string_lossy()
-        );
-    }
-    crate::staging::remove_whole(dir)
-        .with_context(|| format!("removing the earlier demo in {shown}"))
-}
-
-/// Makes branch `proposal-N` from main with one edit; returns its name.
-fn make_branch(
-    repo: &Repo,
-    dir: &Path,
-    n: MatterNumber,
-    edit: &Edit,
-    at: &str,
-) -> anyhow::Result<String> {
-    let text = std::fs::read_to_string(dir.join(edit.path))?;
-    if !text.contains(edit.from) {
-        bail!(
-            "the demo script no longer fits the bundled game: `{}` is not in {}",
-            edit.from,
-            edit.path
-        );
-    }
-    let branch = format!("proposal-{n}");
-    repo.create_branch(&branch, "main")?;
-    let stamp = Stamp {
-        name: "gitnomic demo",
-        email: "demo@localhost",
-        at: Timestamp::parse(at)?,
-    };
-    repo.commit_file(
-        &branch,
-        edit.path,
-        &text.replacen(edit.from, edit.to, 1),
-        "Proposed change",
-        &stamp,
-    )?;
-    Ok(branch)
 }
 
 /// Compares the records on main with the script's.
