@@ -275,7 +275,7 @@ impl Game {
 
 /// Plays `scenario` on both forges; asserts they agree, and gives the
 /// outcome (GitHub's) for the scenario's own assertions.
-fn on_both(scenario: impl Fn(&Game) -> Vec<Run>) -> Outcome {
+pub(crate) fn on_both(scenario: impl Fn(&Game) -> Vec<Run>) -> Outcome {
     on_both_with(|forge| (game(forge), ()), |(g, ())| scenario(g))
 }
 
@@ -297,11 +297,11 @@ fn on_both_with<T>(
     github
 }
 
-fn decided(outcome: &Outcome, line: &str) -> bool {
+pub(crate) fn decided(outcome: &Outcome, line: &str) -> bool {
     outcome.decisions.iter().any(|d| d.contains(line))
 }
 
-const ENACTED: &str = "Proposal #1: enact — enacted";
+pub(crate) const ENACTED: &str = "Proposal #1: enact — enacted";
 
 #[test]
 fn a_vote() {

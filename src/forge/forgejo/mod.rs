@@ -11,7 +11,8 @@
 //! - lists page by `page`/`limit`, the server caps `limit` (50 by
 //!   default), and say their length in `X-Total-Count` beside `Link`: a
 //!   list is read page by page until neither says there is more (see
-//!   `ForgejoForge::list`); an issue's comments come unpaged;
+//!   `ForgejoForge::list`); an issue's comments come unpaged, and a
+//!   thread too long for one reply is read in windows of time (`windows`);
 //! - a review's state is `APPROVED`, `REQUEST_CHANGES` or `COMMENT`
 //!   (`PENDING` and `REQUEST_REVIEW` are no vote); a dismissal is a flag
 //!   beside it; `stale` (made on an older head) is not read: votes are
@@ -33,6 +34,7 @@
 mod admin;
 mod dto;
 mod timeline;
+mod windows;
 mod writes;
 
 use std::cell::RefCell;
@@ -168,6 +170,14 @@ impl ForgejoForge {
         self
     }
 
+    /// Reads no reply longer than `bytes` ([`crate::bounds::REPLY_BYTES`]
+    /// by default).
+    #[must_use]
+    pub fn with_max_reply(self, bytes: u64) -> Self {
+        self.client.set_max_reply(bytes);
+        self
+    }
+
     fn path(&self, rest: &str) -> String {
         format!("/repos/{}{rest}", self.repo)
     }
@@ -298,8 +308,19 @@ impl ForgejoForge {
     /// The conversation, oldest first, but deleted accounts' comments.
     /// Forgejo lists an issue's comments in one reply, unpaged.
     fn conversation(&self, number: MatterNumber) -> Result<Vec<ForgeComment>, ForgeError> {
-        let comments: Vec<Comment> =
-            self.get_json(&format!("/issues/{number}/comments"), number)?;
+        let read = |since: Option<Timestamp>, before: Option<Timestamp>| {
+            let bounds: Vec<String> = [("since", since), ("before", before)]
+                .into_iter()
+                .filter_map(|(name, at)| Some(format!("{name}={}", at?)))
+                .collect();
+            let query = if bounds.is_empty() {
+                String::new()
+            } else {
+                format!("?{}", bounds.join("&"))
+            };
+            self.get_json::<Vec<Comment>>(&format!("/issues/{number}/comments{query}"), number)
+        };
+        let comments = windows::read_all(&read, self.client.now())?;
         let mut out = Vec::new();
         for c in comments {
             out.extend(issue_comment(c)?);

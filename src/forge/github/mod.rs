@@ -154,6 +154,14 @@ impl GitHubForge {
         self
     }
 
+    /// Reads no reply longer than `bytes` ([`crate::bounds::REPLY_BYTES`]
+    /// by default).
+    #[must_use]
+    pub fn with_max_reply(self, bytes: u64) -> Self {
+        self.client.set_max_reply(bytes);
+        self
+    }
+
     fn path(&self, rest: &str) -> String {
         format!("/repos/{}{rest}", self.repo)
     }
@@ -229,7 +237,8 @@ impl GitHubForge {
         if info.names_no_kind() && !info.draft && (info.head.is_some() || resolver_labelled) {
             info.paths = match self.changed_files(info.number) {
                 Ok(paths) => Some(paths),
-                Err(ForgeError::TooManyFiles { .. }) => None,
+                // Not all listed: the resolver reads them from git.
+                Err(ForgeError::TooManyFiles { .. } | ForgeError::TooLarge { .. }) => None,
                 Err(e) => return Err(e),
             };
         }
