@@ -541,10 +541,17 @@ impl Forge for ForgejoForge {
         if !info.pull || info.updated.is_some_and(|u| u <= window) {
             return Ok(Vec::new());
         }
+        if let Some(kept) = self.threads.borrow().events(info.number) {
+            return Ok(kept);
+        }
         self.timeline(info.number)?;
-        let timelines = self.timelines.borrow();
-        let entries = timelines.get(&info.number).map_or(&[][..], Vec::as_slice);
-        timeline::kind_events(entries)
+        let events = {
+            let timelines = self.timelines.borrow();
+            let entries = timelines.get(&info.number).map_or(&[][..], Vec::as_slice);
+            timeline::kind_events(entries)?
+        };
+        self.threads.borrow_mut().put_events(info.number, &events);
+        Ok(events)
     }
 
     /// From the timeline's `pull_push` entries, each at the time Forgejo
@@ -553,11 +560,20 @@ impl Forge for ForgejoForge {
         if !matches!(self.heads.borrow().get(&number), Some(Some(_))) {
             return Ok(Vec::new());
         }
+        // A push moves the pull request's `updated_at`: the pushes kept
+        // with a thread served unchanged from the cache are all there are.
+        if let Some(kept) = self.threads.borrow().pushes(number) {
+            return Ok(kept);
+        }
         self.timeline(number)?;
         let opened = self.opened.borrow().get(&number).copied();
-        let timelines = self.timelines.borrow();
-        let entries = timelines.get(&number).map_or(&[][..], Vec::as_slice);
-        timeline::pushes(entries, opened)
+        let pushes = {
+            let timelines = self.timelines.borrow();
+            let entries = timelines.get(&number).map_or(&[][..], Vec::as_slice);
+            timeline::pushes(entries, opened)?
+        };
+        self.threads.borrow_mut().put_pushes(number, &pushes);
+        Ok(pushes)
     }
 
     fn files_of_commit(&self, sha: &HeadSha) -> Result<Option<Vec<(String, String)>>, ForgeError> {
