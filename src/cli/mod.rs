@@ -156,7 +156,8 @@ fn open_github(
     global: &GlobalArgs,
     now: Timestamp,
 ) -> anyhow::Result<crate::forge::github::GitHubForge> {
-    use crate::forge::github::{GitHubForge, Settings};
+    use crate::forge::github::GitHubForge;
+    use crate::forge::rest::{Configure as _, Settings};
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let settings = Settings {
         api: var("GITHUB_API_URL").unwrap_or_else(|| "https://api.github.com".into()),
@@ -187,7 +188,7 @@ fn open_github(
 /// How an API client waits and how much it reads, as the environment says.
 struct HttpSettings {
     /// Waits for real, unless `GITNOMIC_NO_RETRY_WAIT` is set.
-    sleep: crate::forge::github::Sleeper,
+    sleep: crate::forge::rest::Sleeper,
     /// `GITNOMIC_MAX_WAIT`: the most seconds a run waits out rate limits.
     max_wait: u64,
     /// `GITNOMIC_THREAD_MAX_AGE`: hours a kept thread is trusted.
@@ -202,7 +203,7 @@ struct HttpSettings {
 fn http_settings() -> anyhow::Result<HttpSettings> {
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let wait = var("GITNOMIC_NO_RETRY_WAIT").is_none();
-    let sleep: crate::forge::github::Sleeper = Box::new(move |d| {
+    let sleep: crate::forge::rest::Sleeper = Box::new(move |d| {
         if wait {
             std::thread::sleep(d);
         }
@@ -217,7 +218,7 @@ fn http_settings() -> anyhow::Result<HttpSettings> {
         .transpose()?
         .unwrap_or(300);
     // How old a thread kept between runs may grow before it is read again
-    // whatever its matter's `updated_at` says (see forge::github::threads).
+    // whatever its matter's `updated_at` says (see forge::rest::threads).
     let max_age = var("GITNOMIC_THREAD_MAX_AGE")
         .map(|v| {
             v.parse::<u32>().map_err(|_| {
@@ -258,7 +259,8 @@ pub(crate) fn open_forgejo(
     global: &GlobalArgs,
     now: Timestamp,
 ) -> anyhow::Result<crate::forge::forgejo::ForgejoForge> {
-    use crate::forge::forgejo::{ForgejoForge, Settings};
+    use crate::forge::forgejo::ForgejoForge;
+    use crate::forge::rest::{Configure as _, Settings};
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let either = |a: &str, b: &str| var(a).or_else(|| var(b));
     let api = either("FORGEJO_API_URL", "GITHUB_API_URL")

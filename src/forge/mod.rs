@@ -10,6 +10,7 @@
 pub mod forgejo;
 pub mod github;
 pub mod local;
+pub(crate) mod rest;
 mod status_comment;
 mod votes;
 

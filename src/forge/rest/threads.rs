@@ -49,7 +49,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::http::Reply;
-use super::{ForgeComment, HeadSha, Login};
+use crate::forge::{ForgeComment, HeadSha, Login};
 use crate::matter::{Change, KindEvent, MatterNumber, ReviewState, Via};
 use crate::time::Timestamp;
 

@@ -90,7 +90,7 @@ pub(crate) enum Sent {
 }
 
 /// Waits between retries. Injected so tests never sleep.
-pub type Sleeper = Box<dyn Fn(Duration)>;
+pub(crate) type Sleeper = Box<dyn Fn(Duration)>;
 
 /// A client for one GitHub API base URL with one token.
 pub(crate) struct Client {
@@ -127,12 +127,8 @@ enum Limit {
 }
 
 impl Client {
-    pub(crate) fn new(base: &str, token: &str, sleep: Sleeper) -> Self {
-        Self::with_flavor(base, token, sleep, GITHUB)
-    }
-
-    /// A client for another forge's API, spoken as `flavor` says.
-    pub(crate) fn with_flavor(base: &str, token: &str, sleep: Sleeper, flavor: Flavor) -> Self {
+    /// A client for a forge's API at `base`, spoken as `flavor` says.
+    pub(crate) fn new(base: &str, token: &str, sleep: Sleeper, flavor: Flavor) -> Self {
         let agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(Duration::from_secs(60)))
@@ -160,6 +156,11 @@ impl Client {
     /// The run's moment, plus every wait so far.
     pub(crate) fn now(&self) -> Timestamp {
         Timestamp::from_unix(self.clock.get())
+    }
+
+    /// The forge's name, for messages: `GitHub`, `Forgejo`.
+    pub(crate) fn forge_name(&self) -> &'static str {
+        self.flavor.name
     }
 
     /// Sets the longest reply a request reads, in bytes.
@@ -622,6 +623,7 @@ mod tests {
             "http://127.0.0.1:9",
             "t",
             Box::new(move |d| s.set(s.get() + d.as_secs())),
+            GITHUB,
         );
         client.set_clock(Timestamp::from_unix(1_000), Duration::from_secs(120));
         client
@@ -646,6 +648,7 @@ mod tests {
             "http://127.0.0.1:9",
             "t",
             Box::new(move |d| s.set(s.get() + d.as_secs())),
+            GITHUB,
         );
         client.set_clock(Timestamp::from_unix(0), Duration::from_secs(1_000));
         let limited = reply(429, Some(10), None);
