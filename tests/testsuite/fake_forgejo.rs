@@ -406,12 +406,20 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
             Some(item) => ok(200, pull_json(item)),
             None => refuse(404, "pull request does not exist"),
         },
-        // Not paged: every comment in one reply.
+        // Not paged: every comment in one reply, those last updated within
+        // `since` and `before` (RFC 3339, both ends included) if given.
         ("GET", ["issues", n, "comments"]) => {
+            let bound = |name: &str| query_value(query, name).map(|v| v.replace("%3A", ":"));
+            let (since, before) = (bound("since"), bound("before"));
             let list: Vec<Value> = w
                 .comments
                 .iter()
                 .filter(|c| c.number == number(n))
+                .filter(|c| {
+                    let updated = c.edited_at.as_deref().unwrap_or(&c.created_at);
+                    since.as_deref().is_none_or(|s| updated >= s)
+                        && before.as_deref().is_none_or(|b| updated <= b)
+                })
                 .map(comment_json)
                 .collect();
             ok(200, Value::Array(list))

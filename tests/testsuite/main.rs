@@ -22,6 +22,7 @@ mod fake_git;
 mod fake_github;
 mod fake_routes;
 mod fake_settings;
+mod forge_long_threads;
 mod forge_scenarios;
 mod forgejo_conformance;
 mod forgejo_doctor;
