@@ -133,7 +133,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     }
     if game.problems.is_empty() {
         if !args.list {
-            say!("{}", summary(&game));
+            say!("{}", game.summary());
         }
         Ok(ExitCode::from(EXIT_OK))
     } else {
@@ -154,17 +154,6 @@ fn read_event() -> anyhow::Result<Event> {
     let text =
         std::fs::read_to_string(&path).with_context(|| format!("reading the event {path}"))?;
     event::parse(&text).with_context(|| format!("{path} names no pull request or issue"))
-}
-
-fn summary(game: &Game) -> String {
-    let players = game.state.as_ref().map_or(0, |s| s.players.len());
-    format!(
-        "ok: {} rules in {} sections, {} parameters, {} players",
-        game.ruleset.rules.len(),
-        game.ruleset.sections.len(),
-        game.ruleset.params.len(),
-        players
-    )
 }
 
 /// The door of the game on `--base`, with the matters open on the forge.

@@ -243,39 +243,13 @@ fn list(
     let mut cx = Context::open(&global.root, &global.base)?;
     let (game, repo, trial) = cx.planning()?;
     let planned = crate::resolve::driver::plan(forge, game, repo, trial, now)?;
-    for line in &planned.plan.lines {
-        match (&line.fate, line.decision) {
-            // What may not stand is closed by the next run, as `check` says.
-            (crate::plan::Fate::Closed(why), _) => say!(
-                "#{} {}: not a matter, closed when the resolver next runs: {why}",
-                line.number,
-                line.kind
-            ),
-            // What the rules decide but a run cannot carry out, as `resolve` holds it.
-            (crate::plan::Fate::Held(why), _) => say!(
-                "#{} {}: {}",
-                line.number,
-                line.kind,
-                crate::matter::status::held(why)
-            ),
-            (crate::plan::Fate::Flawed(why), _) => say!(
-                "#{} {}: pending, but {}",
-                line.number,
-                line.kind,
-                crate::matter::status::flawed(why)
-            ),
-            (crate::plan::Fate::Refused(why), _) => say!(
-                "#{} {}: {}",
-                line.number,
-                line.kind,
-                crate::matter::status::refused(why)
-            ),
-            (crate::plan::Fate::Unread(why), _) => {
-                say!("#{} {}: not read this run: {why}", line.number, line.kind);
-            }
-            (outcome, "merge") => say!("#{} {}: {outcome}", line.number, line.kind),
-            _ => {}
-        }
+    for line in planned
+        .plan
+        .lines
+        .iter()
+        .filter_map(crate::plan::Line::listed)
+    {
+        say!("{line}");
     }
     let active = cx
         .state()
