@@ -14,9 +14,9 @@ use super::{EXIT_OK, EXIT_PROBLEMS, ForgeKind, GlobalArgs};
 use crate::game::GAME_DIRS;
 use crate::git::Repo;
 use crate::load::{self, Origin};
+use crate::make as games;
 use crate::matter::{Kind, MatterNumber};
 use crate::setup::demo::{self, SCRIPT, Step};
-use crate::staging::games;
 use crate::time::Timestamp;
 
 /// Arguments of `gitnomic demo`.

@@ -14,7 +14,7 @@ use anyhow::{Context as _, bail};
 
 use super::{EXIT_OK, GlobalArgs};
 use crate::import::{self, Contents, Hints, blognomic, files, hints, plain};
-use crate::staging::games;
+use crate::make as games;
 
 /// Arguments of `gitnomic import`.
 #[derive(Debug, clap::Args)]

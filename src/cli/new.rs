@@ -2,15 +2,15 @@
 //! repository with a first commit, ready to push to a forge. Written into
 //! a directory beside DIR and renamed into place only once it is whole and
 //! passes `check`, so a failure never leaves half a game
-//! ([`crate::staging::games::new_game`]).
+//! ([`crate::make::new_game`]).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::{EXIT_OK, ForgeKind, GlobalArgs};
 use crate::game::Game;
+use crate::make as games;
 use crate::setup::new_game::{self, NewGame};
-use crate::staging::games;
 
 /// Arguments of `gitnomic new`.
 #[derive(Debug, clap::Args)]

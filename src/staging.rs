@@ -4,8 +4,6 @@
 //! at worst a hidden `.NAME.gitnomic-WHAT-PID` directory beside it, which
 //! the command's next run removes.
 
-pub(crate) mod games;
-
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};

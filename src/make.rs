@@ -1,14 +1,15 @@
-//! EDGE: whole games written to disk through a staging directory, so a
-//! failure never leaves half of one: a new game's repository (`new`), the
-//! demo's (`demo`, which replaces only an earlier one it made) with its
-//! proposals' branches, and an imported ruleset's files (`import
-//! ruleset`). The commands parse their arguments and print; this writes.
+//! EDGE: whole games made on disk through a staging directory
+//! ([`crate::staging`]), so a failure never leaves half of one: a new
+//! game's repository (`new`), the demo's (`demo`, which replaces only an
+//! earlier one it made) with its proposals' branches, and an imported
+//! ruleset's files (`import ruleset`). The commands parse their arguments
+//! and print; this writes. It stands above `git`, `load` and `staging`,
+//! which it uses, and below `cli` alone.
 
 use std::path::Path;
 
 use anyhow::{Context as _, bail};
 
-use super::Staging;
 use crate::game::{GAME_DIRS, Game};
 use crate::git::{Repo, Stamp, configured_identity};
 use crate::import::{Imported, files};
@@ -17,6 +18,7 @@ use crate::matter::MatterNumber;
 use crate::setup::demo::Edit;
 use crate::setup::new_game::OutFile;
 use crate::source::SourceFile;
+use crate::staging::Staging;
 use crate::time::Timestamp;
 
 /// Refuses a `dir` for a new game that exists and holds anything.
@@ -154,7 +156,8 @@ fn replace_earlier_demo(dir: &Path) -> anyhow::Result<()> {
             whole.file_name().unwrap_or_default().to_string_lossy()
         );
     }
-    super::remove_whole(dir).with_context(|| format!("removing the earlier demo in {shown}"))
+    crate::staging::remove_whole(dir)
+        .with_context(|| format!("removing the earlier demo in {shown}"))
 }
 
 /// Makes branch `proposal-N` from main with one edit; returns its name.
