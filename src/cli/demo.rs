@@ -14,7 +14,7 @@ use super::{EXIT_OK, EXIT_PROBLEMS, ForgeKind, GlobalArgs};
 use crate::game::GAME_DIRS;
 use crate::git::Repo;
 use crate::load::{self, Origin};
-use crate::make as games;
+use crate::make;
 use crate::matter::{Kind, MatterNumber};
 use crate::setup::demo::{self, SCRIPT, Step};
 use crate::time::Timestamp;
@@ -31,7 +31,7 @@ pub struct Args {
 /// Runs `gitnomic demo`.
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let dir = &args.dir;
-    games::demo_game(dir)?;
+    make::demo_game(dir)?;
     say!(
         "A new game repository in {}, from the game bundled in gitnomic.\n",
         dir.display()
@@ -50,7 +50,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
                 opened += 1;
                 let branch = edit
                     .as_ref()
-                    .map(|e| games::demo_branch(&repo, dir, MatterNumber(opened), e, at))
+                    .map(|e| make::demo_branch(&repo, dir, MatterNumber(opened), e, at))
                     .transpose()?;
                 let open = OpenArgs {
                     author: (*login).into(),

@@ -4,7 +4,7 @@
 //! Reads the dump (and hints), imports it with the pure importer, checks
 //! the round trip, then either lists the rules or writes the game files.
 //! Writing goes to a directory beside the target first and is moved into
-//! place with renames ([`games::imported_rules`]), so a failure leaves
+//! place with renames ([`make::imported_rules`]), so a failure leaves
 //! nothing half-written.
 
 use std::path::PathBuf;
@@ -14,7 +14,7 @@ use anyhow::{Context as _, bail};
 
 use super::{EXIT_OK, GlobalArgs};
 use crate::import::{self, Contents, Hints, blognomic, files, hints, plain};
-use crate::make as games;
+use crate::make;
 
 /// Arguments of `gitnomic import`.
 #[derive(Debug, clap::Args)]
@@ -128,7 +128,7 @@ fn ruleset(args: &RulesetArgs) -> anyhow::Result<ExitCode> {
     }
     match &args.out {
         Some(out) if !args.list => {
-            games::imported_rules(out, &imported, &rules, args.force)?;
+            make::imported_rules(out, &imported, &rules, args.force)?;
             say!("{}", imported.preset_line());
             say!("{}", imported.question_line());
             say!(

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use super::{EXIT_OK, ForgeKind, GlobalArgs};
 use crate::game::Game;
-use crate::make as games;
+use crate::make;
 use crate::setup::new_game::{self, NewGame};
 
 /// Arguments of `gitnomic new`.
@@ -40,7 +40,7 @@ pub struct Args {
 /// Runs `gitnomic new`.
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let dir = &args.dir;
-    games::refuse_nonempty(dir)?;
+    make::refuse_nonempty(dir)?;
     let players = args
         .players
         .iter()
@@ -60,7 +60,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         .map(|f| (f.path, f.bytes, f.executable))
         .collect();
     let files = new_game::files(&bundle, &spec)?;
-    let game = games::new_game(dir, &files, &branch, spec.now)?;
+    let game = make::new_game(dir, &files, &branch, spec.now)?;
     report(dir, &game, &branch, args.players.is_empty(), spec.forgejo);
     Ok(ExitCode::from(EXIT_OK))
 }
