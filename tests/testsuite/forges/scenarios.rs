@@ -1,6 +1,6 @@
 //! One scenario suite, written once and played on both forges: the fake
-//! GitHub and the fake Forgejo hold the same world (see `fake_github`,
-//! `fake_forgejo`), each held to its own forge's description, and the
+//! GitHub and the fake Forgejo hold the same world (see `fake::github`,
+//! `fake::forgejo`), each held to its own forge's description, and the
 //! real binary plays each scenario through `--forge github` and `--forge
 //! forgejo`. Each scenario asserts what it is about on both, then that
 //! both forges came to the same decisions and records: the resolver's
@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
-use crate::fake_github::{FakeGitHub, Item, REPO, When};
+use crate::fake::github::{FakeGitHub, Item, REPO, When};
 use crate::game_test::{GameTest, Run};
 
 /// Which forge a scenario is played on.
@@ -214,7 +214,7 @@ impl Game {
             .world()
             .contents
             .iter()
-            .map(|(path, (_, text))| (path.clone(), crate::fake_github::unbase64(text)))
+            .map(|(path, (_, text))| (path.clone(), crate::fake::github::unbase64(text)))
             .collect();
         for (path, text) in &records {
             self.game.write(path, text);
@@ -234,7 +234,7 @@ impl Game {
         let records = w
             .contents
             .iter()
-            .map(|(path, (_, text))| (path.clone(), unlinked(&crate::fake_github::unbase64(text))))
+            .map(|(path, (_, text))| (path.clone(), unlinked(&crate::fake::github::unbase64(text))))
             .collect();
         let merged = w
             .merges()

@@ -5,8 +5,8 @@
 //! vote; one that no reply can hold costs its own matter this run, and the
 //! rest of the run goes on.
 
-use crate::fake_github::Item;
-use crate::forge_scenarios::{ENACTED, ForgeKind, on_both};
+use crate::fake::github::Item;
+use crate::forges::scenarios::{ENACTED, ForgeKind, on_both};
 
 /// A comment of about 30 KB, `word` first.
 fn long(word: &str) -> String {

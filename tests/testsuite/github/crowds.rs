@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::fake_github::{CommitStatus, Item, MAX_STATUSES, REPO, When};
+use crate::fake::github::{CommitStatus, Item, MAX_STATUSES, REPO, When};
 use crate::game_test::{GameTest, Run};
 use crate::github::{github, setup, votes};
 
@@ -107,7 +107,7 @@ fn a_page_of_the_longest_comments_github_takes_is_read() {
 }
 
 /// `gitnomic check --open` at `now`.
-fn check_open(game: &GameTest, fake: &crate::fake_github::FakeGitHub, now: &str) -> Run {
+fn check_open(game: &GameTest, fake: &crate::fake::github::FakeGitHub, now: &str) -> Run {
     github(game, fake, now, &["check", "--open"])
 }
 
@@ -288,7 +288,7 @@ fn a_403_that_is_no_rate_limit_is_still_a_refusal() {
 fn check_open_passes_over_a_matter_it_cannot_check() {
     let (game, fake, head) = setup();
     let unknown = "0123456789abcdef0123456789abcdef01234567";
-    let mut other = crate::fake_github::Item::pull(
+    let mut other = crate::fake::github::Item::pull(
         2,
         "Proposal: never fetched",
         "boris-b",
