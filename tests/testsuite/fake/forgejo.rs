@@ -466,9 +466,10 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 return refuse(404, "issue does not exist");
             }
             let at = w.clock.clone();
+            let bot = w.bot();
             let id = w.add_comment(
                 number(n),
-                crate::fake::github::FORGEJO_BOT,
+                bot,
                 at.as_deref().unwrap_or("2030-01-01T00:00:00Z"),
                 input["body"].as_str().unwrap_or(""),
             );

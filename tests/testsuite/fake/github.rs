@@ -228,6 +228,9 @@ pub(crate) struct World {
     pub(crate) concurrent: Option<ConcurrentEdit>,
     /// Served as Forgejo (under `/api/v1`, in its shapes), not as GitHub.
     pub(crate) forgejo: bool,
+    /// The account the Actions token acts as, if not the forge's usual one
+    /// (Gitea's is `gitea-actions`).
+    pub(crate) bot_login: Option<&'static str>,
     /// Pushes as Forgejo's timeline records them.
     pub(crate) pushes: Vec<PushEntry>,
     /// A force push to this head, at this time, that lands just before the
@@ -536,7 +539,8 @@ impl World {
 
     /// The login the adapter's token acts as on this forge.
     pub(crate) fn bot(&self) -> &'static str {
-        if self.forgejo { FORGEJO_BOT } else { BOT }
+        let usual = if self.forgejo { FORGEJO_BOT } else { BOT };
+        self.bot_login.unwrap_or(usual)
     }
 
     pub(crate) fn bot_comments(&self, number: u64) -> Vec<String> {
