@@ -117,7 +117,7 @@ played in this repository. The rules are Markdown in `rules/`, the
 gamestate is TOML in `state/` (the players are in `state/roster.toml`),
 and the workflows in `.github/workflows/` count the votes and merge or
 close pull requests. Nobody counts by hand. They run gitnomic, built from
-`Cargo.toml`, `Cargo.lock`, `build.rs` and `src/` (once per change of
+`Cargo.toml`, `Cargo.lock`, `build.rs`, `src/` and `engine/` (once per change of
 those files; proposals may not change them).
 
 ## Playing

@@ -223,7 +223,7 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig {
             failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct(
-                concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/engine/ballot.txt"),
+                concat!(env!("CARGO_MANIFEST_DIR"), "/../proptest-regressions/engine/ballot.txt"),
             ))),
             ..proptest::prelude::ProptestConfig::with_cases(2000)
         })]

@@ -236,7 +236,7 @@ pub(crate) fn decision_over(kind: MatterKind, q: &Quantities<'_>, until: Span) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::params::DEFAULT_PRESET;
+    use crate::params::DEFAULT_PRESET;
 
     /// A proposal of the default preset with `for_votes` FOR and
     /// `against` AGAINST among 5 active players, open `minutes`.

@@ -16,7 +16,7 @@ use super::params::Params;
 use super::snapshot::{
     Comment, IdleSpell, Matter, MatterKind, Phase, Player, PlayerName, Snapshot,
 };
-use crate::error::LineIndex;
+use crate::lines::LineIndex;
 use crate::time::Timestamp;
 
 /// A parsed scenario.

@@ -139,8 +139,8 @@ fn turns(comparison: &Node, names: &dyn Fn(&str) -> Option<Bound>) -> Vec<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::params::Condition;
-    use crate::engine::params::{DEFAULT_PRESET, Scope};
+    use crate::params::Condition;
+    use crate::params::{DEFAULT_PRESET, Scope};
 
     fn turns_of(text: &str) -> Vec<i64> {
         let p = Params::preset(DEFAULT_PRESET).unwrap();

@@ -1,4 +1,7 @@
 //! The tally engine: BlogNomic's voting rules as data, pure and explained.
+//! A crate of its own, so its purity is the compiler's to keep: it depends
+//! on no git, network, template or file-system crate (`Cargo.toml` says
+//! which it has), and gitnomic reaches it as `gitnomic::engine`.
 //!
 //! Roster (with idle history), emperor, phase, pending matters with their
 //! comments, the ruleset's parameters and *now* go in; out comes, for each
@@ -18,13 +21,20 @@
 //! orders one resolve run, [`next`] looks ahead over the moments `epochs`
 //! cuts into epochs, [`limits`] says who may propose, [`scenario`] reads
 //! scenario files and [`report`] prints runs for people and machines.
+//! Beside them, what the engine and gitnomic both build on: [`time`] (the
+//! game's instants, with no clock), [`markdown`] (what of a comment is
+//! visible), [`lines`] (byte offsets to line numbers) and [`bounds`] (the
+//! engine's share of the bounds on what a matter may bring).
 
 pub mod ballot;
 mod bound;
+pub mod bounds;
 pub mod decide;
 mod epochs;
 pub mod expr;
 pub mod limits;
+pub mod lines;
+pub mod markdown;
 pub mod next;
 mod number;
 pub mod params;
@@ -34,6 +44,7 @@ mod run;
 pub mod scenario;
 pub mod snapshot;
 pub mod tally;
+pub mod time;
 mod turns;
 
 pub use decide::Decision;

@@ -5,7 +5,7 @@
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 /// The Markdown extensions gitnomic enables.
-pub(crate) fn options() -> Options {
+pub fn options() -> Options {
     Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_STRIKETHROUGH
@@ -15,7 +15,7 @@ pub(crate) fn options() -> Options {
 }
 
 /// A parser over `text` with the project's options.
-pub(crate) fn parser(text: &str) -> Parser<'_> {
+pub fn parser(text: &str) -> Parser<'_> {
     Parser::new_ext(text, options())
 }
 
@@ -25,7 +25,7 @@ pub(crate) fn parser(text: &str) -> Parser<'_> {
 /// request, and a stored `javascript:` link runs on a reader's click.
 /// Browsers ignore tabs, newlines and leading spaces in a scheme, so they
 /// are ignored here too.
-pub(crate) fn is_safe_url(url: &str) -> bool {
+pub fn is_safe_url(url: &str) -> bool {
     let cleaned: String = url
         .chars()
         .filter(|c| !c.is_ascii_whitespace() && !c.is_control())
@@ -44,7 +44,7 @@ pub(crate) fn is_safe_url(url: &str) -> bool {
 /// A link to a forge's page, kept only if it is a web address: records
 /// are files anyone's pull request can write, and their links are shown
 /// as they are, so a `javascript:` one is dropped.
-pub(crate) fn web_link(link: Option<&str>) -> Option<&str> {
+pub fn web_link(link: Option<&str>) -> Option<&str> {
     link.filter(|l| {
         let lower = l.to_ascii_lowercase();
         (lower.starts_with("https://") || lower.starts_with("http://")) && is_safe_url(l)
@@ -54,9 +54,7 @@ pub(crate) fn web_link(link: Option<&str>) -> Option<&str> {
 /// Drops every link and image whose address is not [safe](is_safe_url),
 /// keeping its text: the one filter every rendering of Markdown to HTML
 /// goes through.
-pub(crate) fn safe_links<'a>(
-    events: impl Iterator<Item = Event<'a>>,
-) -> impl Iterator<Item = Event<'a>> {
+pub fn safe_links<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<Item = Event<'a>> {
     // For each link or image open: whether it was kept.
     let mut open: Vec<bool> = Vec::new();
     events.filter(move |event| match event {
@@ -72,7 +70,7 @@ pub(crate) fn safe_links<'a>(
 
 /// How [`split_visible`] separates text from different places.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Breaks {
+pub enum Breaks {
     /// Every boundary is a space (ballots read words, not lines).
     Spaces,
     /// Line and block ends are newlines, other boundaries spaces (dice and
@@ -86,7 +84,7 @@ pub(crate) enum Breaks {
 /// first, so quoting someone else's is never casting, rolling or acting,
 /// and striking a word withdraws it. Boundaries become separators so words
 /// from different places never join.
-pub(crate) fn split_visible(body: &str, breaks: Breaks) -> (String, String) {
+pub fn split_visible(body: &str, breaks: Breaks) -> (String, String) {
     let (mut plain, mut hidden) = (String::new(), String::new());
     let (mut quotes, mut code, mut struck) = (0usize, false, 0usize);
     for event in parser(body) {
@@ -161,7 +159,7 @@ fn strike_tag(tag: &str) -> Option<bool> {
 /// comment `<!-- … -->` of many lines included): the lines a reader sees
 /// as the text's own. A line that must be written on its own to count
 /// (an Address's `Keep:`) is looked for only among these.
-pub(crate) fn prose_lines(body: &str) -> Vec<&str> {
+pub fn prose_lines(body: &str) -> Vec<&str> {
     let hidden: Vec<std::ops::Range<usize>> = parser(body)
         .into_offset_iter()
         .filter(|(event, _)| matches!(event, Event::Start(Tag::CodeBlock(_) | Tag::HtmlBlock)))
@@ -186,7 +184,7 @@ pub(crate) fn prose_lines(body: &str) -> Vec<&str> {
 /// although they do not begin with `>` themselves: a line right after a
 /// quoted one continues the quote ("lazy continuation"), so what it says
 /// is quoted, not said. Each is given trimmed, as written.
-pub(crate) fn lazily_quoted(body: &str) -> Vec<&str> {
+pub fn lazily_quoted(body: &str) -> Vec<&str> {
     let mut quotes = 0usize;
     let mut out: Vec<&str> = Vec::new();
     for (event, range) in parser(body).into_offset_iter() {
