@@ -14,7 +14,7 @@
 //! `scripts/fetch-pulls`) or on Forgejo Actions (`.forgejo/workflows/`,
 //! `scripts/build-on-forgejo`, `scripts/push-pages`; `gitnomic new
 //! --forge forgejo` takes these instead of GitHub's) and the tool's own sources (`Cargo.toml`,
-//! `Cargo.lock`, `build.rs`, `src/`), which the workflows of a new game
+//! `Cargo.lock`, `build.rs`, `src/`, `engine/`), which the workflows of a new game
 //! build once and cache, as they do in this repository.
 
 use std::fmt::Write as _;
@@ -35,6 +35,8 @@ const ROOTS: &[&str] = &[
     "Cargo.lock",
     "build.rs",
     "src",
+    "engine/Cargo.toml",
+    "engine/src",
 ];
 
 fn main() {

@@ -12,11 +12,10 @@ pub const SUBJECT_CHARS: usize = 100;
 /// bounds an expression's nesting and the work of one tag.
 pub const TEMPLATE_TAG_BYTES: usize = 256;
 
-/// The most tokens a rule's condition parameter may have.
-pub const CONDITION_TOKENS: usize = 1_000;
-
-/// The deepest a condition may nest parentheses and `!`.
-pub const CONDITION_DEPTH: usize = 64;
+/// The most tokens a rule's condition parameter may have, and the deepest
+/// it may nest parentheses and `!`: the engine parses conditions, so they
+/// are the engine's (`gitnomic_engine::bounds`).
+pub use gitnomic_engine::bounds::{CONDITION_DEPTH, CONDITION_TOKENS};
 
 /// The largest file a pull request may add or change, in bytes. The
 /// bundled game's largest file is under 20 KiB.

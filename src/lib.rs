@@ -25,7 +25,8 @@
 
 pub mod bounds;
 pub mod cli;
-pub mod engine;
+/// The tally engine, a crate of its own (`engine/`): see its docs.
+pub use gitnomic_engine as engine;
 pub mod error;
 pub mod forge;
 pub mod game;
@@ -34,7 +35,7 @@ pub mod git;
 pub mod import;
 pub mod load;
 pub(crate) mod make;
-pub(crate) mod markdown;
+pub(crate) use gitnomic_engine::markdown;
 pub mod matter;
 pub(crate) mod plan;
 pub mod record;
@@ -45,4 +46,4 @@ pub mod site;
 pub mod source;
 pub(crate) mod staging;
 pub mod text;
-pub mod time;
+pub use gitnomic_engine::time;

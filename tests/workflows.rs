@@ -248,7 +248,7 @@ fn the_binary_is_built_once_per_change_of_its_sources_and_reused() {
         );
         assert!(
             text.contains(
-                "hashFiles('Cargo.lock', 'Cargo.toml', 'build.rs', 'src/**', 'themes/**')"
+                "hashFiles('Cargo.lock', 'Cargo.toml', 'build.rs', 'src/**', 'engine/**', 'themes/**')"
             ),
             "{name}: keyed on the tool's sources"
         );

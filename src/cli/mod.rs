@@ -113,8 +113,24 @@ pub enum ForgeKind {
     Local,
     /// GitHub's REST API.
     Github,
-    /// Forgejo's or Gitea's REST API (Codeberg, a self-hosted server).
+    /// Forgejo's REST API (Codeberg, a self-hosted Forgejo).
     Forgejo,
+    /// Gitea's: Forgejo's API, with Gitea's Actions bot (`gitea-actions`)
+    /// and its workflows in `.gitea/workflows/`.
+    Gitea,
+}
+
+impl ForgeKind {
+    /// What `new` writes for this forge's Actions, if it has them.
+    pub(crate) fn actions(self) -> Option<crate::setup::new_game::Actions> {
+        use crate::setup::new_game::Actions;
+        match self {
+            ForgeKind::Local => None,
+            ForgeKind::Github => Some(Actions::GitHub),
+            ForgeKind::Forgejo => Some(Actions::Forgejo),
+            ForgeKind::Gitea => Some(Actions::Gitea),
+        }
+    }
 }
 
 /// Opens the forge the global options name, acting at `now`.
@@ -134,7 +150,7 @@ fn open_forge(global: &GlobalArgs, now: Timestamp) -> anyhow::Result<Box<dyn cra
             now,
         )?)),
         ForgeKind::Github => Ok(Box::new(open_github(global, now)?)),
-        ForgeKind::Forgejo => Ok(Box::new(open_forgejo(global, now)?)),
+        ForgeKind::Forgejo | ForgeKind::Gitea => Ok(Box::new(open_forgejo(global, now)?)),
     }
 }
 
@@ -147,7 +163,7 @@ fn open_forge_to_read(global: &GlobalArgs) -> anyhow::Result<Box<dyn crate::forg
             &global.base,
         )?)),
         ForgeKind::Github => Ok(Box::new(open_github(global, global.now())?)),
-        ForgeKind::Forgejo => Ok(Box::new(open_forgejo(global, global.now())?)),
+        ForgeKind::Forgejo | ForgeKind::Gitea => Ok(Box::new(open_forgejo(global, global.now())?)),
     }
 }
 
@@ -251,8 +267,9 @@ fn http_settings() -> anyhow::Result<HttpSettings> {
 ///   `FORGEJO_SERVER_URL` or `GITHUB_SERVER_URL` with `/api/v1`;
 /// - the token: `FORGEJO_TOKEN`, else `GITHUB_TOKEN` (its mirror);
 /// - the repository: `FORGEJO_REPOSITORY` or `GITHUB_REPOSITORY`;
-/// - the bot: `GITNOMIC_BOT_LOGIN`, by default `forgejo-actions` (the
-///   account of Forgejo Actions' token; Gitea's is `gitea-actions`).
+/// - the bot: `GITNOMIC_BOT_LOGIN`, by default the account of the
+///   Actions token: `forgejo-actions`, or with `--forge gitea`
+///   `gitea-actions`.
 ///
 /// Waits and the cache are set as for GitHub (see [`open_forge`]).
 pub(crate) fn open_forgejo(
@@ -285,7 +302,10 @@ pub(crate) fn open_forgejo(
             )
         })?,
         base: global.base.clone(),
-        bot: var("GITNOMIC_BOT_LOGIN").unwrap_or_else(|| "forgejo-actions".into()),
+        bot: var("GITNOMIC_BOT_LOGIN").unwrap_or_else(|| match global.forge {
+            ForgeKind::Gitea => "gitea-actions".into(),
+            _ => "forgejo-actions".into(),
+        }),
     };
     if settings.repo.split('/').filter(|p| !p.is_empty()).count() != 2 {
         anyhow::bail!("GITHUB_REPOSITORY={}: expected owner/name", settings.repo);

@@ -7,10 +7,10 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use super::{EXIT_OK, ForgeKind, GlobalArgs};
+use super::{EXIT_OK, GlobalArgs};
 use crate::game::Game;
 use crate::make;
-use crate::setup::new_game::{self, NewGame};
+use crate::setup::new_game::{self, Actions, NewGame};
 
 /// Arguments of `gitnomic new`.
 #[derive(Debug, clap::Args)]
@@ -41,10 +41,12 @@ pub struct Args {
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let dir = &args.dir;
     make::refuse_nonempty(dir)?;
+    // A game is played on GitHub unless another forge is named.
+    let actions = global.forge.actions().unwrap_or(Actions::GitHub);
     let players = args
         .players
         .iter()
-        .map(|p| new_game::parse_player_on(p, global.forge == ForgeKind::Forgejo))
+        .map(|p| new_game::parse_player_on(p, actions.forgejo_like()))
         .collect::<Result<Vec<_>, _>>()?;
     let branch = args.branch.clone().unwrap_or_else(|| global.base.clone());
     let spec = NewGame {
@@ -53,7 +55,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         branch: branch.clone(),
         now: global.now(),
         repo: args.repo.clone(),
-        forgejo: global.forge == ForgeKind::Forgejo,
+        actions,
     };
     let bundle: Vec<(&str, &[u8], bool)> = crate::game::bundle::FILES
         .iter()
@@ -61,12 +63,12 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         .collect();
     let files = new_game::files(&bundle, &spec)?;
     let game = make::new_game(dir, &files, &branch, spec.now)?;
-    report(dir, &game, &branch, args.players.is_empty(), spec.forgejo);
+    report(dir, &game, &branch, args.players.is_empty(), spec.actions);
     Ok(ExitCode::from(EXIT_OK))
 }
 
 /// Says what was made and what the admin does next.
-fn report(dir: &Path, game: &Game, branch: &str, bundled_roster: bool, forgejo: bool) {
+fn report(dir: &Path, game: &Game, branch: &str, bundled_roster: bool, actions: Actions) {
     let Some(state) = &game.state else { return };
     let players: Vec<String> = state
         .players
@@ -92,17 +94,22 @@ fn report(dir: &Path, game: &Game, branch: &str, bundled_roster: bool, forgejo: 
             state.terms.emperor
         );
     }
-    if forgejo {
+    if actions.forgejo_like() {
+        let (server, url) = match actions {
+            Actions::Gitea => ("your Gitea server", "https://gitea.example.org"),
+            _ => ("Codeberg (or your Forgejo server)", "https://codeberg.org"),
+        };
         say!(
             "\nNext:\n  \
-             1. Create an empty repository on Codeberg (or your Forgejo or Gitea), enable\n     \
+             1. Create an empty repository on {server}, enable\n     \
              Actions in its settings, and push this one to it:\n     \
-             git -C {dir} remote add origin https://codeberg.org/OWNER/NAME.git\n     \
+             git -C {dir} remote add origin {url}/OWNER/NAME.git\n     \
              git -C {dir} push -u origin {branch}\n  \
              2. Check its settings, creating the labels the game uses:\n     \
-             FORGEJO_TOKEN=... GITHUB_SERVER_URL=https://codeberg.org GITHUB_REPOSITORY=OWNER/NAME \\\n       \
-             gitnomic doctor --forge forgejo",
-            dir = dir.display()
+             FORGEJO_TOKEN=... GITHUB_SERVER_URL={url} GITHUB_REPOSITORY=OWNER/NAME \\\n       \
+             gitnomic doctor --forge {forge}",
+            dir = dir.display(),
+            forge = actions.name(),
         );
         return;
     }

@@ -11,7 +11,7 @@
 //!
 //! What moves `updated_at`, from GitHub's own webhook payloads (real ones,
 //! kept as test fixtures outside this project and checked by the test
-//! `github_thread_cache::evidence`): a conversation comment created (the
+//! `github::thread_cache::evidence`): a conversation comment created (the
 //! issue's `updated_at` is the comment's `created_at`), a conversation
 //! comment edited (the issue's `updated_at` is the comment's new
 //! `updated_at`; and a pull request read from `GET /pulls/N` carries the
