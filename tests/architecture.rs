@@ -57,8 +57,8 @@ const FORBIDDEN: &[&str] = &[
 const ENGINE_FORBIDDEN: &[&str] = &["tera::", "chrono::Local"];
 
 /// Every use of a word of `forbidden` in `text`, as (line, what): the
-/// word standing on its own, not inside a longer name (`tera` is not in
-/// `Iterator`).
+/// word standing on its own, not inside a longer name (`git2` is not in
+/// `digit2`); a word ending in `::` is a path, and a name follows it.
 fn violations(text: &str, forbidden: &[&'static str]) -> Vec<(usize, &'static str)> {
     let ident = |c: char| c.is_alphanumeric() || c == '_';
     let mut found = Vec::new();
@@ -68,7 +68,8 @@ fn violations(text: &str, forbidden: &[&'static str]) -> Vec<(usize, &'static st
             let alone = code.match_indices(word).any(|(at, _)| {
                 let before = code[..at].chars().next_back();
                 let after = code[at + word.len()..].chars().next();
-                !before.is_some_and(ident) && !after.is_some_and(ident)
+                let open_end = word.ends_with("::");
+                !before.is_some_and(ident) && (open_end || !after.is_some_and(ident))
             });
             if alone {
                 found.push((n + 1, *word));
@@ -92,7 +93,11 @@ fn the_guard_catches_what_it_should() {
             "use tera::Tera;\nfn f(m: impl Iterator<Item = u8>) {}",
             ENGINE_FORBIDDEN
         ),
-        [(1, "tera")]
+        [(1, "tera::")]
+    );
+    assert_eq!(
+        violations("let digit2 = 2;\nuse git2::Oid;", FORBIDDEN),
+        [(2, "git2")]
     );
 }
 
