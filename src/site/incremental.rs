@@ -4,8 +4,9 @@
 //! the build around it: the game read (with the records earlier builds
 //! parsed), the git history, the theme, the digests of the pages the last
 //! build wrote (so an unchanged page is neither rendered nor written
-//! again), and the files written through [`super::publish`]. `gitnomic
-//! build`, `serve` and `demo` all build through here.
+//! again), and the files written through [`super::publish`], each as
+//! soon as it is rendered, while the rest renders. `gitnomic build`,
+//! `serve` and `demo` all build through here.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
