@@ -21,3 +21,12 @@ pub const CONDITION_DEPTH: usize = 64;
 /// The largest file a pull request may add or change, in bytes. The
 /// bundled game's largest file is under 20 KiB.
 pub const FILE_BYTES: usize = 1 << 20;
+
+/// The largest reply the forge may send to one request, in bytes: the
+/// client reads no further and the matter it was about is not read this
+/// run. A page of GitHub's (100 comments of at most 65,536 characters
+/// each, escaped as JSON) stays well under it; Forgejo lists a thread's
+/// comments in one reply, so a longer thread is read in windows of time
+/// that each fit (see `forge::forgejo`). `GITNOMIC_MAX_REPLY` lowers or
+/// raises it for a run.
+pub const REPLY_BYTES: u64 = 64 << 20;

@@ -32,7 +32,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             let forge = open_github(global, global.now())?;
             doctor::findings(&observe(&forge, global, args.dry_run)?)
         }
-        ForgeKind::Forgejo => {
+        ForgeKind::Forgejo | ForgeKind::Gitea => {
             let forge = open_forgejo(global, global.now())?;
             doctor_forgejo::findings(&observe_forgejo(&forge, global, args.dry_run)?)
         }
@@ -113,6 +113,10 @@ fn observe_forgejo(
     global: &GlobalArgs,
     dry_run: bool,
 ) -> anyhow::Result<ForgejoObservations> {
+    let actions = global
+        .forge
+        .actions()
+        .unwrap_or(crate::setup::new_game::Actions::Forgejo);
     let repo = forge.repository_facts()?;
     let labels = match forge.label_names()? {
         Seen::Got(names) => Seen::Got(settle_labels(&names, dry_run, |l| forge.create_label(l))?),
@@ -122,8 +126,9 @@ fn observe_forgejo(
         Some(text) => doctor::roster_logins(&text),
         None => Err(format!(
             "state/roster.toml is not on `{}`: push the game there (`gitnomic new --forge \
-             forgejo` makes one)",
-            global.base
+             {}` makes one)",
+            global.base,
+            actions.name()
         )),
     };
     let mut accounts = Vec::new();
@@ -133,7 +138,10 @@ fn observe_forgejo(
     Ok(ForgejoObservations {
         base: global.base.clone(),
         repo,
-        workflows: forge.read_file(".forgejo/workflows/resolve.yml")?.is_some(),
+        actions,
+        workflows: forge
+            .read_file(&format!("{}resolve.yml", actions.folder()))?
+            .is_some(),
         pages_branch: forge.has_branch("pages")?,
         labels,
         roster,

@@ -113,8 +113,24 @@ pub enum ForgeKind {
     Local,
     /// GitHub's REST API.
     Github,
-    /// Forgejo's or Gitea's REST API (Codeberg, a self-hosted server).
+    /// Forgejo's REST API (Codeberg, a self-hosted Forgejo).
     Forgejo,
+    /// Gitea's: Forgejo's API, with Gitea's Actions bot (`gitea-actions`)
+    /// and its workflows in `.gitea/workflows/`.
+    Gitea,
+}
+
+impl ForgeKind {
+    /// What `new` writes for this forge's Actions, if it has them.
+    pub(crate) fn actions(self) -> Option<crate::setup::new_game::Actions> {
+        use crate::setup::new_game::Actions;
+        match self {
+            ForgeKind::Local => None,
+            ForgeKind::Github => Some(Actions::GitHub),
+            ForgeKind::Forgejo => Some(Actions::Forgejo),
+            ForgeKind::Gitea => Some(Actions::Gitea),
+        }
+    }
 }
 
 /// Opens the forge the global options name, acting at `now`.
@@ -134,7 +150,7 @@ fn open_forge(global: &GlobalArgs, now: Timestamp) -> anyhow::Result<Box<dyn cra
             now,
         )?)),
         ForgeKind::Github => Ok(Box::new(open_github(global, now)?)),
-        ForgeKind::Forgejo => Ok(Box::new(open_forgejo(global, now)?)),
+        ForgeKind::Forgejo | ForgeKind::Gitea => Ok(Box::new(open_forgejo(global, now)?)),
     }
 }
 
@@ -147,7 +163,7 @@ fn open_forge_to_read(global: &GlobalArgs) -> anyhow::Result<Box<dyn crate::forg
             &global.base,
         )?)),
         ForgeKind::Github => Ok(Box::new(open_github(global, global.now())?)),
-        ForgeKind::Forgejo => Ok(Box::new(open_forgejo(global, global.now())?)),
+        ForgeKind::Forgejo | ForgeKind::Gitea => Ok(Box::new(open_forgejo(global, global.now())?)),
     }
 }
 
@@ -156,7 +172,8 @@ fn open_github(
     global: &GlobalArgs,
     now: Timestamp,
 ) -> anyhow::Result<crate::forge::github::GitHubForge> {
-    use crate::forge::github::{GitHubForge, Settings};
+    use crate::forge::github::GitHubForge;
+    use crate::forge::rest::{Configure as _, Settings};
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let settings = Settings {
         api: var("GITHUB_API_URL").unwrap_or_else(|| "https://api.github.com".into()),
@@ -171,10 +188,11 @@ fn open_github(
     if settings.repo.split('/').filter(|p| !p.is_empty()).count() != 2 {
         anyhow::bail!("GITHUB_REPOSITORY={}: expected owner/name", settings.repo);
     }
-    let (sleep, max_wait, max_age) = http_settings()?;
-    let mut forge = GitHubForge::new(&settings, sleep)
-        .with_clock(now, std::time::Duration::from_secs(max_wait));
-    if let Some(hours) = max_age {
+    let http = http_settings()?;
+    let mut forge = GitHubForge::new(&settings, http.sleep)
+        .with_clock(now, std::time::Duration::from_secs(http.max_wait))
+        .with_max_reply(http.max_reply);
+    if let Some(hours) = http.max_age {
         forge = forge.with_thread_max_age(i64::from(hours));
     }
     if let Some(path) = var("GITNOMIC_HTTP_CACHE") {
@@ -183,12 +201,25 @@ fn open_github(
     Ok(forge)
 }
 
-/// How an API client waits, as the environment says: `GITNOMIC_NO_RETRY_WAIT`,
-/// `GITNOMIC_MAX_WAIT` (seconds) and `GITNOMIC_THREAD_MAX_AGE` (hours).
-fn http_settings() -> anyhow::Result<(crate::forge::github::Sleeper, u64, Option<u32>)> {
+/// How an API client waits and how much it reads, as the environment says.
+struct HttpSettings {
+    /// Waits for real, unless `GITNOMIC_NO_RETRY_WAIT` is set.
+    sleep: crate::forge::rest::Sleeper,
+    /// `GITNOMIC_MAX_WAIT`: the most seconds a run waits out rate limits.
+    max_wait: u64,
+    /// `GITNOMIC_THREAD_MAX_AGE`: hours a kept thread is trusted.
+    max_age: Option<u32>,
+    /// `GITNOMIC_MAX_REPLY`: the longest reply read, in bytes.
+    max_reply: u64,
+}
+
+/// The client's settings from the environment: `GITNOMIC_NO_RETRY_WAIT`,
+/// `GITNOMIC_MAX_WAIT` (seconds), `GITNOMIC_THREAD_MAX_AGE` (hours) and
+/// `GITNOMIC_MAX_REPLY` (bytes).
+fn http_settings() -> anyhow::Result<HttpSettings> {
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let wait = var("GITNOMIC_NO_RETRY_WAIT").is_none();
-    let sleep: crate::forge::github::Sleeper = Box::new(move |d| {
+    let sleep: crate::forge::rest::Sleeper = Box::new(move |d| {
         if wait {
             std::thread::sleep(d);
         }
@@ -203,7 +234,7 @@ fn http_settings() -> anyhow::Result<(crate::forge::github::Sleeper, u64, Option
         .transpose()?
         .unwrap_or(300);
     // How old a thread kept between runs may grow before it is read again
-    // whatever its matter's `updated_at` says (see forge::github::threads).
+    // whatever its matter's `updated_at` says (see forge::rest::threads).
     let max_age = var("GITNOMIC_THREAD_MAX_AGE")
         .map(|v| {
             v.parse::<u32>().map_err(|_| {
@@ -211,7 +242,22 @@ fn http_settings() -> anyhow::Result<(crate::forge::github::Sleeper, u64, Option
             })
         })
         .transpose()?;
-    Ok((sleep, max_wait, max_age))
+    // The longest reply read: a thread longer than that is not read this
+    // run (Forgejo's is read in windows of time that fit).
+    let max_reply = var("GITNOMIC_MAX_REPLY")
+        .map(|v| {
+            v.parse::<u64>().ok().filter(|n| *n > 0).ok_or_else(|| {
+                anyhow::anyhow!("GITNOMIC_MAX_REPLY={v}: expected a number of bytes")
+            })
+        })
+        .transpose()?
+        .unwrap_or(crate::bounds::REPLY_BYTES);
+    Ok(HttpSettings {
+        sleep,
+        max_wait,
+        max_age,
+        max_reply,
+    })
 }
 
 /// The Forgejo forge, configured from the environment Forgejo Actions
@@ -221,15 +267,17 @@ fn http_settings() -> anyhow::Result<(crate::forge::github::Sleeper, u64, Option
 ///   `FORGEJO_SERVER_URL` or `GITHUB_SERVER_URL` with `/api/v1`;
 /// - the token: `FORGEJO_TOKEN`, else `GITHUB_TOKEN` (its mirror);
 /// - the repository: `FORGEJO_REPOSITORY` or `GITHUB_REPOSITORY`;
-/// - the bot: `GITNOMIC_BOT_LOGIN`, by default `forgejo-actions` (the
-///   account of Forgejo Actions' token; Gitea's is `gitea-actions`).
+/// - the bot: `GITNOMIC_BOT_LOGIN`, by default the account of the
+///   Actions token: `forgejo-actions`, or with `--forge gitea`
+///   `gitea-actions`.
 ///
 /// Waits and the cache are set as for GitHub (see [`open_forge`]).
 pub(crate) fn open_forgejo(
     global: &GlobalArgs,
     now: Timestamp,
 ) -> anyhow::Result<crate::forge::forgejo::ForgejoForge> {
-    use crate::forge::forgejo::{ForgejoForge, Settings};
+    use crate::forge::forgejo::ForgejoForge;
+    use crate::forge::rest::{Configure as _, Settings};
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let either = |a: &str, b: &str| var(a).or_else(|| var(b));
     let api = either("FORGEJO_API_URL", "GITHUB_API_URL")
@@ -254,15 +302,19 @@ pub(crate) fn open_forgejo(
             )
         })?,
         base: global.base.clone(),
-        bot: var("GITNOMIC_BOT_LOGIN").unwrap_or_else(|| "forgejo-actions".into()),
+        bot: var("GITNOMIC_BOT_LOGIN").unwrap_or_else(|| match global.forge {
+            ForgeKind::Gitea => "gitea-actions".into(),
+            _ => "forgejo-actions".into(),
+        }),
     };
     if settings.repo.split('/').filter(|p| !p.is_empty()).count() != 2 {
         anyhow::bail!("GITHUB_REPOSITORY={}: expected owner/name", settings.repo);
     }
-    let (sleep, max_wait, max_age) = http_settings()?;
-    let mut forge = ForgejoForge::new(&settings, sleep)
-        .with_clock(now, std::time::Duration::from_secs(max_wait));
-    if let Some(hours) = max_age {
+    let http = http_settings()?;
+    let mut forge = ForgejoForge::new(&settings, http.sleep)
+        .with_clock(now, std::time::Duration::from_secs(http.max_wait))
+        .with_max_reply(http.max_reply);
+    if let Some(hours) = http.max_age {
         forge = forge.with_thread_max_age(i64::from(hours));
     }
     if let Some(path) = var("GITNOMIC_HTTP_CACHE") {

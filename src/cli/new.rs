@@ -8,12 +8,12 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
 
-use super::{EXIT_OK, ForgeKind, GlobalArgs};
+use super::{EXIT_OK, GlobalArgs};
 use crate::game::GAME_DIRS;
 use crate::game::Game;
 use crate::git::{Repo, Stamp, configured_identity};
 use crate::load::{self, Origin};
-use crate::setup::new_game::{self, NewGame};
+use crate::setup::new_game::{self, Actions, NewGame};
 use crate::staging::Staging;
 
 /// Arguments of `gitnomic new`.
@@ -56,10 +56,12 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             );
         }
     }
+    // A game is played on GitHub unless another forge is named.
+    let actions = global.forge.actions().unwrap_or(Actions::GitHub);
     let players = args
         .players
         .iter()
-        .map(|p| new_game::parse_player_on(p, global.forge == ForgeKind::Forgejo))
+        .map(|p| new_game::parse_player_on(p, actions.forgejo_like()))
         .collect::<Result<Vec<_>, _>>()?;
     let branch = args.branch.clone().unwrap_or_else(|| global.base.clone());
     let spec = NewGame {
@@ -68,7 +70,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         branch: branch.clone(),
         now: global.now(),
         repo: args.repo.clone(),
-        forgejo: global.forge == ForgeKind::Forgejo,
+        actions,
     };
     let bundle: Vec<(&str, &[u8], bool)> = crate::game::bundle::FILES
         .iter()
@@ -95,7 +97,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         &stamp,
     )?;
     staging.into_place(dir)?;
-    report(dir, &game, &branch, args.players.is_empty(), spec.forgejo);
+    report(dir, &game, &branch, args.players.is_empty(), spec.actions);
     Ok(ExitCode::from(EXIT_OK))
 }
 
@@ -115,7 +117,7 @@ fn checked(root: &Path) -> anyhow::Result<Game> {
 }
 
 /// Says what was made and what the admin does next.
-fn report(dir: &Path, game: &Game, branch: &str, bundled_roster: bool, forgejo: bool) {
+fn report(dir: &Path, game: &Game, branch: &str, bundled_roster: bool, actions: Actions) {
     let Some(state) = &game.state else { return };
     let players: Vec<String> = state
         .players
@@ -141,17 +143,22 @@ fn report(dir: &Path, game: &Game, branch: &str, bundled_roster: bool, forgejo: 
             state.terms.emperor
         );
     }
-    if forgejo {
+    if actions.forgejo_like() {
+        let (server, url) = match actions {
+            Actions::Gitea => ("your Gitea server", "https://gitea.example.org"),
+            _ => ("Codeberg (or your Forgejo server)", "https://codeberg.org"),
+        };
         say!(
             "\nNext:\n  \
-             1. Create an empty repository on Codeberg (or your Forgejo or Gitea), enable\n     \
+             1. Create an empty repository on {server}, enable\n     \
              Actions in its settings, and push this one to it:\n     \
-             git -C {dir} remote add origin https://codeberg.org/OWNER/NAME.git\n     \
+             git -C {dir} remote add origin {url}/OWNER/NAME.git\n     \
              git -C {dir} push -u origin {branch}\n  \
              2. Check its settings, creating the labels the game uses:\n     \
-             FORGEJO_TOKEN=... GITHUB_SERVER_URL=https://codeberg.org GITHUB_REPOSITORY=OWNER/NAME \\\n       \
-             gitnomic doctor --forge forgejo",
-            dir = dir.display()
+             FORGEJO_TOKEN=... GITHUB_SERVER_URL={url} GITHUB_REPOSITORY=OWNER/NAME \\\n       \
+             gitnomic doctor --forge {forge}",
+            dir = dir.display(),
+            forge = actions.name(),
         );
         return;
     }

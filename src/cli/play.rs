@@ -282,6 +282,9 @@ fn list(
                 line.kind,
                 crate::matter::status::refused(why)
             ),
+            (crate::plan::Fate::Unread(why), _) => {
+                say!("#{} {}: not read this run: {why}", line.number, line.kind);
+            }
             (outcome, "merge") => say!("#{} {}: {outcome}", line.number, line.kind),
             _ => {}
         }

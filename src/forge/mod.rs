@@ -10,6 +10,7 @@
 pub mod forgejo;
 pub mod github;
 pub mod local;
+pub(crate) mod rest;
 mod status_comment;
 mod votes;
 
@@ -63,6 +64,16 @@ pub enum ForgeError {
         number: MatterNumber,
         /// How many files the forge listed.
         listed: usize,
+    },
+    /// The forge's reply to `request` is longer than a run reads
+    /// ([`crate::bounds::REPLY_BYTES`], or `GITNOMIC_MAX_REPLY`): what it
+    /// was about is not read this run, and the rest of the run goes on.
+    #[error("{request}: the forge's reply is longer than {limit} bytes, the most a run reads")]
+    TooLarge {
+        /// The request, as `GET` and the address.
+        request: String,
+        /// The bound it went over.
+        limit: u64,
     },
     /// Any other failure of the forge or of its storage.
     #[error("{0}")]

@@ -198,6 +198,9 @@ pub(crate) enum Fate {
     /// Decided, but not to be carried out by this run (a pull request
     /// whose head is gone): no merge, no record; its status says why.
     Held(String),
+    /// Not read this run (its thread is longer than a run reads): nothing
+    /// is decided or done about it, and the rest of the run goes on.
+    Unread(String),
 }
 
 impl fmt::Display for Fate {
@@ -212,6 +215,7 @@ impl fmt::Display for Fate {
             Fate::NotMerged(why) => write!(f, "not merged: {why}"),
             Fate::Closed(why) => write!(f, "closed: {why}"),
             Fate::Held(why) => write!(f, "held: {why}"),
+            Fate::Unread(why) => write!(f, "not read this run: {why}"),
         }
     }
 }

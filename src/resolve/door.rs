@@ -240,14 +240,13 @@ impl<'a> Door<'a> {
 
     /// The files pull request `number` changes, as the forge lists them;
     /// for one of more files than the forge lists (GitHub stops at 3,000),
-    /// from the git diff of its fetched head `head` since it forked, which
-    /// sees every file, as the planner reads them.
+    /// or whose list is longer than a reply may be (GitHub's carries each
+    /// file's diff), from the git diff of its fetched head `head` since it
+    /// forked, which sees every file, as the planner reads them.
     fn files_of(&self, number: MatterNumber, head: &HeadSha) -> anyhow::Result<Vec<String>> {
         match self.forge.changed_files(number) {
-            Err(ForgeError::TooManyFiles { listed, .. }) => {
-                tracing::info!(
-                    "#{number}: the forge lists {listed} of its files, not all: read from git"
-                );
+            Err(e @ (ForgeError::TooManyFiles { .. } | ForgeError::TooLarge { .. })) => {
+                tracing::info!("#{number}: {e}: its files are read from git");
                 let mut trial = GitTrial::open(self.root, self.branch)?;
                 trial
                     .changes(head)

@@ -16,7 +16,7 @@ use crate::git::Repo;
 use crate::git::trial::GitTrial;
 use crate::load;
 use crate::matter::collected::{Collected, engine_kind};
-use crate::matter::{Login, MatterNumber};
+use crate::matter::{Kind, Login, MatterNumber};
 use crate::plan::{self, Inputs, Plan, Prospect};
 use crate::resolve::collect::{self, OnRoster, TypoJudge};
 use crate::ruleset::diff::typo_fix_size;
@@ -99,14 +99,26 @@ fn plan_once(
     let judge = |old: &HeadSha, new: &HeadSha| typo_judge(repo, forge, old, new);
     let mut open = Vec::new();
     let mut unvoted = Vec::new();
+    let mut unread = Vec::new();
     for info in listed.iter().cloned() {
-        match info.kind() {
-            _ if info.draft => {}
-            Some(kind) if engine_kind(kind).is_some() => {
-                open.push(collect::collect_one(forge, info, rules, &judge, now)?);
+        let Some(kind) = info.kind().filter(|_| !info.draft) else {
+            continue;
+        };
+        let number = info.number;
+        let matter = match collect::collect_one(forge, info, rules, &judge, now) {
+            Ok(matter) => matter,
+            // A thread longer than a run reads costs its own matter this
+            // run, never the others'.
+            Err(e @ ForgeError::TooLarge { .. }) => {
+                tracing::warn!("#{number}: not read this run: {e}");
+                unread.push(unread_line(number, kind, &e));
+                continue;
             }
-            Some(_) => unvoted.push(collect::collect_one(forge, info, rules, &judge, now)?),
-            None => {}
+            Err(e) => return Err(e.into()),
+        };
+        match engine_kind(kind) {
+            Some(_) => open.push(matter),
+            None => unvoted.push(matter),
         }
     }
     if closed.is_none() {
@@ -126,7 +138,8 @@ fn plan_once(
         unvoted: &unvoted,
         now,
     };
-    let plan = plan::plan(inputs, trial)?;
+    let mut plan = plan::plan(inputs, trial)?;
+    plan.lines.extend(unread);
     let matters = open
         .into_iter()
         .chain(unfinished)
@@ -134,6 +147,27 @@ fn plan_once(
         .map(|m| (m.info.number, m))
         .collect();
     Ok(Planned { plan, matters })
+}
+
+/// The plan's line for a matter whose thread was not read: it waits.
+fn unread_line(number: MatterNumber, kind: Kind, e: &ForgeError) -> crate::plan::Line {
+    let why = match e {
+        ForgeError::TooLarge { limit, .. } => {
+            let size = match limit % (1 << 20) {
+                0 => format!("{} MiB", limit >> 20),
+                _ => format!("{} KiB", limit.div_ceil(1 << 10)),
+            };
+            format!("its thread is longer than the {size} a run reads in one reply")
+        }
+        e => e.to_string(),
+    };
+    crate::plan::Line {
+        number,
+        kind,
+        decision: "wait",
+        fate: crate::plan::Fate::Unread(why),
+        reasons: vec![e.to_string()],
+    }
 }
 
 /// Closed matters still labelled `resolving` whose journal holds a

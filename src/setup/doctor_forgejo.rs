@@ -29,7 +29,10 @@ pub(crate) struct ForgejoObservations {
     /// The branch gitnomic was told is the default (`--base`).
     pub base: String,
     pub repo: ForgejoRepo,
-    /// Whether `.forgejo/workflows/resolve.yml` is on the default branch.
+    /// Forgejo's or Gitea's Actions, which read workflows from folders of
+    /// their own.
+    pub actions: super::new_game::Actions,
+    /// Whether `resolve.yml` is in that folder on the default branch.
     pub workflows: bool,
     /// Whether the `pages` branch exists.
     pub pages_branch: bool,
@@ -81,13 +84,16 @@ pub(crate) fn findings(obs: &ForgejoObservations) -> Vec<Finding> {
              (on Codeberg, ask for Actions first) and give the repository a runner",
         )
     });
+    let (folder, forge) = (obs.actions.folder(), obs.actions.name());
     out.push(if obs.workflows {
-        ok("the game's workflows are on the default branch (.forgejo/workflows/)")
+        ok(format!(
+            "the game's workflows are on the default branch ({folder})"
+        ))
     } else {
-        todo(
-            "no .forgejo/workflows/resolve.yml on the default branch: push the game made by \
-             `gitnomic new --forge forgejo`",
-        )
+        todo(format!(
+            "no {folder}resolve.yml on the default branch: push the game made by \
+             `gitnomic new --forge {forge}`"
+        ))
     });
     out.push(match repo.can_push {
         Some(true) => ok("the token may push here"),
@@ -167,6 +173,7 @@ mod tests {
                 default_branch: "main".into(),
                 can_push: Some(true),
             },
+            actions: super::super::new_game::Actions::Forgejo,
             workflows: true,
             pages_branch: true,
             labels: Seen::Got(Vec::new()),

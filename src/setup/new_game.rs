@@ -33,19 +33,70 @@ pub(crate) struct NewGame {
     /// Where it is played: `OWNER/NAME` on GitHub, or a repository's web
     /// address, written to `[game] repo` for the site's links.
     pub repo: Option<String>,
-    /// Whether it runs on Forgejo Actions (Codeberg, Forgejo, Gitea): the
-    /// game gets `.forgejo/workflows/` and their scripts instead of
-    /// GitHub's workflows.
-    pub forgejo: bool,
+    /// Whose Actions run its workflows.
+    pub actions: Actions,
+}
+
+/// Whose Actions run a game's workflows: GitHub's, or Forgejo's (Codeberg,
+/// a Forgejo server) or Gitea's, which run the same workflows from a
+/// folder of their own and act as a bot of their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Actions {
+    GitHub,
+    Forgejo,
+    Gitea,
+}
+
+impl Actions {
+    /// Whether the forge speaks Forgejo's API (Gitea's is the same).
+    pub(crate) fn forgejo_like(self) -> bool {
+        self != Actions::GitHub
+    }
+
+    /// The folder its runner reads workflows from: Forgejo reads
+    /// `.forgejo/workflows/` first, Gitea never does.
+    pub(crate) fn folder(self) -> &'static str {
+        match self {
+            Actions::GitHub => ".github/workflows/",
+            Actions::Forgejo => ".forgejo/workflows/",
+            Actions::Gitea => ".gitea/workflows/",
+        }
+    }
+
+    /// Its name for `--forge`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Actions::GitHub => "github",
+            Actions::Forgejo => "forgejo",
+            Actions::Gitea => "gitea",
+        }
+    }
 }
 
 /// Whether a bundled file belongs to the other forge's way of running the
 /// game than the one asked for.
-fn for_other_forge(path: &str, forgejo: bool) -> bool {
+fn for_other_forge(path: &str, actions: Actions) -> bool {
     let github_only = path.starts_with(".github/workflows/");
     let forgejo_only = path.starts_with(".forgejo/workflows/")
         || matches!(path, "scripts/build-on-forgejo" | "scripts/push-pages");
-    if forgejo { github_only } else { forgejo_only }
+    if actions.forgejo_like() {
+        github_only
+    } else {
+        forgejo_only
+    }
+}
+
+/// Where a bundled file goes, and what it says, for the forge asked for:
+/// on Gitea, Forgejo's workflows go to `.gitea/workflows/` and name
+/// `--forge gitea`.
+fn for_forge(path: &str, text: Option<String>, actions: Actions) -> (String, Option<String>) {
+    match path.strip_prefix(".forgejo/workflows/") {
+        Some(file) if actions == Actions::Gitea => (
+            format!("{}{file}", actions.folder()),
+            text.map(|t| t.replace("--forge forgejo", "--forge gitea")),
+        ),
+        _ => (path.to_string(), text),
+    }
 }
 
 /// A file of the new game.
@@ -105,12 +156,12 @@ the site locally.
 /// The admin's part of the README of a game on Codeberg, Forgejo or Gitea.
 const README_FORGEJO_ADMIN: &str = "## For the admin
 
-Once, after pushing this repository to Codeberg (or your Forgejo or Gitea)
-and turning Actions on for it, with a token of yours:
+Once, after pushing this repository to {server} and turning Actions on
+for it, with a token of yours:
 
 ```sh
-FORGEJO_TOKEN=... GITHUB_SERVER_URL=https://codeberg.org GITHUB_REPOSITORY=owner/name \\
-  gitnomic doctor --forge forgejo
+FORGEJO_TOKEN=... GITHUB_SERVER_URL={url} GITHUB_REPOSITORY=owner/name \\
+  gitnomic doctor --forge {forge}
 ```
 
 It checks that Actions, Issues and pull requests are on, merge commits are
@@ -121,15 +172,22 @@ shows the site locally.
 ";
 
 /// The README of a new game called `name`, for the forge it runs on.
-fn readme(name: &str, forgejo: bool) -> String {
-    let text = if forgejo {
+fn readme(name: &str, actions: Actions) -> String {
+    let (server, url) = match actions {
+        Actions::Gitea => ("your Gitea server", "https://gitea.example.org"),
+        _ => ("Codeberg (or your Forgejo server)", "https://codeberg.org"),
+    };
+    let text = if actions.forgejo_like() {
         let players = README.split("## For the admin").next().unwrap_or(README);
         format!("{players}{README_FORGEJO_ADMIN}")
-            .replace("`.github/workflows/`", "`.forgejo/workflows/`")
+            .replace("`.github/workflows/`", &format!("`{}`", actions.folder()))
             .replace(
                 "the site the workflows publish to GitHub Pages",
                 "the site the workflows push to the `pages` branch",
             )
+            .replace("{server}", server)
+            .replace("{url}", url)
+            .replace("{forge}", actions.name())
     } else {
         README.to_string()
     };
@@ -215,7 +273,7 @@ pub(crate) fn files(
     let mut out = Vec::new();
     let mut name = None;
     for (path, bytes, executable) in bundle {
-        if for_other_forge(path, game.forgejo) {
+        if for_other_forge(path, game.actions) {
             continue;
         }
         let text =
@@ -242,8 +300,13 @@ pub(crate) fn files(
             }
             _ => bytes.to_vec(),
         };
+        let (path, bytes) =
+            match for_forge(path, String::from_utf8(bytes.clone()).ok(), game.actions) {
+                (path, Some(text)) => (path, text.into_bytes()),
+                (path, None) => (path, bytes),
+            };
         out.push(OutFile {
-            path: (*path).to_string(),
+            path,
             bytes,
             executable: *executable,
         });
@@ -251,7 +314,7 @@ pub(crate) fn files(
     let name = name.ok_or_else(|| SetupError::Missing("state/game.toml".into()))?;
     out.push(OutFile {
         path: "README.md".into(),
-        bytes: readme(&name, game.forgejo).into_bytes(),
+        bytes: readme(&name, game.actions).into_bytes(),
         executable: false,
     });
     out.push(OutFile {
@@ -458,7 +521,7 @@ mod tests {
             ("scripts/fetch-pulls", b"#!/bin/sh\n", true),
             (
                 ".forgejo/workflows/resolve.yml",
-                b"on:\n  push:\n    branches: [main]\n",
+                b"on:\n  push:\n    branches: [main]\n# run: gitnomic --forge forgejo resolve\n",
                 false,
             ),
             ("scripts/push-pages", b"#!/bin/sh\n", true),
@@ -482,7 +545,7 @@ mod tests {
             branch: "trunk".into(),
             now: Timestamp::parse("2031-02-03T04:05:06Z").unwrap(),
             repo: Some("ann/gears".into()),
-            forgejo: false,
+            actions: Actions::GitHub,
         };
         let files = files(&bundle(), &game).unwrap();
         let roster = text(&files, "state/roster.toml");
@@ -534,7 +597,7 @@ mod tests {
             branch: "main".into(),
             now: Timestamp::parse("2031-02-03T04:05:06Z").unwrap(),
             repo: None,
-            forgejo: false,
+            actions: Actions::GitHub,
         };
         let files = files(&bundle(), &game).unwrap();
         assert!(text(&files, "state/roster.toml").contains("wren-w"));
@@ -552,7 +615,7 @@ mod tests {
             branch: "trunk".into(),
             now: Timestamp::parse("2031-02-03T04:05:06Z").unwrap(),
             repo: Some("https://codeberg.org/ann/gears".into()),
-            forgejo: true,
+            actions: Actions::Forgejo,
         };
         let files = files(&bundle(), &game).unwrap();
         assert!(!files.iter().any(|f| f.path.starts_with(".github/")));
@@ -569,7 +632,7 @@ mod tests {
                 && !readme.contains("GitHub"),
             "{readme}"
         );
-        let github = files_for(false);
+        let github = files_for(Actions::GitHub);
         assert!(
             !github
                 .iter()
@@ -582,14 +645,31 @@ mod tests {
         );
     }
 
-    fn files_for(forgejo: bool) -> Vec<OutFile> {
+    #[test]
+    fn a_game_on_gitea_gets_the_workflows_in_giteas_folder_naming_gitea() {
+        let files = files_for(Actions::Gitea);
+        assert!(!files.iter().any(|f| f.path.starts_with(".github/")));
+        assert!(!files.iter().any(|f| f.path.starts_with(".forgejo/")));
+        let resolve = text(&files, ".gitea/workflows/resolve.yml");
+        assert!(resolve.contains("--forge gitea"), "{resolve}");
+        assert!(!resolve.contains("--forge forgejo"), "{resolve}");
+        let readme = text(&files, "README.md");
+        assert!(
+            readme.contains("`.gitea/workflows/`")
+                && readme.contains("doctor --forge gitea")
+                && readme.contains("your Gitea server"),
+            "{readme}"
+        );
+    }
+
+    fn files_for(actions: Actions) -> Vec<OutFile> {
         let game = NewGame {
             name: None,
             players: Vec::new(),
             branch: "main".into(),
             now: Timestamp::parse("2031-02-03T04:05:06Z").unwrap(),
             repo: None,
-            forgejo,
+            actions,
         };
         files(&bundle(), &game).unwrap()
     }
@@ -603,7 +683,7 @@ mod tests {
             branch: "main".into(),
             now,
             repo: None,
-            forgejo: false,
+            actions: Actions::GitHub,
         };
         assert!(matches!(
             files(&bundle(), &twice),

@@ -2,8 +2,8 @@
 //! requests and replies are held to GitHub's description: every finding,
 //! each from a repository where all else is well, and the all-well case.
 
-use crate::fake_github::{FakeGitHub, When, base64};
-use crate::fake_settings::Settings;
+use crate::fake::github::{FakeGitHub, When, base64};
+use crate::fake::settings::Settings;
 use crate::game_test::{GameTest, Run};
 use crate::github::github;
 
@@ -86,7 +86,7 @@ fn all_is_well_exits_0_and_changes_nothing() {
 
 /// One setting changed from a healthy repository, and the line doctor must
 /// print for it.
-type Change = fn(&mut crate::fake_github::World);
+type Change = fn(&mut crate::fake::github::World);
 
 #[test]
 fn each_finding_says_what_to_do_and_exits_1() {

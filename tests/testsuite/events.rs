@@ -10,9 +10,9 @@
 
 use serde_json::Value;
 
-use crate::fake_github::{BOT, Item, REPO};
+use crate::fake::github::{BOT, Item, REPO};
+use crate::fake::openapi::modules;
 use crate::github::{setup, votes};
-use crate::openapi::modules;
 
 const PACKAGE: &str = "@octokit/webhooks-examples@7.6.1";
 

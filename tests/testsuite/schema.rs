@@ -259,7 +259,7 @@ fn build(s: &Schemas<'_>, schema: &Value, fill: Option<&Value>) -> Value {
         }
         let mut out = Value::Object(Map::new());
         for part in all {
-            crate::openapi::overlay(&mut out, &build(s, part, fill));
+            crate::fake::openapi::overlay(&mut out, &build(s, part, fill));
         }
         return out;
     }

@@ -2,8 +2,8 @@
 //! replies held to GitHub's description): the runs of `resolve.yml`, from
 //! their event to the status update, kept apart when a run compiled.
 
-use crate::fake_github::FakeGitHub;
-use crate::fake_settings::WorkflowRun;
+use crate::fake::github::FakeGitHub;
+use crate::fake::settings::WorkflowRun;
 use crate::game_test::{GameTest, Run};
 use crate::github::github;
 

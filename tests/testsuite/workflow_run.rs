@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::fake_github::{FakeGitHub, REPO};
+use crate::fake::github::{FakeGitHub, REPO};
 use crate::game_test::GameTest;
 
 /// One step of a job, as written.

@@ -9,8 +9,8 @@ use serde_json::json;
 
 use super::ForgejoForge;
 use crate::forge::ForgeError;
-use crate::forge::github::codec::encode;
-use crate::forge::github::http::{Sent, expect_ok, message, parse};
+use crate::forge::rest::codec::encode;
+use crate::forge::rest::http::{Sent, expect_ok, message, parse};
 use crate::setup::doctor::{LabelSpec, Seen};
 use crate::setup::doctor_forgejo::ForgejoRepo;
 
@@ -41,13 +41,13 @@ struct Label {
 impl ForgejoForge {
     /// The repository itself; without it nothing else can be judged.
     pub fn repository_facts(&self) -> Result<ForgejoRepo, ForgeError> {
-        let path = self.path("");
-        let reply = self.client.get(&path)?;
+        let path = self.rest.path("");
+        let reply = self.rest.client.get(&path)?;
         if reply.status == 404 {
             return Err(ForgeError::Other(format!(
                 "the repository {} cannot be read (Forgejo answered 404: {}): is \
                  GITHUB_REPOSITORY right, and may the token see it?",
-                self.repo,
+                self.rest.repo,
                 message(&reply.body)
             )));
         }
@@ -83,7 +83,11 @@ impl ForgejoForge {
             "color": format!("#{}", label.color),
             "description": label.description,
         });
-        let reply = match self.client.write("POST", &self.path("/labels"), &body) {
+        let reply = match self
+            .rest
+            .client
+            .write("POST", &self.rest.path("/labels"), &body)
+        {
             Ok(Sent::Done(reply)) => reply,
             Ok(Sent::Unknown(why)) | Err(ForgeError::Unauthorized(why)) => return Ok(Err(why)),
             Err(e) => return Err(e),
@@ -97,8 +101,8 @@ impl ForgejoForge {
 
     /// Whether branch `name` exists.
     pub fn has_branch(&self, name: &str) -> Result<bool, ForgeError> {
-        let path = self.path(&format!("/branches/{}", encode(name)));
-        let reply = self.client.get(&path)?;
+        let path = self.rest.path(&format!("/branches/{}", encode(name)));
+        let reply = self.rest.client.get(&path)?;
         if reply.status == 404 {
             return Ok(false);
         }
@@ -109,7 +113,7 @@ impl ForgejoForge {
     /// Whether `login` is an account on the forge.
     pub fn account_exists(&self, login: &str) -> Result<Seen<bool>, ForgeError> {
         let path = format!("/users/{}", encode(login));
-        match self.client.get(&path) {
+        match self.rest.client.get(&path) {
             Ok(reply) if reply.status == 404 => Ok(Seen::Got(false)),
             Ok(reply) => {
                 expect_ok(&reply, &path)?;

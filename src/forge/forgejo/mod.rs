@@ -11,7 +11,8 @@
 //! - lists page by `page`/`limit`, the server caps `limit` (50 by
 //!   default), and say their length in `X-Total-Count` beside `Link`: a
 //!   list is read page by page until neither says there is more (see
-//!   `ForgejoForge::list`); an issue's comments come unpaged;
+//!   `ForgejoForge::list`); an issue's comments come unpaged, and a
+//!   thread too long for one reply is read in windows of time (`windows`);
 //! - a review's state is `APPROVED`, `REQUEST_CHANGES` or `COMMENT`
 //!   (`PENDING` and `REQUEST_REVIEW` are no vote); a dismissal is a flag
 //!   beside it; `stale` (made on an older head) is not read: votes are
@@ -33,17 +34,17 @@
 mod admin;
 mod dto;
 mod timeline;
+mod windows;
 mod writes;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::time::Duration;
 
 use self::dto::{ChangedFile, Comment, Issue, Pull, Review, ReviewComment, TimelineEntry};
-use super::github::codec::encode;
-use super::github::http::{Client, Flavor, Reply, Sleeper, expect_ok, parse};
-use super::github::threads;
+use super::rest::codec::encode;
+use super::rest::http::{Flavor, Reply, expect_ok, parse};
+use super::rest::{Configure, Rest, Settings, Sleeper};
+use super::status_comment::{self, StatusPort};
 use super::votes::{self, Reviewed};
 use super::{Forge, ForgeComment, ForgeError, HeadSha, Login, MatterInfo};
 use crate::matter::{KindEvent, MatterNumber, ReviewState};
@@ -68,108 +69,26 @@ const PAGE: usize = 50;
 /// At most this many closed matters are read for a run (as on GitHub).
 const CLOSED_WANTED: usize = 100;
 
-/// Where and as whom to reach Forgejo.
-#[derive(Debug, Clone)]
-pub struct Settings {
-    /// The API's base URL (`https://codeberg.org/api/v1`).
-    pub api: String,
-    /// `owner/name`.
-    pub repo: String,
-    /// The token.
-    pub token: String,
-    /// The default branch.
-    pub base: String,
-    /// The login the token acts as.
-    pub bot: String,
-}
-
 /// A repository on Forgejo or Gitea.
 pub struct ForgejoForge {
-    client: Client,
-    repo: String,
-    base: String,
-    bot: String,
-    api: String,
-    /// Whether each number read this run is a pull request.
-    pulls: RefCell<HashMap<MatterNumber, bool>>,
-    /// The bot's status comment on each thread read this run.
-    statuses: RefCell<HashMap<MatterNumber, Option<ForgeComment>>>,
-    /// The files each pull request changes, read once in this process.
-    changed: RefCell<HashMap<MatterNumber, Vec<String>>>,
-    /// Files of the default branch read this run (blob SHA and text).
-    files: RefCell<HashMap<String, Option<(String, String)>>>,
-    /// The labels of each matter read this run, kept up to date.
-    labels: RefCell<HashMap<MatterNumber, Vec<String>>>,
-    /// Each pull request's head as this run read it (`None`: not open).
-    heads: RefCell<HashMap<MatterNumber, Option<String>>>,
+    rest: Rest,
     /// The id of each label of the repository seen this run, by name.
     label_ids: RefCell<HashMap<String, i64>>,
     /// Each pull request's opening, for its timeline's first push.
     opened: RefCell<HashMap<MatterNumber, Timestamp>>,
     /// Each pull request's timeline as read this run.
     timelines: RefCell<HashMap<MatterNumber, Vec<TimelineEntry>>>,
-    /// Where ETags and threads are kept between runs, if anywhere.
-    cache_file: Option<PathBuf>,
-    /// Threads kept between runs (the GitHub adapter's cache).
-    threads: RefCell<threads::Threads>,
 }
 
 impl ForgejoForge {
     /// A forge for `settings`, waiting between retries with `sleep`.
     pub fn new(settings: &Settings, sleep: Sleeper) -> Self {
         ForgejoForge {
-            client: Client::with_flavor(&settings.api, &settings.token, sleep, FORGEJO),
-            repo: settings.repo.clone(),
-            base: settings.base.clone(),
-            bot: settings.bot.clone(),
-            api: settings.api.trim_end_matches('/').to_string(),
-            pulls: RefCell::default(),
-            statuses: RefCell::default(),
-            changed: RefCell::default(),
-            files: RefCell::default(),
-            labels: RefCell::default(),
-            heads: RefCell::default(),
+            rest: Rest::new(settings, sleep, FORGEJO),
             label_ids: RefCell::default(),
             opened: RefCell::default(),
             timelines: RefCell::default(),
-            cache_file: None,
-            threads: RefCell::new(threads::Threads::new(
-                Timestamp::from_unix(0),
-                threads::DEFAULT_MAX_AGE_HOURS,
-            )),
         }
-    }
-
-    /// Keeps threads (and ETags) in `path` between runs, as the GitHub
-    /// adapter does: a thread whose matter's `updated_at` has not moved is
-    /// not read again, within the most a copy may age.
-    #[must_use]
-    pub fn with_cache_file(mut self, path: PathBuf) -> Self {
-        if let Some(mut kept) = threads::Threads::load(&path, &self.api, &self.repo) {
-            self.threads.borrow_mut().adopt(&mut kept);
-            self.client.set_etags(std::mem::take(&mut kept.etags));
-        }
-        self.cache_file = Some(path);
-        self
-    }
-
-    /// Reads every thread again once its kept copy is `hours` old.
-    #[must_use]
-    pub fn with_thread_max_age(self, hours: i64) -> Self {
-        self.threads.borrow_mut().set_max_age(hours);
-        self
-    }
-
-    /// Reckons waits from `now` and waits at most `max_wait` in all.
-    #[must_use]
-    pub fn with_clock(self, now: Timestamp, max_wait: Duration) -> Self {
-        self.client.set_clock(now, max_wait);
-        self.threads.borrow_mut().set_clock(now);
-        self
-    }
-
-    fn path(&self, rest: &str) -> String {
-        format!("/repos/{}{rest}", self.repo)
     }
 
     /// A GET of `rest` about matter `number`: a 404 is that matter not found.
@@ -178,8 +97,8 @@ impl ForgejoForge {
         rest: &str,
         number: MatterNumber,
     ) -> Result<T, ForgeError> {
-        let path = self.path(rest);
-        let reply = self.client.get(&path)?;
+        let path = self.rest.path(rest);
+        let reply = self.rest.client.get(&path)?;
         if reply.status == 404 {
             return Err(ForgeError::NotFound(number));
         }
@@ -200,8 +119,10 @@ impl ForgejoForge {
         let mut out = Vec::new();
         let mut page = 1;
         loop {
-            let path = self.path(&format!("{rest}{sep}limit={PAGE}&page={page}"));
-            let reply = self.client.get(&path)?;
+            let path = self
+                .rest
+                .path(&format!("{rest}{sep}limit={PAGE}&page={page}"));
+            let reply = self.rest.client.get(&path)?;
             expect_ok(&reply, &path)?;
             let items: Vec<serde_json::Value> = parse(&reply.body, &path)?;
             let got = items.len();
@@ -233,7 +154,7 @@ impl ForgejoForge {
     }
 
     fn pull_info(&self, pull: Pull) -> Result<MatterInfo, ForgeError> {
-        self.pulls.borrow_mut().insert(pull.number, true);
+        self.rest.pulls.borrow_mut().insert(pull.number, true);
         self.note_label_ids(pull.labels.as_ref());
         let merged = pull.merged.unwrap_or(false);
         let open = pull.state == "open";
@@ -265,30 +186,35 @@ impl ForgejoForge {
         if info.names_no_kind() && !info.draft && (info.head.is_some() || resolver_labelled) {
             info.paths = Some(self.changed_files(info.number)?);
         }
-        self.threads.borrow_mut().listed(info.number, info.updated);
-        self.labels
+        self.rest
+            .threads
+            .borrow_mut()
+            .listed(info.number, info.updated);
+        self.rest
+            .labels
             .borrow_mut()
             .insert(info.number, info.labels.clone());
         let head = info.head.as_ref().map(|h| h.0.clone());
-        self.heads.borrow_mut().insert(info.number, head);
+        self.rest.heads.borrow_mut().insert(info.number, head);
         self.opened.borrow_mut().insert(info.number, info.opened);
         Ok(info)
     }
 
     fn issue_info(&self, issue: Issue) -> Result<MatterInfo, ForgeError> {
-        self.pulls.borrow_mut().insert(issue.number, false);
+        self.rest.pulls.borrow_mut().insert(issue.number, false);
         self.note_label_ids(issue.labels.as_ref());
         let updated = issue.updated_at.as_deref().map(votes::time).transpose()?;
-        self.threads.borrow_mut().listed(issue.number, updated);
+        self.rest.threads.borrow_mut().listed(issue.number, updated);
         let info = issue_matter(issue)?;
-        self.labels
+        self.rest
+            .labels
             .borrow_mut()
             .insert(info.number, info.labels.clone());
         Ok(info)
     }
 
     fn is_pull(&self, number: MatterNumber) -> Result<bool, ForgeError> {
-        if let Some(known) = self.pulls.borrow().get(&number) {
+        if let Some(known) = self.rest.pulls.borrow().get(&number) {
             return Ok(*known);
         }
         let issue: Issue = self.get_json(&format!("/issues/{number}"), number)?;
@@ -298,8 +224,19 @@ impl ForgejoForge {
     /// The conversation, oldest first, but deleted accounts' comments.
     /// Forgejo lists an issue's comments in one reply, unpaged.
     fn conversation(&self, number: MatterNumber) -> Result<Vec<ForgeComment>, ForgeError> {
-        let comments: Vec<Comment> =
-            self.get_json(&format!("/issues/{number}/comments"), number)?;
+        let read = |since: Option<Timestamp>, before: Option<Timestamp>| {
+            let bounds: Vec<String> = [("since", since), ("before", before)]
+                .into_iter()
+                .filter_map(|(name, at)| Some(format!("{name}={}", at?)))
+                .collect();
+            let query = if bounds.is_empty() {
+                String::new()
+            } else {
+                format!("?{}", bounds.join("&"))
+            };
+            self.get_json::<Vec<Comment>>(&format!("/issues/{number}/comments{query}"), number)
+        };
+        let comments = windows::read_all(&read, self.rest.client.now())?;
         let mut out = Vec::new();
         for c in comments {
             out.extend(issue_comment(c)?);
@@ -444,7 +381,7 @@ impl Forge for ForgejoForge {
                 out.push(self.issue_info(issue)?);
             }
         }
-        self.threads.borrow_mut().listed_all_open();
+        self.rest.threads.borrow_mut().listed_all_open();
         out.retain(|m| m.kind().is_some());
         out.sort_by_key(|m| m.number);
         Ok(out)
@@ -491,7 +428,7 @@ impl Forge for ForgejoForge {
     }
 
     fn comments(&self, number: MatterNumber) -> Result<Vec<ForgeComment>, ForgeError> {
-        let kept = self.threads.borrow_mut().get(number);
+        let kept = self.rest.threads.borrow_mut().get(number);
         let out = match kept {
             Some(kept) => kept,
             None => {
@@ -500,12 +437,12 @@ impl Forge for ForgejoForge {
                     out.extend(self.review_votes(number)?);
                 }
                 out.sort_by_key(|c| (c.created, c.id));
-                self.threads.borrow_mut().put(number, &out);
+                self.rest.threads.borrow_mut().put(number, &out);
                 out
             }
         };
         let status = out.iter().find(|c| self.is_status(c)).cloned();
-        self.statuses.borrow_mut().insert(number, status);
+        self.rest.statuses.borrow_mut().insert(number, status);
         Ok(out)
     }
 
@@ -520,23 +457,42 @@ impl Forge for ForgejoForge {
         if !info.pull || info.updated.is_some_and(|u| u <= window) {
             return Ok(Vec::new());
         }
+        if let Some(kept) = self.rest.threads.borrow().events(info.number) {
+            return Ok(kept);
+        }
         self.timeline(info.number)?;
-        let timelines = self.timelines.borrow();
-        let entries = timelines.get(&info.number).map_or(&[][..], Vec::as_slice);
-        timeline::kind_events(entries)
+        let events = {
+            let timelines = self.timelines.borrow();
+            let entries = timelines.get(&info.number).map_or(&[][..], Vec::as_slice);
+            timeline::kind_events(entries)?
+        };
+        self.rest
+            .threads
+            .borrow_mut()
+            .put_events(info.number, &events);
+        Ok(events)
     }
 
     /// From the timeline's `pull_push` entries, each at the time Forgejo
     /// recorded it; read for an open pull request only.
     fn pushes(&self, number: MatterNumber) -> Result<Vec<(HeadSha, Timestamp)>, ForgeError> {
-        if !matches!(self.heads.borrow().get(&number), Some(Some(_))) {
+        if !matches!(self.rest.heads.borrow().get(&number), Some(Some(_))) {
             return Ok(Vec::new());
+        }
+        // A push moves the pull request's `updated_at`: the pushes kept
+        // with a thread served unchanged from the cache are all there are.
+        if let Some(kept) = self.rest.threads.borrow().pushes(number) {
+            return Ok(kept);
         }
         self.timeline(number)?;
         let opened = self.opened.borrow().get(&number).copied();
-        let timelines = self.timelines.borrow();
-        let entries = timelines.get(&number).map_or(&[][..], Vec::as_slice);
-        timeline::pushes(entries, opened)
+        let pushes = {
+            let timelines = self.timelines.borrow();
+            let entries = timelines.get(&number).map_or(&[][..], Vec::as_slice);
+            timeline::pushes(entries, opened)?
+        };
+        self.rest.threads.borrow_mut().put_pushes(number, &pushes);
+        Ok(pushes)
     }
 
     fn files_of_commit(&self, sha: &HeadSha) -> Result<Option<Vec<(String, String)>>, ForgeError> {
@@ -555,7 +511,7 @@ impl Forge for ForgejoForge {
     }
 
     fn changed_files(&self, number: MatterNumber) -> Result<Vec<String>, ForgeError> {
-        if let Some(paths) = self.changed.borrow().get(&number) {
+        if let Some(paths) = self.rest.changed.borrow().get(&number) {
             return Ok(paths.clone());
         }
         let files = self.list::<ChangedFile>(&format!("/pulls/{number}/files"))?;
@@ -566,44 +522,33 @@ impl Forge for ForgejoForge {
             .collect();
         paths.sort();
         paths.dedup();
-        self.changed.borrow_mut().insert(number, paths.clone());
+        self.rest.changed.borrow_mut().insert(number, paths.clone());
         Ok(paths)
     }
 
     fn bot(&self) -> &str {
-        &self.bot
+        &self.rest.bot
     }
 
     fn thread_was_kept(&self, number: MatterNumber) -> bool {
-        self.threads.borrow().served(number)
+        self.rest.threads.borrow().served(number)
     }
 
     fn read_thread_afresh(&self, number: MatterNumber) {
-        self.threads.borrow_mut().forget(number);
-        self.statuses.borrow_mut().remove(&number);
+        self.rest.threads.borrow_mut().forget(number);
+        self.rest.statuses.borrow_mut().remove(&number);
     }
 
     fn status_comment(&self, number: MatterNumber) -> Result<Option<ForgeComment>, ForgeError> {
-        let known = self.statuses.borrow().get(&number).cloned();
-        match known {
-            Some(status) => Ok(status),
-            None => {
-                let status = self
-                    .conversation(number)?
-                    .into_iter()
-                    .find(|c| self.is_status(c));
-                self.statuses.borrow_mut().insert(number, status.clone());
-                Ok(status)
-            }
-        }
+        status_comment::cached(self, number)
     }
 
     fn status_now(&self, number: MatterNumber) -> Result<Option<ForgeComment>, ForgeError> {
-        self.read_status_now(number)
+        status_comment::now(self, number)
     }
 
     fn put_status(&self, number: MatterNumber, body: &str) -> Result<(), ForgeError> {
-        self.write_status(number, &super::github::writes::fit_comment(body)?)
+        status_comment::put(self, number, body)
     }
 
     fn set_commit_status(
@@ -646,32 +591,23 @@ impl Forge for ForgejoForge {
     }
 }
 
-impl Drop for ForgejoForge {
-    /// Keeps the threads for the next run, and says what the run cost.
-    fn drop(&mut self) {
-        let (sent, not_modified) = self.client.counts();
-        tracing::info!("Forgejo: {sent} requests, {not_modified} answered 304");
-        if let Some(path) = &self.cache_file {
-            let file = self
-                .threads
-                .borrow()
-                .file(&self.api, &self.repo, self.client.etags());
-            let saved = serde_json::to_string(&file)
-                .map_err(std::io::Error::other)
-                .and_then(|text| {
-                    if let Some(dir) = path.parent() {
-                        std::fs::create_dir_all(dir)?;
-                    }
-                    let tmp = path.with_extension("tmp");
-                    crate::staging::write_durably(&tmp, path, text.as_bytes())
-                });
-            if let Err(e) = saved {
-                tracing::warn!(
-                    "could not keep Forgejo's threads in {}: {e}",
-                    path.display()
-                );
-            }
-        }
+impl StatusPort for ForgejoForge {
+    fn rest(&self) -> &Rest {
+        &self.rest
+    }
+
+    fn conversation(&self, number: MatterNumber) -> Result<Vec<ForgeComment>, ForgeError> {
+        ForgejoForge::conversation(self, number)
+    }
+
+    fn comment_of(&self, body: &str, what: &str) -> Result<Option<ForgeComment>, ForgeError> {
+        issue_comment(parse::<Comment>(body, what)?)
+    }
+}
+
+impl Configure for ForgejoForge {
+    fn rest_mut(&mut self) -> &mut Rest {
+        &mut self.rest
     }
 }
 

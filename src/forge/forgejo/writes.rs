@@ -9,11 +9,11 @@
 
 use serde_json::json;
 
-use super::dto::{Blob, CombinedStatus, Comment, Contents, FileWritten, Pull, Tree};
-use super::{ForgejoForge, issue_comment};
-use crate::forge::github::codec::{base64, encode, unbase64};
-use crate::forge::github::http::{Reply, Sent, expect_ok, message, parse};
-use crate::forge::{Forge, ForgeComment, ForgeError, HeadSha};
+use super::ForgejoForge;
+use super::dto::{Blob, CombinedStatus, Contents, FileWritten, Pull, Tree};
+use crate::forge::rest::codec::{base64, encode, unbase64};
+use crate::forge::rest::http::{expect_ok, message, parse};
+use crate::forge::{ForgeError, HeadSha};
 use crate::matter::MatterNumber;
 
 /// The context of the commit status `check` sets.
@@ -28,86 +28,7 @@ fn is_sha(text: &str) -> bool {
     matches!(text.len(), 40 | 64) && text.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
-/// The comment a write answered with, if the answer is one.
-fn written(reply: &Reply) -> Option<ForgeComment> {
-    let comment: Comment = serde_json::from_str(&reply.body).ok()?;
-    issue_comment(comment).ok().flatten()
-}
-
 impl ForgejoForge {
-    /// Sends a write; an uncertain outcome is `Err(why)` to settle.
-    fn send(
-        &self,
-        method: &str,
-        rest: &str,
-        body: &serde_json::Value,
-    ) -> Result<Result<Reply, String>, ForgeError> {
-        Ok(match self.client.write(method, &self.path(rest), body)? {
-            Sent::Done(reply) => Ok(reply),
-            Sent::Unknown(why) => Err(why),
-        })
-    }
-
-    /// A write whose repetition is harmless: once more after an uncertain
-    /// outcome, then reported.
-    fn send_settable(
-        &self,
-        method: &str,
-        rest: &str,
-        body: &serde_json::Value,
-    ) -> Result<Reply, ForgeError> {
-        match self.send(method, rest, body)? {
-            Ok(reply) => Ok(reply),
-            Err(_) => self.send(method, rest, body)?.map_err(ForgeError::Other),
-        }
-    }
-
-    fn fresh_status(&self, number: MatterNumber) -> Result<Option<ForgeComment>, ForgeError> {
-        self.statuses.borrow_mut().remove(&number);
-        self.status_comment(number)
-    }
-
-    /// The status comment as Forgejo has it now: by its id when known.
-    pub(super) fn read_status_now(
-        &self,
-        number: MatterNumber,
-    ) -> Result<Option<ForgeComment>, ForgeError> {
-        let known = self.statuses.borrow().get(&number).cloned().flatten();
-        let Some(known) = known else {
-            return self.fresh_status(number);
-        };
-        let path = self.path(&format!("/issues/comments/{}", known.id));
-        let reply = self.client.get(&path)?;
-        if matches!(reply.status, 404 | 204) {
-            return self.fresh_status(number);
-        }
-        expect_ok(&reply, &path)?;
-        let now =
-            issue_comment(parse::<Comment>(&reply.body, &path)?)?.filter(|c| self.is_status(c));
-        self.statuses.borrow_mut().insert(number, now.clone());
-        Ok(now)
-    }
-
-    pub(super) fn write_status(&self, number: MatterNumber, body: &str) -> Result<(), ForgeError> {
-        let existing = self.status_comment(number)?;
-        if existing.as_ref().is_some_and(|c| c.body == body) {
-            return Ok(());
-        }
-        let written = crate::forge::status_comment::post_or_edit(self, number, existing, body);
-        self.threads.borrow_mut().status_written(number);
-        match &written {
-            Ok(Some(comment)) if self.is_status(comment) => {
-                self.statuses
-                    .borrow_mut()
-                    .insert(number, Some(comment.clone()));
-            }
-            _ => {
-                self.statuses.borrow_mut().remove(&number);
-            }
-        }
-        written.map(|_| ())
-    }
-
     /// Sets the status of `check` on `sha` unless its latest already says
     /// the same (Forgejo adds `warning` and `skipped` to GitHub's states;
     /// gitnomic sets only `success` and `failure`).
@@ -119,8 +40,10 @@ impl ForgejoForge {
     ) -> Result<(), ForgeError> {
         let description: String = description.chars().take(140).collect();
         let state = if ok { "success" } else { "failure" };
-        let path = self.path(&format!("/commits/{}/status?limit=50", encode(&sha.0)));
-        let reply = self.client.get(&path)?;
+        let path = self
+            .rest
+            .path(&format!("/commits/{}/status?limit=50", encode(&sha.0)));
+        let reply = self.rest.client.get(&path)?;
         if reply.status != 404 {
             expect_ok(&reply, &path)?;
             let combined: CombinedStatus = parse(&reply.body, &path)?;
@@ -134,7 +57,9 @@ impl ForgejoForge {
             }
         }
         let body = json!({ "state": state, "description": description, "context": CHECK_CONTEXT });
-        let reply = self.send_settable("POST", &format!("/statuses/{}", encode(&sha.0)), &body)?;
+        let reply =
+            self.rest
+                .send_settable("POST", &format!("/statuses/{}", encode(&sha.0)), &body)?;
         expect_ok(&reply, "setting the commit status")
     }
 
@@ -145,9 +70,9 @@ impl ForgejoForge {
         add: &[&str],
         remove: &[&str],
     ) -> Result<(), ForgeError> {
-        let known = self.labels.borrow().get(&number).cloned();
+        let known = self.rest.labels.borrow().get(&number).cloned();
         if !add.is_empty() {
-            let reply = self.send_settable(
+            let reply = self.rest.send_settable(
                 "POST",
                 &format!("/issues/{number}/labels"),
                 &json!({ "labels": add }),
@@ -157,7 +82,7 @@ impl ForgejoForge {
             if let Ok(added) = serde_json::from_str::<Vec<super::dto::Label>>(&reply.body) {
                 self.note_label_ids(Some(&added));
             }
-            if let Some(labels) = self.labels.borrow_mut().get_mut(&number) {
+            if let Some(labels) = self.rest.labels.borrow_mut().get_mut(&number) {
                 labels.extend(add.iter().map(|l| (*l).to_string()));
             }
         }
@@ -173,11 +98,11 @@ impl ForgejoForge {
             let id = self.label_ids.borrow().get(*label).copied();
             let identifier = id.map_or_else(|| encode(label), |id| id.to_string());
             let rest = format!("/issues/{number}/labels/{identifier}");
-            let reply = self.client.delete(&self.path(&rest))?;
+            let reply = self.rest.client.delete(&self.rest.path(&rest))?;
             if reply.status != 404 {
                 expect_ok(&reply, "removing a label")?;
             }
-            if let Some(labels) = self.labels.borrow_mut().get_mut(&number) {
+            if let Some(labels) = self.rest.labels.borrow_mut().get_mut(&number) {
                 labels.retain(|l| l != label);
             }
         }
@@ -185,7 +110,7 @@ impl ForgejoForge {
     }
 
     pub(super) fn write_close(&self, number: MatterNumber) -> Result<(), ForgeError> {
-        let reply = self.send_settable(
+        let reply = self.rest.send_settable(
             "PATCH",
             &format!("/issues/{number}"),
             &json!({ "state": "closed" }),
@@ -208,7 +133,7 @@ impl ForgejoForge {
         expected: &HeadSha,
         commit_message: &str,
     ) -> Result<HeadSha, ForgeError> {
-        let known = self.heads.borrow().get(&number).cloned();
+        let known = self.rest.heads.borrow().get(&number).cloned();
         let head = match known {
             Some(head) => head,
             None => {
@@ -242,12 +167,15 @@ impl ForgejoForge {
             "MergeTitleField": title,
             "MergeMessageField": rest,
         });
-        let reply = match self.send("POST", &format!("/pulls/{number}/merge"), &body)? {
+        let reply = match self
+            .rest
+            .send("POST", &format!("/pulls/{number}/merge"), &body)?
+        {
             Ok(reply) => reply,
             Err(why) => return self.settle_merge(number, expected, &why),
         };
-        self.files.borrow_mut().clear();
-        self.heads.borrow_mut().remove(&number);
+        self.rest.files.borrow_mut().clear();
+        self.rest.heads.borrow_mut().remove(&number);
         match reply.status {
             200 => {
                 // Forgejo answers with no body: the merge commit is read back.
@@ -294,8 +222,8 @@ impl ForgejoForge {
         expected: &HeadSha,
         why: &str,
     ) -> Result<HeadSha, ForgeError> {
-        self.files.borrow_mut().clear();
-        self.heads.borrow_mut().remove(&number);
+        self.rest.files.borrow_mut().clear();
+        self.rest.heads.borrow_mut().remove(&number);
         let pull = self.read_pull(number)?;
         let head = pull.head.and_then(|h| h.sha);
         match (pull.merged, pull.merge_commit_sha) {
@@ -311,11 +239,11 @@ impl ForgejoForge {
 
     /// A file on the default branch: its blob SHA and its text.
     pub(super) fn file(&self, path: &str) -> Result<Option<(String, String)>, ForgeError> {
-        if let Some(known) = self.files.borrow().get(path) {
+        if let Some(known) = self.rest.files.borrow().get(path) {
             return Ok(known.clone());
         }
-        let rest = format!("/contents/{path}?ref={}", encode(&self.base));
-        let reply = self.client.get(&self.path(&rest))?;
+        let rest = format!("/contents/{path}?ref={}", encode(&self.rest.base));
+        let reply = self.rest.client.get(&self.rest.path(&rest))?;
         let read = if reply.status == 404 {
             None
         } else {
@@ -333,7 +261,8 @@ impl ForgejoForge {
                 .map_err(|_| ForgeError::Other(format!("{path} is not UTF-8 text")))?;
             Some((file.sha, text))
         };
-        self.files
+        self.rest
+            .files
             .borrow_mut()
             .insert(path.to_string(), read.clone());
         Ok(read)
@@ -348,7 +277,7 @@ impl ForgejoForge {
         title: &str,
     ) -> Result<HeadSha, ForgeError> {
         let put = |sha: Option<String>| {
-            let mut body = json!({ "message": title, "content": base64(text.as_bytes()), "branch": self.base });
+            let mut body = json!({ "message": title, "content": base64(text.as_bytes()), "branch": self.rest.base });
             let method = match sha {
                 Some(sha) => {
                     body["sha"] = json!(sha);
@@ -356,10 +285,10 @@ impl ForgejoForge {
                 }
                 None => "POST",
             };
-            self.send(method, &format!("/contents/{path}"), &body)
+            self.rest.send(method, &format!("/contents/{path}"), &body)
         };
         let first = put(self.file(path)?.map(|(sha, _)| sha))?;
-        self.files.borrow_mut().remove(path);
+        self.rest.files.borrow_mut().remove(path);
         let reply = match first {
             Ok(reply) => reply,
             Err(why) => match self.file(path)? {
@@ -369,11 +298,12 @@ impl ForgejoForge {
                 })?,
             },
         };
-        self.files.borrow_mut().remove(path);
+        self.rest.files.borrow_mut().remove(path);
         expect_ok(&reply, path)?;
         let done: FileWritten = parse(&reply.body, path)?;
         if let Some(blob) = done.content.and_then(|c| c.sha) {
-            self.files
+            self.rest
+                .files
                 .borrow_mut()
                 .insert(path.to_string(), Some((blob, text.to_string())));
         }
@@ -387,11 +317,11 @@ impl ForgejoForge {
     fn last_commit(&self, path: &str) -> Result<HeadSha, ForgeError> {
         let rest = format!(
             "/commits?sha={}&path={}&limit=1&stat=false&verification=false&files=false",
-            encode(&self.base),
+            encode(&self.rest.base),
             encode(path)
         );
-        let full = self.path(&rest);
-        let reply = self.client.get(&full)?;
+        let full = self.rest.path(&rest);
+        let reply = self.rest.client.get(&full)?;
         expect_ok(&reply, &full)?;
         let commits: Vec<super::dto::Sha> = parse(&reply.body, &full)?;
         commits
@@ -399,7 +329,10 @@ impl ForgejoForge {
             .find_map(|c| c.sha)
             .map(HeadSha)
             .ok_or_else(|| {
-                ForgeError::Other(format!("{path}: no commit on {} touches it", self.base))
+                ForgeError::Other(format!(
+                    "{path}: no commit on {} touches it",
+                    self.rest.base
+                ))
             })
     }
 
@@ -418,7 +351,7 @@ impl ForgejoForge {
                 "/git/trees/{}?recursive=true&per_page={TREE_PAGE}&page={page}",
                 sha.0
             );
-            let reply = self.client.get(&self.path(&rest))?;
+            let reply = self.rest.client.get(&self.rest.path(&rest))?;
             if matches!(reply.status, 400 | 404 | 409 | 422) {
                 return Ok(None);
             }
@@ -445,7 +378,7 @@ impl ForgejoForge {
             return Ok(None);
         }
         let rest = format!("/git/blobs/{id}");
-        let reply = self.client.get(&self.path(&rest))?;
+        let reply = self.rest.client.get(&self.rest.path(&rest))?;
         if matches!(reply.status, 400 | 404 | 409 | 422) {
             return Ok(None);
         }
@@ -460,33 +393,5 @@ impl ForgejoForge {
         unbase64(blob.content.as_deref().unwrap_or_default())
             .map(Some)
             .ok_or_else(|| ForgeError::Other(format!("blob {id}: not base64")))
-    }
-}
-
-impl crate::forge::status_comment::StatusPort for ForgejoForge {
-    fn send(
-        &self,
-        method: &str,
-        rest: &str,
-        body: &serde_json::Value,
-    ) -> Result<Result<Reply, String>, ForgeError> {
-        ForgejoForge::send(self, method, rest, body)
-    }
-
-    fn send_settable(
-        &self,
-        method: &str,
-        rest: &str,
-        body: &serde_json::Value,
-    ) -> Result<Reply, ForgeError> {
-        ForgejoForge::send_settable(self, method, rest, body)
-    }
-
-    fn fresh_status(&self, number: MatterNumber) -> Result<Option<ForgeComment>, ForgeError> {
-        ForgejoForge::fresh_status(self, number)
-    }
-
-    fn written(&self, reply: &Reply) -> Option<ForgeComment> {
-        written(reply)
     }
 }

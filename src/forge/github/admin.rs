@@ -7,9 +7,9 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::codec::encode;
-use super::http::{Sent, expect_ok, message, parse};
 use super::{ForgeError, GitHubForge};
+use crate::forge::rest::codec::encode;
+use crate::forge::rest::http::{Sent, expect_ok, message, parse};
 use crate::setup::doctor::{Account, ActionsFacts, LabelSpec, RepoFacts, Seen, WorkflowFacts};
 
 #[derive(Deserialize)]
@@ -63,7 +63,7 @@ impl GitHubForge {
     /// GitHub refused to show it (403, or 404 unless `absent_ok`, when a
     /// 404 is `Ok(Ok(None))`).
     fn probe(&self, path: &str, absent_ok: bool) -> Result<Seen<Option<Value>>, ForgeError> {
-        let reply = match self.client.get(path) {
+        let reply = match self.rest.client.get(path) {
             Err(ForgeError::Unauthorized(why)) if why.starts_with("403") => {
                 return Ok(Seen::Refused {
                     status: 403,
@@ -87,7 +87,7 @@ impl GitHubForge {
 
     /// A repository setting read as `T`.
     fn setting<T: for<'de> Deserialize<'de>>(&self, rest: &str) -> Result<Seen<T>, ForgeError> {
-        let path = self.path(rest);
+        let path = self.rest.path(rest);
         Ok(match self.probe(&path, false)? {
             Seen::Got(value) => Seen::Got(
                 serde_json::from_value(value.unwrap_or(Value::Null)).map_err(|e| {
@@ -111,7 +111,7 @@ impl GitHubForge {
             Seen::Refused { status, message } => Err(ForgeError::Other(format!(
                 "the repository {} cannot be read (GitHub answered {status}: {message}): \
                  is GITHUB_REPOSITORY right, and may the token see it?",
-                self.repo
+                self.rest.repo
             ))),
         }
     }
@@ -148,7 +148,7 @@ impl GitHubForge {
 
     /// How Pages is built (`workflow`, `legacy`), `None` with no site.
     pub fn pages_build_type(&self) -> Result<Seen<Option<String>>, ForgeError> {
-        let path = self.path("/pages");
+        let path = self.rest.path("/pages");
         Ok(match self.probe(&path, true)? {
             Seen::Got(None) => Seen::Got(None),
             Seen::Got(Some(value)) => {
@@ -163,8 +163,8 @@ impl GitHubForge {
 
     /// The names of the repository's labels.
     pub fn label_names(&self) -> Result<Seen<Vec<String>>, ForgeError> {
-        let path = self.path("/labels?per_page=100");
-        match self.client.get_all(&path) {
+        let path = self.rest.path("/labels?per_page=100");
+        match self.rest.client.get_all(&path) {
             Ok(items) => Ok(Seen::Got(
                 items
                     .into_iter()
@@ -188,7 +188,11 @@ impl GitHubForge {
             "description": label.description,
         });
         // Sent once: a label created twice is refused (422), never doubled.
-        let reply = match self.client.write("POST", &self.path("/labels"), &body) {
+        let reply = match self
+            .rest
+            .client
+            .write("POST", &self.rest.path("/labels"), &body)
+        {
             Ok(Sent::Done(reply)) => reply,
             Ok(Sent::Unknown(why)) | Err(ForgeError::Unauthorized(why)) => return Ok(Err(why)),
             Err(e) => return Err(e),

@@ -11,10 +11,10 @@
 
 use serde_json::json;
 
-use super::codec::unbase64;
 use super::dto::{Blob, Tree};
-use super::http::{expect_ok, parse};
 use super::{ForgeError, GitHubForge, HeadSha};
+use crate::forge::rest::codec::unbase64;
+use crate::forge::rest::http::{expect_ok, parse};
 
 use crate::matter::MatterNumber;
 
@@ -38,7 +38,7 @@ impl GitHubForge {
             return Ok(None);
         }
         let rest = format!("/git/trees/{}?recursive=1", sha.0);
-        let reply = self.client.get(&self.path(&rest))?;
+        let reply = self.rest.client.get(&self.rest.path(&rest))?;
         // Unknown to GitHub (gone, or never there): nothing to judge by.
         if matches!(reply.status, 404 | 409 | 422) {
             return Ok(None);
@@ -65,7 +65,7 @@ impl GitHubForge {
             return Ok(None);
         }
         let rest = format!("/git/blobs/{id}");
-        let reply = self.client.get(&self.path(&rest))?;
+        let reply = self.rest.client.get(&self.rest.path(&rest))?;
         if matches!(reply.status, 404 | 409 | 422) {
             return Ok(None);
         }
@@ -95,7 +95,7 @@ impl GitHubForge {
         }
         let name = pin_ref(number, sha);
         let body = json!({ "ref": name, "sha": sha.0 });
-        match self.send("POST", "/git/refs", &body)? {
+        match self.rest.send("POST", "/git/refs", &body)? {
             Ok(reply) if reply.status == 201 => return Ok(true),
             Ok(reply) if reply.status != 422 => {
                 expect_ok(&reply, "pinning a head")?;
@@ -104,7 +104,7 @@ impl GitHubForge {
             _ => {}
         }
         let rest = format!("/git/ref/{}", name.trim_start_matches("refs/"));
-        let reply = self.client.get(&self.path(&rest))?;
+        let reply = self.rest.client.get(&self.rest.path(&rest))?;
         if reply.status == 404 {
             return Ok(false);
         }

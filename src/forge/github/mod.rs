@@ -17,24 +17,17 @@
 //! is old (see `threads`).
 
 mod admin;
-pub(crate) mod codec;
 mod dto;
 pub mod event;
 mod heads;
-pub(crate) mod http;
 mod runs;
-pub(crate) mod threads;
 pub(crate) mod writes;
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::path::PathBuf;
-use std::time::Duration;
-
-use self::codec::encode;
 use self::dto::{Issue, IssueComment, IssueEvent, LineComment, Pull, PullFile, Review};
-pub use self::http::Sleeper;
-use self::http::{Client, expect_ok, parse};
+use super::rest::codec::encode;
+use super::rest::http::{GITHUB, expect_ok, parse};
+use super::rest::{Configure, Rest, Settings, Sleeper};
+use super::status_comment::{self, StatusPort};
 use super::votes::{self, Reviewed};
 use super::{Forge, ForgeComment, ForgeError, HeadSha, Login, MatterInfo};
 use crate::matter::{Change, KindEvent, MatterNumber, ReviewState};
@@ -48,114 +41,15 @@ const GHOST: &str = "ghost";
 
 /// A repository on GitHub.
 pub struct GitHubForge {
-    client: Client,
-    repo: String,
-    base: String,
-    bot: String,
-    /// Whether each number read this run is a pull request, so a thread
-    /// is read without asking again what it is.
-    pulls: RefCell<HashMap<MatterNumber, bool>>,
-    /// The bot's status comment on each thread read this run, so writing
-    /// the status does not read the thread again.
-    statuses: RefCell<HashMap<MatterNumber, Option<ForgeComment>>>,
-    /// The files each pull request changes, as read once in this process:
-    /// a `check` of every open matter asks, for each, the files of every
-    /// one opened before it (limits count only matters), so without this
-    /// a check of n matters read n²/2 lists.
-    changed: RefCell<HashMap<MatterNumber, Vec<String>>>,
-    /// Files of the default branch read this run (blob SHA and text, or
-    /// absent), so writing one does not read it again; forgotten when a
-    /// merge moves the branch or a write's outcome is unknown.
-    files: RefCell<HashMap<String, Option<(String, String)>>>,
-    /// The labels of each matter read this run, kept up to date by this
-    /// run's writes, so a label it does not have is not removed.
-    labels: RefCell<HashMap<MatterNumber, Vec<String>>>,
-    /// Each pull request's head as this run read it (`None`: not open), so
-    /// a merge needs no read first when the run already knows.
-    heads: RefCell<HashMap<MatterNumber, Option<String>>>,
-    /// Where ETags and threads are kept between runs, if anywhere.
-    cache_file: Option<PathBuf>,
-    /// The API's base URL, which the cache file is stamped with.
-    api: String,
-    /// Threads kept between runs (see `threads`).
-    threads: RefCell<threads::Threads>,
-}
-
-/// Where and as whom to reach GitHub.
-#[derive(Debug, Clone)]
-pub struct Settings {
-    /// The API's base URL (`GITHUB_API_URL`, `https://api.github.com`).
-    pub api: String,
-    /// `owner/name` (`GITHUB_REPOSITORY`).
-    pub repo: String,
-    /// The token (`GITHUB_TOKEN`).
-    pub token: String,
-    /// The default branch.
-    pub base: String,
-    /// The login the token acts as (`github-actions[bot]` for GITHUB_TOKEN).
-    pub bot: String,
+    rest: Rest,
 }
 
 impl GitHubForge {
     /// A forge for `settings`, waiting between retries with `sleep`.
     pub fn new(settings: &Settings, sleep: Sleeper) -> Self {
         GitHubForge {
-            client: Client::new(&settings.api, &settings.token, sleep),
-            repo: settings.repo.clone(),
-            base: settings.base.clone(),
-            bot: settings.bot.clone(),
-            pulls: RefCell::default(),
-            statuses: RefCell::default(),
-            changed: RefCell::default(),
-            files: RefCell::default(),
-            labels: RefCell::default(),
-            heads: RefCell::default(),
-            cache_file: None,
-            api: settings.api.trim_end_matches('/').to_string(),
-            threads: RefCell::new(threads::Threads::new(
-                Timestamp::from_unix(0),
-                threads::DEFAULT_MAX_AGE_HOURS,
-            )),
+            rest: Rest::new(settings, sleep, GITHUB),
         }
-    }
-
-    /// Keeps ETags and replies in `path` between runs, so what has not
-    /// changed since the last run is answered 304, which costs no rate
-    /// limit with the same token, and each matter's thread with its
-    /// `updated_at`, so an unchanged thread is not read at all (see
-    /// `threads`; CI restores and saves the file with its cache). A file
-    /// that is missing, unreadable, of another format or of another
-    /// repository is ignored.
-    #[must_use]
-    pub fn with_cache_file(mut self, path: PathBuf) -> Self {
-        if let Some(mut kept) = threads::Threads::load(&path, &self.api, &self.repo) {
-            self.threads.borrow_mut().adopt(&mut kept);
-            self.client.set_etags(std::mem::take(&mut kept.etags));
-        }
-        self.cache_file = Some(path);
-        self
-    }
-
-    /// Reads every thread again once its kept copy is `hours` old, however
-    /// still its matter's `updated_at` stands (see `threads`).
-    #[must_use]
-    pub fn with_thread_max_age(self, hours: i64) -> Self {
-        self.threads.borrow_mut().set_max_age(hours);
-        self
-    }
-
-    /// Reckons rate-limit resets from `now` (the run's moment, advanced by
-    /// every wait), and waits at most `max_wait` in all before stopping with
-    /// [`ForgeError::RateLimited`] (by default 300 s from the epoch).
-    #[must_use]
-    pub fn with_clock(self, now: Timestamp, max_wait: Duration) -> Self {
-        self.client.set_clock(now, max_wait);
-        self.threads.borrow_mut().set_clock(now);
-        self
-    }
-
-    fn path(&self, rest: &str) -> String {
-        format!("/repos/{}{rest}", self.repo)
     }
 
     /// A GET of `rest` about matter `number`: a 404 is that matter not
@@ -174,8 +68,8 @@ impl GitHubForge {
         rest: &str,
         absent: impl FnOnce() -> ForgeError,
     ) -> Result<T, ForgeError> {
-        let path = self.path(rest);
-        let reply = self.client.get(&path)?;
+        let path = self.rest.path(rest);
+        let reply = self.rest.client.get(&path)?;
         if reply.status == 404 {
             return Err(absent());
         }
@@ -184,8 +78,9 @@ impl GitHubForge {
     }
 
     fn list<T: for<'de> serde::Deserialize<'de>>(&self, rest: &str) -> Result<Vec<T>, ForgeError> {
-        let path = self.path(rest);
-        self.client
+        let path = self.rest.path(rest);
+        self.rest
+            .client
             .get_all(&path)?
             .into_iter()
             .map(|v| {
@@ -196,7 +91,7 @@ impl GitHubForge {
     }
 
     fn pull_info(&self, pull: Pull) -> Result<MatterInfo, ForgeError> {
-        self.pulls.borrow_mut().insert(pull.number, true);
+        self.rest.pulls.borrow_mut().insert(pull.number, true);
         let merged = pull.merged_at.is_some();
         let info = MatterInfo {
             number: pull.number,
@@ -229,32 +124,38 @@ impl GitHubForge {
         if info.names_no_kind() && !info.draft && (info.head.is_some() || resolver_labelled) {
             info.paths = match self.changed_files(info.number) {
                 Ok(paths) => Some(paths),
-                Err(ForgeError::TooManyFiles { .. }) => None,
+                // Not all listed: the resolver reads them from git.
+                Err(ForgeError::TooManyFiles { .. } | ForgeError::TooLarge { .. }) => None,
                 Err(e) => return Err(e),
             };
         }
-        self.threads.borrow_mut().listed(info.number, info.updated);
-        self.labels
+        self.rest
+            .threads
+            .borrow_mut()
+            .listed(info.number, info.updated);
+        self.rest
+            .labels
             .borrow_mut()
             .insert(info.number, info.labels.clone());
         let head = info.head.as_ref().map(|h| h.0.clone());
-        self.heads.borrow_mut().insert(info.number, head);
+        self.rest.heads.borrow_mut().insert(info.number, head);
         Ok(info)
     }
 
     fn issue_info(&self, issue: Issue) -> Result<MatterInfo, ForgeError> {
-        self.pulls.borrow_mut().insert(issue.number, false);
+        self.rest.pulls.borrow_mut().insert(issue.number, false);
         let updated = issue.updated_at.as_deref().map(dto::time).transpose()?;
-        self.threads.borrow_mut().listed(issue.number, updated);
+        self.rest.threads.borrow_mut().listed(issue.number, updated);
         let info = issue_matter(issue)?;
-        self.labels
+        self.rest
+            .labels
             .borrow_mut()
             .insert(info.number, info.labels.clone());
         Ok(info)
     }
 
     fn is_pull(&self, number: MatterNumber) -> Result<bool, ForgeError> {
-        if let Some(known) = self.pulls.borrow().get(&number) {
+        if let Some(known) = self.rest.pulls.borrow().get(&number) {
             return Ok(*known);
         }
         let issue: Issue = self.get_json(&format!("/issues/{number}"), number)?;
@@ -349,7 +250,7 @@ impl Forge for GitHubForge {
                 out.push(self.issue_info(issue)?);
             }
         }
-        self.threads.borrow_mut().listed_all_open();
+        self.rest.threads.borrow_mut().listed_all_open();
         out.retain(|m| m.kind().is_some());
         out.sort_by_key(|m| m.number);
         Ok(out)
@@ -369,7 +270,7 @@ impl Forge for GitHubForge {
         }
         let mut out = Vec::new();
         // One page: the most recent hundred are all a run ever needs.
-        let reply = self.client.get(&self.path(&path))?;
+        let reply = self.rest.client.get(&self.rest.path(&path))?;
         expect_ok(&reply, &path)?;
         for issue in parse::<Vec<Issue>>(&reply.body, &path)? {
             if issue.pull_request.is_some() {
@@ -399,7 +300,7 @@ impl Forge for GitHubForge {
     }
 
     fn comments(&self, number: MatterNumber) -> Result<Vec<ForgeComment>, ForgeError> {
-        let kept = self.threads.borrow_mut().get(number);
+        let kept = self.rest.threads.borrow_mut().get(number);
         let out = match kept {
             Some(kept) => kept,
             None => {
@@ -409,12 +310,12 @@ impl Forge for GitHubForge {
                     out.extend(self.review_votes(number)?);
                 }
                 out.sort_by_key(|c| (c.created, c.id));
-                self.threads.borrow_mut().put(number, &out);
+                self.rest.threads.borrow_mut().put(number, &out);
                 out
             }
         };
         let status = out.iter().find(|c| self.is_status(c)).cloned();
-        self.statuses.borrow_mut().insert(number, status);
+        self.rest.statuses.borrow_mut().insert(number, status);
         Ok(out)
     }
 
@@ -432,7 +333,7 @@ impl Forge for GitHubForge {
         if !info.pull || info.updated.is_some_and(|u| u <= window) {
             return Ok(Vec::new());
         }
-        if let Some(kept) = self.threads.borrow().events(info.number) {
+        if let Some(kept) = self.rest.threads.borrow().events(info.number) {
             return Ok(kept);
         }
         let path = format!("/issues/{}/events?per_page=100", info.number);
@@ -440,7 +341,7 @@ impl Forge for GitHubForge {
         for e in self.list::<IssueEvent>(&path)? {
             out.extend(kind_event(e)?);
         }
-        self.threads.borrow_mut().put_events(info.number, &out);
+        self.rest.threads.borrow_mut().put_events(info.number, &out);
         Ok(out)
     }
 
@@ -457,7 +358,7 @@ impl Forge for GitHubForge {
     }
 
     fn changed_files(&self, number: MatterNumber) -> Result<Vec<String>, ForgeError> {
-        if let Some(paths) = self.changed.borrow().get(&number) {
+        if let Some(paths) = self.rest.changed.borrow().get(&number) {
             return Ok(paths.clone());
         }
         let files = self.list::<PullFile>(&format!("/pulls/{number}/files?per_page=100"))?;
@@ -473,45 +374,33 @@ impl Forge for GitHubForge {
             .collect();
         paths.sort();
         paths.dedup();
-        self.changed.borrow_mut().insert(number, paths.clone());
+        self.rest.changed.borrow_mut().insert(number, paths.clone());
         Ok(paths)
     }
 
     fn bot(&self) -> &str {
-        &self.bot
+        &self.rest.bot
     }
 
     fn thread_was_kept(&self, number: MatterNumber) -> bool {
-        self.threads.borrow().served(number)
+        self.rest.threads.borrow().served(number)
     }
 
     fn read_thread_afresh(&self, number: MatterNumber) {
-        self.threads.borrow_mut().forget(number);
-        self.statuses.borrow_mut().remove(&number);
+        self.rest.threads.borrow_mut().forget(number);
+        self.rest.statuses.borrow_mut().remove(&number);
     }
 
     fn status_comment(&self, number: MatterNumber) -> Result<Option<ForgeComment>, ForgeError> {
-        let known = self.statuses.borrow().get(&number).cloned();
-        match known {
-            Some(status) => Ok(status),
-            // Only the conversation can hold it: reviews are not read.
-            None => {
-                let status = self
-                    .conversation(number)?
-                    .into_iter()
-                    .find(|c| self.is_status(c));
-                self.statuses.borrow_mut().insert(number, status.clone());
-                Ok(status)
-            }
-        }
+        status_comment::cached(self, number)
     }
 
     fn status_now(&self, number: MatterNumber) -> Result<Option<ForgeComment>, ForgeError> {
-        self.read_status_now(number)
+        status_comment::now(self, number)
     }
 
     fn put_status(&self, number: MatterNumber, body: &str) -> Result<(), ForgeError> {
-        self.write_status(number, &writes::fit_comment(body)?)
+        status_comment::put(self, number, body)
     }
 
     fn set_commit_status(
@@ -559,33 +448,23 @@ impl Forge for GitHubForge {
     }
 }
 
-impl Drop for GitHubForge {
-    /// Keeps the ETags for the next run, and says what the run cost.
-    fn drop(&mut self) {
-        let (sent, not_modified) = self.client.counts();
-        tracing::info!(
-            "GitHub: {sent} requests, {not_modified} answered 304 (no rate limit spent)"
-        );
-        if let Some(path) = &self.cache_file {
-            let file = self
-                .threads
-                .borrow()
-                .file(&self.api, &self.repo, self.client.etags());
-            let saved = serde_json::to_string(&file)
-                .map_err(std::io::Error::other)
-                .and_then(|text| {
-                    if let Some(dir) = path.parent() {
-                        std::fs::create_dir_all(dir)?;
-                    }
-                    // Whole or not at all: a run killed mid-write must not
-                    // leave half a cache for the next one.
-                    let tmp = path.with_extension("tmp");
-                    crate::staging::write_durably(&tmp, path, text.as_bytes())
-                });
-            if let Err(e) = saved {
-                tracing::warn!("could not keep GitHub's ETags in {}: {e}", path.display());
-            }
-        }
+impl StatusPort for GitHubForge {
+    fn rest(&self) -> &Rest {
+        &self.rest
+    }
+
+    fn conversation(&self, number: MatterNumber) -> Result<Vec<ForgeComment>, ForgeError> {
+        GitHubForge::conversation(self, number)
+    }
+
+    fn comment_of(&self, body: &str, what: &str) -> Result<Option<ForgeComment>, ForgeError> {
+        issue_comment(parse::<IssueComment>(body, what)?)
+    }
+}
+
+impl Configure for GitHubForge {
+    fn rest_mut(&mut self) -> &mut Rest {
+        &mut self.rest
     }
 }
 

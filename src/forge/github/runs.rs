@@ -5,8 +5,8 @@
 
 use serde::Deserialize;
 
-use super::codec::encode;
 use super::{ForgeError, GitHubForge, dto};
+use crate::forge::rest::codec::encode;
 use crate::setup::timings::{RESOLVE_STEP, RunTimes, Step, Woken, billed_minutes};
 
 #[derive(Deserialize)]
@@ -76,7 +76,7 @@ impl GitHubForge {
             format!(
                 "GitHub knows no workflow `{workflow}` in {}: push the game's workflows and \
                  enable Actions (`gitnomic doctor --forge github` says how)",
-                self.repo
+                self.rest.repo
             )
         })?;
         let mut out = Vec::new();

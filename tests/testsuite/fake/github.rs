@@ -16,8 +16,8 @@
 //!
 //! Started as a fake Forgejo ([`FakeGitHub::start_forgejo`]), the same
 //! world is served under `/api/v1` in Forgejo's shapes (see
-//! `fake_forgejo`), held to Forgejo's description (`swagger`) instead, so
-//! one scenario can be played on both forges (see `forge_scenarios`).
+//! `fake::forgejo`), held to Forgejo's description (`swagger`) instead, so
+//! one scenario can be played on both forges (see `forges::scenarios`).
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -28,7 +28,7 @@ use std::thread::JoinHandle;
 
 use serde_json::{Value, json};
 
-use crate::openapi;
+use crate::fake::openapi;
 
 pub(crate) const REPO: &str = "clockwork/game";
 pub(crate) const BOT: &str = "github-actions[bot]";
@@ -198,7 +198,7 @@ pub(crate) struct World {
     /// edits), when a test sets it: an edit then moves the comment's and
     /// the matter's `updated_at` to it, as GitHub's do.
     pub(crate) clock: Option<String>,
-    /// Items a page of a list (default: `fake_routes::PAGE`, to exercise paging).
+    /// Items a page of a list (default: `routes::PAGE`, to exercise paging).
     pub(crate) page_size: Option<usize>,
     /// Serve issue labels as bare strings (GitHub's description allows both).
     pub(crate) labels_as_strings: bool,
@@ -222,12 +222,15 @@ pub(crate) struct World {
     pub(crate) outage: Option<(usize, When)>,
     /// The repository's settings, labels and the accounts GitHub knows
     /// (see `fake_settings`).
-    pub(crate) settings: crate::fake_settings::Settings,
+    pub(crate) settings: crate::fake::settings::Settings,
     /// Another run's write landing while a run works: done just before
     /// the fake answers the request it names.
     pub(crate) concurrent: Option<ConcurrentEdit>,
     /// Served as Forgejo (under `/api/v1`, in its shapes), not as GitHub.
     pub(crate) forgejo: bool,
+    /// The account the Actions token acts as, if not the forge's usual one
+    /// (Gitea's is `gitea-actions`).
+    pub(crate) bot_login: Option<&'static str>,
     /// Pushes as Forgejo's timeline records them.
     pub(crate) pushes: Vec<PushEntry>,
     /// A force push to this head, at this time, that lands just before the
@@ -536,7 +539,8 @@ impl World {
 
     /// The login the adapter's token acts as on this forge.
     pub(crate) fn bot(&self) -> &'static str {
-        if self.forgejo { FORGEJO_BOT } else { BOT }
+        let usual = if self.forgejo { FORGEJO_BOT } else { BOT };
+        self.bot_login.unwrap_or(usual)
     }
 
     pub(crate) fn bot_comments(&self, number: u64) -> Vec<String> {
@@ -689,13 +693,13 @@ fn serve(stream: TcpStream, world: &Mutex<World>, base: &str) {
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     if w.forgejo {
-        match request.target.strip_prefix(crate::swagger::BASE_PATH) {
+        match request.target.strip_prefix(crate::fake::swagger::BASE_PATH) {
             Some(rest) => request.target = rest.to_string(),
             None => w
                 .violations
                 .push(format!("request: {} is not under /api/v1", request.target)),
         }
-        return crate::fake_forgejo::serve(stream, w, &request, base);
+        return crate::fake::forgejo::serve(stream, w, &request, base);
     }
     let spec = openapi::spec();
     let op = match spec.map(|s| s.check_request(&request.method, &request.target, &request.body)) {
@@ -710,7 +714,7 @@ fn serve(stream: TcpStream, world: &Mutex<World>, base: &str) {
     let fault = take_fault(&mut w, &request);
     let answer = match &fault {
         Some(f) if matches!(f.when, When::Before | When::HangUpBefore) => None,
-        _ => Some(crate::fake_routes::respond(
+        _ => Some(crate::fake::routes::respond(
             &mut w,
             &request.method,
             &request.target,

@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use crate::swagger::{self, Spec};
+use crate::fake::swagger::{self, Spec};
 
 /// The description, or `None` after saying why. Where CI fetches it
 /// (`GITNOMIC_REQUIRE_FORGEJO_API=1`, set by `.ci/run`), its absence fails.

@@ -4,10 +4,10 @@
 //! may not is seen once the copy is too old; and no decision is taken
 //! from a copy.
 
-use crate::fake_github::FakeGitHub;
+use crate::fake::github::FakeGitHub;
 use crate::game_test::GameTest;
+use crate::github::budget::{cache_file, run, run_aged};
 use crate::github::setup;
-use crate::github_budget::{cache_file, run, run_aged};
 
 /// The threads read by a run: requests for comments and reviews.
 fn thread_reads(fake: &FakeGitHub, f: impl FnOnce()) -> usize {

@@ -2,7 +2,7 @@
 //! deleted accounts (`user: null`), labels as bare strings, dismissed
 //! reviews, and a pull request with more files than GitHub lists.
 
-use crate::fake_github::Item;
+use crate::fake::github::Item;
 use crate::github::{github, setup, votes};
 
 #[test]

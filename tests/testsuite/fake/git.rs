@@ -119,7 +119,7 @@ pub(crate) fn blob(path: Option<&Path>, sha: &str) -> Option<serde_json::Value> 
     let blob = repo.find_blob(git2::Oid::from_str(sha).ok()?).ok()?;
     let text = String::from_utf8(blob.content().to_vec()).ok()?;
     Some(serde_json::json!({
-        "sha": sha, "content": crate::fake_github::served(&crate::fake_github::base64(&text)), "encoding": "base64",
+        "sha": sha, "content": crate::fake::github::served(&crate::fake::github::base64(&text)), "encoding": "base64",
         "size": blob.size(),
     }))
 }

@@ -3,10 +3,10 @@
 //! limits. A write is never repeated blindly: the run re-reads and ends in
 //! the state an uninterrupted run reaches.
 
-use crate::fake_github::{FakeGitHub, When, World};
+use crate::fake::github::{FakeGitHub, When, World};
 use crate::game_test::{GameTest, Run};
+use crate::github::sweep::{EndState, end_state};
 use crate::github::{github, setup, votes};
-use crate::github_sweep::{EndState, end_state};
 
 const NOW: &str = "2030-01-01T12:00:00Z";
 
@@ -163,7 +163,7 @@ fn a_secondary_limit_beyond_the_budget_stops_the_run() {
         &["--forge", "github", "--now", NOW, "resolve"],
         &[
             ("GITHUB_API_URL", fake.url.as_str()),
-            ("GITHUB_REPOSITORY", crate::fake_github::REPO),
+            ("GITHUB_REPOSITORY", crate::fake::github::REPO),
             ("GITHUB_TOKEN", "t0ken"),
             ("GITNOMIC_NO_RETRY_WAIT", "1"),
             ("GITNOMIC_MAX_WAIT", "120"),

@@ -1,6 +1,6 @@
 //! One scenario suite, written once and played on both forges: the fake
-//! GitHub and the fake Forgejo hold the same world (see `fake_github`,
-//! `fake_forgejo`), each held to its own forge's description, and the
+//! GitHub and the fake Forgejo hold the same world (see `fake::github`,
+//! `fake::forgejo`), each held to its own forge's description, and the
 //! real binary plays each scenario through `--forge github` and `--forge
 //! forgejo`. Each scenario asserts what it is about on both, then that
 //! both forges came to the same decisions and records: the resolver's
@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
-use crate::fake_github::{FakeGitHub, Item, REPO, When};
+use crate::fake::github::{FakeGitHub, Item, REPO, When};
 use crate::game_test::{GameTest, Run};
 
 /// Which forge a scenario is played on.
@@ -214,7 +214,7 @@ impl Game {
             .world()
             .contents
             .iter()
-            .map(|(path, (_, text))| (path.clone(), crate::fake_github::unbase64(text)))
+            .map(|(path, (_, text))| (path.clone(), crate::fake::github::unbase64(text)))
             .collect();
         for (path, text) in &records {
             self.game.write(path, text);
@@ -234,7 +234,7 @@ impl Game {
         let records = w
             .contents
             .iter()
-            .map(|(path, (_, text))| (path.clone(), unlinked(&crate::fake_github::unbase64(text))))
+            .map(|(path, (_, text))| (path.clone(), unlinked(&crate::fake::github::unbase64(text))))
             .collect();
         let merged = w
             .merges()
@@ -275,7 +275,7 @@ impl Game {
 
 /// Plays `scenario` on both forges; asserts they agree, and gives the
 /// outcome (GitHub's) for the scenario's own assertions.
-fn on_both(scenario: impl Fn(&Game) -> Vec<Run>) -> Outcome {
+pub(crate) fn on_both(scenario: impl Fn(&Game) -> Vec<Run>) -> Outcome {
     on_both_with(|forge| (game(forge), ()), |(g, ())| scenario(g))
 }
 
@@ -297,11 +297,11 @@ fn on_both_with<T>(
     github
 }
 
-fn decided(outcome: &Outcome, line: &str) -> bool {
+pub(crate) fn decided(outcome: &Outcome, line: &str) -> bool {
     outcome.decisions.iter().any(|d| d.contains(line))
 }
 
-const ENACTED: &str = "Proposal #1: enact — enacted";
+pub(crate) const ENACTED: &str = "Proposal #1: enact — enacted";
 
 #[test]
 fn a_vote() {
@@ -589,21 +589,37 @@ fn a_thread_unchanged_since_the_last_run_is_not_read_again() {
         let env = [("GITNOMIC_HTTP_CACHE", cache.as_str())];
         let mut runs = Vec::new();
         let mut reads = Vec::new();
+        let mut timelines = Vec::new();
         for now in [
             "2030-01-01T01:30:00Z",
             "2030-01-01T01:40:00Z",
             "2030-01-01T01:50:00Z",
+            "2030-01-01T02:10:00Z",
         ] {
+            if now == "2030-01-01T02:10:00Z" {
+                // A push moves the pull request's `updated_at`.
+                let sha = g.head.clone();
+                g.fake.world().push(1, &sha, "2030-01-01T02:00:00Z", false);
+            }
             let run = g.run_with(now, &["resolve"], &env);
             assert_eq!(run.code, 0, "{:?}: {}{}", g.forge, run.stdout, run.stderr);
             runs.push(run);
-            reads.push(g.fake.world().requests("GET", "/issues/1/comments"));
+            let w = g.fake.world();
+            reads.push(w.requests("GET", "/issues/1/comments"));
+            timelines.push(w.requests("GET", "/issues/1/timeline"));
         }
         let _ = std::fs::remove_file(&cache);
         // The first run writes the status, so the second reads the thread
-        // once more; the third finds it as the second left it.
+        // once more; the third finds it as the second left it, and the
+        // fourth reads it after a push.
         assert_eq!(reads[2], reads[1], "{:?}: {reads:?}", g.forge);
         assert!(reads[1] > reads[0], "{:?}: {reads:?}", g.forge);
+        assert!(reads[3] > reads[2], "{:?}: {reads:?}", g.forge);
+        if g.forge == ForgeKind::Forgejo {
+            // Forgejo's pushes are in the timeline, kept with the thread.
+            assert_eq!(timelines[2], timelines[1], "{timelines:?}");
+            assert!(timelines[3] > timelines[2], "{timelines:?}");
+        }
         runs
     });
     assert!(

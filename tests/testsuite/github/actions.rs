@@ -7,9 +7,9 @@
 //! or deleted later stays in the log, marked; `roll verify` passes on the
 //! default branch and fails once a logged result is changed.
 
-use crate::fake_github::{Item, World, base64};
+use crate::fake::github::{Item, World, base64};
 use crate::github::github;
-use crate::github_sweep::{AT, Repo, clean_run, fresh, sweep};
+use crate::github::sweep::{AT, Repo, clean_run, fresh, sweep};
 
 const NOW: &str = "2030-01-01T12:00:00Z";
 

@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::fake_github::{FakeGitHub, Item, When, World, base64, unbase64};
+use crate::fake::github::{FakeGitHub, Item, When, World, base64, unbase64};
 use crate::game_test::{GameTest, Run};
 use crate::github::github;
 

@@ -4,9 +4,9 @@
 //! so none is answered 304, and only the thread cache spares requests. An
 //! idle run must spend no more than open matters + 2 requests (every
 //! request is counted and shown). The table docs/costs.md shows is printed by
-//! `cargo test --test testsuite github_budget -- --nocapture`.
+//! `cargo test --test testsuite github::budget -- --nocapture`.
 
-use crate::fake_github::{FakeGitHub, Item, REPO};
+use crate::fake::github::{FakeGitHub, Item, REPO};
 use crate::game_test::{GameTest, Run};
 use crate::github::setup;
 

@@ -19,8 +19,8 @@ use std::sync::MutexGuard;
 
 use serde_json::{Value, json};
 
-use crate::fake_github::{Answer, Comment, CommitStatus, Incoming, Item, REPO, When, World};
-use crate::fake_routes::{error, ok, query_value};
+use crate::fake::github::{Answer, Comment, CommitStatus, Incoming, Item, REPO, When, World};
+use crate::fake::routes::{error, ok, query_value};
 
 /// Where Forgejo's web pages are (`html_url`).
 const WEB: &str = "https://codeberg.org";
@@ -38,7 +38,7 @@ pub(crate) fn serve(
     request: &Incoming,
     base: &str,
 ) {
-    let spec = crate::swagger::spec();
+    let spec = crate::fake::swagger::spec();
     let op = match spec.map(|s| s.check_request(&request.method, &request.target, &request.body)) {
         Some(Err(e)) => {
             w.violations.push(format!("request: {e}"));
@@ -47,8 +47,8 @@ pub(crate) fn serve(
         Some(Ok(op)) => Some(op),
         None => None,
     };
-    crate::fake_github::land_concurrent_edit(&mut w, request);
-    let fault = crate::fake_github::take_fault(&mut w, request);
+    crate::fake::github::land_concurrent_edit(&mut w, request);
+    let fault = crate::fake::github::take_fault(&mut w, request);
     let answer = match &fault {
         Some(f) if matches!(f.when, When::Before | When::HangUpBefore) => None,
         _ => Some(respond(
@@ -62,7 +62,7 @@ pub(crate) fn serve(
     let mut headers: Vec<(String, String)> = Vec::new();
     let (status, text) = match (fault, answer) {
         (Some(f), _) if matches!(f.when, When::HangUpBefore | When::HangUpAfter) => {
-            w.log.push(crate::fake_github::log(request, 0));
+            w.log.push(crate::fake::github::log(request, 0));
             return;
         }
         (Some(f), _) => {
@@ -107,7 +107,7 @@ pub(crate) fn serve(
         }
         (None, None) => unreachable!(),
     };
-    w.log.push(crate::fake_github::log(request, status));
+    w.log.push(crate::fake::github::log(request, status));
     drop(w);
     let mut head = format!(
         "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
@@ -328,7 +328,7 @@ fn page(w: &World, list: &[Value], target: &str, base: &str) -> Answer {
         }
         format!(
             "{base}{}{path}?{query}page={}",
-            crate::swagger::BASE_PATH,
+            crate::fake::swagger::BASE_PATH,
             n + 1
         )
     });
@@ -406,12 +406,20 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
             Some(item) => ok(200, pull_json(item)),
             None => refuse(404, "pull request does not exist"),
         },
-        // Not paged: every comment in one reply.
+        // Not paged: every comment in one reply, those last updated within
+        // `since` and `before` (RFC 3339, both ends included) if given.
         ("GET", ["issues", n, "comments"]) => {
+            let bound = |name: &str| query_value(query, name).map(|v| v.replace("%3A", ":"));
+            let (since, before) = (bound("since"), bound("before"));
             let list: Vec<Value> = w
                 .comments
                 .iter()
                 .filter(|c| c.number == number(n))
+                .filter(|c| {
+                    let updated = c.edited_at.as_deref().unwrap_or(&c.created_at);
+                    since.as_deref().is_none_or(|s| updated >= s)
+                        && before.as_deref().is_none_or(|b| updated <= b)
+                })
                 .map(comment_json)
                 .collect();
             ok(200, Value::Array(list))
@@ -458,9 +466,10 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 return refuse(404, "issue does not exist");
             }
             let at = w.clock.clone();
+            let bot = w.bot();
             let id = w.add_comment(
                 number(n),
-                crate::fake_github::FORGEJO_BOT,
+                bot,
                 at.as_deref().unwrap_or("2030-01-01T00:00:00Z"),
                 input["body"].as_str().unwrap_or(""),
             );
@@ -591,7 +600,7 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 .collect();
             page(w, &list, target, base)
         }
-        ("GET", ["git", "trees", sha]) => match crate::fake_git::tree(w.objects.as_deref(), sha) {
+        ("GET", ["git", "trees", sha]) => match crate::fake::git::tree(w.objects.as_deref(), sha) {
             Some(tree) => {
                 let all = tree["tree"].as_array().cloned().unwrap_or_default();
                 let per = query_value(query, "per_page")
@@ -610,7 +619,7 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
             }
             None => refuse(404, "sha not found"),
         },
-        ("GET", ["git", "blobs", sha]) => crate::fake_git::blob(w.objects.as_deref(), sha)
+        ("GET", ["git", "blobs", sha]) => crate::fake::git::blob(w.objects.as_deref(), sha)
             .map_or_else(|| refuse(404, "sha not found"), |b| ok(200, b)),
         _ => error(404, "Not Found"),
     }
@@ -641,7 +650,7 @@ fn merge(w: &mut World, number: u64, input: &Value) -> Answer {
         }
     }
     let sha = match &w.main {
-        Some(repo) => match crate::fake_git::merge(repo, &head) {
+        Some(repo) => match crate::fake::git::merge(repo, &head) {
             Ok(sha) => sha,
             Err(_) => return refuse(409, "Merge Conflicts"),
         },
@@ -671,10 +680,10 @@ fn put_contents(w: &mut World, method: &str, path: &str, input: &Value) -> Answe
     let commit = match &w.main {
         Some(repo) => {
             let message = input["message"].as_str().unwrap_or("Update a file");
-            crate::fake_git::commit_file(
+            crate::fake::git::commit_file(
                 repo,
                 path,
-                &crate::fake_github::unbase64(&content),
+                &crate::fake::github::unbase64(&content),
                 message,
             )
         }

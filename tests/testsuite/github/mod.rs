@@ -1,6 +1,22 @@
-//! The GitHub adapter, through the real binary, against the fake GitHub.
+//! The GitHub adapter, through the real binary, against the fake GitHub;
+//! the modules below each take one side of it (the fake's conformance to
+//! GitHub's description, crowds, faults, pushes, budgets...).
 
-use crate::fake_github::{BOT, FakeGitHub, Item, REPO, When, base64, unbase64};
+mod actions;
+mod budget;
+mod conformance;
+mod counts;
+mod crowds;
+mod doors;
+mod faults;
+mod pushes;
+mod replies;
+mod sweep;
+mod thread_cache;
+mod votes;
+mod workflow_costs;
+
+use crate::fake::github::{BOT, FakeGitHub, Item, REPO, When, base64, unbase64};
 use crate::game_test::{GameTest, Run};
 
 /// The bundled game on `main` with branch `p1` (Dmitri gets a spring), and

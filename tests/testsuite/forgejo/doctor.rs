@@ -6,8 +6,8 @@
 
 use std::process::Command;
 
-use crate::fake_github::{FakeGitHub, REPO, base64};
-use crate::fake_settings::Settings;
+use crate::fake::github::{FakeGitHub, REPO, base64};
+use crate::fake::settings::Settings;
 use crate::game_test::Run;
 
 fn gitnomic(args: &[&str], env: &[(&str, &str)]) -> Run {

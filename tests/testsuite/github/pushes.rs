@@ -11,7 +11,7 @@
 
 use serde_json::{Value, json};
 
-use crate::fake_github::{FakeGitHub, Item, REPO};
+use crate::fake::github::{FakeGitHub, Item, REPO};
 use crate::game_test::{GameTest, Run};
 use crate::github::github;
 
@@ -378,10 +378,10 @@ fn what_a_force_push_costs() {
     );
     let from = c.fake.world().log.len();
     c.synchronize(&c.first, &fixed, "2030-01-01T02:00:00Z");
-    let check = crate::github_budget::breakdown(&c.fake, from);
+    let check = crate::github::budget::breakdown(&c.fake, from);
     let from = c.fake.world().log.len();
     c.resolve("2030-01-01T02:30:00Z");
-    let resolve = crate::github_budget::breakdown(&c.fake, from);
+    let resolve = crate::github::budget::breakdown(&c.fake, from);
     let total = |kinds: &[(String, usize)], part: &str| -> usize {
         kinds
             .iter()
@@ -447,7 +447,7 @@ fn a_push_noted_while_another_run_writes_the_status_overwrites_nothing() {
     let second = c.head("p2", "8", &[], "2030-01-01T02:00:00Z");
     // The other run's write lands after the check read the conversation,
     // before it reads the status again just before it writes.
-    c.fake.world().concurrent = Some(crate::fake_github::ConcurrentEdit {
+    c.fake.world().concurrent = Some(crate::fake::github::ConcurrentEdit {
         method: "GET",
         path: format!("/issues/comments/{id}"),
         nth: 1,
@@ -491,7 +491,7 @@ fn a_push_a_check_noted_while_a_resolve_run_planned_is_kept() {
     c.vote("dmitri-d", "2030-01-01T02:10:00Z");
     // The check's write lands after the resolve run read the
     // conversation, before it reads the status again just before it writes.
-    c.fake.world().concurrent = Some(crate::fake_github::ConcurrentEdit {
+    c.fake.world().concurrent = Some(crate::fake::github::ConcurrentEdit {
         method: "GET",
         path: format!("/issues/comments/{id}"),
         nth: 1,

@@ -11,7 +11,7 @@
 //!
 //! What moves `updated_at`, from GitHub's own webhook payloads (real ones,
 //! kept as test fixtures outside this project and checked by the test
-//! `github_thread_cache::evidence`): a conversation comment created (the
+//! `github::thread_cache::evidence`): a conversation comment created (the
 //! issue's `updated_at` is the comment's `created_at`), a conversation
 //! comment edited (the issue's `updated_at` is the comment's new
 //! `updated_at`; and a pull request read from `GET /pulls/N` carries the
@@ -49,7 +49,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::http::Reply;
-use super::{ForgeComment, Login};
+use crate::forge::{ForgeComment, HeadSha, Login};
 use crate::matter::{Change, KindEvent, MatterNumber, ReviewState, Via};
 use crate::time::Timestamp;
 
@@ -82,6 +82,11 @@ struct Thread {
     /// `updated_at` (see `GitHubForge::kind_events`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     events: Option<Vec<KeptEvent>>,
+    /// A pull request's pushes, `(head, seconds)`, once read for this
+    /// `updated_at`, where the forge gives them with the thread (Forgejo's
+    /// timeline; a push moves `updated_at`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pushes: Option<Vec<(String, i64)>>,
 }
 
 /// An event as kept: `ready`, `draft`, `labeled:NAME`, `unlabeled:NAME`,
@@ -307,6 +312,7 @@ impl Threads {
             read_at: self.now,
             comments: comments.iter().map(Kept::of).collect(),
             events: None,
+            pushes: None,
         };
         self.kept.insert(number, thread);
     }
@@ -325,6 +331,32 @@ impl Threads {
     pub(crate) fn put_events(&mut self, number: MatterNumber, events: &[KindEvent]) {
         if let Some(thread) = self.kept.get_mut(&number) {
             thread.events = Some(events.iter().map(KeptEvent::of).collect());
+        }
+    }
+
+    /// The pushes kept with `number`'s thread, if this run took the thread
+    /// from the cache.
+    pub(crate) fn pushes(&self, number: MatterNumber) -> Option<Vec<(HeadSha, Timestamp)>> {
+        if !self.served.contains(&number) {
+            return None;
+        }
+        let kept = self.kept.get(&number)?.pushes.as_ref()?;
+        Some(
+            kept.iter()
+                .map(|(sha, at)| (HeadSha(sha.clone()), Timestamp::from_unix(*at)))
+                .collect(),
+        )
+    }
+
+    /// Keeps the pushes just read with `number`'s thread, if it is kept.
+    pub(crate) fn put_pushes(&mut self, number: MatterNumber, pushes: &[(HeadSha, Timestamp)]) {
+        if let Some(thread) = self.kept.get_mut(&number) {
+            thread.pushes = Some(
+                pushes
+                    .iter()
+                    .map(|(s, at)| (s.0.clone(), at.unix()))
+                    .collect(),
+            );
         }
     }
 

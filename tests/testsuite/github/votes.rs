@@ -3,7 +3,7 @@
 //! rest, and named with its link in the status comment and `play list`'s
 //! words.
 
-use crate::fake_github::FakeGitHub;
+use crate::fake::github::FakeGitHub;
 use crate::game_test::GameTest;
 use crate::github::{github, setup};
 

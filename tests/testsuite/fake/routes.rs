@@ -1,10 +1,10 @@
 //! The fake GitHub's endpoints: what each one does to the world and the
 //! fields it fills in. The rest of every reply (the many required fields
-//! gitnomic never reads) comes from GitHub's description, in `fake_github`.
+//! gitnomic never reads) comes from GitHub's description, in `fake::github`.
 
 use serde_json::{Value, json};
 
-use crate::fake_github::{Answer, BOT, Comment, CommitStatus, Item, MAX_STATUSES, REPO, World};
+use crate::fake::github::{Answer, BOT, Comment, CommitStatus, Item, MAX_STATUSES, REPO, World};
 
 /// Where GitHub's web pages are (`html_url`): not the API's address, so
 /// links written into records are the same whichever port the fake has.
@@ -107,7 +107,7 @@ fn review_json(r: &Comment) -> Value {
 }
 
 /// An issue event as `GET /issues/N/events` lists it.
-fn event_json(e: &crate::fake_github::Event) -> Value {
+fn event_json(e: &crate::fake::github::Event) -> Value {
     let mut v = json!({
         "id": e.id, "node_id": format!("E_{}", e.id),
         "url": format!("https://api.github.com/repos/{REPO}/issues/events/{}", e.id),
@@ -184,7 +184,7 @@ pub(crate) fn error(status: u16, message: &str) -> Answer {
 
 /// Does what the request asks to the world and says what to answer.
 pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, base: &str) -> Answer {
-    if let Some(answer) = crate::fake_settings::respond(w, method, target, body, base) {
+    if let Some(answer) = crate::fake::settings::respond(w, method, target, body, base) {
         return answer;
     }
     let Some(rest) = target.strip_prefix(&format!("/repos/{REPO}")) else {
@@ -355,7 +355,7 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
                 let name = segs.last().unwrap_or(&"");
                 ok(
                     200,
-                    json!({ "type": "file", "sha": sha, "content": crate::fake_github::served(content), "encoding": "base64", "name": name, "path": segs[1..].join("/"), "size": content.len() }),
+                    json!({ "type": "file", "sha": sha, "content": crate::fake::github::served(content), "encoding": "base64", "name": name, "path": segs[1..].join("/"), "size": content.len() }),
                 )
             }
             None => error(404, "Not Found"),
@@ -372,9 +372,9 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
             page(&list, target, base, 1)
         }
         ("PUT", ["contents", ..]) => put_contents(w, &segs[1..].join("/"), &input),
-        ("GET", ["git", "trees", sha]) => crate::fake_git::tree(w.objects.as_deref(), sha)
+        ("GET", ["git", "trees", sha]) => crate::fake::git::tree(w.objects.as_deref(), sha)
             .map_or_else(|| error(404, "Not Found"), |t| ok(200, t)),
-        ("GET", ["git", "blobs", sha]) => crate::fake_git::blob(w.objects.as_deref(), sha)
+        ("GET", ["git", "blobs", sha]) => crate::fake::git::blob(w.objects.as_deref(), sha)
             .map_or_else(|| error(404, "Not Found"), |b| ok(200, b)),
         ("GET", ["git", "ref", name @ ..]) => match w.refs.get(&format!("refs/{}", name.join("/")))
         {
@@ -468,7 +468,7 @@ fn create_ref(w: &mut World, input: &Value) -> Answer {
     if w.refs.contains_key(name) {
         return error(422, "Reference already exists");
     }
-    if crate::fake_git::tree(w.objects.as_deref(), sha).is_none() {
+    if crate::fake::git::tree(w.objects.as_deref(), sha).is_none() {
         return error(422, "Object does not exist");
     }
     w.refs.insert(name.to_string(), sha.to_string());
@@ -496,7 +496,7 @@ fn merge(w: &mut World, number: u64, input: &Value) -> Answer {
         );
     }
     let sha = match &w.main {
-        Some(repo) => match crate::fake_git::merge(repo, &head) {
+        Some(repo) => match crate::fake::git::merge(repo, &head) {
             Ok(sha) => sha,
             Err(why) => return error(405, &why),
         },
@@ -528,10 +528,10 @@ fn put_contents(w: &mut World, path: &str, input: &Value) -> Answer {
     let commit = match &w.main {
         Some(repo) => {
             let message = input["message"].as_str().unwrap_or("Update a file");
-            crate::fake_git::commit_file(
+            crate::fake::git::commit_file(
                 repo,
                 path,
-                &crate::fake_github::unbase64(&content),
+                &crate::fake::github::unbase64(&content),
                 message,
             )
         }

@@ -3,7 +3,7 @@
 //! opened as an issue, are no matter at every door: closed with their
 //! record, never merged.
 
-use crate::fake_github::{FakeGitHub, Item, unbase64};
+use crate::fake::github::{FakeGitHub, Item, unbase64};
 use crate::game_test::GameTest;
 use crate::github::{github, setup};
 

@@ -3,7 +3,7 @@
 //! before the enacting run decided fails by the enactment, and `check`
 //! closes only when told, leaving the record to the next run.
 
-use crate::fake_github::{FakeGitHub, Item, base64, unbase64};
+use crate::fake::github::{FakeGitHub, Item, base64, unbase64};
 use crate::game_test::GameTest;
 use crate::github::{github, setup};
 

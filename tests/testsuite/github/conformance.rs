@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::openapi::{self, Spec};
+use crate::fake::openapi::{self, Spec};
 
 /// The description, or `None` after saying why. Where CI installs it
 /// (`GITNOMIC_REQUIRE_GITHUB_API=1`, set by `.ci/run`), its absence fails.

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::fake_github::{CommitStatus, Item, MAX_STATUSES, REPO, When};
+use crate::fake::github::{CommitStatus, Item, MAX_STATUSES, REPO, When};
 use crate::game_test::{GameTest, Run};
 use crate::github::{github, setup, votes};
 
@@ -82,8 +82,32 @@ fn a_crowd_of_votes_by_a_non_player_keeps_the_status_within_githubs_limit() {
     assert_eq!(fake.world().bot_comments(1).len(), 1);
 }
 
+#[test]
+fn a_page_of_the_longest_comments_github_takes_is_read() {
+    let (game, fake, _) = setup();
+    votes(&fake);
+    {
+        let mut w = fake.world();
+        w.page_size = Some(100);
+        // 100 comments of 65,535 three-byte characters: a page of about
+        // 20 MB, twice what an HTTP client reads by default.
+        let longest = "€".repeat(GITHUB_MAX_COMMENT);
+        for i in 0..100 {
+            let at = format!("2030-01-01T03:{:02}:{:02}Z", i / 60, i % 60);
+            w.add_comment(1, "lurker", &at, &longest);
+        }
+    }
+    let run = github(&game, &fake, "2030-01-01T12:00:00Z", &["resolve"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("Proposal #1: enact — enacted"),
+        "{}",
+        run.stdout
+    );
+}
+
 /// `gitnomic check --open` at `now`.
-fn check_open(game: &GameTest, fake: &crate::fake_github::FakeGitHub, now: &str) -> Run {
+fn check_open(game: &GameTest, fake: &crate::fake::github::FakeGitHub, now: &str) -> Run {
     github(game, fake, now, &["check", "--open"])
 }
 
@@ -264,7 +288,7 @@ fn a_403_that_is_no_rate_limit_is_still_a_refusal() {
 fn check_open_passes_over_a_matter_it_cannot_check() {
     let (game, fake, head) = setup();
     let unknown = "0123456789abcdef0123456789abcdef01234567";
-    let mut other = crate::fake_github::Item::pull(
+    let mut other = crate::fake::github::Item::pull(
         2,
         "Proposal: never fetched",
         "boris-b",

@@ -7,7 +7,7 @@
 //! workflow directory can be measured the same way
 //! (`GITNOMIC_TEST_WORKFLOWS=DIR`, for the figures before a change).
 
-use crate::fake_github::{FakeGitHub, Item};
+use crate::fake::github::{FakeGitHub, Item};
 use crate::game_test::GameTest;
 use crate::workflow_run::{Ran, Runner};
 
@@ -15,7 +15,7 @@ use crate::workflow_run::{Ran, Runner};
 /// merge moves) and `n` open proposals of one head, nobody voting yet.
 fn game_with(n: u64) -> (GameTest, GameTest, FakeGitHub) {
     let game = GameTest::bundled();
-    crate::github_budget::room_for_many_proposals(&game);
+    crate::github::budget::room_for_many_proposals(&game);
     let hub = game.duplicate();
     let vars = game
         .read("state/variables.toml")
@@ -108,7 +108,7 @@ fn measure(n: u64) -> Row {
         "dmitri-d",
         "2030-01-01T13:00:00Z",
     );
-    let kinds = crate::github_budget::breakdown(&fake, from);
+    let kinds = crate::github::budget::breakdown(&fake, from);
     if std::env::var_os("GITNOMIC_TEST_SHOW_STEPS").is_some() {
         println!("{n}: an enactment: {kinds:?}");
     }

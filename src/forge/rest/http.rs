@@ -28,6 +28,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use super::super::ForgeError;
+use crate::bounds;
 use crate::time::Timestamp;
 
 /// How a request went: status, body, the next page, and the rate-limit
@@ -89,7 +90,7 @@ pub(crate) enum Sent {
 }
 
 /// Waits between retries. Injected so tests never sleep.
-pub type Sleeper = Box<dyn Fn(Duration)>;
+pub(crate) type Sleeper = Box<dyn Fn(Duration)>;
 
 /// A client for one GitHub API base URL with one token.
 pub(crate) struct Client {
@@ -112,6 +113,8 @@ pub(crate) struct Client {
     /// Secondary limits met so far: each one without `retry-after` waits
     /// twice as long as the one before, as GitHub asks.
     slowdowns: Cell<u32>,
+    /// The longest reply read, in bytes ([`bounds::REPLY_BYTES`]).
+    max_reply: Cell<u64>,
 }
 
 /// A rate limit GitHub reported.
@@ -124,12 +127,8 @@ enum Limit {
 }
 
 impl Client {
-    pub(crate) fn new(base: &str, token: &str, sleep: Sleeper) -> Self {
-        Self::with_flavor(base, token, sleep, GITHUB)
-    }
-
-    /// A client for another forge's API, spoken as `flavor` says.
-    pub(crate) fn with_flavor(base: &str, token: &str, sleep: Sleeper, flavor: Flavor) -> Self {
+    /// A client for a forge's API at `base`, spoken as `flavor` says.
+    pub(crate) fn new(base: &str, token: &str, sleep: Sleeper, flavor: Flavor) -> Self {
         let agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(Duration::from_secs(60)))
@@ -150,7 +149,23 @@ impl Client {
             waited: Cell::new(0),
             max_wait: Cell::new(300),
             slowdowns: Cell::new(0),
+            max_reply: Cell::new(bounds::REPLY_BYTES),
         }
+    }
+
+    /// The run's moment, plus every wait so far.
+    pub(crate) fn now(&self) -> Timestamp {
+        Timestamp::from_unix(self.clock.get())
+    }
+
+    /// The forge's name, for messages: `GitHub`, `Forgejo`.
+    pub(crate) fn forge_name(&self) -> &'static str {
+        self.flavor.name
+    }
+
+    /// Sets the longest reply a request reads, in bytes.
+    pub(crate) fn set_max_reply(&self, bytes: u64) {
+        self.max_reply.set(bytes);
     }
 
     /// Sets the moment the run reckons from and the most it may wait.
@@ -281,6 +296,8 @@ impl Client {
             }
             let failed = match &result {
                 Ok((reply, _)) => reply.status >= 500,
+                // Just as long the next time: not read again.
+                Err(ForgeError::TooLarge { .. }) => false,
                 Err(_) => true,
             };
             if failed && attempt < self.retries {
@@ -396,10 +413,20 @@ impl Client {
         let retry_after = header("retry-after").and_then(|s| s.parse().ok());
         let total = header("x-total-count").and_then(|s| s.parse().ok());
         let status = response.status().as_u16();
+        let limit = self.max_reply.get();
         let body = response
             .body_mut()
+            .with_config()
+            .limit(limit)
+            .lossy_utf8(true)
             .read_to_string()
-            .map_err(|e| ForgeError::Other(format!("{method} {url}: {e}")))?;
+            .map_err(|e| match e {
+                ureq::Error::BodyExceedsLimit(_) => ForgeError::TooLarge {
+                    request: format!("{method} {url}"),
+                    limit,
+                },
+                e => ForgeError::Other(format!("{method} {url}: {e}")),
+            })?;
         let reply = Reply {
             status,
             body,
@@ -596,6 +623,7 @@ mod tests {
             "http://127.0.0.1:9",
             "t",
             Box::new(move |d| s.set(s.get() + d.as_secs())),
+            GITHUB,
         );
         client.set_clock(Timestamp::from_unix(1_000), Duration::from_secs(120));
         client
@@ -620,6 +648,7 @@ mod tests {
             "http://127.0.0.1:9",
             "t",
             Box::new(move |d| s.set(s.get() + d.as_secs())),
+            GITHUB,
         );
         client.set_clock(Timestamp::from_unix(0), Duration::from_secs(1_000));
         let limited = reply(429, Some(10), None);

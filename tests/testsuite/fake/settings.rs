@@ -1,14 +1,14 @@
 //! The fake GitHub's repository settings and accounts, for `doctor`: the
 //! repository, Actions and its workflows, the workflows' default token,
 //! Pages, labels and users. Like every endpoint of the fake, requests and
-//! replies are held to GitHub's description (see `fake_github`).
+//! replies are held to GitHub's description (see `fake::github`).
 
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use crate::fake_github::{Answer, World};
-use crate::fake_routes::{PAGE, error, ok, page};
+use crate::fake::github::{Answer, World};
+use crate::fake::routes::{PAGE, error, ok, page};
 
 /// The settings of the fake's repository. The default is a repository
 /// where all is well, but for its labels and accounts, which tests add.
@@ -88,14 +88,14 @@ pub(crate) fn respond(
             None => error(404, "Not Found"),
         });
     }
-    let repo = format!("/repos/{}", crate::fake_github::REPO);
+    let repo = format!("/repos/{}", crate::fake::github::REPO);
     let rest = target.strip_prefix(&repo)?;
     let path = rest.split_once('?').map_or(rest, |(p, _)| p);
     let s = &w.settings;
     Some(match (method, path) {
         ("GET", "") => {
             let mut repo = json!({
-                "name": "game", "full_name": crate::fake_github::REPO,
+                "name": "game", "full_name": crate::fake::github::REPO,
                 "has_issues": s.has_issues, "default_branch": s.default_branch,
                 "private": s.private, "fork": true,
             });
