@@ -748,7 +748,7 @@ mod tests {
                 emitted
                     .lock()
                     .unwrap()
-                    .push((path.to_string(), text.to_string()))
+                    .push((path.to_string(), text.to_string()));
             },
         )
         .expect("it renders");

@@ -132,7 +132,7 @@ impl<'w> Writer<'w> {
         Ok(())
     }
 
-    /// Removes the files of `stale` (see [`write`]), and says what the
+    /// Removes the files of `stale` (see [`write()`]), and says what the
     /// writer did.
     pub fn finish(mut self, stale: &[&str]) -> Result<WriteStats, PublishError> {
         if !stale.is_empty() {
