@@ -95,6 +95,9 @@ pub(crate) struct Context<'a> {
     shared: u64,
     /// The digest of every file this build makes, rendered or kept.
     made: Mutex<Vec<(String, u64)>>,
+    /// Hears of every file as soon as it is rendered (see
+    /// [`super::Emit`]).
+    emit: &'a super::Emit<'a>,
 }
 
 impl<'a> Context<'a> {
@@ -103,6 +106,7 @@ impl<'a> Context<'a> {
         input: &'a SiteInput<'a>,
         theme: &'a Theme,
         previous: &'a RenderCache,
+        emit: &'a super::Emit<'a>,
     ) -> Self {
         let game = input.game;
         let mut site = site_view(game);
@@ -138,7 +142,14 @@ impl<'a> Context<'a> {
             mastheads: Mutex::new(HashMap::new()),
             previous,
             made: Mutex::new(Vec::new()),
+            emit,
         }
+    }
+
+    /// Hands a file just made to [`Context::emit`], and gives it back.
+    fn emitted(&self, path: &str, text: String) -> String {
+        (self.emit)(path, &text);
+        text
     }
 
     /// Renders `template` with `context` as the page at `path`, unless the
@@ -165,7 +176,8 @@ impl<'a> Context<'a> {
             template: template.to_string(),
             message: e.to_string(),
         })?;
-        self.theme.render(template, path, &context).map(Some)
+        let text = self.theme.render(template, path, &context)?;
+        Ok(Some(self.emitted(path, text)))
     }
 
     /// Like [`Context::render`] for pages made by the thousand (a matter's
@@ -182,14 +194,15 @@ impl<'a> Context<'a> {
         if self.keep(path, digest) {
             return Ok(None);
         }
-        self.theme.render(template, path, &context()?).map(Some)
+        let text = self.theme.render(template, path, &context()?)?;
+        Ok(Some(self.emitted(path, text)))
     }
 
     /// A file made without a template (a static file, the search index):
     /// `None` when the previous build made the same text.
     pub(crate) fn file(&self, path: &str, text: String) -> Option<String> {
         let digest = Digest::new().text(&text).finish();
-        (!self.keep(path, digest)).then_some(text)
+        (!self.keep(path, digest)).then(|| self.emitted(path, text))
     }
 
     /// Like [`Context::file`] for a file made from inputs whose digest is
@@ -201,7 +214,7 @@ impl<'a> Context<'a> {
         text: impl FnOnce() -> String,
     ) -> Option<String> {
         let digest = key.text(path).finish();
-        (!self.keep(path, digest)).then(text)
+        (!self.keep(path, digest)).then(|| self.emitted(path, text()))
     }
 
     /// Records that this build makes `path` from inputs with `digest`; true

@@ -4,8 +4,9 @@
 //! the build around it: the game read (with the records earlier builds
 //! parsed), the git history, the theme, the digests of the pages the last
 //! build wrote (so an unchanged page is neither rendered nor written
-//! again), and the files written through [`super::publish`]. `gitnomic
-//! build`, `serve` and `demo` all build through here.
+//! again), and the files written through [`super::publish`], each as
+//! soon as it is rendered, while the rest renders. `gitnomic build`,
+//! `serve` and `demo` all build through here.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
@@ -188,20 +189,30 @@ pub fn build(
     if args.full {
         previous.files.clear();
     }
-    // The records parsed are kept for the next build while this one
-    // renders: neither needs the other.
-    let (rendered, records_kept) = std::thread::scope(|scope| {
+    // The records parsed are kept for the next build, and each file is
+    // written as soon as it is rendered, while the rest renders: neither
+    // waits for the rendering to end.
+    let (rendered, records_kept, written_out) = std::thread::scope(|scope| {
         let keeping = changed.then(|| {
             scope.spawn(|| {
                 let records = record::cache::keep(&program, &seen, &game.records);
                 write_atomically(&records_file, records)
             })
         });
-        let rendered = super::render_with(&input, &theme, &previous, &|stage| say(stage));
-        (rendered, keeping.map(joined))
+        let (files, arrive) = std::sync::mpsc::channel::<(String, String)>();
+        let writer = scope.spawn(|| write_as_rendered(&out, &cache_file, arrive));
+        let emit = |path: &str, text: &str| {
+            // A writer that stopped on an error says so when joined.
+            let _ = files.send((path.to_string(), text.to_string()));
+        };
+        let rendered = super::render_emitting(&input, &theme, &previous, &|s| say(s), &emit);
+        drop(files);
+        (rendered, keeping.map(joined), joined(writer))
     });
     let mut rendered = rendered.context("cannot render the site")?;
     records_kept.transpose()?;
+    let (mut writer, sent) =
+        written_out.with_context(|| format!("cannot write the site to {}", out.display()))?;
     say(&format!(
         "rendered {} files, kept {} unchanged",
         rendered.files.len(),
@@ -224,14 +235,21 @@ pub fn build(
         .map(String::as_str)
         .filter(|p| !rendered.cache.files.contains_key(*p))
         .collect();
-    let stats = publish::write(&out, &rendered.files, &stale)
+    let stats = rendered
+        .files
+        .iter()
+        .filter(|(path, _)| !sent.contains(path.as_str()))
+        .try_for_each(|(path, text)| writer.file(path, text))
+        .and_then(|()| writer.finish(&stale))
         .with_context(|| format!("cannot write the site to {}", out.display()))?;
     // Made again now that `out` exists: its canonical path may differ
     // from the one a missing directory gave before it was written.
     rendered.cache.identity = identity(&program, &out);
     // Unchanged (every file it listed still there, as the same build
     // made them): not written again.
-    let unchanged = rendered.cache == previous && written.len() == previous.files.len();
+    let unchanged = rendered.cache == previous
+        && written.len() == previous.files.len()
+        && stats.written + stats.removed == 0;
     if !unchanged {
         write_atomically(&cache_file, rendered.cache.to_text())?;
     }
@@ -260,6 +278,32 @@ pub fn build(
         };
     }
     Ok(built)
+}
+
+/// Writes each file that arrives under `out` (see [`publish::Writer`]),
+/// removing the cache of the previous build before the first write: a
+/// build that fails or is killed from then on leaves no cache that
+/// vouches for files it changed, and the next build renders them all.
+/// Gives back the writer, to write what did not arrive and finish, and
+/// the paths that did.
+fn write_as_rendered<'w>(
+    out: &'w Path,
+    cache_file: &'w Path,
+    arrive: std::sync::mpsc::Receiver<(String, String)>,
+) -> Result<(publish::Writer<'w>, std::collections::HashSet<String>), publish::PublishError> {
+    let mut writer = publish::Writer::new(out, move || match std::fs::remove_file(cache_file) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(publish::PublishError::Io {
+            path: cache_file.to_path_buf(),
+            source: e,
+        }),
+        _ => Ok(()),
+    });
+    let mut sent = std::collections::HashSet::new();
+    for (path, text) in arrive {
+        writer.file(&path, &text)?;
+        sent.insert(path);
+    }
+    Ok((writer, sent))
 }
 
 /// What a thread gave, or its panic, passed on.
@@ -644,6 +688,78 @@ mod tests {
         for name in kept {
             assert!(dir.path().join(name).exists(), "{name} was removed");
         }
+    }
+
+    #[test]
+    fn the_cache_goes_before_the_first_file_changes_and_stays_if_none_does() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let (out, cache) = (dir.path().join("public"), dir.path().join("cache"));
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(out.join("a.html"), "A").unwrap();
+        std::fs::write(&cache, "the last build's").unwrap();
+        let send = |files: &[(&str, &str)]| {
+            let (tx, rx) = std::sync::mpsc::channel();
+            for (path, text) in files {
+                tx.send((path.to_string(), text.to_string())).unwrap();
+            }
+            drop(tx);
+            write_as_rendered(&out, &cache, rx).expect("it writes")
+        };
+        let (_, sent) = send(&[("a.html", "A")]);
+        assert!(sent.contains("a.html"));
+        assert!(cache.exists(), "nothing changed: the cache still stands");
+        // A build killed after this write must not find a cache that
+        // vouches for the old a.html.
+        let (writer, _) = send(&[("a.html", "A2")]);
+        assert!(!cache.exists(), "a file changed while the cache stood");
+        assert_eq!(writer.finish(&[]).unwrap().written, 1);
+    }
+
+    #[test]
+    fn every_file_rendered_is_emitted_once() {
+        let (_dir, root) = game();
+        let read = load::read_dir_cached(
+            &root,
+            GAME_DIRS,
+            None,
+            None::<fn() -> RecordCache>,
+            SystemTime::now(),
+        )
+        .expect("the game reads");
+        let game = Game::check_with(&read.files, read.records);
+        let (timeline, pending) = (Timeline::default(), Pending::default());
+        let input = SiteInput {
+            game: &game,
+            timeline: &timeline,
+            pending: &pending,
+            overrides: &[],
+            commit: None,
+            base_url: None,
+            forge: None,
+        };
+        let theme = super::super::Theme::load(&[]).expect("the theme loads");
+        let emitted = std::sync::Mutex::new(Vec::new());
+        let rendered = super::super::render_emitting(
+            &input,
+            &theme,
+            &super::super::RenderCache::default(),
+            &|_| {},
+            &|path, text| {
+                emitted
+                    .lock()
+                    .unwrap()
+                    .push((path.to_string(), text.to_string()));
+            },
+        )
+        .expect("it renders");
+        let mut emitted = emitted.into_inner().unwrap();
+        emitted.sort();
+        let files: Vec<(String, String)> = rendered.files.into_iter().collect();
+        assert!(files.len() > 20, "{} files", files.len());
+        assert!(
+            emitted == files,
+            "the files emitted are not the files rendered"
+        );
     }
 
     #[test]

@@ -46,6 +46,13 @@ pub use theme::{Theme, ThemeFile, builtin_names};
 /// The rendered site: relative path (`ruleset/index.html`) to file text.
 pub type Site = BTreeMap<String, String>;
 
+/// Hears of each file of the site (its path and text) the moment it is
+/// rendered, from any of the threads rendering: the build writes it
+/// while the rest renders, instead of after. Every file the render
+/// returns is emitted once; those it keeps from the previous build are
+/// not.
+pub type Emit<'e> = dyn Fn(&str, &str) + Sync + 'e;
+
 /// Everything the site is made from.
 pub struct SiteInput<'a> {
     /// The game as it is now (the work tree or the revision built).
@@ -321,7 +328,18 @@ pub fn render_with(
     previous: &RenderCache,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Rendered, SiteError> {
-    let cx = context::Context::new(input, theme, previous);
+    render_emitting(input, theme, previous, progress, &|_, _| {})
+}
+
+/// [`render_with`], handing each file to `emit` as soon as it is made.
+pub fn render_emitting(
+    input: &SiteInput,
+    theme: &Theme,
+    previous: &RenderCache,
+    progress: &(dyn Fn(&str) + Sync),
+    emit: &Emit<'_>,
+) -> Result<Rendered, SiteError> {
+    let cx = context::Context::new(input, theme, previous, emit);
     let mut site = Site::new();
     progress("rendering the ruleset and the rule pages");
     rules::render(&cx, &mut site)?;

@@ -6,7 +6,7 @@
 //! a browser cache see unchanged modification times). Writes run in
 //! parallel: at twenty years of history there are tens of thousands.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -76,6 +76,75 @@ pub fn write(
     })
 }
 
+/// Writes files one at a time as a build hands them over, while it goes
+/// on rendering the rest: at tens of thousands of pages the file system's
+/// work (a create per file, one at a time in a directory, whose lock
+/// makes parallel creates wait for each other) then overlaps the
+/// rendering instead of following it. Directories are made as the first
+/// file in each arrives.
+pub struct Writer<'w> {
+    root: &'w Path,
+    /// The directories made (or found) so far, relative to `root`.
+    dirs: HashSet<String>,
+    stats: WriteStats,
+    /// Runs once, before the first file that changes: what the output's
+    /// state stands for (a cache of what it holds) stops standing then.
+    before_first: Option<Box<dyn FnOnce() -> Result<(), PublishError> + Send + 'w>>,
+}
+
+impl<'w> Writer<'w> {
+    /// A writer into `root` (made if missing), which runs `before_first`
+    /// before its first write, and never if nothing changes.
+    pub fn new(
+        root: &'w Path,
+        before_first: impl FnOnce() -> Result<(), PublishError> + Send + 'w,
+    ) -> Writer<'w> {
+        Writer {
+            root,
+            dirs: HashSet::new(),
+            stats: WriteStats::default(),
+            before_first: Some(Box::new(before_first)),
+        }
+    }
+
+    /// Writes `text` to `path` under the root unless it already holds it.
+    pub fn file(&mut self, path: &str, text: &str) -> Result<(), PublishError> {
+        if !is_safe(path) {
+            return Err(PublishError::Escapes(path.to_string()));
+        }
+        let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        if !self.dirs.contains(dir) {
+            let full = self.root.join(dir);
+            std::fs::create_dir_all(&full)
+                .map_err(|source| PublishError::Io { path: full, source })?;
+            self.dirs.insert(dir.to_string());
+        }
+        let file = self.root.join(path);
+        if same_bytes(&file, text.as_bytes()) {
+            self.stats.unchanged += 1;
+            return Ok(());
+        }
+        if let Some(before) = self.before_first.take() {
+            before()?;
+        }
+        std::fs::write(&file, text).map_err(|source| PublishError::Io { path: file, source })?;
+        self.stats.written += 1;
+        Ok(())
+    }
+
+    /// Removes the files of `stale` (see [`write()`]), and says what the
+    /// writer did.
+    pub fn finish(mut self, stale: &[&str]) -> Result<WriteStats, PublishError> {
+        if !stale.is_empty() {
+            if let Some(before) = self.before_first.take() {
+                before()?;
+            }
+        }
+        self.stats.removed = remove(self.root, stale)?;
+        Ok(self.stats)
+    }
+}
+
 /// A relative path with no `..`, no root and no empty parts.
 fn is_safe(path: &str) -> bool {
     !path.is_empty()
@@ -92,12 +161,17 @@ fn write_one(path: &Path, bytes: &[u8]) -> Result<bool, PublishError> {
         path: path.to_path_buf(),
         source,
     };
-    let same_length = std::fs::metadata(path).is_ok_and(|m| m.len() == bytes.len() as u64);
-    if same_length && std::fs::read(path).is_ok_and(|old| old == bytes) {
+    if same_bytes(path, bytes) {
         return Ok(false);
     }
     std::fs::write(path, bytes).map_err(io)?;
     Ok(true)
+}
+
+/// Whether the file at `path` holds `bytes` (its length is checked first).
+fn same_bytes(path: &Path, bytes: &[u8]) -> bool {
+    let same_length = std::fs::metadata(path).is_ok_and(|m| m.len() == bytes.len() as u64);
+    same_length && std::fs::read(path).is_ok_and(|old| old == bytes)
 }
 
 /// Removes the directories of `path` that its removal left empty, up to
@@ -172,6 +246,47 @@ mod tests {
         let stats = write(dir.path(), &third, &["a/index.html"]).unwrap();
         assert_eq!(stats.removed, 1);
         assert!(!dir.path().join("a").exists(), "an emptied directory goes");
+    }
+
+    #[test]
+    fn a_writer_runs_its_first_step_before_the_first_change_only() {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), &map(&[("a/x.html", "X")]), &[]).unwrap();
+        let runs = std::sync::atomic::AtomicUsize::new(0);
+        let first = || {
+            runs.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Ok(())
+        };
+        let mut writer = Writer::new(dir.path(), first);
+        writer.file("a/x.html", "X").unwrap();
+        assert_eq!(
+            runs.load(std::sync::atomic::Ordering::SeqCst),
+            0,
+            "nothing changed yet"
+        );
+        writer.file("b/c/y.html", "Y").unwrap();
+        writer.file("a/x.html", "X2").unwrap();
+        assert!(matches!(
+            writer.file("../z", "Z"),
+            Err(PublishError::Escapes(_))
+        ));
+        let stats = writer.finish(&[]).unwrap();
+        assert_eq!(runs.load(std::sync::atomic::Ordering::SeqCst), 1);
+        assert_eq!((stats.written, stats.unchanged), (2, 1));
+        let read = |p: &str| std::fs::read_to_string(dir.path().join(p)).unwrap();
+        assert_eq!(
+            (read("a/x.html"), read("b/c/y.html")),
+            ("X2".into(), "Y".into())
+        );
+        // A removal changes the output too.
+        let runs = std::sync::atomic::AtomicUsize::new(0);
+        let writer = Writer::new(dir.path(), || {
+            runs.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Ok(())
+        });
+        assert_eq!(writer.finish(&["b/c/y.html"]).unwrap().removed, 1);
+        assert_eq!(runs.load(std::sync::atomic::Ordering::SeqCst), 1);
+        assert!(!dir.path().join("b").exists());
     }
 
     #[test]

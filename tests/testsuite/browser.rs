@@ -271,7 +271,9 @@ fn result_of(dom: &str) -> &str {
 /// text and a pending matter by its number, and a player who picks
 /// their name sees the matter that waits for their vote marked, with
 /// what their vote would do, on the pending page, the strip and the
-/// tracker.
+/// tracker. A card's next moment is counted down within a week and read
+/// as a date beyond it: the demo's matters are dated 2030, and opened
+/// today its card gives their date, not "in 1192 d".
 #[test]
 #[ignore = "needs chromium: cargo test --test testsuite -- --ignored browser::"]
 fn a_player_finds_votes_and_searches_from_disk_and_served() {

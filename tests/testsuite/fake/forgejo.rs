@@ -465,31 +465,14 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
             if !w.items.contains_key(&number(n)) {
                 return refuse(404, "issue does not exist");
             }
-            let at = w.clock.clone();
-            let bot = w.bot();
-            let id = w.add_comment(
-                number(n),
-                bot,
-                at.as_deref().unwrap_or("2030-01-01T00:00:00Z"),
-                input["body"].as_str().unwrap_or(""),
-            );
-            let c = w.comments.iter().find(|c| c.id == id).unwrap();
-            ok(201, comment_json(c))
+            ok(
+                201,
+                comment_json(w.post_as_bot(number(n), input["body"].as_str().unwrap_or(""))),
+            )
         }
         ("PATCH", ["issues", "comments", id]) => {
-            let clock = w.clock.clone();
-            match w.comments.iter_mut().find(|c| c.id == number(id)) {
-                Some(c) => {
-                    c.body = input["body"].as_str().unwrap_or("").to_string();
-                    if let Some(at) = &clock {
-                        c.edited_at = Some(at.clone());
-                    }
-                    let (matter, answer) = (c.number, ok(200, comment_json(c)));
-                    if let Some(at) = &clock {
-                        w.touch(matter, at);
-                    }
-                    answer
-                }
+            match w.edit_at_clock(number(id), input["body"].as_str().unwrap_or("")) {
+                Some(c) => ok(200, comment_json(&c)),
                 None => refuse(404, "comment does not exist"),
             }
         }
@@ -503,22 +486,13 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
             }
             None => refuse(404, "issue does not exist"),
         },
-        ("POST", ["issues", n, "labels"]) => match w.items.get_mut(&number(n)) {
-            Some(item) => {
-                for l in input["labels"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                {
-                    if !item.labels.iter().any(|x| x == l) {
-                        item.labels.push(l.to_string());
-                    }
-                }
-                ok(200, labels(item))
+        ("POST", ["issues", n, "labels"]) => {
+            let names = input["labels"].as_array().into_iter().flatten();
+            match w.add_labels(number(n), names.filter_map(Value::as_str)) {
+                Some(item) => ok(200, labels(item)),
+                None => refuse(404, "issue does not exist"),
             }
-            None => refuse(404, "issue does not exist"),
-        },
+        }
         ("DELETE", ["issues", n, "labels", name]) => {
             let name = percent_encoding::percent_decode_str(name)
                 .decode_utf8_lossy()

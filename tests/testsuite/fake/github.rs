@@ -281,6 +281,49 @@ impl World {
         }
     }
 
+    /// The bot's comment `body` posted on `number` at the fake's clock,
+    /// as a forge's comment route takes it.
+    pub(crate) fn post_as_bot(&mut self, number: u64, body: &str) -> &Comment {
+        let at = self.clock.clone();
+        let bot = self.bot();
+        let at = at.as_deref().unwrap_or("2030-01-01T00:00:00Z");
+        let id = self.add_comment(number, bot, at, body);
+        self.comments.iter().find(|c| c.id == id).unwrap()
+    }
+
+    /// Comment `id` edited to `body` at the fake's clock (its matter's
+    /// `updated_at` moved), as a forge's edit route takes it; `None` when
+    /// there is no such comment.
+    pub(crate) fn edit_at_clock(&mut self, id: u64, body: &str) -> Option<Comment> {
+        let clock = self.clock.clone();
+        let c = self.comments.iter_mut().find(|c| c.id == id)?;
+        c.body = body.to_string();
+        if let Some(at) = &clock {
+            c.edited_at = Some(at.clone());
+        }
+        let edited = c.clone();
+        if let Some(at) = &clock {
+            self.touch(edited.number, at);
+        }
+        Some(edited)
+    }
+
+    /// Labels `names` added to item `number` (those it has kept once);
+    /// `None` when there is no such item.
+    pub(crate) fn add_labels<'n>(
+        &mut self,
+        number: u64,
+        names: impl IntoIterator<Item = &'n str>,
+    ) -> Option<&Item> {
+        let item = self.items.get_mut(&number)?;
+        for name in names {
+            if !item.labels.iter().any(|x| x == name) {
+                item.labels.push(name.to_string());
+            }
+        }
+        Some(item)
+    }
+
     pub(crate) fn add_comment(&mut self, number: u64, user: &str, at: &str, body: &str) -> u64 {
         self.add_comment_by(number, Some(user), at, body)
     }

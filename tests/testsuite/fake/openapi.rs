@@ -10,12 +10,14 @@
 //! printed message (once per test process); `conformance_is_checked` fails
 //! loudly in CI, where `.ci/run` installs it.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use serde_json::Value;
 
+use super::operations::{
+    Candidate, Operation, check_parameters, operations, parameters, split_target, typed,
+};
 use crate::schema::{Schemas, generate, validate};
 
 /// The pinned versions `.ci/run` installs.
@@ -26,22 +28,11 @@ pub(crate) fn modules() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/github-api/node_modules/@octokit")
 }
 
-/// One operation: its method and path template, split into segments.
-struct Operation {
-    method: String,
-    template: Vec<String>,
-    value: Value,
-}
-
 /// The description: operations by method, and the document for `$ref`s.
 pub(crate) struct Spec {
     pub(crate) doc: Value,
     operations: Vec<Operation>,
 }
-
-/// An operation matching a path: its index, how many literal segments it
-/// has (more is more specific), its path parameters.
-type Candidate = (usize, usize, Vec<(String, String)>);
 
 /// A request matched to an operation.
 #[derive(Debug, Clone)]
@@ -75,23 +66,7 @@ pub(crate) fn spec() -> Option<&'static Spec> {
 impl Spec {
     fn parse(text: &str) -> Spec {
         let doc: Value = serde_json::from_str(text).expect("the OpenAPI description is JSON");
-        let mut operations = Vec::new();
-        for (path, item) in doc["paths"].as_object().expect("paths") {
-            for (method, value) in item.as_object().expect("path item") {
-                if matches!(method.as_str(), "parameters" | "summary" | "description") {
-                    continue;
-                }
-                operations.push(Operation {
-                    method: method.to_ascii_uppercase(),
-                    template: path
-                        .trim_start_matches('/')
-                        .split('/')
-                        .map(str::to_string)
-                        .collect(),
-                    value: value.clone(),
-                });
-            }
-        }
+        let operations = operations(&doc);
         Spec { doc, operations }
     }
 
@@ -107,34 +82,17 @@ impl Spec {
         target: &str,
         body: &str,
     ) -> Result<Matched, String> {
-        let (path, query) = target.split_once('?').unwrap_or((target, ""));
-        let segments: Vec<String> = path
-            .trim_start_matches('/')
-            .split('/')
-            .map(decode)
-            .collect();
-        let (index, params) = self
-            .find(method, &segments)
-            .ok_or_else(|| format!("{method} {path}: no such operation in GitHub's description"))?;
+        let (segments, query) = split_target(target);
+        let (index, params) = self.find(method, &segments).ok_or_else(|| {
+            format!("{method} {target}: no such operation in GitHub's description")
+        })?;
         let op = &self.operations[index];
         let id = op.value["operationId"].as_str().unwrap_or("?").to_string();
         let what = format!("{method} {target} ({id})");
-        let declared = self.parameters(op);
-        for (name, value) in &params {
-            let schema = declared
-                .get(&("path".to_string(), name.clone()))
-                .ok_or_else(|| format!("{what}: undeclared path parameter {name}"))?;
-            self.check_param(schema, value)
-                .map_err(|e| format!("{what}: path parameter {name}: {e}"))?;
-        }
-        for pair in query.split('&').filter(|p| !p.is_empty()) {
-            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-            let schema = declared
-                .get(&("query".to_string(), name.to_string()))
-                .ok_or_else(|| format!("{what}: GitHub knows no query parameter `{name}` here"))?;
-            self.check_param(schema, &decode(value))
-                .map_err(|e| format!("{what}: query parameter {name}: {e}"))?;
-        }
+        let declared = parameters(&self.schemas(), op);
+        check_parameters(&declared, &params, query, ("GitHub", &what), |p, text| {
+            self.check_param(p, text)
+        })?;
         self.check_body(&op.value, body)
             .map_err(|e| format!("{what}: body: {e}"))?;
         Ok(Matched { id, index })
@@ -170,8 +128,7 @@ impl Spec {
                 at += 1;
                 continue;
             };
-            let multi = self
-                .parameters(op)
+            let multi = parameters(&self.schemas(), op)
                 .get(&("path".into(), name.into()))
                 .is_some_and(|p| {
                     p.get("x-multi-segment")
@@ -193,34 +150,10 @@ impl Spec {
         (at == segments.len()).then_some(params)
     }
 
-    /// Declared parameters by (in, name), `$ref`s resolved.
-    fn parameters(&self, op: &Operation) -> BTreeMap<(String, String), Value> {
-        let mut out = BTreeMap::new();
-        for p in op.value["parameters"].as_array().into_iter().flatten() {
-            let p = self.schemas().resolve(p).clone();
-            let key = (
-                p["in"].as_str().unwrap_or("").to_string(),
-                p["name"].as_str().unwrap_or("").to_string(),
-            );
-            out.insert(key, p);
-        }
-        out
-    }
-
     /// A parameter's text against its schema (numbers and booleans parsed).
     fn check_param(&self, param: &Value, text: &str) -> Result<(), String> {
         let schema = self.schemas().resolve(&param["schema"]).clone();
-        let value = match schema["type"].as_str() {
-            Some("integer") => text
-                .parse::<i64>()
-                .map(Value::from)
-                .map_err(|_| format!("`{text}` is not an integer"))?,
-            Some("boolean") => text
-                .parse::<bool>()
-                .map(Value::from)
-                .map_err(|_| format!("`{text}` is not a boolean"))?,
-            _ => Value::from(text),
-        };
+        let value = typed(schema["type"].as_str(), text)?;
         validate(&self.schemas(), &schema, &value, false)
     }
 
@@ -309,34 +242,6 @@ fn promises_validation_error(operation: &Value) -> bool {
     operation["description"]
         .as_str()
         .is_some_and(|d| d.contains("will result in a validation error"))
-}
-
-/// Percent-decoding of a path segment or query value.
-fn decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match (bytes[i], hex) {
-            (b'%', Some(b)) => {
-                out.push(b);
-                i += 3;
-            }
-            (b'+', _) => {
-                out.push(b' ');
-                i += 1;
-            }
-            (b, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Lays `over` on `base`: objects merge key by key, anything else replaces.

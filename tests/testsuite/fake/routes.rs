@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::fake::github::{Answer, BOT, Comment, CommitStatus, Item, MAX_STATUSES, REPO, World};
+use crate::fake::github::{Answer, Comment, CommitStatus, Item, MAX_STATUSES, REPO, World};
 
 /// Where GitHub's web pages are (`html_url`): not the API's address, so
 /// links written into records are the same whichever port the fake has.
@@ -283,31 +283,13 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
             422,
             "Validation Failed: body is too long (maximum is 65536 characters)",
         ),
-        ("POST", ["issues", n, "comments"]) => {
-            let at = w.clock.clone();
-            let id = w.add_comment(
-                number(n),
-                BOT,
-                at.as_deref().unwrap_or("2030-01-01T00:00:00Z"),
-                input["body"].as_str().unwrap_or(""),
-            );
-            let c = w.comments.iter().find(|c| c.id == id).unwrap();
-            ok(201, comment_json(c))
-        }
+        ("POST", ["issues", n, "comments"]) => ok(
+            201,
+            comment_json(w.post_as_bot(number(n), input["body"].as_str().unwrap_or(""))),
+        ),
         ("PATCH", ["issues", "comments", id]) => {
-            let clock = w.clock.clone();
-            match w.comments.iter_mut().find(|c| c.id == number(id)) {
-                Some(c) => {
-                    c.body = input["body"].as_str().unwrap_or("").to_string();
-                    if let Some(at) = &clock {
-                        c.edited_at = Some(at.clone());
-                    }
-                    let (matter, answer) = (c.number, ok(200, comment_json(c)));
-                    if let Some(at) = &clock {
-                        w.touch(matter, at);
-                    }
-                    answer
-                }
+            match w.edit_at_clock(number(id), input["body"].as_str().unwrap_or("")) {
+                Some(c) => ok(200, comment_json(&c)),
                 None => error(404, "Not Found"),
             }
         }
@@ -321,22 +303,13 @@ pub(crate) fn respond(w: &mut World, method: &str, target: &str, body: &str, bas
             }
             None => error(404, "Not Found"),
         },
-        ("POST", ["issues", n, "labels"]) => match w.items.get_mut(&number(n)) {
-            Some(item) => {
-                for l in input["labels"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                {
-                    if !item.labels.iter().any(|x| x == l) {
-                        item.labels.push(l.to_string());
-                    }
-                }
-                ok(200, labels(item, false))
+        ("POST", ["issues", n, "labels"]) => {
+            let names = input["labels"].as_array().into_iter().flatten();
+            match w.add_labels(number(n), names.filter_map(Value::as_str)) {
+                Some(item) => ok(200, labels(item, false)),
+                None => error(404, "Not Found"),
             }
-            None => error(404, "Not Found"),
-        },
+        }
         ("DELETE", ["issues", n, "labels", name]) => {
             let name = name.replace("%20", " ");
             match w.items.get_mut(&number(n)) {

@@ -17,12 +17,14 @@
 //! Without the file the checks are skipped with a printed message;
 //! `forgejo_conformance` fails loudly in CI (`GITNOMIC_REQUIRE_FORGEJO_API`).
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use serde_json::Value;
 
+use super::operations::{
+    Candidate, Operation, check_parameters, operations, parameters, split_target, typed,
+};
 use crate::schema::{Schemas, generate, validate};
 
 /// What `.ci/run` fetches: the crate and the file in it.
@@ -36,21 +38,11 @@ pub(crate) fn path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/forgejo-api/swagger.v1.json")
 }
 
-struct Operation {
-    method: String,
-    template: Vec<String>,
-    value: Value,
-}
-
 /// The description: its operations and the document `$ref`s point into.
 pub(crate) struct Spec {
     doc: Value,
     operations: Vec<Operation>,
 }
-
-/// An operation matching a path: its index, how many literal segments it
-/// has (more is more specific), its path parameters.
-type Candidate = (usize, usize, Vec<(String, String)>);
 
 /// A request matched to an operation.
 #[derive(Debug, Clone)]
@@ -83,23 +75,7 @@ impl Spec {
         let doc: Value = serde_json::from_str(text).expect("swagger.v1.json is JSON");
         assert_eq!(doc["swagger"], "2.0", "a Swagger 2.0 description");
         assert_eq!(doc["basePath"], BASE_PATH);
-        let mut operations = Vec::new();
-        for (path, item) in doc["paths"].as_object().expect("paths") {
-            for (method, value) in item.as_object().expect("path item") {
-                if method == "parameters" {
-                    continue;
-                }
-                operations.push(Operation {
-                    method: method.to_ascii_uppercase(),
-                    template: path
-                        .trim_start_matches('/')
-                        .split('/')
-                        .map(str::to_string)
-                        .collect(),
-                    value: value.clone(),
-                });
-            }
-        }
+        let operations = operations(&doc);
         Spec { doc, operations }
     }
 
@@ -123,34 +99,17 @@ impl Spec {
         target: &str,
         body: &str,
     ) -> Result<Matched, String> {
-        let (path, query) = target.split_once('?').unwrap_or((target, ""));
-        let segments: Vec<String> = path
-            .trim_start_matches('/')
-            .split('/')
-            .map(decode)
-            .collect();
+        let (segments, query) = split_target(target);
         let (index, params) = self.find(method, &segments).ok_or_else(|| {
-            format!("{method} {path}: no such operation in Forgejo's description")
+            format!("{method} {target}: no such operation in Forgejo's description")
         })?;
         let op = &self.operations[index];
         let id = op.value["operationId"].as_str().unwrap_or("?").to_string();
         let what = format!("{method} {target} ({id})");
-        let declared = self.parameters(op);
-        for (name, value) in &params {
-            let param = declared
-                .get(&("path".to_string(), name.clone()))
-                .ok_or_else(|| format!("{what}: undeclared path parameter {name}"))?;
-            self.check_param(param, value)
-                .map_err(|e| format!("{what}: path parameter {name}: {e}"))?;
-        }
-        for pair in query.split('&').filter(|p| !p.is_empty()) {
-            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-            let param = declared
-                .get(&("query".to_string(), decode(name)))
-                .ok_or_else(|| format!("{what}: Forgejo knows no query parameter `{name}` here"))?;
-            self.check_param(param, &decode(value))
-                .map_err(|e| format!("{what}: query parameter {name}: {e}"))?;
-        }
+        let declared = parameters(&self.schemas(), op);
+        check_parameters(&declared, &params, query, ("Forgejo", &what), |p, text| {
+            self.check_param(p, text)
+        })?;
         let body_param = declared.iter().find(|((at, _), _)| at == "body");
         match (body_param, body.trim().is_empty()) {
             (None, true) => {}
@@ -216,20 +175,6 @@ impl Spec {
         best.map(|(i, _, p)| (i, p))
     }
 
-    /// Declared parameters by (in, name).
-    fn parameters(&self, op: &Operation) -> BTreeMap<(String, String), Value> {
-        let mut out = BTreeMap::new();
-        for p in op.value["parameters"].as_array().into_iter().flatten() {
-            let p = self.schemas().resolve(p).clone();
-            let key = (
-                p["in"].as_str().unwrap_or("").to_string(),
-                p["name"].as_str().unwrap_or("").to_string(),
-            );
-            out.insert(key, p);
-        }
-        out
-    }
-
     /// A path or query parameter's text against its inline type.
     fn check_param(&self, param: &Value, text: &str) -> Result<(), String> {
         let mut schema = param.clone();
@@ -242,17 +187,7 @@ impl Spec {
             // `collectionFormat: multi`: each value is one item.
             return self.check_param(&schema["items"], text);
         }
-        let value = match schema["type"].as_str() {
-            Some("integer") => text
-                .parse::<i64>()
-                .map(Value::from)
-                .map_err(|_| format!("`{text}` is not an integer"))?,
-            Some("boolean") => text
-                .parse::<bool>()
-                .map(Value::from)
-                .map_err(|_| format!("`{text}` is not a boolean"))?,
-            _ => Value::from(text),
-        };
+        let value = typed(schema["type"].as_str(), text)?;
         validate(&self.schemas(), &schema, &value, false)
     }
 
@@ -336,11 +271,4 @@ impl Spec {
         validate(&self.schemas(), &schema, &value, false)
             .map_err(|e| format!("{} {status}: {e}", op.id))
     }
-}
-
-/// Percent-decoding of a path segment or query value.
-fn decode(text: &str) -> String {
-    percent_encoding::percent_decode_str(&text.replace('+', " "))
-        .decode_utf8_lossy()
-        .into_owned()
 }

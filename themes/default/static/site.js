@@ -355,6 +355,28 @@ function span(ms) {
   return parts.join(" ");
 }
 
+/** How far from now a moment is still counted in days, hours and minutes:
+ * a week, longer than the voting periods players wait through. Further
+ * out ("in 1192 d", a demo dated years ahead) a count says less than the
+ * date, so the date is given instead. */
+const COUNTDOWN_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** What a card says of its next moment `at` when read at `now` (both in
+ * milliseconds): a countdown within a week, else the date in the
+ * reader's time; once passed, that the resolver decides, or, a week
+ * after, that the page was built before it. */
+function countdownText(at, now) {
+  const local = () => new Date(at).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  if (at > now) {
+    return at - now <= COUNTDOWN_MS
+      ? " That is in " + span(at - now) + "."
+      : " That is on " + local() + ", your time.";
+  }
+  return now - at <= COUNTDOWN_MS
+    ? " That moment has passed: the resolver's next run decides."
+    : " That moment passed on " + local() + ", your time: this page was built before it.";
+}
+
 /** A moment a card names (`data-at`, in UTC as the page states it) counted
  * down in the reader's browser, once a minute; the page's own sentence
  * stays true without it. */
@@ -366,9 +388,7 @@ function addCountdowns() {
     for (const el of spans) {
       const at = new Date(el.dataset.at).getTime();
       if (Number.isNaN(at)) continue;
-      el.textContent = at > now
-        ? " That is in " + span(at - now) + "."
-        : " That moment has passed: the resolver's next run decides.";
+      el.textContent = countdownText(at, now);
     }
   };
   tick();
