@@ -8,7 +8,7 @@
 
 use std::time::Instant;
 
-use gitnomic::engine::{resolve, scenario};
+use gitnomic::engine::{look_ahead, scenario};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -21,7 +21,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut waiting = 0;
     for _ in 0..runs.max(1) {
         let start = Instant::now();
-        let run = resolve(&scenario.snapshot, now);
+        let run = look_ahead(&scenario.snapshot, now);
         best = best.min(start.elapsed().as_secs_f64() * 1000.0);
         waiting = run
             .decisions

@@ -428,7 +428,7 @@ fn pending_saying(change: &site::pending::ProposedChange, body: &str) -> Pending
         },
     );
     let decision = MatterDecision {
-        id: MatterNumber(4),
+        number: MatterNumber(4),
         kind: MatterKind::Proposal,
         opened: at("2030-01-05T10:00:00Z"),
         decision: Decision::Wait,

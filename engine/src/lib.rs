@@ -64,7 +64,7 @@ use crate::time::Timestamp;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MatterDecision {
     /// The matter's number (its pull request's).
-    pub id: MatterNumber,
+    pub number: MatterNumber,
     /// Its kind.
     pub kind: MatterKind,
     /// When it was opened.
@@ -102,14 +102,14 @@ pub struct Run {
 }
 
 impl Run {
-    /// The decision about matter `id`, if it is in the run.
-    pub fn get(&self, id: MatterNumber) -> Option<&MatterDecision> {
-        self.decisions.iter().find(|d| d.id == id)
+    /// The decision about matter `number`, if it is in the run.
+    pub fn get(&self, number: MatterNumber) -> Option<&MatterDecision> {
+        self.decisions.iter().find(|d| d.number == number)
     }
 }
 
 /// Decides every pending matter of `snapshot` at `now`, in order, without
-/// looking ahead (what a run carries out; [`resolve`] also says what could
+/// looking ahead (what a run carries out; [`look_ahead`] also says what could
 /// change each waiting matter).
 pub fn decide(snapshot: &Snapshot, now: Timestamp) -> Run {
     run::decide_all(&run::Prepared::new(snapshot, now), now).0
@@ -132,9 +132,10 @@ pub fn invalid(snapshot: &Snapshot, now: Timestamp) -> BTreeMap<MatterNumber, St
         .collect()
 }
 
-/// Resolves every pending matter of `snapshot` at `now`, in order, and says
-/// for each waiting one what could change its decision next.
-pub fn resolve(snapshot: &Snapshot, now: Timestamp) -> Run {
+/// Decides every pending matter of `snapshot` at `now`, in order, and looks
+/// ahead: says for each waiting one what could change its decision next.
+/// (The resolver's run is `gitnomic::resolve`; this is the tally it reads.)
+pub fn look_ahead(snapshot: &Snapshot, now: Timestamp) -> Run {
     let game = run::Prepared::new(snapshot, now);
     let (mut run, own_merits) = run::decide_all(&game, now);
     next::annotate(&game, &mut run, &own_merits);

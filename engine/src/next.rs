@@ -69,7 +69,7 @@ pub(crate) fn annotate(game: &Prepared<'_>, run: &mut Run, own_merits: &[bool]) 
         .iter_mut()
         .filter(|d| d.decision == Decision::Wait)
     {
-        let i = index[&d.id];
+        let i = index[&d.number];
         let timed = by_time[i];
         let (more_for, more_against) = if own_merits[i] {
             (

@@ -47,7 +47,7 @@ struct UncountedView<'a> {
 
 fn view(d: &MatterDecision) -> DecisionView<'_> {
     DecisionView {
-        id: d.id,
+        id: d.number,
         kind: d.kind,
         decision: d.decision,
         for_votes: d.tally.for_votes,
@@ -107,7 +107,7 @@ fn paragraph(out: &mut String, d: &MatterDecision) {
     let _ = writeln!(
         out,
         "{kind} #{}: {} ({} FOR, {} AGAINST)",
-        d.id,
+        d.number,
         d.decision.as_str().to_uppercase(),
         t.for_votes,
         t.against_votes

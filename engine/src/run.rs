@@ -151,7 +151,7 @@ impl Decider<'_, '_> {
     fn push(&mut self, i: usize, tally: Tally, verdict: Verdict) -> Decision {
         let m = self.game.matters[i].matter;
         self.out.push(MatterDecision {
-            id: m.id,
+            number: m.id,
             kind: m.kind,
             opened: m.opened,
             decision: verdict.decision,
@@ -209,7 +209,7 @@ impl Decider<'_, '_> {
         if let Some(first) = enacted.filter(|_| crowned.is_none()) {
             for i in std::mem::take(&mut waiting) {
                 let id = self.game.matters[i].matter.id;
-                self.out.retain(|d| d.id != id);
+                self.out.retain(|d| d.number != id);
                 self.own_merits[i] = false;
                 self.decide_as(i, fails_by(first));
             }
@@ -313,7 +313,7 @@ pub(crate) fn decide_all(game: &Prepared<'_>, now: Timestamp) -> (Run, Vec<bool>
         .out
         .into_iter()
         .partition(|d: &MatterDecision| d.decision != Decision::Wait);
-    waiting.sort_by_key(|d| (d.opened, d.id));
+    waiting.sort_by_key(|d| (d.opened, d.number));
     decisions.extend(waiting);
     let run_out = Run {
         now,

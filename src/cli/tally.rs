@@ -28,7 +28,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     let now = global.now.or(scenario.now).with_context(|| {
         format!("{path}: no moment to evaluate: give `now` in the file or --now")
     })?;
-    let run = engine::resolve(&scenario.snapshot, now);
+    let run = engine::look_ahead(&scenario.snapshot, now);
     if args.json {
         say!("{}", report::json(&run)?);
     } else {

@@ -50,7 +50,11 @@ pub fn status_text(
             decision.decision.as_str()
         ),
     };
-    let _ = writeln!(out, "### {} #{}: {headline}\n", matter.kind, decision.id);
+    let _ = writeln!(
+        out,
+        "### {} #{}: {headline}\n",
+        matter.kind, decision.number
+    );
     let _ = writeln!(out, "**{} FOR, {} AGAINST**", t.for_votes, t.against_votes);
     if t.vetoed {
         out.push_str("\n**Vetoed.**\n");
@@ -337,21 +341,21 @@ pub fn run_text<'m>(
     );
     for d in &run.decisions {
         let s = standing(d);
-        let name = matter(d.id)
+        let name = matter(d.number)
             .map(|m| format!(" “{}”", m.info.subject_title()))
             .unwrap_or_default();
         let _ = writeln!(
             out,
             "\n{} #{}{name}: {} ({} FOR, {} AGAINST; quorum {})\n  {}.",
             kind_name(d.kind),
-            d.id,
+            d.number,
             s.headline,
             d.tally.for_votes,
             d.tally.against_votes,
             run.turnout.quorum,
             capitalised(&s.next)
         );
-        for row in ballot(d, active, matter(d.id)) {
+        for row in ballot(d, active, matter(d.number)) {
             let via = row.via.map(|v| format!(", by {v}")).unwrap_or_default();
             let at = row
                 .at
@@ -373,7 +377,7 @@ pub fn run_text<'m>(
         for u in &d.tally.uncounted {
             let _ = writeln!(out, "  not counted: {} at {}: {}", u.by, when(u.at), u.why);
         }
-        for c in matter(d.id).into_iter().flat_map(|m| &m.voided) {
+        for c in matter(d.number).into_iter().flat_map(|m| &m.voided) {
             let _ = writeln!(
                 out,
                 "  not counted: {} at {}: {}",
@@ -477,7 +481,7 @@ mod tests {
 
     fn waiting(next: Option<NextChange>, reasons: &[&str]) -> MatterDecision {
         MatterDecision {
-            id: MatterNumber(7),
+            number: MatterNumber(7),
             kind: MatterKind::Proposal,
             opened: at("2030-03-01T00:00:00Z"),
             decision: Decision::Wait,

@@ -258,7 +258,7 @@ impl Planner<'_> {
     fn decide(&self, matters: &[&Collected], look_ahead: bool) -> Result<Run, PlanError> {
         let snap = self.snapshot_of(matters)?;
         Ok(if look_ahead {
-            engine::resolve(&snap, self.now)
+            engine::look_ahead(&snap, self.now)
         } else {
             engine::decide(&snap, self.now)
         })
@@ -343,11 +343,11 @@ impl Planner<'_> {
             .iter()
             .filter(|d| d.decision != Decision::Wait)
         {
-            let Some(m) = find(d.id) else { continue };
+            let Some(m) = find(d.number) else { continue };
             if crowned && m.kind != Kind::Dov {
                 break;
             }
-            decided.push(d.id);
+            decided.push(d.number);
             let (enacted, changed) = self.carry(m, d.clone(), run)?;
             if enacted && m.kind == Kind::Dov {
                 crowned = true;
@@ -372,10 +372,12 @@ impl Planner<'_> {
         let invalid = engine::invalid(&self.snapshot_of(pending)?, self.now);
         let mut closed = Vec::new();
         for d in &run.decisions {
-            let matter = pending.iter().find(|m| m.info.number == d.id);
-            if let (Decision::Wait, Some(why), Some(m)) = (d.decision, invalid.get(&d.id), matter) {
+            let matter = pending.iter().find(|m| m.info.number == d.number);
+            if let (Decision::Wait, Some(why), Some(m)) =
+                (d.decision, invalid.get(&d.number), matter)
+            {
                 self.not_a_matter(m, why)?;
-                closed.push(d.id);
+                closed.push(d.number);
             }
         }
         pending.retain(|m| !closed.contains(&m.info.number));

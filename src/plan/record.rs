@@ -40,7 +40,7 @@ pub(super) fn record_of(decision: &crate::engine::MatterDecision, r: &Resolved<'
         link: c.link.clone(),
     });
     Record {
-        number: decision.id,
+        number: decision.number,
         kind,
         title: matter.info.title.clone(),
         author: r.author.clone(),

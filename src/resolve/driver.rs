@@ -269,7 +269,7 @@ pub(crate) fn pending(
         let matters = run
             .decisions
             .iter()
-            .filter_map(|d| planned.matters.get(&d.id)?.engine_matter(state))
+            .filter_map(|d| planned.matters.get(&d.number)?.engine_matter(state))
             .collect();
         let snapshot = crate::matter::collected::snapshot(state, params, matters);
         let voters = |id: MatterNumber| {

@@ -62,7 +62,7 @@ fn outcome(snapshot: &Snapshot, i: usize, player: &str, vote: &str, now: Timesta
         body: vote.to_string(),
     });
     let id = matter.id;
-    let run = engine::resolve(&what_if, now);
+    let run = engine::look_ahead(&what_if, now);
     match run.get(id) {
         Some(d) => {
             let s = status::standing(d);

@@ -33,7 +33,7 @@ pub fn views(
         .decisions
         .iter()
         .filter_map(|d| {
-            let m = matter(d.id)?;
+            let m = matter(d.number)?;
             let mut view = view(run, d, &m, author, active);
             view.change = change(&m);
             Some((d.opened, view))
@@ -43,8 +43,8 @@ pub fn views(
     let next = run
         .decisions
         .iter()
-        .filter(|d| matter(d.id).is_some())
-        .filter_map(|d| Some((d.next_change.as_ref()?.at?, d.id)))
+        .filter(|d| matter(d.number).is_some())
+        .filter_map(|d| Some((d.next_change.as_ref()?.at?, d.number)))
         .min()
         .map(|(at, id)| format!("#{id} at {}", status::when(at)));
     let count = |n: i64| u32::try_from(n).unwrap_or(0);
@@ -79,7 +79,7 @@ fn view(
         .map(|r| r.player.clone())
         .collect();
     PendingView {
-        number: d.id,
+        number: d.number,
         kind: status::kind_name(d.kind).to_string(),
         title: m.info.title.clone(),
         author: author(&m.info.author.0),

@@ -15,7 +15,7 @@ use gitnomic::engine::params::{Condition, PRESETS};
 use gitnomic::engine::tally::Tally;
 use gitnomic::engine::{
     Comment, Crowned, IdleSpell, Matter, MatterKind, MatterNumber, Params, Phase, Player,
-    PlayerName, Snapshot, resolve,
+    PlayerName, Snapshot, look_ahead,
 };
 use gitnomic::time::{Span, Timestamp};
 use proptest::prelude::*;
@@ -136,10 +136,10 @@ fn saved_cases() -> Option<Box<dyn proptest::test_runner::FailurePersistence>> {
 }
 
 fn decisions(s: &Snapshot, now: Timestamp) -> Vec<(MatterNumber, Decision)> {
-    let mut d: Vec<_> = resolve(s, now)
+    let mut d: Vec<_> = look_ahead(s, now)
         .decisions
         .iter()
-        .map(|d| (d.id, d.decision))
+        .map(|d| (d.number, d.decision))
         .collect();
     d.sort_unstable();
     d
@@ -153,18 +153,18 @@ proptest! {
 
     #[test]
     fn every_matter_gets_exactly_one_decision((s, now) in game()) {
-        let run = resolve(&s, now);
-        let mut ids: Vec<MatterNumber> = run.decisions.iter().map(|d| d.id).collect();
+        let run = look_ahead(&s, now);
+        let mut ids: Vec<MatterNumber> = run.decisions.iter().map(|d| d.number).collect();
         ids.sort_unstable();
         let mut want: Vec<MatterNumber> = s.matters.iter().map(|m| m.id).collect();
         want.sort_unstable();
         prop_assert_eq!(ids, want);
         for d in &run.decisions {
-            prop_assert!(!d.reasons.is_empty(), "#{} has no reason", d.id);
+            prop_assert!(!d.reasons.is_empty(), "#{} has no reason", d.number);
             // Reasons are for players: words and numbers, not the
             // conditions' symbols or the names they are written with.
             for r in &d.reasons {
-                prop_assert!(!r.contains(['≥', '≤', '<', '>', '=', '≠', '_']), "#{}: {}", d.id, r);
+                prop_assert!(!r.contains(['≥', '≤', '<', '>', '=', '≠', '_']), "#{}: {}", d.number, r);
             }
             prop_assert!(d.tally.for_votes + d.tally.against_votes <= run.turnout.active);
         }
@@ -205,10 +205,10 @@ proptest! {
         let matter = &s.matters[index];
         let voter = name(who);
         prop_assume!(voter != matter.author && s.active_at(&voter, now) && matter.opened <= now);
-        let before = resolve(&s, now).get(matter.id).map(|d| d.decision);
+        let before = look_ahead(&s, now).get(matter.id).map(|d| d.decision);
         let mut t = s.clone();
         t.matters[index].comments.push(Comment { order: 5000, by: voter, at: now, body: "FOR".into() });
-        let after = resolve(&t, now).get(matter.id).map(|d| d.decision);
+        let after = look_ahead(&t, now).get(matter.id).map(|d| d.decision);
         if before == Some(Decision::Enact) {
             prop_assert_ne!(after, Some(Decision::Fail));
         }
@@ -471,7 +471,7 @@ proptest! {
     /// The same on crowded games.
     #[test]
     fn the_engine_equals_the_reference_when_limits_coincide((s, now) in crowded_game()) {
-        prop_assert_eq!(resolve(&s, now), reference::resolve(&s, now));
+        prop_assert_eq!(look_ahead(&s, now), reference::resolve(&s, now));
     }
 
     /// The look-ahead promises it "can never disagree with what the engine
@@ -479,7 +479,7 @@ proptest! {
     /// included, equals the reference engine's.
     #[test]
     fn the_engine_equals_the_reference((s, now) in rich_game()) {
-        let fast = resolve(&s, now);
+        let fast = look_ahead(&s, now);
         let slow = reference::resolve(&s, now);
         prop_assert_eq!(fast, slow);
     }
@@ -524,7 +524,7 @@ proptest! {
     /// The same where conditions compare the age with any duration.
     #[test]
     fn the_engine_equals_the_reference_whatever_durations_conditions_name((s, now) in timed_game()) {
-        prop_assert_eq!(resolve(&s, now), reference::resolve(&s, now));
+        prop_assert_eq!(look_ahead(&s, now), reference::resolve(&s, now));
     }
 }
 
@@ -558,7 +558,7 @@ fn the_look_ahead_finds_turns_written_as_hours() {
         }],
     };
     let next = |s: &Snapshot| {
-        let run = resolve(s, base());
+        let run = look_ahead(s, base());
         assert_eq!(run, reference::resolve(s, base()));
         let change = run
             .get(MatterNumber(7))

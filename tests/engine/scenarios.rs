@@ -85,7 +85,7 @@ fn resolve_agrees_with_the_expectations_and_explains_itself() {
     .unwrap();
     let s = scenario::parse(&text).unwrap();
     let at = gitnomic::time::Timestamp::parse("2030-03-02T00:00:00Z").unwrap();
-    let run = engine::resolve(&s.snapshot, at);
+    let run = engine::look_ahead(&s.snapshot, at);
     let d = run.get(engine::MatterNumber(1)).unwrap();
     assert_eq!(d.decision, engine::Decision::Wait);
     let next = d.next_change.unwrap();

@@ -26,7 +26,7 @@ use gitnomic::engine::{
 };
 use gitnomic::time::{Span, Timestamp};
 
-/// The reference `engine::resolve`.
+/// The reference `engine::look_ahead`.
 pub(crate) fn resolve(snapshot: &Snapshot, now: Timestamp) -> Run {
     let mut run = decide_all(snapshot, now, now);
     annotate(snapshot, &mut run);
@@ -42,7 +42,7 @@ fn annotate(snapshot: &Snapshot, run: &mut Run) {
         .decisions
         .iter()
         .filter(|d| d.decision == Decision::Wait)
-        .map(|d| d.id)
+        .map(|d| d.number)
         .collect();
     for t in moments::moments(snapshot, now) {
         if by_time.len() == waiting.len() {
@@ -63,7 +63,7 @@ fn annotate(snapshot: &Snapshot, run: &mut Run) {
         .iter_mut()
         .filter(|d| d.decision == Decision::Wait)
     {
-        let timed = by_time.get(&d.id);
+        let timed = by_time.get(&d.number);
         let change = NextChange {
             at: timed.map(|t| t.0),
             becomes: timed.map(|t| t.1),
@@ -92,7 +92,7 @@ fn votes_needed(
         .filter(|name| !d.tally.votes.contains_key(*name))
         .collect();
     let mut trial = snapshot.clone();
-    let index = trial.matters.iter().position(|m| m.id == d.id)?;
+    let index = trial.matters.iter().position(|m| m.id == d.number)?;
     for (k, name) in (1u32..).zip(silent) {
         trial.matters[index].comments.push(Comment {
             order: u64::MAX - u64::from(k),
@@ -100,7 +100,11 @@ fn votes_needed(
             at: now,
             body: word.clone(),
         });
-        if decide_all(&trial, now, now).get(d.id).map(|x| x.decision) == Some(target) {
+        if decide_all(&trial, now, now)
+            .get(d.number)
+            .map(|x| x.decision)
+            == Some(target)
+        {
             return Some(k);
         }
     }
@@ -155,7 +159,7 @@ impl Stage<'_> {
 
     fn decided(m: &Matter, tally: Tally, verdict: Verdict) -> MatterDecision {
         MatterDecision {
-            id: m.id,
+            number: m.id,
             kind: m.kind,
             opened: m.opened,
             decision: verdict.decision,
@@ -228,7 +232,7 @@ fn decide_all(snapshot: &Snapshot, now: Timestamp, cutoff: Timestamp) -> Run {
     let (mut decisions, mut waiting): (Vec<_>, Vec<_>) = out
         .into_iter()
         .partition(|d: &MatterDecision| d.decision != Decision::Wait);
-    waiting.sort_by_key(|d| (d.opened, d.id));
+    waiting.sort_by_key(|d| (d.opened, d.number));
     decisions.extend(waiting);
     Run {
         now,
@@ -284,7 +288,7 @@ fn resolve_dovs(stage: &Stage<'_>, dovs: &[&Matter], downtime: bool) -> Vec<Matt
             .into_iter()
             .partition(|d: &MatterDecision| d.decision == Decision::Wait);
         for d in waiting {
-            let m = dovs.iter().find(|m| m.id == d.id).unwrap();
+            let m = dovs.iter().find(|m| m.id == d.number).unwrap();
             decided.push(fails(m, first));
         }
         out = decided;
@@ -298,12 +302,12 @@ fn freeze_reason(snapshot: &Snapshot, dovs: &[MatterDecision], downtime: bool) -
     if let Some(d) = enacted {
         Some(format!(
             "hiatus: DoV #{} was enacted and its Ascension Address is awaited",
-            d.id
+            d.number
         ))
     } else if snapshot.phase == Phase::AwaitingAscension {
         Some("hiatus: the Ascension Address is awaited".into())
     } else if let Some(d) = pending {
-        Some(format!("hiatus: DoV #{} is pending", d.id))
+        Some(format!("hiatus: DoV #{} is pending", d.number))
     } else if downtime {
         Some("seasonal downtime: proposals are not resolved".into())
     } else {
