@@ -192,29 +192,6 @@ pub trait Forge {
     }
     /// Posts the status comment, or edits it in place if there is one.
     fn put_status(&self, number: MatterNumber, body: &str) -> Result<(), ForgeError>;
-    /// Writes the status comment only if its journal is still as this run
-    /// read it (`read`: the status's body then, `None`: there was none),
-    /// so a run that planned from an older journal never overwrites what
-    /// another run noted since (a resolve run's decision, a push a check
-    /// noted). The text above the journal is only a view of it, written
-    /// anew by every run, and is not compared. Returns whether it wrote;
-    /// when it did not, the thread is read afresh from then on, for the
-    /// caller to plan again.
-    fn put_status_over(
-        &self,
-        number: MatterNumber,
-        read: Option<&str>,
-        body: &str,
-    ) -> Result<bool, ForgeError> {
-        let now = self.status_now(number)?;
-        let journal = |body: &str| crate::matter::journal::Journal::read(body);
-        if now.map(|c| journal(&c.body)) != read.map(journal) {
-            self.read_thread_afresh(number);
-            return Ok(false);
-        }
-        self.put_status(number, body)?;
-        Ok(true)
-    }
     /// The status comment as the forge has it now, not as this run read
     /// it; the next `put_status` edits this one.
     fn status_now(&self, number: MatterNumber) -> Result<Option<ForgeComment>, ForgeError> {

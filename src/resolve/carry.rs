@@ -131,7 +131,7 @@ impl<'a> Carrier<'a> {
         if current.as_deref() == Some(body) {
             return Ok(false);
         }
-        if !self.forge.put_status_over(n, current.as_deref(), body)? {
+        if !super::collect::put_status_over(self.forge, n, current.as_deref(), body)? {
             return Err(Carried::Overtaken);
         }
         *current = Some(body.to_string());

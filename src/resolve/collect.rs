@@ -249,7 +249,7 @@ fn note_push_once(
         None => "Waiting for the resolver's first tally.".to_string(),
     };
     let read = status.as_ref().map(|s| s.body.as_str());
-    let written = forge.put_status_over(info.number, read, &journal.render(&text))?;
+    let written = put_status_over(forge, info.number, read, &journal.render(&text))?;
     Ok(written.then_some(true))
 }
 
@@ -267,6 +267,30 @@ fn redate(journal: &mut Journal, push: &Push) {
     if late && after_previous {
         journal.heads.pop();
     }
+}
+
+/// Writes matter `number`'s status comment only if its journal is still
+/// as this run read it (`read`: the status's body then, `None`: there was
+/// none), so a run that planned from an older journal never overwrites
+/// what another run noted since (a resolve run's decision, a push a check
+/// noted): a compare-and-swap over the forge's two status calls, not a
+/// call of its own. The text above the journal is only a view of it,
+/// written anew by every run, and is not compared. Returns whether it
+/// wrote; when it did not, the thread is read afresh from then on, for the
+/// caller to plan again.
+pub(crate) fn put_status_over(
+    forge: &dyn Forge,
+    number: MatterNumber,
+    read: Option<&str>,
+    body: &str,
+) -> Result<bool, ForgeError> {
+    let now = forge.status_now(number)?;
+    if now.map(|c| Journal::read(&c.body)) != read.map(Journal::read) {
+        forge.read_thread_afresh(number);
+        return Ok(false);
+    }
+    forge.put_status(number, body)?;
+    Ok(true)
 }
 
 /// A matter's comments in one read: the bot's status comment, and the rest.

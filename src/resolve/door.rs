@@ -311,7 +311,7 @@ impl<'a> Door<'a> {
         let journal = read.map(Journal::read).unwrap_or_default();
         let journal = closing_journal(&journal, info.head.clone(), why, self.now);
         let body = journal.render(&closing_text(kind, number, why, false));
-        if !self.forge.put_status_over(number, read, &body)? {
+        if !collect::put_status_over(self.forge, number, read, &body)? {
             anyhow::bail!("#{number}: another run wrote its status meanwhile; nothing closed");
         }
         self.forge.set_labels(number, &[RESOLVING], &[])?;
