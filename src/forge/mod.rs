@@ -47,9 +47,13 @@ pub enum ForgeError {
     /// The matter is already closed or merged.
     #[error("#{0} is no longer open")]
     NotOpen(MatterNumber),
-    /// The credentials were refused (401/403 other than rate limits).
+    /// The credentials were refused (401).
     #[error("the forge refused our credentials: {0}")]
     Unauthorized(String),
+    /// The token may not do this (403 other than a rate limit): a setting
+    /// or a permission, which `doctor` reports as one.
+    #[error("the forge refused our credentials: {0}")]
+    Forbidden(String),
     /// Rate limited; retrying later will do.
     #[error("rate limited by the forge: {0}")]
     RateLimited(String),

@@ -67,7 +67,7 @@ impl ForgejoForge {
     pub fn label_names(&self) -> Result<Seen<Vec<String>>, ForgeError> {
         match self.list::<Label>("/labels") {
             Ok(labels) => Ok(Seen::Got(labels.into_iter().map(|l| l.name).collect())),
-            Err(ForgeError::Unauthorized(why)) if why.starts_with("403") => Ok(Seen::Refused {
+            Err(ForgeError::Forbidden(why)) => Ok(Seen::Refused {
                 status: 403,
                 message: why,
             }),
@@ -89,7 +89,10 @@ impl ForgejoForge {
             .write("POST", &self.rest.path("/labels"), &body)
         {
             Ok(Sent::Done(reply)) => reply,
-            Ok(Sent::Unknown(why)) | Err(ForgeError::Unauthorized(why)) => return Ok(Err(why)),
+            Ok(Sent::Unknown(why))
+            | Err(ForgeError::Unauthorized(why) | ForgeError::Forbidden(why)) => {
+                return Ok(Err(why));
+            }
             Err(e) => return Err(e),
         };
         Ok(if (200..300).contains(&reply.status) {
@@ -119,7 +122,7 @@ impl ForgejoForge {
                 expect_ok(&reply, &path)?;
                 Ok(Seen::Got(true))
             }
-            Err(ForgeError::Unauthorized(why)) if why.starts_with("403") => Ok(Seen::Refused {
+            Err(ForgeError::Forbidden(why)) => Ok(Seen::Refused {
                 status: 403,
                 message: why,
             }),

@@ -64,7 +64,7 @@ impl GitHubForge {
     /// 404 is `Ok(Ok(None))`).
     fn probe(&self, path: &str, absent_ok: bool) -> Result<Seen<Option<Value>>, ForgeError> {
         let reply = match self.rest.client.get(path) {
-            Err(ForgeError::Unauthorized(why)) if why.starts_with("403") => {
+            Err(ForgeError::Forbidden(why)) => {
                 return Ok(Seen::Refused {
                     status: 403,
                     message: github_message(&why),
@@ -172,7 +172,7 @@ impl GitHubForge {
                     .map(|l| l.name)
                     .collect(),
             )),
-            Err(ForgeError::Unauthorized(why)) if why.starts_with("403") => Ok(Seen::Refused {
+            Err(ForgeError::Forbidden(why)) => Ok(Seen::Refused {
                 status: 403,
                 message: github_message(&why),
             }),
@@ -194,7 +194,10 @@ impl GitHubForge {
             .write("POST", &self.rest.path("/labels"), &body)
         {
             Ok(Sent::Done(reply)) => reply,
-            Ok(Sent::Unknown(why)) | Err(ForgeError::Unauthorized(why)) => return Ok(Err(why)),
+            Ok(Sent::Unknown(why))
+            | Err(ForgeError::Unauthorized(why) | ForgeError::Forbidden(why)) => {
+                return Ok(Err(why));
+            }
             Err(e) => return Err(e),
         };
         Ok(if (200..300).contains(&reply.status) {

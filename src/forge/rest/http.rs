@@ -494,7 +494,7 @@ fn check_auth(reply: &Reply, flavor: Flavor) -> Result<(), ForgeError> {
             flavor.token_var,
             message(&reply.body)
         ))),
-        403 => Err(ForgeError::Unauthorized(format!(
+        403 => Err(ForgeError::Forbidden(format!(
             "403: the token may not do this (check the workflow's permissions): {}",
             message(&reply.body)
         ))),
@@ -605,7 +605,7 @@ mod tests {
         assert_eq!(limit(&refused), None);
         assert!(matches!(
             check_auth(&refused, GITHUB),
-            Err(ForgeError::Unauthorized(_))
+            Err(ForgeError::Forbidden(_))
         ));
         let not_json = Reply {
             body: "secondary rate limit, said outside a JSON error".into(),
