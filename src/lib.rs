@@ -17,7 +17,8 @@
 //!   commit subject or a terminal).
 //! - The edges: [`load`] (a game read from a directory or a git revision),
 //!   `resolve`, [`forge`] (GitHub and the local forge), [`git`],
-//!   `staging` (new files put in place whole), the site's writer, and
+//!   `staging` (new files put in place whole), `make` (whole games made on
+//!   disk through it), the site's writer, and
 //!   [`cli`], which parses arguments and prints.
 //!
 //! `tests/architecture.rs` holds the core to that.
@@ -33,6 +34,7 @@ pub mod gamestate;
 pub mod git;
 pub mod import;
 pub mod load;
+pub(crate) mod make;
 pub(crate) use gitnomic_engine::markdown;
 pub mod matter;
 pub(crate) mod plan;

@@ -56,13 +56,22 @@ const FORBIDDEN: &[&str] = &[
 /// (no templates), and its moments are UTC (no local time).
 const ENGINE_FORBIDDEN: &[&str] = &["tera::", "chrono::Local"];
 
-/// Every use of a word of `forbidden` in `text`, as (line, what).
+/// Every use of a word of `forbidden` in `text`, as (line, what): the
+/// word standing on its own, not inside a longer name (`git2` is not in
+/// `digit2`); a word ending in `::` is a path, and a name follows it.
 fn violations(text: &str, forbidden: &[&'static str]) -> Vec<(usize, &'static str)> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
     let mut found = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let code = line.split("//").next().unwrap_or_default();
         for word in forbidden {
-            if code.contains(word) {
+            let alone = code.match_indices(word).any(|(at, _)| {
+                let before = code[..at].chars().next_back();
+                let after = code[at + word.len()..].chars().next();
+                let open_end = word.ends_with("::");
+                !before.is_some_and(ident) && (open_end || !after.is_some_and(ident))
+            });
+            if alone {
                 found.push((n + 1, *word));
             }
         }
@@ -78,6 +87,17 @@ fn the_guard_catches_what_it_should() {
             FORBIDDEN
         ),
         [(1, "std::fs"), (3, "Utc::now")]
+    );
+    assert_eq!(
+        violations(
+            "use tera::Tera;\nfn f(m: impl Iterator<Item = u8>) {}",
+            ENGINE_FORBIDDEN
+        ),
+        [(1, "tera::")]
+    );
+    assert_eq!(
+        violations("let digit2 = 2;\nuse git2::Oid;", FORBIDDEN),
+        [(2, "git2")]
     );
 }
 

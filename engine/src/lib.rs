@@ -56,6 +56,8 @@ pub use snapshot::{
 };
 pub use tally::Tally;
 
+use std::collections::BTreeMap;
+
 use crate::time::Timestamp;
 
 /// What one resolve run decides about one matter.
@@ -111,6 +113,23 @@ impl Run {
 /// change each waiting matter).
 pub fn decide(snapshot: &Snapshot, now: Timestamp) -> Run {
     run::decide_all(&run::Prepared::new(snapshot, now), now).0
+}
+
+/// Why each matter of `snapshot` opened by `now` is no valid matter of its
+/// kind, for those that are not (its author was not active, it was over a
+/// limit or posted in a hiatus): such a matter only waits in a run, and
+/// the resolver closes it. A matter's validity depends only on the matters
+/// opened before it.
+pub fn invalid(snapshot: &Snapshot, now: Timestamp) -> BTreeMap<MatterNumber, String> {
+    let mut matters: Vec<&Matter> = snapshot.matters.iter().collect();
+    matters.sort_by_key(|m| (m.opened, m.id));
+    let why = run::invalidity(snapshot, matters.iter().copied());
+    matters
+        .iter()
+        .zip(why)
+        .filter(|(m, _)| m.opened <= now)
+        .filter_map(|(m, why)| Some((m.id, why?)))
+        .collect()
 }
 
 /// Resolves every pending matter of `snapshot` at `now`, in order, and says

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use super::ballot::Lexicon;
 use super::decide::{self, Decision, Quantities, Verdict};
 use super::limits::{self, ProposerRecord};
-use super::snapshot::{MatterKind, Phase, PlayerName, Snapshot};
+use super::snapshot::{Matter, MatterKind, Phase, PlayerName, Snapshot};
 use super::tally::{Mode, Read, Roster, Tally};
 use super::{MatterDecision, MatterNumber, Run, Turnout};
 use crate::time::{Span, Timestamp};
@@ -61,7 +61,7 @@ impl<'a> Prepared<'a> {
             .map(|m| Read::matter(&roster, &lexicon, m, cutoff))
             .collect();
         matters.sort_by_key(|r| (r.matter.opened, r.matter.id));
-        let invalid = invalidity(snapshot, &matters);
+        let invalid = invalidity(snapshot, matters.iter().map(|r| r.matter));
         Prepared {
             snapshot,
             roster,
@@ -343,13 +343,15 @@ struct Proposer {
 /// kind, if it is not (MECHANICS.md §2.5 step 0 for DoVs, §4 A-19 for
 /// proposals). A matter's validity depends only on the matters opened
 /// before it, so one pass in order serves every run.
-fn invalidity(snapshot: &Snapshot, matters: &[Read<'_>]) -> Vec<Option<String>> {
+pub(crate) fn invalidity<'s>(
+    snapshot: &'s Snapshot,
+    matters: impl ExactSizeIterator<Item = &'s Matter>,
+) -> Vec<Option<String>> {
     let params = &snapshot.params;
     let mut dov_before = false;
     let mut proposers: HashMap<&PlayerName, Proposer> = HashMap::new();
     let mut out = Vec::with_capacity(matters.len());
-    for r in matters {
-        let m = r.matter;
+    for m in matters {
         let why = if !snapshot.active_at(&m.author, m.opened) {
             Some(format!(
                 "not a valid {}: its author was not an active player",
@@ -390,7 +392,7 @@ fn invalidity(snapshot: &Snapshot, matters: &[Read<'_>]) -> Vec<Option<String>> 
     out
 }
 
-fn dov_invalidity(snapshot: &Snapshot, m: &super::snapshot::Matter) -> Option<String> {
+fn dov_invalidity(snapshot: &Snapshot, m: &Matter) -> Option<String> {
     let params = &snapshot.params;
     if snapshot.is_emperor(&m.author) {
         Some("not a valid DoV: the emperor may not declare victory".into())

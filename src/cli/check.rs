@@ -13,6 +13,7 @@ use crate::game::GAME_DIRS;
 use crate::game::Game;
 use crate::load::{self, Origin};
 use crate::matter::MatterNumber;
+use crate::resolve::Context;
 use crate::resolve::door::{self, Door};
 
 /// Arguments of `gitnomic check`.
@@ -64,8 +65,9 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             return Ok(ExitCode::from(EXIT_OK));
         }
         let info = forge.matter(event.number)?;
+        let cx = Context::open(&global.root, &global.base)?;
         if let (Some(push), false) = (&event.push, args.dry_run) {
-            if door::note_push(forge.as_ref(), &info, push, &global.root, &global.base)? {
+            if door::note_push(forge.as_ref(), &info, push, &cx)? {
                 say!(
                     "noted the head {} of #{}, pushed at {}",
                     push.after,
@@ -74,19 +76,20 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
                 );
             }
         }
-        let door = door(forge.as_ref(), global)?;
-        return check(&door, &info, args);
+        let mut door = Door::open(forge.as_ref(), cx, global.now())?;
+        return check(&mut door, &info, args);
     }
     if args.open {
         let forge = open_forge(global, global.now())?;
-        let door = door(forge.as_ref(), global)?;
+        let mut door = door(forge.as_ref(), global)?;
         let mut worst = EXIT_OK;
         let mut failures = Vec::new();
-        for matter in door.open_matters() {
+        let open = door.open_matters().to_vec();
+        for matter in &open {
             // As listed: no need to read each one again. One matter that
             // cannot be checked (its head not fetched, the forge failing
             // on it) is said and passed over: the others are still checked.
-            match check(&door, matter, args) {
+            match check(&mut door, matter, args) {
                 Ok(code) if code == ExitCode::from(EXIT_OK) => {}
                 Ok(_) => worst = EXIT_PROBLEMS,
                 Err(e) => {
@@ -98,7 +101,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             }
         }
         // When none could be checked, the trouble is not one matter's.
-        if failures.len() == door.open_matters().len() {
+        if failures.len() == open.len() {
             if let Some(e) = failures.into_iter().next() {
                 return Err(e);
             }
@@ -108,8 +111,8 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     if let Some(number) = args.pr {
         let forge = open_forge(global, global.now())?;
         let info = forge.matter(number)?;
-        let door = door(forge.as_ref(), global)?;
-        return check(&door, &info, args);
+        let mut door = door(forge.as_ref(), global)?;
+        return check(&mut door, &info, args);
     }
     let origin = match &args.rev {
         Some(rev) => Origin::Revision {
@@ -130,7 +133,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     }
     if game.problems.is_empty() {
         if !args.list {
-            say!("{}", summary(&game));
+            say!("{}", game.summary());
         }
         Ok(ExitCode::from(EXIT_OK))
     } else {
@@ -153,25 +156,18 @@ fn read_event() -> anyhow::Result<Event> {
     event::parse(&text).with_context(|| format!("{path} names no pull request or issue"))
 }
 
-fn summary(game: &Game) -> String {
-    let players = game.state.as_ref().map_or(0, |s| s.players.len());
-    format!(
-        "ok: {} rules in {} sections, {} parameters, {} players",
-        game.ruleset.rules.len(),
-        game.ruleset.sections.len(),
-        game.ruleset.params.len(),
-        players
-    )
-}
-
 /// The door of the game on `--base`, with the matters open on the forge.
-fn door<'f>(forge: &'f dyn Forge, global: &'f GlobalArgs) -> anyhow::Result<Door<'f>> {
-    Door::open(forge, &global.root, &global.base, global.now())
+fn door<'f>(forge: &'f dyn Forge, global: &GlobalArgs) -> anyhow::Result<Door<'f>> {
+    Door::open(
+        forge,
+        Context::open(&global.root, &global.base)?,
+        global.now(),
+    )
 }
 
 /// Checks one matter: prints the verdict, sets the commit status (but
 /// for a dry run), and with `--close` closes it if it may not stand.
-fn check(door: &Door<'_>, info: &MatterInfo, args: &Args) -> anyhow::Result<ExitCode> {
+fn check(door: &mut Door<'_>, info: &MatterInfo, args: &Args) -> anyhow::Result<ExitCode> {
     let verdict = door.judge(info)?;
     let kind = info
         .kind()

@@ -7,15 +7,16 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context as _, bail};
+use anyhow::bail;
 
 use super::play::{CommentArgs, KindArg, OpenArgs, Play};
 use super::{EXIT_OK, EXIT_PROBLEMS, ForgeKind, GlobalArgs};
 use crate::game::GAME_DIRS;
-use crate::git::{Repo, Stamp};
+use crate::git::Repo;
 use crate::load::{self, Origin};
-use crate::matter::MatterNumber;
-use crate::staging::Staging;
+use crate::make;
+use crate::matter::{Kind, MatterNumber};
+use crate::setup::demo::{self, SCRIPT, Step};
 use crate::time::Timestamp;
 
 /// Arguments of `gitnomic demo`.
@@ -27,204 +28,10 @@ pub struct Args {
     pub dir: PathBuf,
 }
 
-/// One step of the script.
-enum Step {
-    /// A player opens a matter; a proposal's branch makes one edit.
-    Open {
-        at: &'static str,
-        login: &'static str,
-        kind: KindArg,
-        title: &'static str,
-        edit: Option<Edit>,
-    },
-    /// A player comments on matter `number`.
-    Comment {
-        at: &'static str,
-        number: MatterNumber,
-        login: &'static str,
-        body: &'static str,
-    },
-    /// The resolver runs.
-    Resolve { at: &'static str },
-}
-
-/// A change made on a proposal's branch: replace `from` by `to` in `path`.
-struct Edit {
-    path: &'static str,
-    from: &'static str,
-    to: &'static str,
-}
-
-const fn edit(path: &'static str, from: &'static str, to: &'static str) -> Option<Edit> {
-    Some(Edit { path, from, to })
-}
-
-/// The scripted game: five proposals (enacted on quorum after 12 h,
-/// self-killed, vetoed, passed by players deferring to the emperor,
-/// waiting on the 48-hour branch), a Call for Judgement, and an action
-/// by comment with a roll.
-const SCRIPT: &[Step] = &[
-    Step::Open {
-        at: "2030-03-02T00:00:00Z",
-        login: "ada-tinkers",
-        kind: KindArg::Proposal,
-        title: "Wind further",
-        edit: edit(
-            "rules/dynastic/springs.md",
-            "starts with three Springs",
-            // Quotes a rule, so the matter's diff shows a linked title.
-            "starts with four Springs (enough to Tinker twice and then Build, as “Cogs and Gadgets” allows)",
-        ),
-    },
-    Step::Open {
-        at: "2030-03-02T00:10:00Z",
-        login: "boris-b",
-        kind: KindArg::Proposal,
-        title: "A page of tips",
-        edit: edit(
-            "content/pages/how-to-play.md",
-            "\n+++\n",
-            "\n+++\nTip: read the ruleset first.\n\n",
-        ),
-    },
-    Step::Open {
-        at: "2030-03-02T00:20:00Z",
-        login: "dmitri-d",
-        kind: KindArg::Proposal,
-        title: "Cogs for everyone",
-        edit: edit(
-            "state/variables.toml",
-            "[players.Wren]\nsprings = 3",
-            "[players.Wren]\nsprings = 3\ncogs = 9",
-        ),
-    },
-    Step::Open {
-        at: "2030-03-02T00:30:00Z",
-        login: "cleo-c",
-        kind: KindArg::Proposal,
-        title: "A gift for Cleo",
-        edit: edit(
-            "state/variables.toml",
-            "[players.Cleo]\nsprings = 1",
-            "[players.Cleo]\nsprings = 3",
-        ),
-    },
-    Step::Open {
-        at: "2030-03-02T00:40:00Z",
-        login: "ada-tinkers",
-        kind: KindArg::Proposal,
-        title: "Slower victory",
-        edit: edit("rules/dynastic/clockwork-victory.md", "three", "four"),
-    },
-    Step::Open {
-        at: "2030-03-02T00:50:00Z",
-        login: "ada-tinkers",
-        kind: KindArg::Cfj,
-        title: "Boris's cogs were miscounted",
-        edit: None,
-    },
-    Step::Comment {
-        at: "2030-03-02T01:00:00Z",
-        number: MatterNumber(1),
-        login: "boris-b",
-        body: "FOR",
-    },
-    Step::Comment {
-        at: "2030-03-02T01:05:00Z",
-        number: MatterNumber(1),
-        login: "dmitri-d",
-        body: "FOR, winding is fun",
-    },
-    Step::Comment {
-        at: "2030-03-02T01:10:00Z",
-        number: MatterNumber(2),
-        login: "boris-b",
-        body: "On second thought this belongs elsewhere. AGAINST",
-    },
-    Step::Comment {
-        at: "2030-03-02T01:15:00Z",
-        number: MatterNumber(3),
-        login: "wren-w",
-        body: "VETO: that would flood the game with cogs.",
-    },
-    Step::Comment {
-        at: "2030-03-02T01:20:00Z",
-        number: MatterNumber(4),
-        login: "boris-b",
-        body: "DEF",
-    },
-    Step::Comment {
-        at: "2030-03-02T01:25:00Z",
-        number: MatterNumber(4),
-        login: "dmitri-d",
-        body: "DEFERENTIAL",
-    },
-    Step::Comment {
-        at: "2030-03-02T01:30:00Z",
-        number: MatterNumber(4),
-        login: "wren-w",
-        body: "FOR",
-    },
-    Step::Comment {
-        at: "2030-03-02T01:35:00Z",
-        number: MatterNumber(5),
-        login: "boris-b",
-        body: "AGAINST",
-    },
-    Step::Comment {
-        at: "2030-03-02T01:40:00Z",
-        number: MatterNumber(5),
-        login: "cleo-c",
-        body: "> four? AGAINST\n\nFOR",
-    },
-    Step::Comment {
-        at: "2030-03-02T02:00:00Z",
-        number: MatterNumber(6),
-        login: "boris-b",
-        body: "FOR",
-    },
-    Step::Comment {
-        at: "2030-03-02T02:05:00Z",
-        number: MatterNumber(6),
-        login: "cleo-c",
-        body: "FOR",
-    },
-    Step::Open {
-        at: "2030-03-02T02:10:00Z",
-        login: "boris-b",
-        kind: KindArg::Action,
-        title: "Winding up",
-        edit: None,
-    },
-    Step::Comment {
-        at: "2030-03-02T02:15:00Z",
-        number: MatterNumber(7),
-        login: "boris-b",
-        body: "ROLL DICE6 for luck\nADD springs DICE6\nADD cogs -1",
-    },
-    Step::Resolve {
-        at: "2030-03-02T06:00:00Z",
-    },
-    Step::Resolve {
-        at: "2030-03-02T13:00:00Z",
-    },
-];
-
-/// How each matter must end: number, kind, outcome (`enacted`, `failed`, or
-/// `pending` for no record yet).
-const EXPECTED: &[(MatterNumber, &str, &str)] = &[
-    (MatterNumber(1), "proposal", "enacted"),
-    (MatterNumber(2), "proposal", "failed"),
-    (MatterNumber(3), "proposal", "failed"),
-    (MatterNumber(4), "proposal", "enacted"),
-    (MatterNumber(5), "proposal", "pending"),
-    (MatterNumber(6), "cfj", "enacted"),
-];
-
 /// Runs `gitnomic demo`.
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let dir = &args.dir;
-    create_game(dir)?;
+    make::demo_game(dir)?;
     say!(
         "A new game repository in {}, from the game bundled in gitnomic.\n",
         dir.display()
@@ -243,11 +50,11 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
                 opened += 1;
                 let branch = edit
                     .as_ref()
-                    .map(|e| make_branch(&repo, dir, MatterNumber(opened), e, at))
+                    .map(|e| make::demo_branch(&repo, dir, MatterNumber(opened), e, at))
                     .transpose()?;
                 let open = OpenArgs {
                     author: (*login).into(),
-                    kind: Some(*kind),
+                    kind: Some(kind_arg(*kind)),
                     title: (*title).into(),
                     body: String::new(),
                     branch,
@@ -341,115 +148,7 @@ fn at_time(global: &GlobalArgs, dir: &Path, at: &str) -> anyhow::Result<GlobalAr
     })
 }
 
-/// The file in a demo game's git directory that says the demo made it:
-/// only such a directory is ever replaced.
-const MARKER: &str = "gitnomic-demo";
-
-/// Writes the game bundled in the binary into `dir` and makes it a
-/// repository (`--root` plays no part: the script fits the bundled game).
-/// It is made beside `dir` and put in place whole, marker and all, so a
-/// demo killed half-way never leaves a game the next one would refuse.
-fn create_game(dir: &Path) -> anyhow::Result<()> {
-    if dir.exists() && std::fs::read_dir(dir)?.next().is_some() {
-        replace_earlier_demo(dir)?;
-    }
-    let staging = Staging::beside(dir, "demo")?;
-    for file in &crate::game::bundle::game_files() {
-        staging.write(&file.path, file.text.as_bytes(), false)?;
-    }
-    // The site is built into public/: ignored, as in a new game, so a
-    // player's `git add -A` never commits it.
-    staging.write(
-        ".gitignore",
-        crate::setup::new_game::GITIGNORE.as_bytes(),
-        false,
-    )?;
-    let stamp = Stamp {
-        name: "gitnomic demo",
-        email: "demo@localhost",
-        at: Timestamp::parse("2030-03-01T00:00:00Z")?,
-    };
-    Repo::init_with_work_tree(staging.path(), "main", "The bundled game", &stamp)?;
-    staging.write(&format!(".git/{MARKER}"), b"made by gitnomic demo\n", false)?;
-    staging.into_place(dir)
-}
-
-/// Removes an earlier demo game from `dir`: one the demo made (its marker
-/// is there) holding nothing of the player's (no file git does not ignore
-/// that is not committed). Anything else is refused, naming what is there.
-fn replace_earlier_demo(dir: &Path) -> anyhow::Result<()> {
-    let shown = dir.display();
-    if !dir.join(".git").join(MARKER).is_file() {
-        let mut names: Vec<String> = std::fs::read_dir(dir)?
-            .filter_map(Result::ok)
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        let what = if names.iter().any(|n| n == ".git") {
-            "a git repository the demo did not make"
-        } else {
-            "files the demo did not make"
-        };
-        bail!(
-            "{shown} holds {what} ({}): the demo replaces only a game it made itself; give it a new directory",
-            names.join(", ")
-        );
-    }
-    let own = Repo::open(dir)?.uncommitted_files()?;
-    if !own.is_empty() {
-        bail!(
-            "{shown} is an earlier demo game, but it holds files of yours that are not committed ({}): move them away, or give the demo a new directory",
-            own.join(", ")
-        );
-    }
-    let whole = dir.canonicalize()?;
-    if std::env::current_dir()
-        .and_then(|d| d.canonicalize())
-        .is_ok_and(|here| here == whole)
-    {
-        bail!(
-            "{shown} is an earlier demo game, and the directory you are in: the demo replaces it whole, which it cannot do from inside; run it from the parent directory (`cd .. && gitnomic demo {}`)",
-            whole.file_name().unwrap_or_default().to_string_lossy()
-        );
-    }
-    crate::staging::remove_whole(dir)
-        .with_context(|| format!("removing the earlier demo in {shown}"))
-}
-
-/// Makes branch `proposal-N` from main with one edit; returns its name.
-fn make_branch(
-    repo: &Repo,
-    dir: &Path,
-    n: MatterNumber,
-    edit: &Edit,
-    at: &str,
-) -> anyhow::Result<String> {
-    let text = std::fs::read_to_string(dir.join(edit.path))?;
-    if !text.contains(edit.from) {
-        bail!(
-            "the demo script no longer fits the bundled game: `{}` is not in {}",
-            edit.from,
-            edit.path
-        );
-    }
-    let branch = format!("proposal-{n}");
-    repo.create_branch(&branch, "main")?;
-    let stamp = Stamp {
-        name: "gitnomic demo",
-        email: "demo@localhost",
-        at: Timestamp::parse(at)?,
-    };
-    repo.commit_file(
-        &branch,
-        edit.path,
-        &text.replacen(edit.from, edit.to, 1),
-        "Proposed change",
-        &stamp,
-    )?;
-    Ok(branch)
-}
-
-/// Compares the records on main with [`EXPECTED`].
+/// Compares the records on main with the script's.
 fn verify(dir: &Path) -> anyhow::Result<Vec<String>> {
     let files = load::read(
         &Origin::Revision {
@@ -458,37 +157,16 @@ fn verify(dir: &Path) -> anyhow::Result<Vec<String>> {
         },
         GAME_DIRS,
     )?;
-    let (records, problems) = crate::record::parse_records(&files, Vec::new());
-    let mut failures: Vec<String> = problems.iter().map(ToString::to_string).collect();
-    for (number, kind, outcome) in EXPECTED {
-        let found = records.iter().find(|r| r.number == *number);
-        let actual = found.map_or("pending".to_string(), |r| {
-            format!("{:?}", r.outcome).to_lowercase()
-        });
-        let actual_kind = found.map(|r| format!("{:?}", r.kind).to_lowercase());
-        if actual != *outcome || actual_kind.is_some_and(|k| k != *kind) {
-            failures.push(format!(
-                "#{number} should be {outcome} ({kind}), is {actual}"
-            ));
-        }
+    Ok(demo::verify(&files))
+}
+
+/// A kind of matter as `play open` takes it.
+fn kind_arg(kind: Kind) -> KindArg {
+    match kind {
+        Kind::Proposal => KindArg::Proposal,
+        Kind::Cfj => KindArg::Cfj,
+        Kind::Dov => KindArg::Dov,
+        Kind::Action => KindArg::Action,
+        Kind::Ascension => KindArg::Ascension,
     }
-    // The action by comment rolled, and every roll verifies.
-    let logs: Vec<_> = files
-        .iter()
-        .filter(|f| f.path.starts_with("content/rolls/"))
-        .collect();
-    if logs.is_empty() {
-        failures.push("#7 should have a dice log under content/rolls/".into());
-    }
-    for file in logs {
-        match crate::record::rolls::RollLog::parse(&file.text) {
-            Ok(log) => failures.extend(
-                crate::record::rolls::verify(&log)
-                    .iter()
-                    .map(ToString::to_string),
-            ),
-            Err(why) => failures.push(format!("{}: {why}", file.path)),
-        }
-    }
-    Ok(failures)
 }

@@ -4,17 +4,17 @@
 //! Reads the dump (and hints), imports it with the pure importer, checks
 //! the round trip, then either lists the rules or writes the game files.
 //! Writing goes to a directory beside the target first and is moved into
-//! place with renames ([`Staging`]), so a failure leaves nothing half-written.
+//! place with renames ([`make::imported_rules`]), so a failure leaves
+//! nothing half-written.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
 
 use super::{EXIT_OK, GlobalArgs};
-use crate::import::{self, Contents, Hints, Imported, blognomic, files, hints, plain};
-use crate::source::SourceFile;
-use crate::staging::Staging;
+use crate::import::{self, Contents, Hints, blognomic, files, hints, plain};
+use crate::make;
 
 /// Arguments of `gitnomic import`.
 #[derive(Debug, clap::Args)]
@@ -128,9 +128,9 @@ fn ruleset(args: &RulesetArgs) -> anyhow::Result<ExitCode> {
     }
     match &args.out {
         Some(out) if !args.list => {
-            write(out, &imported, &rules, args.force)?;
-            say!("{}", preset_line(&imported));
-            say!("{}", question_line(&imported));
+            make::imported_rules(out, &imported, &rules, args.force)?;
+            say!("{}", imported.preset_line());
+            say!("{}", imported.question_line());
             say!(
                 "imported {} rules in {} sections into {} (terms: {} / {}, {} / {})",
                 imported.rules.len(),
@@ -143,8 +143,8 @@ fn ruleset(args: &RulesetArgs) -> anyhow::Result<ExitCode> {
             );
         }
         _ => {
-            eprintln!("{}", preset_line(&imported));
-            eprintln!("{}", question_line(&imported));
+            eprintln!("{}", imported.preset_line());
+            eprintln!("{}", imported.question_line());
             if args.list {
                 let ruleset = plain::ruleset(&rules, &imported.terms).with_context(context)?;
                 for rule in &ruleset.rules {
@@ -154,65 +154,4 @@ fn ruleset(args: &RulesetArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::from(EXIT_OK))
-}
-
-/// Which preset was chosen (and where it is declared), or why none was.
-fn preset_line(imported: &Imported) -> String {
-    match &imported.preset {
-        Some(p) => format!(
-            "{}; declared in the [params] of rule `{}`",
-            imported.preset_note, p.rule
-        ),
-        None => imported.preset_note.clone(),
-    }
-}
-
-/// How many questions the text leaves open, and how many numbers hang on them.
-fn question_line(imported: &Imported) -> String {
-    let total = imported.rules.len();
-    match imported.questions.len() {
-        0 => format!("0 questions: nothing in the text leaves a number of the {total} rules open"),
-        n => format!(
-            "{n} question{}, each asked in a warning above, the most numbers hanging on it first ({} of {total} rules' numbers hang on them, each marked in its file's front matter when written): answer them with [numbers] hints, or write them with --questions FILE",
-            if n == 1 { "" } else { "s" },
-            imported.in_doubt()
-        ),
-    }
-}
-
-/// Writes the rules (and missing state files) under `out` through a
-/// directory beside it: the whole game when `out` does not exist, else
-/// `rules/` (exchanged with the old one, which goes with the staging
-/// directory) and each new state file.
-fn write(out: &Path, imported: &Imported, rules: &[SourceFile], force: bool) -> anyhow::Result<()> {
-    let rules_dir = out.join("rules");
-    if holds_files(&rules_dir) && !force {
-        bail!(
-            "{} already holds rules: use --force to replace them",
-            rules_dir.display()
-        );
-    }
-    let state: Vec<SourceFile> = files::state_files(imported)
-        .into_iter()
-        .filter(|f| !out.join(&f.path).exists())
-        .collect();
-    let staging = Staging::beside(out, "import")?;
-    for file in rules.iter().chain(&state) {
-        staging.write(&file.path, file.text.as_bytes(), false)?;
-    }
-    if !out.exists() {
-        return staging.into_place(out);
-    }
-    staging.replace("rules", out)?;
-    for file in &state {
-        staging.replace(&file.path, out)?;
-    }
-    Ok(())
-}
-
-fn holds_files(dir: &Path) -> bool {
-    walkdir::WalkDir::new(dir)
-        .into_iter()
-        .filter_map(Result::ok)
-        .any(|e| e.file_type().is_file())
 }

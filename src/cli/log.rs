@@ -8,6 +8,7 @@ use crate::gamestate::set_value::{COLLECTIONS_FILE, VARIABLES_FILE};
 use crate::git::Repo;
 use crate::load::dice::versions;
 use crate::record::changelog;
+use crate::resolve::Context;
 
 /// Arguments of `gitnomic log`.
 #[derive(Debug, clap::Args)]
@@ -27,14 +28,8 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     let collections = repo.file_history(&global.base, COLLECTIONS_FILE)?;
     let vars = versions(&variables);
     let items = versions(&collections);
-    let game = crate::game::Game::check(&crate::load::read(
-        &crate::load::Origin::Revision {
-            repo: global.root.clone(),
-            rev: global.base.clone(),
-        },
-        crate::game::GAME_DIRS,
-    )?);
-    let state = game.state.as_ref();
+    let cx = Context::on(repo, &global.root, &global.base)?;
+    let state = cx.state();
     let wanted = |c: &changelog::Change| {
         let player_ok = args
             .player

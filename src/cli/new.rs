@@ -1,20 +1,16 @@
 //! `gitnomic new DIR`: a fresh game made from the bundled one, as a git
 //! repository with a first commit, ready to push to a forge. Written into
 //! a directory beside DIR and renamed into place only once it is whole and
-//! passes `check`, so a failure never leaves half a game.
+//! passes `check`, so a failure never leaves half a game
+//! ([`crate::make::new_game`]).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context as _, bail};
-
 use super::{EXIT_OK, GlobalArgs};
-use crate::game::GAME_DIRS;
 use crate::game::Game;
-use crate::git::{Repo, Stamp, configured_identity};
-use crate::load::{self, Origin};
+use crate::make;
 use crate::setup::new_game::{self, Actions, NewGame};
-use crate::staging::Staging;
 
 /// Arguments of `gitnomic new`.
 #[derive(Debug, clap::Args)]
@@ -44,18 +40,7 @@ pub struct Args {
 /// Runs `gitnomic new`.
 pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let dir = &args.dir;
-    if dir.exists() {
-        let empty = std::fs::read_dir(dir)
-            .with_context(|| format!("{} exists and cannot be read", dir.display()))?
-            .next()
-            .is_none();
-        if !empty {
-            bail!(
-                "{} already exists and is not empty: give `gitnomic new` a new or empty directory",
-                dir.display()
-            );
-        }
-    }
+    make::refuse_nonempty(dir)?;
     // A game is played on GitHub unless another forge is named.
     let actions = global.forge.actions().unwrap_or(Actions::GitHub);
     let players = args
@@ -77,43 +62,9 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         .map(|f| (f.path, f.bytes, f.executable))
         .collect();
     let files = new_game::files(&bundle, &spec)?;
-    let staging = Staging::beside(dir, "new")?;
-    for file in &files {
-        staging.write(&file.path, &file.bytes, file.executable)?;
-    }
-    let game = checked(staging.path())?;
-    let (name, email) = configured_identity()
-        .unwrap_or_else(|| ("gitnomic new".into(), "gitnomic@localhost".into()));
-    let stamp = Stamp {
-        name: &name,
-        email: &email,
-        at: spec.now,
-    };
-    let state = game.state.as_ref().context("the new game has no state")?;
-    Repo::init_with_work_tree(
-        staging.path(),
-        &branch,
-        &format!("A new game of {}", state.name),
-        &stamp,
-    )?;
-    staging.into_place(dir)?;
+    let game = make::new_game(dir, &files, &branch, spec.now)?;
     report(dir, &game, &branch, args.players.is_empty(), spec.actions);
     Ok(ExitCode::from(EXIT_OK))
-}
-
-/// The written game, checked as `gitnomic check` would: a new game that
-/// would not check is never put in place.
-fn checked(root: &Path) -> anyhow::Result<Game> {
-    let files = load::read(&Origin::Dir(root.to_path_buf()), GAME_DIRS)?;
-    let game = Game::check(&files);
-    if !game.problems.is_empty() {
-        let problems: Vec<String> = game.problems.iter().map(ToString::to_string).collect();
-        bail!(
-            "the new game would not pass `gitnomic check`:\n{}",
-            problems.join("\n")
-        );
-    }
-    Ok(game)
 }
 
 /// Says what was made and what the admin does next.

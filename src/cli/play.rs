@@ -11,10 +11,8 @@ use anyhow::Context as _;
 use super::{EXIT_OK, GlobalArgs};
 use crate::forge::local::{LocalForge, NewMatter};
 use crate::forge::{Forge as _, Kind};
-use crate::game::GAME_DIRS;
-use crate::game::Game;
-use crate::load::{self, Origin};
 use crate::matter::MatterNumber;
+use crate::resolve::Context;
 
 /// The `play` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -230,14 +228,9 @@ pub(crate) fn run(play: &Play, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
 
 /// Whether `login` is an admin on the roster of the game on the base branch.
 fn is_admin(global: &GlobalArgs, login: &str) -> anyhow::Result<bool> {
-    let origin = Origin::Revision {
-        repo: global.root.clone(),
-        rev: global.base.clone(),
-    };
-    let game = Game::check(&load::read(&origin, GAME_DIRS)?);
-    Ok(game
-        .state
-        .as_ref()
+    let cx = Context::open(&global.root, &global.base)?;
+    Ok(cx
+        .state()
         .and_then(|s| s.player_by_login(login))
         .is_some_and(|p| p.admin))
 }
@@ -247,51 +240,19 @@ fn list(
     global: &GlobalArgs,
     now: crate::time::Timestamp,
 ) -> anyhow::Result<()> {
-    let origin = Origin::Revision {
-        repo: global.root.clone(),
-        rev: global.base.clone(),
-    };
-    let game = Game::check(&load::read(&origin, GAME_DIRS)?);
-    let repo = crate::git::Repo::open(&global.root)?;
-    let mut trial = crate::git::trial::GitTrial::open(&global.root, &global.base)?;
-    let planned = crate::resolve::driver::plan(forge, &game, &repo, &mut trial, now)?;
-    for line in &planned.plan.lines {
-        match (&line.fate, line.decision) {
-            // What may not stand is closed by the next run, as `check` says.
-            (crate::plan::Fate::Closed(why), _) => say!(
-                "#{} {}: not a matter, closed when the resolver next runs: {why}",
-                line.number,
-                line.kind
-            ),
-            // What the rules decide but a run cannot carry out, as `resolve` holds it.
-            (crate::plan::Fate::Held(why), _) => say!(
-                "#{} {}: {}",
-                line.number,
-                line.kind,
-                crate::matter::status::held(why)
-            ),
-            (crate::plan::Fate::Flawed(why), _) => say!(
-                "#{} {}: pending, but {}",
-                line.number,
-                line.kind,
-                crate::matter::status::flawed(why)
-            ),
-            (crate::plan::Fate::Refused(why), _) => say!(
-                "#{} {}: {}",
-                line.number,
-                line.kind,
-                crate::matter::status::refused(why)
-            ),
-            (crate::plan::Fate::Unread(why), _) => {
-                say!("#{} {}: not read this run: {why}", line.number, line.kind);
-            }
-            (outcome, "merge") => say!("#{} {}: {outcome}", line.number, line.kind),
-            _ => {}
-        }
+    let mut cx = Context::open(&global.root, &global.base)?;
+    let (game, repo, trial) = cx.planning()?;
+    let planned = crate::resolve::driver::plan(forge, game, repo, trial, now)?;
+    for line in planned
+        .plan
+        .lines
+        .iter()
+        .filter_map(crate::plan::Line::listed)
+    {
+        say!("{line}");
     }
-    let active = game
-        .state
-        .as_ref()
+    let active = cx
+        .state()
         .map(|s| crate::matter::status::active_players(s, now))
         .unwrap_or_default();
     let matter = |n: MatterNumber| planned.matters.get(&n);
@@ -302,63 +263,14 @@ fn list(
     Ok(())
 }
 
-/// A matter's thread as a player reads it on the forge: its header and
-/// description, then every comment oldest first, the status comment shown
-/// as text (its journal is for the resolver).
+/// A matter's thread as a player reads it on the forge.
 fn thread_text(forge: &LocalForge, number: MatterNumber) -> anyhow::Result<String> {
-    use std::fmt::Write as _;
     let info = forge
         .matter(number)
         .with_context(|| format!("no matter #{number} on the local forge"))?;
-    let kind = info
-        .kind()
-        .map_or("Not a matter".to_string(), |k| k.to_string());
     let open = forge.open_matters()?.iter().any(|m| m.number == number);
-    let state = match (&info.merge_commit, open) {
-        (Some(sha), _) => format!("merged as {}", short(&sha.0)),
-        (None, true) => "open".to_string(),
-        (None, false) => "closed".to_string(),
-    };
-    let title = info.subject_title();
-    let mut out = format!("{kind} #{number} “{title}” by @{}\n", info.author);
-    let _ = writeln!(
-        out,
-        "Opened {}; {state}.",
-        crate::matter::status::when(info.opened)
-    );
-    if let Some(head) = &info.head {
-        let _ = writeln!(out, "Head: {}", short(&head.0));
-    }
-    if !info.labels.is_empty() {
-        let _ = writeln!(out, "Labels: {}", info.labels.join(", "));
-    }
-    if !info.body.trim().is_empty() {
-        let _ = writeln!(out, "\n{}", info.body.trim_end());
-    }
-    for c in forge.comments(number)? {
-        let edited = c
-            .edited
-            .map(|t| format!(", edited {}", crate::matter::status::when(t)))
-            .unwrap_or_default();
-        let (who, body) = if forge.is_status(&c) {
-            (
-                "the resolver's status".to_string(),
-                crate::matter::journal::text_of(&c.body),
-            )
-        } else {
-            (format!("comment {}", c.id), c.body.trim_end())
-        };
-        let _ = writeln!(
-            out,
-            "\n--- {who}, by @{} at {}{edited}\n{body}",
-            c.author,
-            crate::matter::status::when(c.created)
-        );
-    }
-    Ok(out)
-}
-
-/// The first 8 characters of a commit id, as people quote them.
-fn short(sha: &str) -> &str {
-    sha.get(..8).unwrap_or(sha)
+    let comments = forge.comments(number)?;
+    Ok(crate::matter::thread::text(&info, open, &comments, &|c| {
+        forge.is_status(c)
+    }))
 }

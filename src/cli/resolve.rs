@@ -100,11 +100,11 @@ fn print(event: &Event<'_>, dry_run: bool, carried_any: &mut bool) {
         Event::Found(what) => say!("Note: {what}."),
         Event::BroughtForward { from, files } => say!(
             "Brought the checkout forward from {} to the branch ({files} files): a run stopped before it could.",
-            short(from)
+            crate::matter::thread::short(from)
         ),
         Event::WouldBringForward { from } => say!(
             "Note: the checkout holds {}, behind the branch; a real run brings it forward.",
-            short(from)
+            crate::matter::thread::short(from)
         ),
         Event::Planned(plan) => report(plan, dry_run),
         Event::Kept(number, sha) => {
@@ -161,9 +161,4 @@ fn report(plan: &Plan, dry_run: bool) {
             say!("  {step}");
         }
     }
-}
-
-/// The first 8 characters of a commit id.
-fn short(sha: &str) -> &str {
-    sha.get(..8).unwrap_or(sha)
 }

@@ -59,6 +59,19 @@ pub struct Game {
 }
 
 impl Game {
+    /// What `check` says of a game without problems: how many rules,
+    /// sections, parameters and players.
+    pub fn summary(&self) -> String {
+        let players = self.state.as_ref().map_or(0, |s| s.players.len());
+        format!(
+            "ok: {} rules in {} sections, {} parameters, {} players",
+            self.ruleset.rules.len(),
+            self.ruleset.sections.len(),
+            self.ruleset.params.len(),
+            players
+        )
+    }
+
     /// The words the game defines, lowercase: the words of its glossary's
     /// terms, its player and emperor terms, its variables, collections and
     /// parameters. Changing one is never a typo fix (see

@@ -38,6 +38,9 @@ pub enum Said {
         line: String,
         /// Why it is not an instruction.
         why: String,
+        /// Whether it asked for a roll (`ROLL`): the dice log says why it
+        /// is not one; an action's status answers the commands.
+        roll: bool,
     },
 }
 
@@ -144,6 +147,7 @@ pub fn read(body: &str) -> Vec<Said> {
         out.push(said.unwrap_or_else(|why| Said::Bad {
             line: line.to_string(),
             why,
+            roll: word == "ROLL",
         }));
     }
     // A command written right after a quoted line is part of the quote as
@@ -154,6 +158,7 @@ pub fn read(body: &str) -> Vec<Said> {
             out.push(Said::Bad {
                 line: line.to_string(),
                 why: "it continues the quoted line above it, so it is part of the quote; leave a blank line after a quote".into(),
+                roll: word == "ROLL",
             });
         }
     }
@@ -492,5 +497,26 @@ mod tests {
         assert!(why("ADD a.b.c.d 1").contains("is not a variable"));
         assert!(why("SET a..c 1").contains("is not a variable name"));
         assert!(why("SET .x 1").contains("is not a variable name"));
+    }
+
+    /// A bad line says whether it asked for a roll, so the dice log and an
+    /// action's answers each take theirs without reading the words.
+    #[test]
+    fn a_bad_line_says_whether_it_was_a_roll() {
+        let rolls = |body: &str| -> Vec<bool> {
+            read(body)
+                .iter()
+                .filter_map(|s| match s {
+                    Said::Bad { roll, .. } => Some(*roll),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(
+            rolls("ROLL lots\nSET springs\nREMOVE gadgets"),
+            [true, false, false]
+        );
+        assert_eq!(rolls("> quoted\nROLL DICE6"), [true]);
+        assert_eq!(rolls("> quoted\nSET springs 1"), [false]);
     }
 }

@@ -19,8 +19,11 @@ pub struct GitTrial {
     repo: Repo,
     /// The branch's name.
     branch: String,
-    /// The branch's tip, where pull requests fork from.
+    /// Where pull requests fork from: the branch's tip, or a merge of it
+    /// the plan made in memory (see [`Trial::merges`]).
     base: git2::Oid,
+    /// The branch's tip when opened.
+    tip: git2::Oid,
 }
 
 impl GitTrial {
@@ -39,7 +42,14 @@ impl GitTrial {
             repo,
             branch: branch.to_string(),
             base,
+            tip: base,
         })
+    }
+
+    /// Forgets the merges an earlier plan made in memory: pull requests
+    /// fork from the branch's tip again, as a new plan starts.
+    pub fn restart(&mut self) {
+        self.base = self.tip;
     }
 
     /// The branch's name.
@@ -110,14 +120,19 @@ impl GitTrial {
             None => self.base,
         };
         let head = self.commit(head)?;
-        let fork =
-            self.repo
-                .inner
-                .merge_base(tip, head.id())
-                .map_err(|e| TrialError::Unrelated {
+        // Git says "not found" when the two share no commit; anything else
+        // is the repository's own trouble, not the head's.
+        let fork = self
+            .repo
+            .inner
+            .merge_base(tip, head.id())
+            .map_err(|e| match e.code() {
+                git2::ErrorCode::NotFound => TrialError::Unrelated {
                     head: head.id().to_string(),
                     why: e.message().to_string(),
-                })?;
+                },
+                _ => git_err(&e),
+            })?;
         self.repo.inner.find_commit(fork).map_err(|e| git_err(&e))
     }
 }
@@ -252,4 +267,47 @@ impl Trial for GitTrial {
 /// Git's own words for a failure, as the repository's trouble.
 fn git_err(e: &git2::Error) -> TrialError {
     TrialError::Repository(e.message().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A commit of one file holding `text`, with `parents`, on no branch (or on `branch`).
+    fn commit(
+        repo: &git2::Repository,
+        branch: Option<&str>,
+        text: &str,
+        parents: &[&git2::Commit<'_>],
+    ) -> git2::Oid {
+        let blob = repo.blob(text.as_bytes()).unwrap();
+        let mut tree = repo.treebuilder(None).unwrap();
+        tree.insert("a.md", blob, 0o100_644).unwrap();
+        let tree = repo.find_tree(tree.write().unwrap()).unwrap();
+        let who = git2::Signature::new("p", "p@localhost", &git2::Time::new(0, 0)).unwrap();
+        let refname = branch.map(|b| format!("refs/heads/{b}"));
+        repo.commit(refname.as_deref(), &who, &who, "c", &tree, parents)
+            .unwrap()
+    }
+
+    /// Git's "no merge base" is a head sharing no history with the branch
+    /// (the door reads such a pull request against the base), told apart
+    /// from the repository's own trouble.
+    #[test]
+    fn a_head_sharing_no_history_is_unrelated() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = git2::Repository::init(dir.path()).unwrap();
+        let tip = commit(&repo, Some("main"), "tip", &[]);
+        let tip = repo.find_commit(tip).unwrap();
+        let child = commit(&repo, None, "child", &[&tip]);
+        let orphan = commit(&repo, None, "orphan", &[]);
+        let trial = GitTrial::open(dir.path(), "main").unwrap();
+        let fork = trial.fork_tree(&HeadSha(child.to_string()), None).unwrap();
+        assert_eq!(fork.0, tip.tree_id().to_string());
+        let unrelated = trial.fork_tree(&HeadSha(orphan.to_string()), None);
+        assert!(
+            matches!(unrelated, Err(TrialError::Unrelated { .. })),
+            "{unrelated:?}"
+        );
+    }
 }

@@ -248,6 +248,32 @@ pub struct Imported {
 }
 
 impl Imported {
+    /// Which preset was chosen (and where it is declared), or why none was.
+    pub fn preset_line(&self) -> String {
+        match &self.preset {
+            Some(p) => format!(
+                "{}; declared in the [params] of rule `{}`",
+                self.preset_note, p.rule
+            ),
+            None => self.preset_note.clone(),
+        }
+    }
+
+    /// How many questions the text leaves open, and how many numbers hang on them.
+    pub fn question_line(&self) -> String {
+        let total = self.rules.len();
+        match self.questions.len() {
+            0 => format!(
+                "0 questions: nothing in the text leaves a number of the {total} rules open"
+            ),
+            n => format!(
+                "{n} question{}, each asked in a warning above, the most numbers hanging on it first ({} of {total} rules' numbers hang on them, each marked in its file's front matter when written): answer them with [numbers] hints, or write them with --questions FILE",
+                if n == 1 { "" } else { "s" },
+                self.in_doubt()
+            ),
+        }
+    }
+
     /// How many rules' numbers are in doubt.
     pub fn in_doubt(&self) -> usize {
         self.rules.iter().filter(|r| r.doubt.is_some()).count()

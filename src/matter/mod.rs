@@ -8,6 +8,7 @@ pub mod collected;
 pub mod journal;
 pub mod labels;
 pub mod status;
+pub mod thread;
 
 use std::fmt;
 

@@ -74,7 +74,11 @@ impl Planner<'_> {
                             Err(why) => format!("`{}`: not done: {why}", cmd.line),
                         }
                     }
-                    Said::Bad { line, why } if !line.starts_with("ROLL") => {
+                    Said::Bad {
+                        line,
+                        why,
+                        roll: false,
+                    } => {
                         format!("`{line}`: not a command: {why}")
                     }
                     _ => continue,

@@ -234,6 +234,28 @@ pub(crate) struct Line {
     pub reasons: Vec<String>,
 }
 
+impl Line {
+    /// What `play list` says of this line above the tallies: what the next
+    /// run closes (as `check` says), holds or refuses (as `resolve` does),
+    /// what stays pending flawed or unread, and what needs no vote; a
+    /// voted matter's tally says the rest.
+    pub(crate) fn listed(&self) -> Option<String> {
+        use crate::matter::status::{flawed, held, refused};
+        let (number, kind) = (self.number, self.kind);
+        Some(match (&self.fate, self.decision) {
+            (Fate::Closed(why), _) => {
+                format!("#{number} {kind}: not a matter, closed when the resolver next runs: {why}")
+            }
+            (Fate::Held(why), _) => format!("#{number} {kind}: {}", held(why)),
+            (Fate::Flawed(why), _) => format!("#{number} {kind}: pending, but {}", flawed(why)),
+            (Fate::Refused(why), _) => format!("#{number} {kind}: {}", refused(why)),
+            (Fate::Unread(why), _) => format!("#{number} {kind}: not read this run: {why}"),
+            (outcome, "merge") => format!("#{number} {kind}: {outcome}"),
+            _ => return None,
+        })
+    }
+}
+
 impl fmt::Display for Line {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.decision {

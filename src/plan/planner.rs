@@ -19,10 +19,6 @@ use crate::record::{Failure, Outcome};
 use crate::ruleset::diff::{RuleChange, diff};
 use crate::time::Timestamp;
 
-/// How the engine begins the reason a matter is no valid matter of its kind
-/// (its author was not active, it was over a limit or posted in a hiatus).
-const NOT_VALID: &str = "not a valid ";
-
 /// Who resolves matters, in records.
 const RESOLVED_BY: &str = "gitnomic resolve";
 
@@ -260,8 +256,19 @@ impl Planner<'_> {
 
     /// The engine's decisions on `matters` against the prospect's game.
     fn decide(&self, matters: &[&Collected], look_ahead: bool) -> Result<Run, PlanError> {
+        let snap = self.snapshot_of(matters)?;
+        Ok(if look_ahead {
+            engine::resolve(&snap, self.now)
+        } else {
+            engine::decide(&snap, self.now)
+        })
+    }
+
+    /// What the engine decides `matters` on: the game as it will be, with
+    /// the DoV whose Ascension Address it awaits, if known.
+    fn snapshot_of(&self, matters: &[&Collected]) -> Result<engine::Snapshot, PlanError> {
         let crowned = self.crowned.filter(|_| awaits_address(&self.prospect.game));
-        decide_on(&self.prospect.game, crowned, matters, self.now, look_ahead)
+        snapshot_on(&self.prospect.game, crowned, matters)
     }
 
     /// The game of a tree, read and checked once.
@@ -362,11 +369,11 @@ impl Planner<'_> {
         run: &Run,
         pending: &mut Vec<&Collected>,
     ) -> Result<bool, PlanError> {
+        let invalid = engine::invalid(&self.snapshot_of(pending)?, self.now);
         let mut closed = Vec::new();
         for d in &run.decisions {
-            let invalid = d.reasons.iter().find(|r| r.starts_with(NOT_VALID));
             let matter = pending.iter().find(|m| m.info.number == d.id);
-            if let (Decision::Wait, Some(why), Some(m)) = (d.decision, invalid, matter) {
+            if let (Decision::Wait, Some(why), Some(m)) = (d.decision, invalid.get(&d.id), matter) {
                 self.not_a_matter(m, why)?;
                 closed.push(d.id);
             }
@@ -490,7 +497,7 @@ impl Planner<'_> {
             }
             None => self.prospect.game.clone(),
         };
-        let run = decide_on(&then, None, &[m], resolution.at, false)?;
+        let run = engine::decide(&snapshot_on(&then, None, &[m])?, resolution.at);
         let Some(mut d) = run.get(n).cloned() else {
             return Ok(false);
         };
@@ -737,15 +744,13 @@ impl Planner<'_> {
     }
 }
 
-/// The engine's decisions on `matters` against `game` at `now`, with the
-/// DoV `crowned` whose Ascension Address the game awaits, if known.
-fn decide_on(
+/// The engine's input for `matters` against `game`, with the DoV
+/// `crowned` whose Ascension Address the game awaits, if known.
+fn snapshot_on(
     game: &Game,
     crowned: Option<crate::engine::Crowned>,
     matters: &[&Collected],
-    now: Timestamp,
-    look_ahead: bool,
-) -> Result<Run, PlanError> {
+) -> Result<engine::Snapshot, PlanError> {
     let state = game.state.as_ref().ok_or_else(no_state)?;
     let params = game
         .params
@@ -757,11 +762,7 @@ fn decide_on(
         .collect();
     let mut snap = snapshot(state, params, engine_matters);
     snap.crowned = crowned;
-    Ok(if look_ahead {
-        engine::resolve(&snap, now)
-    } else {
-        engine::decide(&snap, now)
-    })
+    Ok(snap)
 }
 
 /// Whether `game` awaits an Ascension Address.

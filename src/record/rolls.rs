@@ -328,13 +328,16 @@ pub fn answer(log: Option<&RollLog>, comments: &[Seen<'_>]) -> Option<String> {
     }
     for c in comments {
         for said in commands::read(c.body) {
-            if let Said::Bad { line, why } = said {
-                if line.starts_with("ROLL") {
-                    lines.push(format!(
-                        "- @{} (comment {}): `{line}` is not a roll: {why}",
-                        c.by, c.id
-                    ));
-                }
+            if let Said::Bad {
+                line,
+                why,
+                roll: true,
+            } = said
+            {
+                lines.push(format!(
+                    "- @{} (comment {}): `{line}` is not a roll: {why}",
+                    c.by, c.id
+                ));
             }
         }
     }

@@ -6,36 +6,35 @@
 //! `--open` come through here; `cli` prints what it finds.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use anyhow::Context as _;
 
 use crate::forge::{Forge, ForgeError, HeadSha, Kind, MatterInfo, Push};
 use crate::game::{GAME_DIRS, Game};
-use crate::git::Repo;
-use crate::git::trial::GitTrial;
-use crate::load::{self, Origin};
+use crate::load;
 use crate::matter::admission::{self, Facts, Ledger, Posting, describe_changes};
 use crate::matter::journal::Journal;
 use crate::matter::labels::{HELD, RESOLVING, carries};
 use crate::matter::{MatterNumber, kind_changed};
-use crate::plan::Trial as _;
 use crate::plan::standing::{closing_journal, closing_text};
+use crate::plan::{TreeId, Trial as _, TrialError};
+use crate::resolve::Context;
 use crate::resolve::collect;
 use crate::resolve::driver::typo_judge;
 use crate::ruleset::diff::diff;
-use crate::time::Timestamp;
+use crate::time::{Span, Timestamp};
 
 /// What matters are judged with: the game on the default branch, and the
 /// matters open on the forge (the limits and the hiatus read them).
 pub(crate) struct Door<'a> {
     forge: &'a dyn Forge,
-    root: &'a Path,
-    branch: &'a str,
     now: Timestamp,
-    /// The repository, opened once for every matter judged.
-    repo: Repo,
-    base: Game,
+    /// The command's context: the repository and its trial merges, opened
+    /// once for every matter judged, and the game on the default branch.
+    cx: Context,
+    /// How long after a matter opens a change of its kind needs its
+    /// thread read (the base game's `kind_window_minutes`).
+    window: Span,
     open: Vec<MatterInfo>,
 }
 
@@ -57,25 +56,21 @@ impl Verdict {
 }
 
 impl<'a> Door<'a> {
-    /// The door of the game on `branch` of the repository at `root`.
-    pub(crate) fn open(
-        forge: &'a dyn Forge,
-        root: &'a Path,
-        branch: &'a str,
-        now: Timestamp,
-    ) -> anyhow::Result<Self> {
-        let repo = Repo::open(root)?;
-        let base = Game::check(&load::read_game_at(&repo, root, branch, GAME_DIRS)?);
-        if base.state.is_none() || base.params.is_none() {
-            anyhow::bail!("the game on {branch} cannot be read: {}", base.problems);
-        }
+    /// The door of the game of the context `cx`.
+    pub(crate) fn open(forge: &'a dyn Forge, cx: Context, now: Timestamp) -> anyhow::Result<Self> {
+        let (Some(_), Some(params)) = (cx.state(), cx.params()) else {
+            anyhow::bail!(
+                "the game on {} cannot be read: {}",
+                cx.branch,
+                cx.game.problems
+            );
+        };
+        let window = admission::kind_window(params);
         Ok(Door {
             forge,
-            root,
-            branch,
             now,
-            repo,
-            base,
+            window,
+            cx,
             open: forge.open_matters()?,
         })
     }
@@ -86,10 +81,12 @@ impl<'a> Door<'a> {
     }
 
     /// Judges one matter by the rules on the default branch.
-    pub(crate) fn judge(&self, info: &MatterInfo) -> anyhow::Result<Verdict> {
+    pub(crate) fn judge(&mut self, info: &MatterInfo) -> anyhow::Result<Verdict> {
         let (info, first_comment) = &self.with_kind_change(info)?;
         let number = info.number;
-        let repo = &self.repo;
+        let branch = self.cx.branch.clone();
+        let branch = branch.as_str();
+        let repo = &self.cx.repo;
         let fetch_first = |sha: &HeadSha| {
             format!(
                 "the head {sha} of #{number} is not in the local repository: fetch refs/pull/{number}/head first"
@@ -99,7 +96,7 @@ impl<'a> Door<'a> {
         // its head is not read.
         let unfit = match &info.head {
             Some(sha) => repo
-                .unfit_changes(self.branch, &sha.0)
+                .unfit_changes(branch, &sha.0)
                 .with_context(|| fetch_first(sha))?,
             None => Vec::new(),
         };
@@ -117,14 +114,22 @@ impl<'a> Door<'a> {
         // one; another pull request without one is read against the base.
         let action = info.kind() == Some(Kind::Action);
         let fork = match readable {
-            Some(sha) => match GitTrial::open(self.root, self.branch)?.fork_tree(sha, None) {
-                Ok(tree) => Some(Game::check(&load::read_revision(repo, &tree.0, GAME_DIRS)?)),
-                Err(why) if action => anyhow::bail!("#{number}: {why}"),
-                Err(_) => None,
-            },
+            Some(sha) => {
+                let found = self.cx.trial()?.fork_tree(sha, None);
+                match fork_of(found, action) {
+                    Ok(Some(tree)) => Some(Game::check(&load::read_revision(
+                        &self.cx.repo,
+                        &tree.0,
+                        GAME_DIRS,
+                    )?)),
+                    Ok(None) => None,
+                    Err(why) => anyhow::bail!("#{number}: {why}"),
+                }
+            }
             None => None,
         };
         let changed = self.changed_files(info)?;
+        let repo = &self.cx.repo;
         // The earlier matters' unreadable files too, where their heads are
         // here (as the plan judges them): such a matter counts for nothing.
         let earlier_unfit: BTreeMap<MatterNumber, Vec<String>> = self
@@ -133,7 +138,7 @@ impl<'a> Door<'a> {
             .filter(|m| m.number != number && changed.contains_key(&m.number))
             .filter_map(|m| {
                 let sha = m.head.as_ref()?;
-                Some((m.number, repo.unfit_changes(self.branch, &sha.0).ok()?))
+                Some((m.number, repo.unfit_changes(branch, &sha.0).ok()?))
             })
             .collect();
         let mut postings: Vec<Posting<'_>> = self
@@ -150,7 +155,7 @@ impl<'a> Door<'a> {
             .unfit(&unfit)
             .commented(*first_comment);
         postings.push(posting);
-        let ledger = Ledger::new(&self.base, self.branch, &postings);
+        let ledger = Ledger::new(&self.cx.game, branch, &postings);
         let verdict = admission::judge(
             &ledger,
             &Facts {
@@ -163,7 +168,7 @@ impl<'a> Door<'a> {
         let mut changes = head
             .as_ref()
             .map(|h| {
-                let from = fork.as_ref().map_or(&self.base.ruleset, |f| &f.ruleset);
+                let from = fork.as_ref().map_or(&self.cx.game.ruleset, |f| &f.ruleset);
                 describe_changes(&diff(from, &h.ruleset))
             })
             .unwrap_or_default();
@@ -191,12 +196,7 @@ impl<'a> Door<'a> {
         info: &MatterInfo,
     ) -> anyhow::Result<(MatterInfo, Option<Timestamp>)> {
         let mut info = info.clone();
-        // The door opens only on a game whose parameters read.
-        let window = self
-            .base
-            .params
-            .as_ref()
-            .map_or(crate::time::Span::seconds(0), admission::kind_window);
+        let window = self.window;
         info.kind_changed = kind_changed(&info, &self.forge.kind_events(&info, window)?);
         let early = info
             .kind_changed
@@ -221,7 +221,7 @@ impl<'a> Door<'a> {
     /// and one changing what its kind may not is no matter, counting
     /// towards nothing).
     fn changed_files(
-        &self,
+        &mut self,
         info: &MatterInfo,
     ) -> anyhow::Result<BTreeMap<MatterNumber, Vec<String>>> {
         let counted = |m: &MatterInfo| matches!(m.kind(), Some(Kind::Proposal | Kind::Dov));
@@ -229,8 +229,8 @@ impl<'a> Door<'a> {
             counted(info) && counted(m) && (m.opened, m.number) < (info.opened, info.number)
         };
         let mut changed = BTreeMap::new();
-        let earlier = self.open.iter().filter(|m| counts(m));
-        for m in std::iter::once(info).chain(earlier) {
+        let earlier: Vec<MatterInfo> = self.open.iter().filter(|m| counts(m)).cloned().collect();
+        for m in std::iter::once(info).chain(&earlier) {
             if let Some(head) = &m.head {
                 changed.insert(m.number, self.files_of(m.number, head)?);
             }
@@ -243,12 +243,12 @@ impl<'a> Door<'a> {
     /// or whose list is longer than a reply may be (GitHub's carries each
     /// file's diff), from the git diff of its fetched head `head` since it
     /// forked, which sees every file, as the planner reads them.
-    fn files_of(&self, number: MatterNumber, head: &HeadSha) -> anyhow::Result<Vec<String>> {
+    fn files_of(&mut self, number: MatterNumber, head: &HeadSha) -> anyhow::Result<Vec<String>> {
         match self.forge.changed_files(number) {
             Err(e @ (ForgeError::TooManyFiles { .. } | ForgeError::TooLarge { .. })) => {
                 tracing::info!("#{number}: {e}: its files are read from git");
-                let mut trial = GitTrial::open(self.root, self.branch)?;
-                trial
+                self.cx
+                    .trial()?
                     .changes(head)
                     .map(|c| c.paths)
                     .map_err(|why| anyhow::anyhow!("the files #{number} changes: {why}"))
@@ -328,22 +328,63 @@ pub(crate) fn note_push(
     forge: &dyn Forge,
     info: &MatterInfo,
     push: &Push,
-    root: &Path,
-    branch: &str,
+    cx: &Context,
 ) -> anyhow::Result<bool> {
-    let base_origin = Origin::Revision {
-        repo: root.to_path_buf(),
-        rev: branch.to_string(),
-    };
-    let base = Game::check(&load::read(&base_origin, GAME_DIRS)?);
-    let params = base
-        .params
-        .as_ref()
-        .with_context(|| format!("the game's parameters on {branch} are not valid"))?;
+    let params = cx
+        .params()
+        .with_context(|| format!("the game's parameters on {} are not valid", cx.branch))?;
     if info.kind().is_none() || info.head.is_none() {
         return Ok(false);
     }
-    let repo = Repo::open(root)?;
-    let judge = |old: &HeadSha, new: &HeadSha| typo_judge(&repo, forge, old, new);
+    let judge = |old: &HeadSha, new: &HeadSha| typo_judge(&cx.repo, forge, old, new);
     Ok(collect::note_push(forge, info, push, params, &judge)?)
+}
+
+/// The tree where a pull request forked, from what the trial found:
+/// an action's values are judged from there, so it must have one; for
+/// another pull request, a head sharing no history with the branch has
+/// none and is read against the base. Any other failure is the
+/// repository's trouble and is reported, not taken for "no fork".
+fn fork_of(found: Result<TreeId, TrialError>, action: bool) -> Result<Option<TreeId>, TrialError> {
+    match found {
+        Ok(tree) => Ok(Some(tree)),
+        Err(TrialError::Unrelated { .. }) if !action => Ok(None),
+        Err(why) => Err(why),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unrelated() -> TrialError {
+        TrialError::Unrelated {
+            head: "abc".into(),
+            why: "no merge base".into(),
+        }
+    }
+
+    #[test]
+    fn a_head_with_no_common_history_has_no_fork_but_for_an_action() {
+        assert_eq!(fork_of(Err(unrelated()), false), Ok(None));
+        assert_eq!(fork_of(Err(unrelated()), true), Err(unrelated()));
+        let tree = TreeId("t".into());
+        assert_eq!(fork_of(Ok(tree.clone()), false), Ok(Some(tree)));
+    }
+
+    /// The repository failing is not "no fork": it is reported, whatever
+    /// the kind of matter (it was once taken for "no fork" and the pull
+    /// request judged against the base).
+    #[test]
+    fn a_repository_failure_is_reported_not_taken_for_no_fork() {
+        let broken = TrialError::Repository("object file is corrupt".into());
+        for action in [false, true] {
+            assert_eq!(fork_of(Err(broken.clone()), action), Err(broken.clone()));
+        }
+        let missing = TrialError::Missing {
+            sha: HeadSha("abc".into()),
+            why: "not found".into(),
+        };
+        assert_eq!(fork_of(Err(missing.clone()), false), Err(missing));
+    }
 }

@@ -126,6 +126,9 @@ fn plan_once(
     }
     let closed = closed.as_deref().unwrap_or_default();
     let unfinished = unfinished(forge, closed, rules, &judge, now)?;
+    // A plan made again (a thread read afresh) starts from the branch as
+    // it is, not from the merges the first one made in memory.
+    trial.restart();
     let branch = trial.branch().to_string();
     let inputs = Inputs {
         base: Prospect {

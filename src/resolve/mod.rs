@@ -20,22 +20,21 @@
 
 mod carry;
 pub(crate) mod collect;
+pub(crate) mod context;
 pub(crate) mod door;
 pub(crate) mod driver;
 pub(crate) mod guard;
+pub(crate) mod propose;
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
+pub(crate) use context::{Context, ContextError};
 pub(crate) use guard::Busy;
 
 use crate::forge::{Forge, HeadSha};
-use crate::game::GAME_DIRS;
-use crate::game::Game;
-use crate::git::trial::GitTrial;
 use crate::git::{Forward, Repo, WorkTree};
-use crate::load;
 use crate::matter::MatterNumber;
 use crate::plan::{Effect, Fate, Plan, Step};
 use crate::time::Timestamp;
@@ -186,19 +185,16 @@ pub(crate) fn run(
         Some(taken.guard)
     };
     settle_checkout(&repo, request, report)?;
-    let game = game_on(&repo, request)?;
-    // Trial merges write to memory through a handle of their own (see
-    // `GitTrial`), so nothing planned can reach the repository on disk.
-    let mut trial =
-        GitTrial::open(request.root, base).context("cannot open the game's repository")?;
-    let planned = driver::plan(forge, &game, &repo, &mut trial, request.now)?;
+    let mut cx = game_on(repo, request)?;
+    let (game, repo, trial) = cx.planning().context("cannot open the game's repository")?;
+    let planned = driver::plan(forge, game, repo, trial, request.now)?;
     let plan = &planned.plan;
     report(Event::Planned(plan));
     if request.dry_run {
         return Ok(Ended::Done { held: held(plan) });
     }
     let in_the_way = repo
-        .untracked_at(base, &written_paths(&repo, base, &plan.steps)?)
+        .untracked_at(base, &written_paths(repo, base, &plan.steps)?)
         .context("reading the work tree")?;
     if !in_the_way.is_empty() {
         return Err(ResolveError::InTheWay {
@@ -209,7 +205,7 @@ pub(crate) fn run(
     }
     // Heads force-pushed away stay fetchable for the judging of later
     // pushes; a failure here costs no decision, so it is only reported.
-    match driver::pin_missing_heads(forge, &repo, planned.matters.values()) {
+    match driver::pin_missing_heads(forge, repo, planned.matters.values()) {
         Ok(pinned) => {
             for (number, sha) in &pinned {
                 report(Event::Kept(*number, sha));
@@ -250,18 +246,23 @@ pub(crate) fn run(
     Ok(ended)
 }
 
-/// The game on the default branch, checked.
-fn game_on(repo: &Repo, request: &Request<'_>) -> Result<Game, ResolveError> {
-    let files = load::read_game_at(repo, request.root, request.base, GAME_DIRS)
-        .context("cannot read the game")?;
-    let game = Game::check(&files);
-    if !game.problems.is_empty() {
+/// The run's context: the game on the default branch, checked. Trial
+/// merges write to memory through a handle of their own (see `GitTrial`),
+/// so nothing planned can reach the repository on disk.
+fn game_on(repo: Repo, request: &Request<'_>) -> Result<Context, ResolveError> {
+    let cx = Context::on(repo, request.root, request.base).map_err(|e| match e {
+        ContextError::Read(e) => anyhow::Error::new(e).context("cannot read the game"),
+        ContextError::Repository(e) => {
+            anyhow::Error::new(e).context("cannot open the game's repository")
+        }
+    })?;
+    if !cx.game.problems.is_empty() {
         return Err(ResolveError::Game {
             base: request.base.to_string(),
-            problems: game.problems.to_string(),
+            problems: cx.game.problems.to_string(),
         });
     }
-    Ok(game)
+    Ok(cx)
 }
 
 /// Refuses a checkout of the default branch holding the player's own

@@ -1,8 +1,10 @@
-//! Setting up a game: the files of a new one ([`new_game`]), and what a
+//! Setting up a game: the files of a new one ([`new_game`]), what a
 //! repository on a forge needs before a group can play there
-//! ([`doctor`]). Pure: the commands `new` and `doctor` gather the inputs
-//! and carry the results out.
+//! ([`doctor`]), and the demo's scripted game ([`demo`]). Pure: the
+//! commands `new`, `doctor` and `demo` gather the inputs and carry the
+//! results out.
 
+pub(crate) mod demo;
 pub(crate) mod doctor;
 pub(crate) mod doctor_forgejo;
 pub(crate) mod new_game;

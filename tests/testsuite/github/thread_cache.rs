@@ -4,7 +4,7 @@
 //! may not is seen once the copy is too old; and no decision is taken
 //! from a copy.
 
-use crate::fake::github::FakeGitHub;
+use crate::fake::github::{FakeGitHub, Item};
 use crate::game_test::GameTest;
 use crate::github::budget::{cache_file, run, run_aged};
 use crate::github::setup;
@@ -255,4 +255,49 @@ fn evidence() {
         .max()
         .unwrap();
     assert_eq!(pull["updated_at"].as_str(), Some(last_edit));
+}
+
+/// A plan made again after a kept thread is read afresh starts from the
+/// default branch as it is: the first plan's merge, made in memory, is not
+/// where the proposal forked from, so what it amends is still said (it
+/// once was not: the second plan read the proposal against itself).
+#[test]
+fn a_plan_made_again_after_a_fresh_read_says_what_the_proposal_amends() {
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    let rule = game
+        .read("rules/dynastic/springs.md")
+        .replace("starts with three Springs", "starts with four Springs");
+    let head = game.commit_on("p1", &[("rules/dynastic/springs.md", &rule)], "four");
+    let fake = FakeGitHub::start();
+    let mut pull = Item::pull(
+        1,
+        "Four springs",
+        "ada-tinkers",
+        "2030-01-01T00:00:00Z",
+        &head,
+    );
+    pull.labels = vec!["Proposal".into()];
+    pull.files = vec!["rules/dynastic/springs.md".into()];
+    fake.world().items.insert(1, pull);
+    {
+        let mut w = fake.world();
+        w.add_comment(1, "boris-b", "2030-01-01T01:10:00Z", "FOR");
+        w.add_comment(1, "dmitri-d", "2030-01-01T01:20:00Z", "FOR");
+    }
+    run(&game, &fake, "2030-01-01T02:00:00Z");
+    run(&game, &fake, "2030-01-01T02:00:00Z");
+    // A remark the copy misses: the run about to enact #1 reads it afresh
+    // and plans again.
+    fake.world()
+        .add_line_comment(1, "boris-b", "2030-01-01T03:00:00Z", "Nice.", None);
+    run_aged(&game, &fake, "2030-01-01T13:00:00Z", "48");
+    let w = fake.world();
+    assert_eq!(w.merges().len(), 1, "enacted");
+    let status = w.bot_comments(1).join("\n");
+    assert!(status.contains("Enacted"), "{status}");
+    assert!(
+        status.contains("This proposal amends 2.1 Springs."),
+        "{status}"
+    );
 }
