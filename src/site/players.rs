@@ -211,7 +211,8 @@ fn player_page(
         context.insert("home", &first);
         context.insert("p", &summary);
         context.insert("year", &shown);
-        context.insert("rows", list);
+        let rows = super::archive::rows_html(list, &super::context::root(&path), false);
+        context.insert("rows", &rows);
         context.insert("pager", &pager);
         Ok(context)
     };

@@ -236,7 +236,7 @@ impl Theme {
 /// Escapes text for HTML and XML text and double- or single-quoted
 /// attributes. Tera's default also escapes `/`, which every relative link
 /// would then carry as `&#x2F;`: correct, but ugly and larger.
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     for c in text.chars() {
         match c {
