@@ -821,7 +821,7 @@ mod tests {
         ];
         let rows: Vec<&MatterRow> = rows.iter().collect();
         let mut tera = tera::Tera::default();
-        tera.set_escape_fn(crate::site::theme::escape);
+        tera.set_escape_fn(super::super::theme::escape);
         tera.add_raw_template("loop.html", LOOP).unwrap();
         for (root, with_author) in [("", true), ("../../", true), ("../", false)] {
             let mut context = tera::Context::new();
