@@ -109,9 +109,9 @@ fn plan_once(
             Ok(matter) => matter,
             // A thread longer than a run reads costs its own matter this
             // run, never the others'.
-            Err(e @ ForgeError::TooLarge { .. }) => {
+            Err(e @ ForgeError::TooLarge { limit, .. }) => {
                 tracing::warn!("#{number}: not read this run: {e}");
-                unread.push(unread_line(number, kind, &e));
+                unread.push(unread_line(number, kind, limit, e.to_string()));
                 continue;
             }
             Err(e) => return Err(e.into()),
@@ -152,24 +152,21 @@ fn plan_once(
     Ok(Planned { plan, matters })
 }
 
-/// The plan's line for a matter whose thread was not read: it waits.
-fn unread_line(number: MatterNumber, kind: Kind, e: &ForgeError) -> crate::plan::Line {
-    let why = match e {
-        ForgeError::TooLarge { limit, .. } => {
-            let size = match limit % (1 << 20) {
-                0 => format!("{} MiB", limit >> 20),
-                _ => format!("{} KiB", limit.div_ceil(1 << 10)),
-            };
-            format!("its thread is longer than the {size} a run reads in one reply")
-        }
-        e => e.to_string(),
+/// The plan's line for a matter whose thread was not read, because a
+/// reply went over `limit` bytes (`error` says which): it waits.
+fn unread_line(number: MatterNumber, kind: Kind, limit: u64, error: String) -> crate::plan::Line {
+    let size = match limit % (1 << 20) {
+        0 => format!("{} MiB", limit >> 20),
+        _ => format!("{} KiB", limit.div_ceil(1 << 10)),
     };
     crate::plan::Line {
         number,
         kind,
         decision: "wait",
-        fate: crate::plan::Fate::Unread(why),
-        reasons: vec![e.to_string()],
+        fate: crate::plan::Fate::Unread(format!(
+            "its thread is longer than the {size} a run reads in one reply"
+        )),
+        reasons: vec![error],
     }
 }
 

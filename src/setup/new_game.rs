@@ -88,14 +88,16 @@ fn for_other_forge(path: &str, actions: Actions) -> bool {
 
 /// Where a bundled file goes, and what it says, for the forge asked for:
 /// on Gitea, Forgejo's workflows go to `.gitea/workflows/` and name
-/// `--forge gitea`.
-fn for_forge(path: &str, text: Option<String>, actions: Actions) -> (String, Option<String>) {
+/// `--forge gitea`; every other file stays as it is, unread.
+fn for_forge(path: &str, bytes: Vec<u8>, actions: Actions) -> (String, Vec<u8>) {
     match path.strip_prefix(".forgejo/workflows/") {
         Some(file) if actions == Actions::Gitea => (
             format!("{}{file}", actions.folder()),
-            text.map(|t| t.replace("--forge forgejo", "--forge gitea")),
+            String::from_utf8_lossy(&bytes)
+                .replace("--forge forgejo", "--forge gitea")
+                .into_bytes(),
         ),
-        _ => (path.to_string(), text),
+        _ => (path.to_string(), bytes),
     }
 }
 
@@ -300,11 +302,7 @@ pub(crate) fn files(
             }
             _ => bytes.to_vec(),
         };
-        let (path, bytes) =
-            match for_forge(path, String::from_utf8(bytes.clone()).ok(), game.actions) {
-                (path, Some(text)) => (path, text.into_bytes()),
-                (path, None) => (path, bytes),
-            };
+        let (path, bytes) = for_forge(path, bytes, game.actions);
         out.push(OutFile {
             path,
             bytes,

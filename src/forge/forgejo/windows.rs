@@ -27,14 +27,37 @@ pub(super) fn read_all(
     now: Timestamp,
 ) -> Result<Vec<Comment>, ForgeError> {
     match read(None, None) {
-        Err(ForgeError::TooLarge { .. }) => {
+        Err(e @ ForgeError::TooLarge { .. }) => {
             let mut found = BTreeMap::new();
-            // Forgejo reads `since` only when it is after the epoch.
-            within(read, Timestamp::from_unix(1), None, now, &mut found)?;
+            // Forgejo reads `since` only when it is after the epoch. The
+            // whole thread did not fit: its halves are read at once.
+            halves(read, Timestamp::from_unix(1), None, now, &mut found).unwrap_or(Err(e))?;
             Ok(found.into_values().collect())
         }
         read => read,
     }
+}
+
+/// Reads the two halves of the window from `since` to `before` (to `now`
+/// and open-ended, without it), oldest first; `None` when the window is a
+/// second and cannot be halved.
+fn halves(
+    read: &dyn Fn(Option<Timestamp>, Option<Timestamp>) -> Result<Vec<Comment>, ForgeError>,
+    since: Timestamp,
+    before: Option<Timestamp>,
+    now: Timestamp,
+    found: &mut BTreeMap<u64, Comment>,
+) -> Option<Result<(), ForgeError>> {
+    let end = before.unwrap_or(now).unix();
+    if end <= since.unix() {
+        return None;
+    }
+    let middle = Timestamp::from_unix(since.unix() + (end - since.unix()) / 2);
+    let later = Timestamp::from_unix(middle.unix() + 1);
+    Some(
+        within(read, since, Some(middle), now, found)
+            .and_then(|()| within(read, later, before, now, found)),
+    )
 }
 
 /// The comments updated from `since` to `before` (open-ended without it),
@@ -51,17 +74,8 @@ fn within(
             found.extend(comments.into_iter().map(|c| (c.id, c)));
             Ok(())
         }
-        Err(ForgeError::TooLarge { .. }) if before.unwrap_or(now) > since => {
-            let end = before.unwrap_or(now).unix();
-            let middle = Timestamp::from_unix(since.unix() + (end - since.unix()) / 2);
-            within(read, since, Some(middle), now, found)?;
-            within(
-                read,
-                Timestamp::from_unix(middle.unix() + 1),
-                before,
-                now,
-                found,
-            )
+        Err(e @ ForgeError::TooLarge { .. }) => {
+            halves(read, since, before, now, found).unwrap_or(Err(e))
         }
         Err(e) => Err(e),
     }
