@@ -278,7 +278,10 @@ mod tests {
         for (text, escaped) in [
             ("", ""),
             ("plain text, é and 🜂", "plain text, é and 🜂"),
-            ("<a href=\"x\">Ann's & Bob's</a>", "&lt;a href=&quot;x&quot;&gt;Ann&#39;s &amp; Bob&#39;s&lt;/a&gt;"),
+            (
+                "<a href=\"x\">Ann's & Bob's</a>",
+                "&lt;a href=&quot;x&quot;&gt;Ann&#39;s &amp; Bob&#39;s&lt;/a&gt;",
+            ),
             ("é&é<🜂>'\"", "é&amp;é&lt;🜂&gt;&#39;&quot;"),
             ("&&", "&amp;&amp;"),
         ] {
