@@ -12,6 +12,7 @@ mod archive;
 mod body;
 mod cache;
 mod context;
+mod escape;
 mod feed;
 pub mod ifvote;
 pub mod links;
