@@ -86,6 +86,10 @@ pub struct Writer<'w> {
     root: &'w Path,
     /// The directories made (or found) so far, relative to `root`.
     dirs: HashSet<String>,
+    /// Those of `dirs` this writer made: no file in them can already
+    /// hold the bytes, so none is read to compare (on a first build, that
+    /// is every file).
+    made: HashSet<String>,
     stats: WriteStats,
     /// Runs once, before the first file that changes: what the output's
     /// state stands for (a cache of what it holds) stops standing then.
@@ -102,6 +106,7 @@ impl<'w> Writer<'w> {
         Writer {
             root,
             dirs: HashSet::new(),
+            made: HashSet::new(),
             stats: WriteStats::default(),
             before_first: Some(Box::new(before_first)),
         }
@@ -115,12 +120,15 @@ impl<'w> Writer<'w> {
         let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
         if !self.dirs.contains(dir) {
             let full = self.root.join(dir);
+            if !full.is_dir() {
+                self.made.insert(dir.to_string());
+            }
             std::fs::create_dir_all(&full)
                 .map_err(|source| PublishError::Io { path: full, source })?;
             self.dirs.insert(dir.to_string());
         }
         let file = self.root.join(path);
-        if same_bytes(&file, text.as_bytes()) {
+        if !self.made.contains(dir) && same_bytes(&file, text.as_bytes()) {
             self.stats.unchanged += 1;
             return Ok(());
         }
