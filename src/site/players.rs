@@ -45,100 +45,142 @@ pub(crate) fn render(
     rows: &[MatterRow],
     newest: &[usize],
 ) -> Result<Vec<(String, String)>, SiteError> {
-    let records = &cx.game.records;
-    let mut by_author: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for &i in newest {
-        by_author
-            .entry(records[i].author.as_str())
-            .or_default()
-            .push(i);
-    }
-    let state = cx.game.state.as_ref();
-    // Each player's votes on resolved matters, newest matter first.
-    let mut votes: BTreeMap<&str, Vec<(usize, &str)>> = BTreeMap::new();
-    for &i in newest {
-        for v in &records[i].votes {
-            votes
-                .entry(v.player.as_str())
-                .or_default()
-                .push((i, v.vote.as_str()));
-        }
-    }
+    let played = Played::of(&cx.game.records, newest);
     let views: Vec<serde_json::Value> = cx
         .slugs
         .keys()
-        .map(|name| {
-            let mine = by_author.get(name.as_str()).map_or(&[][..], Vec::as_slice);
-            let on_roster = state.and_then(|s| s.player(name));
-            let mut view = serde_json::to_value(Tally::of(mine.iter().map(|&i| &records[i])))
-                .unwrap_or_default();
-            view["name"] = name.as_str().into();
-            view["url"] = cx.player_url(name).into();
-            view["anchor"] = row_anchor(cx, name).into();
-            view["on_roster"] = on_roster.is_some().into();
-            view["admin"] = on_roster.is_some_and(|p| p.admin).into();
-            view["joined"] = on_roster
-                .and_then(|p| p.joined)
-                .map(super::context::date)
-                .into();
-            let idle = on_roster.is_some_and(|p| p.idle.iter().any(|i| i.until.is_none()));
-            view["status"] = if idle { "idle" } else { "active" }.into();
-            view["roster_order"] = state
-                .and_then(|s| s.players.iter().position(|p| p.name == *name))
-                .into();
-            view["values"] = values_of(state, name).into();
-            let cast = votes.get(name.as_str()).map_or(&[][..], Vec::as_slice);
-            view["votes_cast"] = cast.len().into();
-            view["votes"] = cast
-                .iter()
-                .take(RECENT_VOTES)
-                .map(|&(i, vote)| {
-                    serde_json::json!({
-                        "number": records[i].number,
-                        "title": records[i].title,
-                        "url": rows[i].url,
-                        "vote": vote,
-                    })
-                })
-                .collect::<Vec<_>>()
-                .into();
-            view["awaiting"] = cx
-                .input
-                .pending
-                .matters
-                .iter()
-                .filter(|m| m.not_voted.iter().any(|n| n == name))
-                .map(|m| serde_json::json!({ "number": m.number, "title": m.title }))
-                .collect::<Vec<_>>()
-                .into();
-            view
-        })
+        .map(|name| view_of(cx, rows, &played, name))
         .collect();
-    // The roster first, in its order; then everyone else by name.
-    let (roster, others): (Vec<&serde_json::Value>, Vec<&serde_json::Value>) =
-        views.iter().partition(|v| v["on_roster"] == true);
-    let mut roster = roster;
-    roster.sort_by_key(|v| v["roster_order"].as_u64());
-    let log = super::log::rows(cx);
     let mut out = Vec::with_capacity(views.len() + 1);
+    out.extend(index_page(cx, &views)?);
+    out.extend(player_pages(cx, rows, &played, &views)?);
+    Ok(out)
+}
+
+/// What each player did in the resolved matters, newest matter first: the
+/// records they wrote, and their votes (by record index).
+struct Played<'r> {
+    authored: BTreeMap<&'r str, Vec<usize>>,
+    votes: BTreeMap<&'r str, Vec<(usize, &'r str)>>,
+}
+
+impl<'r> Played<'r> {
+    fn of(records: &'r [crate::record::Record], newest: &[usize]) -> Played<'r> {
+        let mut played = Played {
+            authored: BTreeMap::new(),
+            votes: BTreeMap::new(),
+        };
+        for &i in newest {
+            let record = &records[i];
+            played
+                .authored
+                .entry(record.author.as_str())
+                .or_default()
+                .push(i);
+            for v in &record.votes {
+                played
+                    .votes
+                    .entry(v.player.as_str())
+                    .or_default()
+                    .push((i, v.vote.as_str()));
+            }
+        }
+        played
+    }
+
+    /// The records `name` wrote, newest first.
+    fn authored(&self, name: &str) -> &[usize] {
+        self.authored.get(name).map_or(&[][..], Vec::as_slice)
+    }
+}
+
+/// A player's view: their counts, where they stand on the roster, their
+/// values, their newest votes and the pending matters awaiting their vote.
+fn view_of(cx: &Context, rows: &[MatterRow], played: &Played<'_>, name: &str) -> serde_json::Value {
+    let records = &cx.game.records;
+    let state = cx.game.state.as_ref();
+    let on_roster = state.and_then(|s| s.player(name));
+    let mut view = serde_json::to_value(Tally::of(
+        played.authored(name).iter().map(|&i| &records[i]),
+    ))
+    .unwrap_or_default();
+    view["name"] = name.into();
+    view["url"] = cx.player_url(name).into();
+    view["anchor"] = row_anchor(cx, name).into();
+    view["on_roster"] = on_roster.is_some().into();
+    view["admin"] = on_roster.is_some_and(|p| p.admin).into();
+    view["joined"] = on_roster
+        .and_then(|p| p.joined)
+        .map(super::context::date)
+        .into();
+    let idle = on_roster.is_some_and(|p| p.idle.iter().any(|i| i.until.is_none()));
+    view["status"] = if idle { "idle" } else { "active" }.into();
+    view["roster_order"] = state
+        .and_then(|s| s.players.iter().position(|p| p.name == name))
+        .into();
+    view["values"] = values_of(state, name).into();
+    let cast = played.votes.get(name).map_or(&[][..], Vec::as_slice);
+    view["votes_cast"] = cast.len().into();
+    view["votes"] = cast
+        .iter()
+        .take(RECENT_VOTES)
+        .map(|&(i, vote)| {
+            serde_json::json!({
+                "number": records[i].number,
+                "title": records[i].title,
+                "url": rows[i].url,
+                "vote": vote,
+            })
+        })
+        .collect::<Vec<_>>()
+        .into();
+    view["awaiting"] = cx
+        .input
+        .pending
+        .matters
+        .iter()
+        .filter(|m| m.not_voted.iter().any(|n| n == name))
+        .map(|m| serde_json::json!({ "number": m.number, "title": m.title }))
+        .collect::<Vec<_>>()
+        .into();
+    view
+}
+
+/// `players/index.html`: the roster first, in its order; then everyone
+/// else by name.
+fn index_page(
+    cx: &Context,
+    views: &[serde_json::Value],
+) -> Result<Option<(String, String)>, SiteError> {
+    let (mut roster, others): (Vec<&serde_json::Value>, Vec<&serde_json::Value>) =
+        views.iter().partition(|v| v["on_roster"] == true);
+    roster.sort_by_key(|v| v["roster_order"].as_u64());
     let path = "players/index.html";
     let mut context = cx.page(path, "Players", "players")?;
     context.insert("roster", &roster);
     context.insert("others", &others);
     context.insert("players", &views.len());
-    out.extend(
-        cx.render("players.html", path, context)?
-            .map(|text| (path.to_string(), text)),
-    );
-    // A prolific player's matters run to thousands: a page per year, as
-    // in the archive, so that a new record changes its own year's page
-    // and the player's front page (their summary and newest year) only.
+    Ok(cx
+        .render("players.html", path, context)?
+        .map(|text| (path.to_string(), text)))
+}
+
+/// Each player's front page and, for a player of more than one year, a
+/// page per year: a prolific player's matters run to thousands, and a new
+/// record then changes its own year's page and the player's front page
+/// (their summary and newest year) only.
+fn player_pages(
+    cx: &Context,
+    rows: &[MatterRow],
+    played: &Played<'_>,
+    views: &[serde_json::Value],
+) -> Result<Vec<(String, String)>, SiteError> {
+    let log = super::log::rows(cx);
     let jobs: Vec<(&serde_json::Value, Years)> = views
         .iter()
         .map(|view| {
             let name = view["name"].as_str().unwrap_or_default();
-            let mine = by_author.get(name).map_or(&[][..], Vec::as_slice);
-            let mine: Vec<&MatterRow> = mine.iter().map(|&i| &rows[i]).collect();
+            let mine: Vec<&MatterRow> = played.authored(name).iter().map(|&i| &rows[i]).collect();
             (view, by_year(&mine))
         })
         .collect();
@@ -156,8 +198,7 @@ pub(crate) fn render(
         .par_iter()
         .map(|&(view, years, year)| player_page(cx, &log, view, years, year))
         .collect::<Result<_, SiteError>>()?;
-    out.extend(pages.into_iter().flatten());
-    Ok(out)
+    Ok(pages.into_iter().flatten().collect())
 }
 
 /// A player's front page (`year` is `None`: their summary, gamestate log
