@@ -248,6 +248,12 @@ pub enum ParamProblem {
     /// A day of the year was wanted; the text given.
     #[error("`{0}` is not a day of the year as \"MM-DD\"")]
     NotMonthDay(String),
+    /// A day some years lack (29 February): the downtime's edges are
+    /// "00:00 UTC on" that day, which those years do not have.
+    #[error(
+        "`{0}` is not in every year: the seasonal downtime starts and ends on days every year has"
+    )]
+    NotEveryYear(String),
     /// One of a few words was wanted: the word given, and the choices.
     #[error("`{got}`: expected {expected}")]
     NotChoice {
@@ -515,6 +521,11 @@ fn month_day(v: &toml::Value) -> Result<MonthDay, ParamProblem> {
     let month: u32 = m.parse().map_err(|_| bad())?;
     let day: u32 = d.parse().map_err(|_| bad())?;
     chrono::NaiveDate::from_ymd_opt(2000, month, day).ok_or_else(bad)?;
+    // A common year: 29 February would leave the rule's "00:00 UTC on"
+    // that day undefined three years in four (the engine and its test
+    // oracle read such a year differently).
+    chrono::NaiveDate::from_ymd_opt(2001, month, day)
+        .ok_or_else(|| ParamProblem::NotEveryYear(s.to_owned()))?;
     Ok(MonthDay { month, day })
 }
 
@@ -638,6 +649,19 @@ mod tests {
         assert_eq!(errors[1].problem, ParamProblem::Unknown);
         assert_eq!(errors[1].to_string(), "params.colour: unknown parameter");
         assert_eq!(errors[3].problem, ParamProblem::NotAmount);
+    }
+
+    #[test]
+    fn a_downtime_edge_on_a_day_some_years_lack_is_refused() {
+        let read = |text: &str| Params::from_table(&table(text));
+        let errors = read("downtime_end = \"02-29\"").unwrap_err();
+        assert_eq!(
+            errors[0].problem,
+            ParamProblem::NotEveryYear("02-29".into())
+        );
+        let errors = read("downtime_start = \"02-30\"").unwrap_err();
+        assert_eq!(errors[0].problem, ParamProblem::NotMonthDay("02-30".into()));
+        assert!(read("downtime_start = \"02-28\"\ndowntime_end = \"03-01\"").is_ok());
     }
 
     #[test]

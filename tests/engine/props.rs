@@ -575,3 +575,52 @@ fn the_look_ahead_finds_turns_written_as_hours() {
     s.params.dov_fail = amended("age * 2 / 3 > resolve_majority_hours".into());
     assert_eq!(next(&s), (3660 + 72 * 3600 + 2, Decision::Fail));
 }
+
+/// A downtime running over New Year: DoVs opened on either side of its
+/// start and of its end are DoVs or not alike in the engine and in the
+/// reference, which reads the rule's "from 00:00 UTC on downtime_start
+/// until 00:00 UTC on downtime_end" in its own way.
+#[test]
+fn dovs_at_the_edges_of_a_downtime_over_new_year_are_judged_alike() {
+    let table: toml::Table = "downtime_start = \"12-30\"\ndowntime_end = \"01-02\""
+        .parse()
+        .unwrap();
+    let at = |text: &str| Timestamp::parse(text).unwrap();
+    let opened = [
+        "2030-12-29T23:59:59Z",
+        "2030-12-30T00:00:00Z",
+        "2031-01-01T23:59:59Z",
+        "2031-01-02T00:00:00Z",
+    ];
+    let s = Snapshot {
+        params: Params::from_table(&table).unwrap(),
+        players: (0..4)
+            .map(|i| Player {
+                name: name(i),
+                idle: vec![],
+            })
+            .collect(),
+        emperor: None,
+        phase: Phase::Playing,
+        crowned: None,
+        matters: opened
+            .iter()
+            .zip(1u64..)
+            .map(|(t, id)| Matter {
+                id: MatterNumber(id),
+                kind: MatterKind::Dov,
+                author: name(usize::try_from(id).unwrap() - 1),
+                opened: at(t),
+                comments: vec![],
+            })
+            .collect(),
+    };
+    let now = at("2031-01-03T00:00:00Z");
+    let run = look_ahead(&s, now);
+    assert_eq!(run, reference::resolve(&s, now));
+    let invalid: Vec<u64> = gitnomic::engine::invalid(&s, now)
+        .into_keys()
+        .map(MatterNumber::get)
+        .collect();
+    assert_eq!(invalid, [2, 3]);
+}
