@@ -235,19 +235,28 @@ impl Theme {
 
 /// Escapes text for HTML and XML text and double- or single-quoted
 /// attributes. Tera's default also escapes `/`, which every relative link
-/// would then carry as `&#x2F;`: correct, but ugly and larger.
+/// would then carry as `&#x2F;`: correct, but ugly and larger. Tera calls
+/// this for every value a template prints, most of which have nothing to
+/// escape: the text between special bytes is copied in runs, not a
+/// character at a time.
 pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
+    let mut run = 0;
+    for (i, byte) in text.bytes().enumerate() {
+        let entity = match byte {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => continue,
+        };
+        // The special bytes are ASCII: `i` is a character boundary.
+        out.push_str(&text[run..i]);
+        out.push_str(entity);
+        run = i + 1;
     }
+    out.push_str(&text[run..]);
     out
 }
 
@@ -263,6 +272,22 @@ fn failing_template(err: &tera::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn escape_turns_each_special_character_into_its_entity_and_keeps_the_rest() {
+        for (text, escaped) in [
+            ("", ""),
+            ("plain text, é and 🜂", "plain text, é and 🜂"),
+            (
+                "<a href=\"x\">Ann's & Bob's</a>",
+                "&lt;a href=&quot;x&quot;&gt;Ann&#39;s &amp; Bob&#39;s&lt;/a&gt;",
+            ),
+            ("é&é<🜂>'\"", "é&amp;é&lt;🜂&gt;&#39;&quot;"),
+            ("&&", "&amp;&amp;"),
+        ] {
+            assert_eq!(escape(text), escaped, "{text}");
+        }
+    }
 
     #[test]
     fn a_theme_cannot_read_the_environment() {
