@@ -9,9 +9,10 @@
 //! [`reference`] does, on every preset, on amended conditions and on
 //! conditions that compare the age with any duration.
 
+use chrono::Datelike;
 use gitnomic::engine::decide::{Decision, Quantities};
 use gitnomic::engine::expr::Expr;
-use gitnomic::engine::params::{Condition, PRESETS};
+use gitnomic::engine::params::{Condition, MonthDay, PRESETS};
 use gitnomic::engine::tally::Tally;
 use gitnomic::engine::{
     Comment, Crowned, IdleSpell, Matter, MatterKind, MatterNumber, Params, Phase, Player,
@@ -574,6 +575,39 @@ fn the_look_ahead_finds_turns_written_as_hours() {
     s.params.dov_enact = amended("false".into());
     s.params.dov_fail = amended("age * 2 / 3 > resolve_majority_hours".into());
     assert_eq!(next(&s), (3660 + 72 * 3600 + 2, Decision::Fail));
+}
+
+/// A [`rich_game`] under a seasonal downtime of other dates: from a day
+/// between two weeks before and a few days after *now* (over New Year in
+/// the December games), for 0 to 19 days, so that runs, DoVs and the
+/// look-ahead meet its edges. The reference reads the rule's midnights
+/// its own way (`reference::in_downtime`).
+fn downtime_game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
+    (rich_game(), -14i64..5, 0u64..20).prop_map(|((mut s, now), from, len)| {
+        let day = |d: chrono::NaiveDate| MonthDay {
+            month: d.month(),
+            day: d.day(),
+        };
+        let start = now.plus(Span::days(from)).to_datetime().date_naive();
+        let p = &mut s.params;
+        p.seasonal_downtime = true;
+        p.downtime_start = day(start);
+        p.downtime_end = day(start + chrono::Days::new(len));
+        (s, now)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        failure_persistence: saved_cases(),
+        ..ProptestConfig::with_cases(500)
+    })]
+
+    /// The same under a seasonal downtime of any dates.
+    #[test]
+    fn the_engine_equals_the_reference_whatever_the_downtime((s, now) in downtime_game()) {
+        prop_assert_eq!(look_ahead(&s, now), reference::resolve(&s, now));
+    }
 }
 
 /// A downtime running over New Year: DoVs opened on either side of its

@@ -205,7 +205,7 @@ fn decide_all(snapshot: &Snapshot, now: Timestamp, cutoff: Timestamp) -> Run {
         Phase::AwaitingAscension => Some(Timestamp::from_unix(i64::MIN)),
         Phase::Playing => dovs.first().map(|d| d.opened),
     };
-    let downtime = limits::in_downtime(params, now);
+    let downtime = in_downtime(params, now);
     let active = i64::try_from(snapshot.active_players(now).len()).unwrap_or(i64::MAX);
     let stage = Stage {
         ctx: Context {
@@ -452,13 +452,18 @@ fn dov_invalidity(snapshot: &Snapshot, m: &Matter) -> Option<String> {
         Some("not a valid DoV: the emperor may not declare victory".into())
     } else if params.dov_banned_before_ascension && awaiting_address {
         Some("not a valid DoV: posted while an Ascension Address is awaited".into())
-    } else if params.seasonal_downtime
-        && resting(params.downtime_start, params.downtime_end, m.opened)
-    {
+    } else if in_downtime(params, m.opened) {
         Some("not a valid DoV: posted during the seasonal downtime".into())
     } else {
         None
     }
+}
+
+/// Whether the game rests at `t` (rules/core/seasonal-downtime.md): the
+/// rule is in the ruleset and `t` is in its yearly rest. The oracle's own
+/// reading, for runs, for DoVs and for the moments a run may change.
+pub(crate) fn in_downtime(params: &gitnomic::engine::Params, t: Timestamp) -> bool {
+    params.seasonal_downtime && resting(params.downtime_start, params.downtime_end, t)
 }
 
 /// Whether moment `t` falls in the yearly rest from 00:00 UTC on `start`
