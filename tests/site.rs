@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use gitnomic::engine::ballot::Vote;
 use gitnomic::engine::tally::{CountedVote, Source};
-use gitnomic::engine::{Decision, MatterDecision, NextChange, PlayerName, Run, Tally};
+use gitnomic::engine::{Decision, Grounds, MatterDecision, NextChange, PlayerName, Run, Tally};
 use gitnomic::engine::{MatterKind, MatterNumber};
 use gitnomic::game::Game;
 use gitnomic::game::timeline::{Revision, Sample, Timeline};
@@ -433,6 +433,7 @@ fn pending_saying(change: &site::pending::ProposedChange, body: &str) -> Pending
         opened: at("2030-01-05T10:00:00Z"),
         decision: Decision::Wait,
         tally,
+        grounds: Grounds::Conditions,
         reasons: vec!["not enacted yet: 2 FOR, under the quorum of 3".into()],
         next_change: Some(NextChange {
             at: Some(at("2030-01-06T00:40:00Z")),

@@ -34,20 +34,53 @@ impl Decision {
     }
 }
 
+/// What a decision rests on: the kind of its reasons, beside their words.
+/// A caller that treats some reasons differently (the status's "what
+/// next" leaves out the conditions' arithmetic but keeps the queue and
+/// the calendar) branches on this, never on the text, which is for people.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grounds {
+    /// The ruleset's enact and fail conditions, evaluated on the tally:
+    /// the reasons are their arithmetic.
+    Conditions,
+    /// The enact and fail conditions both hold: an admin must decide.
+    BothConditions,
+    /// A condition, or the quorum, cannot be computed.
+    Uncomputable,
+    /// The matter is no valid matter of its kind (MECHANICS.md §2.5 step
+    /// 0, §4 A-19): it only waits.
+    Invalid,
+    /// The matter was opened after the moment of the run.
+    NotOpened,
+    /// The seasonal downtime holds it.
+    Downtime,
+    /// A hiatus holds proposals (a DoV pending or enacted).
+    Hiatus,
+    /// An older proposal is still pending.
+    Queue,
+    /// The proposal was pending too long, and is failed.
+    Stale,
+    /// Another DoV was enacted, which fails this one.
+    OtherDov,
+}
+
 /// A decision with its reasons.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {
     /// The decision.
     pub decision: Decision,
+    /// What the decision rests on.
+    pub grounds: Grounds,
     /// Why, in game terms.
     pub reasons: Vec<String>,
 }
 
 impl Verdict {
-    /// A wait for one reason.
-    pub fn wait(reason: impl Into<String>) -> Verdict {
+    /// A wait on `grounds`, for one reason.
+    pub fn wait(grounds: Grounds, reason: impl Into<String>) -> Verdict {
         Verdict {
             decision: Decision::Wait,
+            grounds,
             reasons: vec![reason.into()],
         }
     }
@@ -168,14 +201,29 @@ pub fn decide(kind: MatterKind, mut q: Quantities<'_>) -> Verdict {
     let (enact, fail) = conditions(q.params, kind);
     let enactable = match enact.expr.eval_bool(&q) {
         Ok(b) => b,
-        Err(e) => return Verdict::wait(format!("the enact condition cannot be computed: {e}")),
+        Err(e) => {
+            return Verdict::wait(
+                Grounds::Uncomputable,
+                format!("the enact condition cannot be computed: {e}"),
+            );
+        }
     };
     q.enactable = Some(enactable);
     let failable = match fail.expr.eval_bool(&q) {
         Ok(b) => b,
-        Err(e) => return Verdict::wait(format!("the fail condition cannot be computed: {e}")),
+        Err(e) => {
+            return Verdict::wait(
+                Grounds::Uncomputable,
+                format!("the fail condition cannot be computed: {e}"),
+            );
+        }
     };
     let decision = decision_of(enactable, failable);
+    let grounds = if enactable && failable {
+        Grounds::BothConditions
+    } else {
+        Grounds::Conditions
+    };
     let reasons = match (enactable, failable) {
         (true, false) => vec![enact.expr.explain(&q, true)],
         (false, true) => vec![fail.expr.explain(&q, true)],
@@ -187,7 +235,11 @@ pub fn decide(kind: MatterKind, mut q: Quantities<'_>) -> Verdict {
             vec!["the ruleset's enact and fail conditions both hold: an admin must decide".into()]
         }
     };
-    Verdict { decision, reasons }
+    Verdict {
+        decision,
+        grounds,
+        reasons,
+    }
 }
 
 /// The decision when the enact and fail conditions hold or not.

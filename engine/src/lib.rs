@@ -47,7 +47,7 @@ pub mod tally;
 pub mod time;
 mod turns;
 
-pub use decide::Decision;
+pub use decide::{Decision, Grounds};
 pub use next::NextChange;
 pub use number::MatterNumber;
 pub use params::{ParamError, Params};
@@ -73,6 +73,8 @@ pub struct MatterDecision {
     pub decision: Decision,
     /// The count behind the decision.
     pub tally: Tally,
+    /// What the decision rests on: the kind of its reasons.
+    pub grounds: Grounds,
     /// Why, in game terms.
     pub reasons: Vec<String>,
     /// For a waiting matter: what could change the decision, and when.

@@ -8,9 +8,7 @@
 //! other key overrides one field. Presets reproduce the core voting of
 //! BlogNomic Rulesets 49, 53, 73, 75 and 113 (MECHANICS.md §4.1).
 
-use std::fmt;
-
-use super::expr::{Env, Expr, Type, Value};
+use super::expr::{Env, Expr, ExprError, Type, Value};
 
 /// The preset used when none is named: the newest ruleset.
 pub const DEFAULT_PRESET: &str = "blognomic-113";
@@ -87,10 +85,10 @@ macro_rules! parameters {
 
         impl Params {
             /// Overrides one field by its key.
-            fn set(&mut self, key: &str, v: &toml::Value) -> Result<(), String> {
+            fn set(&mut self, key: &str, v: &toml::Value) -> Result<(), ParamProblem> {
                 match key {
                     $(stringify!($field) => self.$field = ($read)(v)?,)*
-                    _ => return Err("unknown parameter".into()),
+                    _ => return Err(ParamProblem::Unknown),
                 }
                 Ok(())
             }
@@ -215,19 +213,113 @@ parameters! {
     setting dov_fail: Condition = |v| condition(v, Scope::Fail);
 }
 
-/// A parameter that could not be read.
+/// A parameter that could not be read: its key, for the diagnostic to
+/// point at the rule that declares it, and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("params.{key}: {problem}")]
 pub struct ParamError {
     /// The key in `[params]`.
     pub key: String,
     /// What is wrong with it.
-    pub message: String,
+    pub problem: ParamProblem,
 }
 
-impl fmt::Display for ParamError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "params.{}: {}", self.key, self.message)
-    }
+/// What is wrong with one parameter's value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParamProblem {
+    /// No parameter has this key.
+    #[error("unknown parameter")]
+    Unknown,
+    /// `preset` names no preset shipped in the binary.
+    #[error("unknown preset `{0}` (known: {known})", known = PRESETS.join(", "))]
+    UnknownPreset(String),
+    /// A string was wanted.
+    #[error("must be a string")]
+    NotText,
+    /// A list of voting words was wanted.
+    #[error("must be a list of words without spaces")]
+    NotWords,
+    /// A whole number in range was wanted.
+    #[error("must be a whole number from 0 to 1000000")]
+    NotAmount,
+    /// `true` or `false` was wanted.
+    #[error("must be true or false")]
+    NotFlag,
+    /// A day of the year was wanted; the text given.
+    #[error("`{0}` is not a day of the year as \"MM-DD\"")]
+    NotMonthDay(String),
+    /// A day some years lack (29 February): the downtime's edges are
+    /// "00:00 UTC on" that day, which those years do not have.
+    #[error(
+        "`{0}` is not in every year: the seasonal downtime starts and ends on days every year has"
+    )]
+    NotEveryYear(String),
+    /// One of a few words was wanted: the word given, and the choices.
+    #[error("`{got}`: expected {expected}")]
+    NotChoice {
+        /// The word given.
+        got: String,
+        /// The words allowed, as a person reads them.
+        expected: &'static str,
+    },
+    /// A condition or the quorum formula that cannot be used.
+    #[error(transparent)]
+    Condition(#[from] ConditionError),
+}
+
+/// Why a condition (or the quorum formula) cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConditionError {
+    /// It does not parse, or names something it may not see.
+    #[error(transparent)]
+    Unreadable(#[from] ExprError),
+    /// It divides by a written zero.
+    #[error("`{0}` divides by zero")]
+    DividesByZero(String),
+    /// The quorum formula fails for some number of active players.
+    #[error(
+        "`{text}` cannot be computed with {active} active {players}: {error}",
+        players = if *active == 1 { "player" } else { "players" }
+    )]
+    Uncomputable {
+        /// The formula.
+        text: String,
+        /// The first count of active players it fails for.
+        active: i64,
+        /// How it fails.
+        error: ExprError,
+    },
+    /// It gives a value of the wrong type.
+    #[error("must be a {want:?} expression, not {got:?}")]
+    WrongType {
+        /// The type wanted (a number for the quorum, a truth value for a condition).
+        want: Type,
+        /// The type it has.
+        got: Type,
+    },
+    /// It compares the age with something other than a duration.
+    #[error(
+        "`{text}` compares the age with {name}: the age may only be compared with \
+         durations, a time limit or a number of hours, so the look-ahead can tell \
+         when the condition turns"
+    )]
+    AgeComparedWith {
+        /// The condition.
+        text: String,
+        /// What it compares the age with.
+        name: String,
+    },
+}
+
+/// Why the quorum cannot be computed at one moment.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum QuorumError {
+    /// The formula gave something other than a whole number.
+    #[error("the quorum formula gave {0}")]
+    NotANumber(Value),
+    /// The formula failed (a division by zero, an overflow).
+    #[error(transparent)]
+    Failed(#[from] ExprError),
 }
 
 /// The tally quantities a condition may use, with their types, besides
@@ -316,29 +408,30 @@ impl Condition {
     /// active players up to [`QUORUM_CHECKED_UP_TO`]). Dividing by a
     /// written zero is refused anywhere, and so is comparing the age with
     /// anything but a duration.
-    pub(crate) fn parse(text: &str, scope: Scope) -> Result<Condition, String> {
-        let expr = Expr::parse(text).map_err(|e| e.to_string())?;
+    pub(crate) fn parse(text: &str, scope: Scope) -> Result<Condition, ConditionError> {
+        let expr = Expr::parse(text)?;
         if expr.divides_by_a_written_zero() {
-            return Err(format!("`{text}` divides by zero"));
+            return Err(ConditionError::DividesByZero(text.to_owned()));
         }
         if let Scope::Quorum = scope {
-            expr.check(&scope).map_err(|e| e.to_string())?;
+            expr.check(&scope)?;
             if let Some((n, e)) =
                 (1..=QUORUM_CHECKED_UP_TO).find_map(|n| expr.eval(&Active(n)).err().map(|e| (n, e)))
             {
-                let players = if n == 1 { "player" } else { "players" };
-                return Err(format!(
-                    "`{text}` cannot be computed with {n} active {players}: {e}"
-                ));
+                return Err(ConditionError::Uncomputable {
+                    text: text.to_owned(),
+                    active: n,
+                    error: e,
+                });
             }
         }
         let want = match scope {
             Scope::Quorum => Type::Int,
             _ => Type::Bool,
         };
-        let got = expr.check(&scope).map_err(|e| e.to_string())?;
+        let got = expr.check(&scope)?;
         if got != want {
-            return Err(format!("must be a {want:?} expression, not {got:?}"));
+            return Err(ConditionError::WrongType { want, got });
         }
         // The look-ahead finds when a comparison of the age turns from
         // the parameters alone (see `turns`).
@@ -347,11 +440,10 @@ impl Condition {
             .into_iter()
             .find(|n| !is_time_limit(n))
         {
-            return Err(format!(
-                "`{text}` compares the age with {name}: the age may only be compared with \
-                 durations, a time limit or a number of hours, so the look-ahead can tell \
-                 when the condition turns"
-            ));
+            return Err(ConditionError::AgeComparedWith {
+                text: text.to_owned(),
+                name: name.to_owned(),
+            });
         }
         Ok(Condition {
             text: text.to_owned(),
@@ -365,20 +457,19 @@ impl Params {
     /// (default `blognomic-113`), then each other key overrides one field.
     /// Every problem is reported, not just the first.
     pub fn from_table(table: &toml::Table) -> Result<Params, Vec<ParamError>> {
-        let error = |key: &str, message: String| ParamError {
+        let error = |key: &str, problem: ParamProblem| ParamError {
             key: key.to_owned(),
-            message,
+            problem,
         };
         let name = match table.get("preset") {
             None => DEFAULT_PRESET,
             Some(toml::Value::String(s)) => s.as_str(),
-            Some(_) => return Err(vec![error("preset", "must be a string".into())]),
+            Some(_) => return Err(vec![error("preset", ParamProblem::NotText)]),
         };
         let Some(mut params) = Params::preset(name) else {
-            let known = PRESETS.join(", ");
             return Err(vec![error(
                 "preset",
-                format!("unknown preset `{name}` (known: {known})"),
+                ParamProblem::UnknownPreset(name.to_owned()),
             )]);
         };
         let errors: Vec<ParamError> = table
@@ -394,75 +485,82 @@ impl Params {
     }
 }
 
-fn word_list(v: &toml::Value) -> Result<Vec<String>, String> {
-    let bad = || "must be a list of words without spaces".to_owned();
-    let list = v.as_array().ok_or_else(bad)?;
+fn word_list(v: &toml::Value) -> Result<Vec<String>, ParamProblem> {
+    let list = v.as_array().ok_or(ParamProblem::NotWords)?;
     list.iter()
         .map(|w| match w.as_str() {
             Some(s) if !s.is_empty() && !s.contains(char::is_whitespace) => Ok(s.to_owned()),
-            _ => Err(bad()),
+            _ => Err(ParamProblem::NotWords),
         })
         .collect()
 }
 
-fn amount(v: &toml::Value) -> Result<i64, String> {
+fn amount(v: &toml::Value) -> Result<i64, ParamProblem> {
     match v.as_integer() {
         Some(n) if (0..=1_000_000).contains(&n) => Ok(n),
-        _ => Err("must be a whole number from 0 to 1000000".into()),
+        _ => Err(ParamProblem::NotAmount),
     }
 }
 
-fn count(v: &toml::Value) -> Result<u32, String> {
-    amount(v).and_then(|n| u32::try_from(n).map_err(|e| e.to_string()))
+fn count(v: &toml::Value) -> Result<u32, ParamProblem> {
+    amount(v).and_then(|n| u32::try_from(n).map_err(|_| ParamProblem::NotAmount))
 }
 
-fn flag(v: &toml::Value) -> Result<bool, String> {
-    v.as_bool().ok_or_else(|| "must be true or false".into())
+fn flag(v: &toml::Value) -> Result<bool, ParamProblem> {
+    v.as_bool().ok_or(ParamProblem::NotFlag)
 }
 
-fn text(v: &toml::Value) -> Result<&str, String> {
-    v.as_str().ok_or_else(|| "must be a string".into())
+fn text(v: &toml::Value) -> Result<&str, ParamProblem> {
+    v.as_str().ok_or(ParamProblem::NotText)
 }
 
-fn month_day(v: &toml::Value) -> Result<MonthDay, String> {
+fn month_day(v: &toml::Value) -> Result<MonthDay, ParamProblem> {
     let s = text(v)?;
-    let bad = || format!("`{s}` is not a day of the year as \"MM-DD\"");
+    let bad = || ParamProblem::NotMonthDay(s.to_owned());
     let (m, d) = s.split_once('-').ok_or_else(bad)?;
     let month: u32 = m.parse().map_err(|_| bad())?;
     let day: u32 = d.parse().map_err(|_| bad())?;
     chrono::NaiveDate::from_ymd_opt(2000, month, day).ok_or_else(bad)?;
+    // A common year: 29 February would leave the rule's "00:00 UTC on"
+    // that day undefined three years in four (the engine and its test
+    // oracle read such a year differently).
+    chrono::NaiveDate::from_ymd_opt(2001, month, day)
+        .ok_or_else(|| ParamProblem::NotEveryYear(s.to_owned()))?;
     Ok(MonthDay { month, day })
 }
 
-fn implicit_for(v: &toml::Value) -> Result<ImplicitFor, String> {
+fn implicit_for(v: &toml::Value) -> Result<ImplicitFor, ParamProblem> {
     match text(v)? {
         "all-matters" => Ok(ImplicitFor::AllMatters),
         "proposals" => Ok(ImplicitFor::Proposals),
-        other => Err(format!(
-            "`{other}`: expected \"all-matters\" or \"proposals\""
-        )),
+        other => Err(ParamProblem::NotChoice {
+            got: other.to_owned(),
+            expected: "\"all-matters\" or \"proposals\"",
+        }),
     }
 }
 
-fn self_kill(v: &toml::Value) -> Result<SelfKill, String> {
+fn self_kill(v: &toml::Value) -> Result<SelfKill, ParamProblem> {
     match text(v)? {
         "sticky" => Ok(SelfKill::Sticky),
         "locked" => Ok(SelfKill::Locked),
-        other => Err(format!("`{other}`: expected \"sticky\" or \"locked\"")),
+        other => Err(ParamProblem::NotChoice {
+            got: other.to_owned(),
+            expected: "\"sticky\" or \"locked\"",
+        }),
     }
 }
 
-fn condition(v: &toml::Value, scope: Scope) -> Result<Condition, String> {
-    Condition::parse(text(v)?, scope)
+fn condition(v: &toml::Value, scope: Scope) -> Result<Condition, ParamProblem> {
+    Ok(Condition::parse(text(v)?, scope)?)
 }
 
 /// The quorum the formula gives for `active` players, as a run computes
 /// it: what a page shows when no forge was asked for the live tallies.
-pub fn quorum_for(params: &Params, active: i64) -> Result<i64, String> {
-    match params.quorum.expr.eval(&Active(active)) {
-        Ok(Value::Int(q)) => Ok(q),
-        Ok(other) => Err(format!("the quorum formula gave {other}")),
-        Err(e) => Err(e.to_string()),
+pub fn quorum_for(params: &Params, active: i64) -> Result<i64, QuorumError> {
+    match params.quorum.expr.eval(&Active(active))? {
+        Value::Int(q) => Ok(q),
+        other => Err(QuorumError::NotANumber(other)),
     }
 }
 
@@ -548,7 +646,22 @@ mod tests {
                 "quorum"
             ]
         );
-        assert!(errors[1].to_string().contains("unknown parameter"));
+        assert_eq!(errors[1].problem, ParamProblem::Unknown);
+        assert_eq!(errors[1].to_string(), "params.colour: unknown parameter");
+        assert_eq!(errors[3].problem, ParamProblem::NotAmount);
+    }
+
+    #[test]
+    fn a_downtime_edge_on_a_day_some_years_lack_is_refused() {
+        let read = |text: &str| Params::from_table(&table(text));
+        let errors = read("downtime_end = \"02-29\"").unwrap_err();
+        assert_eq!(
+            errors[0].problem,
+            ParamProblem::NotEveryYear("02-29".into())
+        );
+        let errors = read("downtime_start = \"02-30\"").unwrap_err();
+        assert_eq!(errors[0].problem, ParamProblem::NotMonthDay("02-30".into()));
+        assert!(read("downtime_start = \"02-28\"\ndowntime_end = \"03-01\"").is_ok());
     }
 
     #[test]
@@ -562,14 +675,21 @@ mod tests {
         let read = |text: &str| Params::from_table(&table(text));
         let errors = read("quorum = \"active / 0\"").unwrap_err();
         assert_eq!(errors[0].key, "quorum");
-        assert!(
-            errors[0].message.contains("divides by zero"),
-            "{}",
-            errors[0]
+        assert_eq!(
+            errors[0].problem,
+            ConditionError::DividesByZero("active / 0".into()).into()
         );
         let errors = read("quorum = \"10 / (active - 3)\"").unwrap_err();
         assert!(
-            errors[0].message.contains("with 3 active players"),
+            matches!(
+                &errors[0].problem,
+                ParamProblem::Condition(ConditionError::Uncomputable { active: 3, .. })
+            ),
+            "{}",
+            errors[0]
+        );
+        assert!(
+            errors[0].to_string().contains("with 3 active players"),
             "{}",
             errors[0]
         );

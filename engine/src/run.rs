@@ -12,8 +12,9 @@
 use std::collections::HashMap;
 
 use super::ballot::Lexicon;
-use super::decide::{self, Decision, Quantities, Verdict};
+use super::decide::{self, Decision, Grounds, Quantities, Verdict};
 use super::limits::{self, ProposerRecord};
+use super::params::QuorumError;
 use super::snapshot::{Matter, MatterKind, Phase, PlayerName, Snapshot};
 use super::tally::{Mode, Read, Roster, Tally};
 use super::{MatterDecision, MatterNumber, Run, Turnout};
@@ -45,7 +46,7 @@ pub(crate) struct Stage {
     /// Active players.
     pub active: i64,
     /// The quorum, or why it cannot be computed.
-    pub quorum: Result<i64, String>,
+    pub quorum: Result<i64, QuorumError>,
     /// Since when the game is in hiatus, if it is.
     pub hiatus_since: Option<Timestamp>,
 }
@@ -131,7 +132,10 @@ impl<'a> Prepared<'a> {
     fn verdict(&self, stage: &Stage, i: usize, tally: &Tally) -> Verdict {
         match (self.quantities(stage, i, tally), &stage.quorum) {
             (Some(q), _) => decide::decide(self.matters[i].matter.kind, q),
-            (None, Err(e)) => Verdict::wait(format!("the quorum cannot be computed: {e}")),
+            (None, Err(e)) => Verdict::wait(
+                Grounds::Uncomputable,
+                format!("the quorum cannot be computed: {e}"),
+            ),
             (None, Ok(_)) => unreachable!("quantities are missing only without a quorum"),
         }
     }
@@ -156,6 +160,7 @@ impl Decider<'_, '_> {
             opened: m.opened,
             decision: verdict.decision,
             tally,
+            grounds: verdict.grounds,
             reasons: verdict.reasons,
             next_change: None,
         });
@@ -180,7 +185,8 @@ impl Decider<'_, '_> {
             .collect()
     }
 
-    fn dovs(&mut self) -> Option<String> {
+    /// Decides the DoVs, and says why proposals wait this run, if they do.
+    fn dovs(&mut self) -> Option<(Grounds, String)> {
         let snapshot = self.game.snapshot;
         // A DoV enacted before this run (the game awaits its Ascension
         // Address) failed every DoV then pending, as one enacted in this
@@ -195,7 +201,13 @@ impl Decider<'_, '_> {
             let d = if let Some(first) = enacted {
                 self.decide_as(i, fails_by(first))
             } else if self.stage.downtime {
-                self.decide_as(i, Verdict::wait("seasonal downtime: DoVs are not resolved"))
+                self.decide_as(
+                    i,
+                    Verdict::wait(
+                        Grounds::Downtime,
+                        "seasonal downtime: DoVs are not resolved",
+                    ),
+                )
             } else {
                 self.evaluate(i)
             };
@@ -215,26 +227,33 @@ impl Decider<'_, '_> {
             }
         }
         if let Some(id) = enacted.filter(|_| crowned.is_none()) {
-            Some(format!(
-                "hiatus: DoV #{id} was enacted and its Ascension Address is awaited"
+            Some((
+                Grounds::Hiatus,
+                format!("hiatus: DoV #{id} was enacted and its Ascension Address is awaited"),
             ))
         } else if snapshot.phase == Phase::AwaitingAscension {
-            Some("hiatus: the Ascension Address is awaited".into())
+            Some((
+                Grounds::Hiatus,
+                "hiatus: the Ascension Address is awaited".into(),
+            ))
         } else if let Some(&i) = waiting.first() {
             let id = self.game.matters[i].matter.id;
-            Some(format!("hiatus: DoV #{id} is pending"))
+            Some((Grounds::Hiatus, format!("hiatus: DoV #{id} is pending")))
         } else if self.stage.downtime {
-            Some("seasonal downtime: proposals are not resolved".into())
+            Some((
+                Grounds::Downtime,
+                "seasonal downtime: proposals are not resolved".into(),
+            ))
         } else {
             None
         }
     }
 
-    fn proposals(&mut self, freeze: Option<String>) {
+    fn proposals(&mut self, freeze: Option<(Grounds, String)>) {
         let proposals = self.valid(MatterKind::Proposal);
-        if let Some(why) = freeze {
+        if let Some((grounds, why)) = freeze {
             for i in proposals {
-                self.decide_as(i, Verdict::wait(why.clone()));
+                self.decide_as(i, Verdict::wait(grounds, why.clone()));
             }
             return;
         }
@@ -247,7 +266,10 @@ impl Decider<'_, '_> {
             if let Some(first) = oldest {
                 self.decide_as(
                     i,
-                    Verdict::wait(format!("waits for the older proposal #{first}")),
+                    Verdict::wait(
+                        Grounds::Queue,
+                        format!("waits for the older proposal #{first}"),
+                    ),
                 );
             } else if self.evaluate(i) == Decision::Wait {
                 oldest = Some(self.game.matters[i].matter.id);
@@ -260,6 +282,7 @@ impl Decider<'_, '_> {
                 i,
                 Verdict {
                     decision: Decision::Fail,
+                    grounds: Grounds::Stale,
                     reasons: vec![why],
                 },
             );
@@ -271,6 +294,7 @@ impl Decider<'_, '_> {
 fn fails_by(first: MatterNumber) -> Verdict {
     Verdict {
         decision: Decision::Fail,
+        grounds: Grounds::OtherDov,
         reasons: vec![format!(
             "DoV #{first} was enacted, which fails every other DoV"
         )],
@@ -302,12 +326,12 @@ pub(crate) fn decide_all(game: &Prepared<'_>, now: Timestamp) -> (Run, Vec<bool>
     for i in 0..game.matters.len() {
         if let Some(why) = &game.invalid[i] {
             if i < run.stage.open {
-                run.decide_as(i, Verdict::wait(why.clone()));
+                run.decide_as(i, Verdict::wait(Grounds::Invalid, why.clone()));
             }
         }
     }
     for i in run.stage.open..game.matters.len() {
-        run.decide_as(i, Verdict::wait("not opened yet"));
+        run.decide_as(i, Verdict::wait(Grounds::NotOpened, "not opened yet"));
     }
     let (mut decisions, mut waiting): (Vec<_>, Vec<_>) = run
         .out
@@ -326,7 +350,7 @@ pub(crate) fn decide_all(game: &Prepared<'_>, now: Timestamp) -> (Run, Vec<bool>
     (run_out, run.own_merits)
 }
 
-fn quorum(snapshot: &Snapshot, active: i64) -> Result<i64, String> {
+fn quorum(snapshot: &Snapshot, active: i64) -> Result<i64, QuorumError> {
     super::params::quorum_for(&snapshot.params, active)
 }
 

@@ -139,7 +139,7 @@ fn turns(comparison: &Node, names: &dyn Fn(&str) -> Option<Bound>) -> Vec<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::Condition;
+    use crate::params::{Condition, ConditionError};
     use crate::params::{DEFAULT_PRESET, Scope};
 
     fn turns_of(text: &str) -> Vec<i64> {
@@ -188,7 +188,11 @@ mod tests {
         assert_eq!(names("age * quorum > 12 or hiatus"), "quorum");
         let refused = Condition::parse("age * quorum > 12", Scope::Enact).unwrap_err();
         assert!(
-            refused.contains("compares the age with quorum"),
+            matches!(&refused, ConditionError::AgeComparedWith { name, .. } if name == "quorum"),
+            "{refused}"
+        );
+        assert!(
+            refused.to_string().contains("compares the age with quorum"),
             "{refused}"
         );
     }

@@ -82,10 +82,10 @@ fn observe(
     };
     let roster = match forge.read_file("state/roster.toml")? {
         Some(text) => doctor::roster_logins(&text),
-        None => Err(format!(
-            "state/roster.toml is not on `{}`: push the game there (`gitnomic new` makes one)",
-            global.base
-        )),
+        None => Err(doctor::RosterError::Absent {
+            base: global.base.clone(),
+            new: "gitnomic new".into(),
+        }),
     };
     let mut accounts = Vec::new();
     for (_, login) in roster.as_deref().unwrap_or_default() {
@@ -124,12 +124,10 @@ fn observe_forgejo(
     };
     let roster = match forge.read_file("state/roster.toml")? {
         Some(text) => doctor::roster_logins(&text),
-        None => Err(format!(
-            "state/roster.toml is not on `{}`: push the game there (`gitnomic new --forge \
-             {}` makes one)",
-            global.base,
-            actions.name()
-        )),
+        None => Err(doctor::RosterError::Absent {
+            base: global.base.clone(),
+            new: format!("gitnomic new --forge {}", actions.name()),
+        }),
     };
     let mut accounts = Vec::new();
     for (_, login) in roster.as_deref().unwrap_or_default() {

@@ -17,6 +17,8 @@
 use std::collections::BTreeMap;
 
 use super::commands::{Command, Target, Value, Verb};
+use super::edit::EditError;
+use super::refusal::Refusal;
 use super::schema::Who;
 use super::schema::{CollectionDecl, VarType};
 use super::set_value::{COLLECTIONS, COLLECTIONS_FILE, SetValue, apply_chain, edit_value};
@@ -46,7 +48,7 @@ pub fn apply(
     command: &Command,
     rolled: Option<i64>,
     at: Timestamp,
-) -> Result<SetValue, String> {
+) -> Result<SetValue, Refusal> {
     // Idle players are not acted on: nor are their items.
     let idle: Vec<String> = state
         .players
@@ -69,15 +71,18 @@ pub fn apply(
             verb,
             value,
         ) => set_field(state, actor, (collection, id, field), verb, value, rolled),
-        (Target::Bare(name), _, _) if state.schema.collections.contains_key(name) => Err(format!(
-            "`{name}` is a collection: `ADD {name} ID field=value …` adds an item, `REMOVE {name} ID` removes one, `SET {name}.ID.FIELD value` changes one"
-        )),
-        (Target::Bare(name), _, _) => Err(format!("there is no collection `{name}`")),
-        _ => Err("not a collection command".into()),
+        (Target::Bare(name), _, _) if state.schema.collections.contains_key(name) => {
+            Err(Refusal::IsACollection(name.clone()))
+        }
+        (Target::Bare(name), _, _) => Err(Refusal::UnknownCollection {
+            name: name.clone(),
+            known: None,
+        }),
+        _ => Err(Refusal::Misdirected("collection command")),
     }
 }
 
-fn decl<'s>(state: &'s GameState, name: &str) -> Result<&'s CollectionDecl, String> {
+fn decl<'s>(state: &'s GameState, name: &str) -> Result<&'s CollectionDecl, Refusal> {
     state.schema.collections.get(name).ok_or_else(|| {
         let known: Vec<&str> = state
             .schema
@@ -85,10 +90,10 @@ fn decl<'s>(state: &'s GameState, name: &str) -> Result<&'s CollectionDecl, Stri
             .keys()
             .map(String::as_str)
             .collect();
-        format!(
-            "there is no collection `{name}` (collections: {})",
-            known.join(", ")
-        )
+        Refusal::UnknownCollection {
+            name: name.to_owned(),
+            known: Some(known.join(", ")),
+        }
     })
 }
 
@@ -105,7 +110,7 @@ fn may(
     name: &str,
     decl: &CollectionDecl,
     fields: &BTreeMap<String, toml::Value>,
-) -> Result<(), String> {
+) -> Result<(), Refusal> {
     let actor = acting.actor;
     let owners = owners(decl, fields);
     not_idle(acting, &owners)?;
@@ -119,11 +124,11 @@ fn may(
     };
     match (allowed, decl.by.unwrap_or_default()) {
         (true, _) => Ok(()),
-        (false, Who::Admin) => Err(format!("only an admin may change `{name}`")),
-        (false, _) => Err(format!(
-            "{} may act only on their own items of `{name}`",
-            actor.name
-        )),
+        (false, Who::Admin) => Err(Refusal::AdminOnly(name.to_owned())),
+        (false, _) => Err(Refusal::NotTheirItem {
+            actor: actor.name.clone(),
+            collection: name.to_owned(),
+        }),
     }
 }
 
@@ -137,11 +142,9 @@ fn owners<'f>(decl: &CollectionDecl, fields: &'f BTreeMap<String, toml::Value>) 
 }
 
 /// An error if one of `owners` is idle.
-fn not_idle(acting: &Acting<'_>, owners: &[&str]) -> Result<(), String> {
+fn not_idle(acting: &Acting<'_>, owners: &[&str]) -> Result<(), Refusal> {
     match owners.iter().find(|o| acting.idle.iter().any(|i| i == *o)) {
-        Some(idle) => Err(format!(
-            "{idle} is idle, and idle players' items are not acted on"
-        )),
+        Some(idle) => Err(Refusal::IdleOwner((*idle).to_owned())),
         None => Ok(()),
     }
 }
@@ -169,7 +172,7 @@ fn add(
     name: &str,
     id: &str,
     given: &[(String, Value)],
-) -> Result<SetValue, String> {
+) -> Result<SetValue, Refusal> {
     let decl = decl(state, name)?.clone();
     if state
         .collections
@@ -178,21 +181,29 @@ fn add(
         .flatten()
         .any(|i| i.id == id)
     {
-        return Err(format!("`{name}` already has an item `{id}`"));
+        return Err(Refusal::ItemExists {
+            collection: name.to_owned(),
+            id: id.to_owned(),
+        });
     }
     let mut fields = BTreeMap::new();
     for (field, value) in given {
         let fd = decl.fields.get(field).ok_or_else(|| {
             let known: Vec<&str> = decl.fields.keys().map(String::as_str).collect();
-            format!(
-                "`{name}` has no field `{field}` (fields: {})",
-                known.join(", ")
-            )
+            Refusal::UnknownField {
+                collection: name.to_owned(),
+                field: field.clone(),
+                known: Some(known.join(", ")),
+            }
         })?;
-        let value = to_toml(value).ok_or("a field's value is a number, true, false or text")?;
+        let value = to_toml(value).ok_or(Refusal::NotAFieldValue)?;
         let is_player = |n: &str| state.player(n).is_some();
         if let Some(problem) = fd.check(&value, &is_player) {
-            return Err(format!("`{field}` cannot be {value}: {problem}"));
+            return Err(Refusal::BadValue {
+                name: field.clone(),
+                value: value.to_string(),
+                problem,
+            });
         }
         fields.insert(field.clone(), value);
     }
@@ -230,13 +241,13 @@ fn remove(
     actor: &Acting<'_>,
     name: &str,
     id: &str,
-) -> Result<SetValue, String> {
+) -> Result<SetValue, Refusal> {
     let decl = decl(state, name)?.clone();
     let items = state.collections.entry(name.to_string()).or_default();
     let at = items
         .iter()
         .position(|i| i.id == id)
-        .ok_or_else(|| format!("`{name}` has no item `{id}`"))?;
+        .ok_or_else(|| no_item(name, id))?;
     may(actor, name, &decl, &items[at].fields)?;
     let item = items.remove(at);
     Ok(SetValue {
@@ -254,12 +265,16 @@ fn set_field(
     verb: Verb,
     value: &Value,
     rolled: Option<i64>,
-) -> Result<SetValue, String> {
+) -> Result<SetValue, Refusal> {
     let decl = decl(state, name)?.clone();
     let fd = decl
         .fields
         .get(field)
-        .ok_or_else(|| format!("`{name}` has no field `{field}`"))?
+        .ok_or_else(|| Refusal::UnknownField {
+            collection: name.to_owned(),
+            field: field.to_owned(),
+            known: None,
+        })?
         .clone();
     let is_player: BTreeMap<String, ()> =
         state.players.iter().map(|p| (p.name.clone(), ())).collect();
@@ -267,7 +282,7 @@ fn set_field(
         .collections
         .get_mut(name)
         .and_then(|items| items.iter_mut().find(|i| i.id == id))
-        .ok_or_else(|| format!("`{name}` has no item `{id}`"))?;
+        .ok_or_else(|| no_item(name, id))?;
     may(actor, name, &decl, &item.fields)?;
     let current = item
         .fields
@@ -278,8 +293,8 @@ fn set_field(
         (Value::Dice { negative, .. }, Some(total)) => {
             toml::Value::Integer(if *negative { -total } else { total })
         }
-        (Value::Dice { .. }, None) => return Err("its dice could not be rolled".into()),
-        (other, _) => to_toml(other).ok_or("a field's value is a number, true, false or text")?,
+        (Value::Dice { .. }, None) => return Err(Refusal::NotRolled),
+        (other, _) => to_toml(other).ok_or(Refusal::NotAFieldValue)?,
     };
     let to = new_value(&fd, field, verb, given, &current, &|n| {
         is_player.contains_key(n)
@@ -308,24 +323,27 @@ fn new_value(
     given: toml::Value,
     current: &toml::Value,
     is_player: &dyn Fn(&str) -> bool,
-) -> Result<toml::Value, String> {
-    let illegal = |e: super::schema::Illegal| format!("illegal: {e}");
+) -> Result<toml::Value, Refusal> {
     Ok(match (verb, &given, current) {
         (Verb::Add, toml::Value::Integer(n), toml::Value::Integer(now)) => {
-            toml::Value::Integer(fd.apply(*now, *n).map_err(illegal)?)
+            toml::Value::Integer(fd.apply(*now, *n)?)
         }
         (Verb::Add, _, _) => {
-            return Err(format!(
-                "`{field}` is a {}: only whole numbers can be added to",
-                fd.ty
-            ));
+            return Err(Refusal::NotANumber {
+                name: field.to_owned(),
+                ty: fd.ty,
+            });
         }
         (_, toml::Value::Integer(n), toml::Value::Integer(now)) if fd.ty == VarType::Int => {
-            toml::Value::Integer(fd.apply(*now, n.saturating_sub(*now)).map_err(illegal)?)
+            toml::Value::Integer(fd.apply(*now, n.saturating_sub(*now))?)
         }
         _ => {
             if let Some(problem) = fd.check(&given, is_player) {
-                return Err(format!("`{field}` cannot be {given}: {problem}"));
+                return Err(Refusal::BadValue {
+                    name: field.to_owned(),
+                    value: given.to_string(),
+                    problem,
+                });
             }
             given
         }
@@ -389,11 +407,11 @@ pub fn changes(before: &GameState, after: &GameState) -> Vec<SetValue> {
 /// Whether `actor` may make the collection change `set` (see
 /// [`super::variables::permitted`]): by the collection's `by`, judged on the
 /// item's fields before and after.
-pub fn permitted(state: &GameState, actor: &Player, set: &SetValue) -> Result<(), String> {
+pub fn permitted(state: &GameState, actor: &Player, set: &SetValue) -> Result<(), Refusal> {
     let (name, id) = match set.table.as_slice() {
         [_, name] => (name, None),
         [_, name, id] => (name, Some(id)),
-        _ => return Err("not a collection change".into()),
+        _ => return Err(Refusal::Misdirected("collection change")),
     };
     let decl = decl(state, name)?;
     let acting = Acting { actor, idle: &[] };
@@ -460,14 +478,17 @@ pub fn put(state: &mut GameState, set: &SetValue) {
 /// `apply_chain`) changes already made are not made again,
 /// and an item or field that is neither what a change found nor what it
 /// made was changed by something else since: an error.
-pub fn apply_sets(text: &str, sets: &[SetValue]) -> Result<String, String> {
+pub fn apply_sets(text: &str, sets: &[SetValue]) -> Result<String, EditError> {
     let mine: Vec<SetValue> = sets.iter().filter(|s| s.is_collection()).cloned().collect();
     apply_chain(text, &mine, &change_item)
 }
 
 /// One collection change, strictly (see [`apply_chain`]).
-fn change_item(text: &str, set: &SetValue, absent_ok: bool) -> Result<String, String> {
-    let bad = |e: &dyn std::fmt::Display| format!("{COLLECTIONS_FILE} is not valid TOML: {e}");
+fn change_item(text: &str, set: &SetValue, absent_ok: bool) -> Result<String, EditError> {
+    let bad = |e: &dyn std::fmt::Display| EditError::Parse {
+        path: COLLECTIONS_FILE.into(),
+        message: e.to_string(),
+    };
     let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| bad(&e))?;
     let plain: toml::Table = toml::from_str(text).map_err(|e| bad(&e))?;
     let (name, id) = match set.table.as_slice() {
@@ -488,16 +509,23 @@ fn change_item(text: &str, set: &SetValue, absent_ok: bool) -> Result<String, St
     let now = match (set.table.len(), found) {
         (2, found) => Some(found.cloned().map_or(empty, toml::Value::Table)),
         (_, Some(t)) => t.get(&set.key).cloned(),
-        (_, None) => return Err(format!("{COLLECTIONS_FILE}: `{name}` has no item `{id}`")),
+        (_, None) => {
+            return Err(EditError::NoItem {
+                path: COLLECTIONS_FILE.into(),
+                collection: name.clone(),
+                id: id.clone(),
+            });
+        }
     };
     match now {
         Some(v) if v == set.from => {}
         None if absent_ok => {}
         now => {
-            let now = now.map_or_else(|| "absent".to_string(), |v| v.to_string());
-            return Err(format!(
-                "{COLLECTIONS_FILE}: {name}.{id} is now {now}, neither {} nor {}",
-                set.from, set.to
+            return Err(EditError::moved(
+                COLLECTIONS_FILE,
+                format!("{name}.{id}"),
+                now.as_ref(),
+                set,
             ));
         }
     }
@@ -507,7 +535,10 @@ fn change_item(text: &str, set: &SetValue, absent_ok: bool) -> Result<String, St
             toml_edit::ArrayOfTables::new(),
         ))
         .as_array_of_tables_mut()
-        .ok_or_else(|| format!("{COLLECTIONS_FILE}: `{name}` is not a list of items"))?;
+        .ok_or_else(|| EditError::NotAList {
+            path: COLLECTIONS_FILE.into(),
+            collection: name.clone(),
+        })?;
     let at = array
         .iter()
         .position(|t| t.get("id").and_then(toml_edit::Item::as_str) == Some(id.as_str()));
@@ -519,7 +550,12 @@ fn change_item(text: &str, set: &SetValue, absent_ok: bool) -> Result<String, St
                 table.insert(&set.key, toml_edit::value(edit_value(&set.to)?));
             }
         }
-        _ => return Err(format!("{COLLECTIONS_FILE}: cannot change {name}.{id}")),
+        _ => {
+            return Err(EditError::Unfitting {
+                path: COLLECTIONS_FILE.into(),
+                at: format!("{name}.{id}"),
+            });
+        }
     }
     Ok(doc.to_string())
 }
@@ -549,8 +585,16 @@ fn remove_at(doc: &mut toml_edit::DocumentMut, name: &str, at: usize) {
     }
 }
 
+/// An item `id` of collection `name` that is not there.
+fn no_item(name: &str, id: &str) -> Refusal {
+    Refusal::NoItem {
+        collection: name.to_owned(),
+        id: id.to_owned(),
+    }
+}
+
 /// A new item's table, its id first.
-fn edit_table(id: &str, fields: &toml::Table) -> Result<toml_edit::Table, String> {
+fn edit_table(id: &str, fields: &toml::Table) -> Result<toml_edit::Table, EditError> {
     let mut table = toml_edit::Table::new();
     table.insert("id", toml_edit::value(id));
     for (k, v) in fields.iter().filter(|(k, _)| *k != "id") {
@@ -568,7 +612,7 @@ mod tests {
         crate::gamestate::bundled_for_tests()
     }
 
-    fn run(state: &mut GameState, who: &str, line: &str) -> Result<SetValue, String> {
+    fn run(state: &mut GameState, who: &str, line: &str) -> Result<SetValue, Refusal> {
         let actor = state.player(who).unwrap().clone();
         let Said::Command(cmd) = &commands::read(line)[0] else {
             panic!("{line}")
@@ -625,35 +669,63 @@ mod tests {
     fn collection_commands_follow_the_schema() {
         let mut s = state();
         let err = |s: &mut GameState, who: &str, line: &str| run(s, who, line).unwrap_err();
-        assert!(
-            err(&mut s, "Ada", "REMOVE gadgets pocket-orrery").contains("only on their own items")
+        let not_theirs = Refusal::NotTheirItem {
+            actor: "Ada".into(),
+            collection: "gadgets".into(),
+        };
+        assert_eq!(
+            err(&mut s, "Ada", "REMOVE gadgets pocket-orrery"),
+            not_theirs
         );
-        assert!(
-            err(&mut s, "Ada", "SET gadgets.pocket-orrery.cogs 1")
-                .contains("only on their own items")
+        assert!(not_theirs.to_string().contains("only on their own items"));
+        assert_eq!(
+            err(&mut s, "Ada", "SET gadgets.pocket-orrery.cogs 1"),
+            not_theirs
         );
+        assert_eq!(err(&mut s, "Ada", "ADD gadgets k owner=Boris"), not_theirs);
+        assert!(matches!(
+            err(&mut s, "Boris", "ADD gadgets pocket-orrery"),
+            Refusal::ItemExists { .. }
+        ));
+        let colour = err(&mut s, "Boris", "ADD gadgets k colour=red");
+        assert!(matches!(&colour, Refusal::UnknownField { field, .. } if field == "colour"));
         assert!(
-            err(&mut s, "Ada", "ADD gadgets k owner=Boris").contains("only on their own items")
+            colour
+                .to_string()
+                .contains("has no field `colour` (fields: ")
         );
-        assert!(err(&mut s, "Boris", "ADD gadgets pocket-orrery").contains("already has an item"));
-        assert!(err(&mut s, "Boris", "ADD gadgets k colour=red").contains("has no field `colour`"));
-        assert!(err(&mut s, "Boris", "ADD gadgets k cogs=-1").contains("`cogs` cannot be -1"));
-        assert!(err(&mut s, "Boris", "ADD gadgets.pocket-orrery.cogs -9").contains("illegal"));
+        let negative = err(&mut s, "Boris", "ADD gadgets k cogs=-1");
+        assert!(matches!(negative, Refusal::BadValue { .. }));
+        assert!(negative.to_string().contains("`cogs` cannot be -1"));
+        assert!(matches!(
+            err(&mut s, "Boris", "ADD gadgets.pocket-orrery.cogs -9"),
+            Refusal::Illegal(_)
+        ));
+        let gizmos = err(&mut s, "Boris", "REMOVE gizmos x");
+        assert!(matches!(&gizmos, Refusal::UnknownCollection { name, .. } if name == "gizmos"));
         assert!(
-            err(&mut s, "Boris", "REMOVE gizmos x").contains("there is no collection `gizmos`")
+            gizmos
+                .to_string()
+                .contains("there is no collection `gizmos`")
         );
-        assert!(err(&mut s, "Boris", "SET gadgets.nope.cogs 1").contains("has no item `nope`"));
-        assert!(err(&mut s, "Boris", "SET gadgets 1").contains("is a collection"));
-        assert!(
-            err(&mut s, "Boris", "SET gadgets.pocket-orrery.owner Zed").contains("not a player")
+        assert_eq!(
+            err(&mut s, "Boris", "SET gadgets.nope.cogs 1"),
+            no_item("gadgets", "nope")
         );
+        assert_eq!(
+            err(&mut s, "Boris", "SET gadgets 1"),
+            Refusal::IsACollection("gadgets".into())
+        );
+        let zed = err(&mut s, "Boris", "SET gadgets.pocket-orrery.owner Zed");
+        assert!(matches!(zed, Refusal::BadValue { .. }));
+        assert!(zed.to_string().contains("not a player"));
         s.players[3].idle = vec![crate::gamestate::IdlePeriod {
             from: Timestamp::from_unix(0),
             until: None,
         }];
-        assert!(
-            err(&mut s, "Boris", "SET gadgets.pocket-orrery.owner Dmitri")
-                .contains("Dmitri is idle")
+        assert_eq!(
+            err(&mut s, "Boris", "SET gadgets.pocket-orrery.owner Dmitri"),
+            Refusal::IdleOwner("Dmitri".into())
         );
         let moved = apply_sets(
             "[[gadgets]]\nid = \"a\"\ncogs = 9\n",
@@ -664,6 +736,8 @@ mod tests {
                 to: toml::Value::Integer(2),
             }],
         );
-        assert!(moved.unwrap_err().contains("gadgets.a is now 9"));
+        let moved = moved.unwrap_err();
+        assert!(matches!(&moved, EditError::Moved { at, .. } if at == "gadgets.a"));
+        assert!(moved.to_string().contains("gadgets.a is now 9"), "{moved}");
     }
 }

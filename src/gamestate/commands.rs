@@ -22,7 +22,7 @@
 //! order from 0: its place among the comment's rolls is one of the inputs
 //! it is drawn from.
 
-use super::dice::Dice;
+use super::dice::{Dice, DiceError};
 use crate::markdown::{Breaks, split_visible};
 
 /// One instruction in a comment.
@@ -37,11 +37,53 @@ pub enum Said {
         /// The line as written.
         line: String,
         /// Why it is not an instruction.
-        why: String,
+        why: Misread,
         /// Whether it asked for a roll (`ROLL`): the dice log says why it
         /// is not one; an action's status answers the commands.
         roll: bool,
     },
+}
+
+/// Why a line that starts like an instruction is not one: what the
+/// player reads after "not a command:" or "is not a roll:".
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Misread {
+    /// `ROLL` with nothing after it.
+    #[error("ROLL needs dice, such as `ROLL DICE6`")]
+    NoDice,
+    /// Dice that cannot be read.
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+    /// `SET` or `ADD` without a variable or a value; the word.
+    #[error("{0} needs a variable and a value, such as `{0} springs 3`")]
+    Incomplete(&'static str),
+    /// `ADD` of something neither a number, dice nor an item.
+    #[error(
+        "ADD needs a whole number, dice or a new item, such as `ADD {name} 2`, `ADD {name} DICE6` or `ADD gadgets key-2 name=\"Winding Key\"`, not `{value}`"
+    )]
+    NotAddable {
+        /// The variable named.
+        name: String,
+        /// The value given.
+        value: String,
+    },
+    /// A name with an empty part (`a..b`, `.x`).
+    #[error("`{0}` is not a variable name")]
+    BadName(String),
+    /// A name of too many parts.
+    #[error(
+        "`{0}` is not a variable: write `springs`, `globals.round`, `Boris.springs` or `gadgets.key-2.cogs`"
+    )]
+    NotAVariable(String),
+    /// `REMOVE` without a collection and an id.
+    #[error("REMOVE needs a collection and an item's id, such as `REMOVE gadgets key-2`")]
+    RemoveWhat,
+    /// A command right after a quoted line, which Markdown reads as part
+    /// of the quote.
+    #[error(
+        "it continues the quoted line above it, so it is part of the quote; leave a blank line after a quote"
+    )]
+    InQuote,
 }
 
 /// A roll asked for.
@@ -157,7 +199,7 @@ pub fn read(body: &str) -> Vec<Said> {
         if matches!(word, "ROLL" | "SET" | "ADD" | "REMOVE") {
             out.push(Said::Bad {
                 line: line.to_string(),
-                why: "it continues the quoted line above it, so it is part of the quote; leave a blank line after a quote".into(),
+                why: Misread::InQuote,
                 roll: word == "ROLL",
             });
         }
@@ -180,14 +222,12 @@ pub fn rolls(body: &str) -> Vec<Roll> {
         .collect()
 }
 
-fn roll(rest: &str, rolls: &mut u32) -> Result<Roll, String> {
+fn roll(rest: &str, rolls: &mut u32) -> Result<Roll, Misread> {
     let (dice, note) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
     if dice.is_empty() {
-        return Err("ROLL needs dice, such as `ROLL DICE6`".into());
+        return Err(Misread::NoDice);
     }
-    let dice: Dice = dice
-        .parse()
-        .map_err(|e: super::dice::DiceError| e.to_string())?;
+    let dice: Dice = dice.parse()?;
     let index = *rolls;
     *rolls += 1;
     Ok(Roll {
@@ -197,7 +237,7 @@ fn roll(rest: &str, rolls: &mut u32) -> Result<Roll, String> {
     })
 }
 
-fn command(verb: Verb, rest: &str, rolls: &mut u32, line: &str) -> Result<Command, String> {
+fn command(verb: Verb, rest: &str, rolls: &mut u32, line: &str) -> Result<Command, Misread> {
     let word = match verb {
         Verb::Set => "SET",
         Verb::Add => "ADD",
@@ -206,9 +246,7 @@ fn command(verb: Verb, rest: &str, rolls: &mut u32, line: &str) -> Result<Comman
     let (name, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
     let value = value.trim();
     if name.is_empty() || value.is_empty() {
-        return Err(format!(
-            "{word} needs a variable and a value, such as `{word} springs 3`"
-        ));
+        return Err(Misread::Incomplete(word));
     }
     let target = target(name)?;
     // A number or dice is one word, and what follows it is a note; text
@@ -226,9 +264,12 @@ fn command(verb: Verb, rest: &str, rolls: &mut u32, line: &str) -> Result<Comman
         (_, Ok(n)) => Value::Int(n),
         (Verb::Add, Err(_)) => match dice_value(value, rolls) {
             Some(dice) => dice,
-            None => item(rest.split_once(char::is_whitespace).map_or("", |(_, v)| v)).ok_or_else(|| {
-                format!("ADD needs a whole number, dice or a new item, such as `ADD {name} 2`, `ADD {name} DICE6` or `ADD gadgets key-2 name=\"Winding Key\"`, not `{value}`")
-            })?,
+            None => item(rest.split_once(char::is_whitespace).map_or("", |(_, v)| v)).ok_or_else(
+                || Misread::NotAddable {
+                    name: name.to_owned(),
+                    value: value.to_owned(),
+                },
+            )?,
         },
         (Verb::Set | Verb::Remove, Err(_)) => match value {
             "true" => Value::Bool(true),
@@ -263,11 +304,11 @@ fn dice_value(value: &str, rolls: &mut u32) -> Option<Value> {
     })
 }
 
-fn target(name: &str) -> Result<Target, String> {
+fn target(name: &str) -> Result<Target, Misread> {
     let parts: Vec<&str> = name.split('.').collect();
     let ok = |s: &&str| !s.is_empty();
     if !parts.iter().all(ok) {
-        return Err(format!("`{name}` is not a variable name"));
+        return Err(Misread::BadName(name.to_owned()));
     }
     Ok(match parts.as_slice() {
         [one] => Target::Bare((*one).to_string()),
@@ -281,21 +322,15 @@ fn target(name: &str) -> Result<Target, String> {
             id: (*id).to_string(),
             field: (*field).to_string(),
         },
-        _ => {
-            return Err(format!(
-                "`{name}` is not a variable: write `springs`, `globals.round`, `Boris.springs` or `gadgets.key-2.cogs`"
-            ));
-        }
+        _ => return Err(Misread::NotAVariable(name.to_owned())),
     })
 }
 
 /// `REMOVE COLLECTION ID`.
-fn remove(rest: &str, line: &str) -> Result<Command, String> {
+fn remove(rest: &str, line: &str) -> Result<Command, Misread> {
     let words: Vec<&str> = rest.split_whitespace().collect();
     let [collection, id] = words.as_slice() else {
-        return Err(
-            "REMOVE needs a collection and an item's id, such as `REMOVE gadgets key-2`".into(),
-        );
+        return Err(Misread::RemoveWhat);
     };
     Ok(Command {
         verb: Verb::Remove,
@@ -485,18 +520,41 @@ mod tests {
             Said::Bad { why, .. } => why.clone(),
             other => panic!("{other:?}"),
         };
-        assert_eq!(why("ROLL"), "ROLL needs dice, such as `ROLL DICE6`");
-        assert!(why("ROLL lots").contains("`lots` is not dice"));
-        assert!(why("ROLL 0d6").contains("1 to 100 dice"));
-        assert!(why("SET springs").contains("SET needs a variable and a value"));
-        assert!(
-            why("ADD springs many things").contains("ADD needs a whole number, dice or a new item")
+        assert_eq!(why("ROLL"), Misread::NoDice);
+        assert_eq!(
+            why("ROLL").to_string(),
+            "ROLL needs dice, such as `ROLL DICE6`"
         );
-        assert!(why("ADD gadgets k name=\"open").contains("ADD needs"));
-        assert!(why("REMOVE gadgets").contains("REMOVE needs a collection and an item"));
-        assert!(why("ADD a.b.c.d 1").contains("is not a variable"));
-        assert!(why("SET a..c 1").contains("is not a variable name"));
-        assert!(why("SET .x 1").contains("is not a variable name"));
+        assert!(why("ROLL lots").to_string().contains("`lots` is not dice"));
+        assert!(matches!(why("ROLL 0d6"), Misread::Dice(_)));
+        assert!(why("ROLL 0d6").to_string().contains("1 to 100 dice"));
+        assert_eq!(why("SET springs"), Misread::Incomplete("SET"));
+        assert!(
+            why("SET springs")
+                .to_string()
+                .contains("SET needs a variable and a value")
+        );
+        assert!(matches!(
+            why("ADD springs many things"),
+            Misread::NotAddable { name, .. } if name == "springs"
+        ));
+        assert!(
+            why("ADD springs many things")
+                .to_string()
+                .contains("ADD needs a whole number, dice or a new item")
+        );
+        assert!(matches!(
+            why("ADD gadgets k name=\"open"),
+            Misread::NotAddable { .. }
+        ));
+        assert_eq!(why("REMOVE gadgets"), Misread::RemoveWhat);
+        assert_eq!(
+            why("ADD a.b.c.d 1"),
+            Misread::NotAVariable("a.b.c.d".into())
+        );
+        assert_eq!(why("SET a..c 1"), Misread::BadName("a..c".into()));
+        assert_eq!(why("SET .x 1"), Misread::BadName(".x".into()));
+        assert_eq!(why("> quoted\nSET springs 1"), Misread::InQuote);
     }
 
     /// A bad line says whether it asked for a roll, so the dice log and an

@@ -27,6 +27,69 @@ pub enum EditError {
         /// The dotted path that is not a table.
         at: String,
     },
+    /// A value an action set was changed by something else since: neither
+    /// what the set found nor what it made, so it is not overwritten.
+    #[error("{path}: {at} is now {now}, neither {from} nor {to}")]
+    Moved {
+        /// The file.
+        path: String,
+        /// The dotted place (`globals.round`, `gadgets.key-2`).
+        at: String,
+        /// What the file holds there (`absent` for nothing).
+        now: String,
+        /// What the set found.
+        from: String,
+        /// What the set made.
+        to: String,
+    },
+    /// A collection's item a change names is not in the file.
+    #[error("{path}: `{collection}` has no item `{id}`")]
+    NoItem {
+        /// The file.
+        path: String,
+        /// The collection.
+        collection: String,
+        /// The item's id.
+        id: String,
+    },
+    /// A collection is not written as a list of items.
+    #[error("{path}: `{collection}` is not a list of items")]
+    NotAList {
+        /// The file.
+        path: String,
+        /// The collection.
+        collection: String,
+    },
+    /// A change that fits nothing the file holds.
+    #[error("{path}: cannot change {at}")]
+    Unfitting {
+        /// The file.
+        path: String,
+        /// The dotted place.
+        at: String,
+    },
+    /// A value of a kind an action cannot set (a table, an array, a date).
+    #[error("{0} cannot be set by an action")]
+    NotSettable(String),
+}
+
+impl EditError {
+    /// A [`EditError::Moved`] at `at` of `path`, which holds `now` where
+    /// `set` expected its `from`.
+    pub(crate) fn moved(
+        path: &str,
+        at: String,
+        now: Option<&toml::Value>,
+        set: &super::set_value::SetValue,
+    ) -> EditError {
+        EditError::Moved {
+            path: path.to_owned(),
+            at,
+            now: now.map_or_else(|| "absent".to_string(), toml::Value::to_string),
+            from: set.from.to_string(),
+            to: set.to.to_string(),
+        }
+    }
 }
 
 /// A TOML file open for editing.

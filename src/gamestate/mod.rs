@@ -11,6 +11,7 @@ pub mod commands;
 pub mod dice;
 pub mod edit;
 pub mod parse;
+pub mod refusal;
 pub mod schema;
 pub mod set_value;
 pub mod variables;

@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::edit::EditError;
+
 /// The file that holds the variables.
 pub const VARIABLES_FILE: &str = "state/variables.toml";
 
@@ -94,8 +96,8 @@ pub fn files_of(sets: &[SetValue]) -> Vec<&'static str> {
 pub(crate) fn apply_chain(
     text: &str,
     sets: &[SetValue],
-    one: &dyn Fn(&str, &SetValue, bool) -> Result<String, String>,
-) -> Result<String, String> {
+    one: &dyn Fn(&str, &SetValue, bool) -> Result<String, EditError>,
+) -> Result<String, EditError> {
     let run = |sets: &[SetValue], absent_ok: bool| {
         sets.iter()
             .try_fold(text.to_string(), |t, set| one(&t, set, absent_ok))
@@ -117,11 +119,11 @@ pub(crate) fn apply_chain(
 
 /// A value an action sets, as the state files are edited: whole numbers,
 /// booleans and text; anything else is not settable by an action.
-pub(crate) fn edit_value(value: &toml::Value) -> Result<toml_edit::Value, String> {
+pub(crate) fn edit_value(value: &toml::Value) -> Result<toml_edit::Value, EditError> {
     Ok(match value {
         toml::Value::Integer(n) => (*n).into(),
         toml::Value::Boolean(b) => (*b).into(),
         toml::Value::String(s) => s.as_str().into(),
-        other => return Err(format!("{other} cannot be set by an action")),
+        other => return Err(EditError::NotSettable(other.to_string())),
     })
 }

@@ -12,6 +12,8 @@
 //! nor are acted on.
 
 use super::commands::{Command, Target, Value, Verb};
+use super::edit::EditError;
+use super::refusal::Refusal;
 use super::schema::{VarDecl, VarType, Who};
 use super::set_value::{SetValue, VARIABLES_FILE, apply_chain, edit_value};
 use super::{GameState, Player};
@@ -25,17 +27,17 @@ pub fn apply(
     command: &Command,
     rolled: Option<i64>,
     at: Timestamp,
-) -> Result<SetValue, String> {
+) -> Result<SetValue, Refusal> {
     if super::collections::is_collection_command(state, command) {
         return super::collections::apply(state, actor, command, rolled, at);
     }
     let (table, key, decl) = resolve(state, actor, &command.target)?;
     if let [_, player] = table.as_slice() {
         if state.player(player).is_some_and(|p| p.is_idle_at(at)) {
-            return Err(format!(
-                "{player} is idle, and idle {} are not acted on",
-                state.terms.players
-            ));
+            return Err(Refusal::Idle {
+                player: player.clone(),
+                players: state.terms.players.clone(),
+            });
         }
     }
     let current = match table.as_slice() {
@@ -49,14 +51,10 @@ pub fn apply(
         (Value::Dice { negative, .. }, Some(total)) => {
             toml::Value::Integer(if *negative { -total } else { total })
         }
-        (Value::Dice { .. }, None) => return Err("its dice could not be rolled".into()),
+        (Value::Dice { .. }, None) => return Err(Refusal::NotRolled),
         (Value::Bool(b), _) => toml::Value::Boolean(*b),
         (Value::Text(t), _) => toml::Value::String(t.clone()),
-        (Value::Item { .. }, _) => {
-            return Err(format!(
-                "`{key}` is not a collection: ADD to it a whole number or dice, such as `ADD {key} 2` or `ADD {key} DICE6`"
-            ));
-        }
+        (Value::Item { .. }, _) => return Err(Refusal::NotACollection(key)),
     };
     let to = match (decl.ty, command.verb, &given, &current) {
         (VarType::Int, verb, toml::Value::Integer(n), toml::Value::Integer(now)) => {
@@ -64,21 +62,22 @@ pub fn apply(
                 Verb::Add => *n,
                 Verb::Set | Verb::Remove => n.saturating_sub(*now),
             };
-            toml::Value::Integer(
-                decl.apply(*now, delta)
-                    .map_err(|e| format!("illegal: {e}"))?,
-            )
+            toml::Value::Integer(decl.apply(*now, delta)?)
         }
         (_, Verb::Add, _, _) => {
-            return Err(format!(
-                "`{key}` is a {}: only whole numbers can be added to",
-                decl.ty
-            ));
+            return Err(Refusal::NotANumber {
+                name: key,
+                ty: decl.ty,
+            });
         }
         (_, Verb::Set | Verb::Remove, value, _) => {
             let is_player = |name: &str| state.player(name).is_some();
             if let Some(problem) = decl.check(value, &is_player) {
-                return Err(format!("`{key}` cannot be {value}: {problem}"));
+                return Err(Refusal::BadValue {
+                    name: key,
+                    value: value.to_string(),
+                    problem,
+                });
             }
             value.clone()
         }
@@ -109,7 +108,7 @@ fn resolve(
     state: &GameState,
     actor: &Player,
     target: &Target,
-) -> Result<(Vec<String>, String, VarDecl), String> {
+) -> Result<(Vec<String>, String, VarDecl), Refusal> {
     let schema = &state.schema;
     let (row, name) = match target {
         Target::Bare(name) if schema.players.contains_key(name) => {
@@ -117,7 +116,7 @@ fn resolve(
         }
         Target::Bare(name) | Target::Global(name) => (None, name.clone()),
         Target::Row { player, name } => (Some(player.clone()), name.clone()),
-        Target::Field { .. } => return Err("not a variable".into()),
+        Target::Field { .. } => return Err(Refusal::Misdirected("variable")),
     };
     let Some(player) = row else {
         let decl = schema
@@ -125,7 +124,7 @@ fn resolve(
             .get(&name)
             .ok_or_else(|| unknown(state, &name))?;
         if decl.by == Some(Who::Admin) && !actor.admin {
-            return Err(format!("only an admin may change `globals.{name}`"));
+            return Err(Refusal::AdminOnly(format!("globals.{name}")));
         }
         return Ok((vec!["globals".into()], name, decl.clone()));
     };
@@ -133,19 +132,21 @@ fn resolve(
         .players
         .get(&name)
         .ok_or_else(|| unknown(state, &name))?;
-    let target = state
-        .player(&player)
-        .ok_or_else(|| format!("`{player}` is not a {} on the roster", state.terms.player))?;
+    let target = state.player(&player).ok_or_else(|| Refusal::NotOnRoster {
+        name: player.clone(),
+        player: state.terms.player.clone(),
+    })?;
     let allowed = match decl.by.unwrap_or_default() {
         Who::Own => target.name == actor.name,
         Who::Any => true,
         Who::Admin => actor.admin,
     };
     if !allowed {
-        return Err(format!(
-            "{} may change only their own `{name}`, not {}'s",
-            actor.name, target.name
-        ));
+        return Err(Refusal::NotTheirs {
+            actor: actor.name.clone(),
+            name,
+            owner: target.name.clone(),
+        });
     }
     Ok((
         vec!["players".into(), target.name.clone()],
@@ -203,7 +204,7 @@ pub fn changes(before: &GameState, after: &GameState) -> Vec<SetValue> {
 /// `state`: `own` (a player's own variables, the items whose player
 /// fields name them), `any`, or `admin`. The permissions of an action by
 /// comment, for an action pull request's changes.
-pub fn permitted(state: &GameState, actor: &Player, set: &SetValue) -> Result<(), String> {
+pub fn permitted(state: &GameState, actor: &Player, set: &SetValue) -> Result<(), Refusal> {
     if set.is_collection() {
         return super::collections::permitted(state, actor, set);
     }
@@ -213,20 +214,20 @@ pub fn permitted(state: &GameState, actor: &Player, set: &SetValue) -> Result<()
             player: player.clone(),
             name: set.key.clone(),
         },
-        _ => return Err("not a variable".into()),
+        _ => return Err(Refusal::Misdirected("variable")),
     };
     resolve(state, actor, &target).map(|_| ())
 }
 
-fn unknown(state: &GameState, name: &str) -> String {
+fn unknown(state: &GameState, name: &str) -> Refusal {
     let list = |m: &std::collections::BTreeMap<String, VarDecl>| {
         m.keys().map(String::as_str).collect::<Vec<_>>().join(", ")
     };
-    format!(
-        "there is no variable `{name}` (players have: {}; globals: {})",
-        list(&state.schema.players),
-        list(&state.schema.globals)
-    )
+    Refusal::UnknownVariable {
+        name: name.to_owned(),
+        players: list(&state.schema.players),
+        globals: list(&state.schema.globals),
+    }
 }
 
 /// `text` (state/variables.toml) with `sets` made, everything else kept
@@ -234,7 +235,7 @@ fn unknown(state: &GameState, name: &str) -> String {
 /// finished by the next) are not made again (see `apply_chain`); a value
 /// that is neither what a set found nor what it made was changed by
 /// something else since, and is an error rather than overwritten.
-pub fn apply_sets(text: &str, sets: &[SetValue]) -> Result<String, String> {
+pub fn apply_sets(text: &str, sets: &[SetValue]) -> Result<String, EditError> {
     let mine: Vec<SetValue> = sets
         .iter()
         .filter(|s| !s.is_collection())
@@ -244,8 +245,11 @@ pub fn apply_sets(text: &str, sets: &[SetValue]) -> Result<String, String> {
 }
 
 /// One variable set, strictly (see [`apply_chain`]).
-fn set_variable(text: &str, set: &SetValue, absent_ok: bool) -> Result<String, String> {
-    let parsed: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+fn set_variable(text: &str, set: &SetValue, absent_ok: bool) -> Result<String, EditError> {
+    let parsed: toml::Table = toml::from_str(text).map_err(|e| EditError::Parse {
+        path: VARIABLES_FILE.into(),
+        message: e.to_string(),
+    })?;
     let mut table = Some(&parsed);
     for name in &set.table {
         table = table
@@ -257,26 +261,23 @@ fn set_variable(text: &str, set: &SetValue, absent_ok: bool) -> Result<String, S
         Some(v) if *v == set.from => {}
         None if absent_ok => {}
         now => {
-            let now = now.map_or_else(|| "absent".to_string(), toml::Value::to_string);
-            return Err(format!(
-                "{VARIABLES_FILE}: {}.{} is now {now}, neither {} nor {}",
-                set.table.join("."),
-                set.key,
-                set.from,
-                set.to
+            return Err(EditError::moved(
+                VARIABLES_FILE,
+                format!("{}.{}", set.table.join("."), set.key),
+                now,
+                set,
             ));
         }
     }
-    let mut doc = super::edit::StateDoc::parse(VARIABLES_FILE, text).map_err(|e| e.to_string())?;
+    let mut doc = super::edit::StateDoc::parse(VARIABLES_FILE, text)?;
     let tables: Vec<&str> = set.table.iter().map(String::as_str).collect();
-    doc.set(&tables, &set.key, edit_value(&set.to)?)
-        .map_err(|e| e.to_string())?;
+    doc.set(&tables, &set.key, edit_value(&set.to)?)?;
     Ok(doc.render())
 }
 
 /// `text`, the contents of `path` (one of [`super::set_value::files_of`]), with its part of
 /// `sets` made.
-pub fn apply_to(path: &str, text: &str, sets: &[SetValue]) -> Result<String, String> {
+pub fn apply_to(path: &str, text: &str, sets: &[SetValue]) -> Result<String, EditError> {
     if path == super::set_value::COLLECTIONS_FILE {
         super::collections::apply_sets(text, sets)
     } else {
@@ -298,7 +299,7 @@ mod tests {
         who: &str,
         line: &str,
         rolled: Option<i64>,
-    ) -> Result<String, String> {
+    ) -> Result<String, Refusal> {
         let actor = state.player(who).unwrap().clone();
         let Said::Command(cmd) = &commands::read(line)[0] else {
             panic!("{line}")
@@ -329,10 +330,9 @@ mod tests {
             "players.Boris.springs: 6 → 10",
             "the cap clamps"
         );
-        assert_eq!(
-            run(&mut s, "Boris", "ADD cogs -9", None).unwrap_err(),
-            "illegal: -4 is below the minimum of 0"
-        );
+        let illegal = run(&mut s, "Boris", "ADD cogs -9", None).unwrap_err();
+        assert!(matches!(illegal, Refusal::Illegal(_)), "{illegal:?}");
+        assert_eq!(illegal.to_string(), "illegal: -4 is below the minimum of 0");
         assert_eq!(
             run(&mut s, "Ada", "SET globals.round 2", None).unwrap(),
             "globals.round: 1 → 2"
@@ -341,24 +341,24 @@ mod tests {
             run(&mut s, "Ada", "SET round 3", None).unwrap(),
             "globals.round: 2 → 3"
         );
+        let theirs = run(&mut s, "Ada", "SET Boris.springs 1", None).unwrap_err();
+        assert!(matches!(&theirs, Refusal::NotTheirs { owner, .. } if owner == "Boris"));
         assert!(
-            run(&mut s, "Ada", "SET Boris.springs 1", None)
-                .unwrap_err()
+            theirs
+                .to_string()
                 .contains("only their own `springs`, not Boris's")
         );
+        let unknown = run(&mut s, "Ada", "SET gears 1", None).unwrap_err();
+        assert!(matches!(&unknown, Refusal::UnknownVariable { name, .. } if name == "gears"));
+        assert!(unknown.to_string().contains("there is no variable `gears`"));
+        let bad = run(&mut s, "Ada", "SET springs lots", None).unwrap_err();
+        assert!(matches!(bad, Refusal::BadValue { .. }), "{bad:?}");
+        assert!(bad.to_string().contains("expected a whole number"));
+        let stranger = run(&mut s, "Ada", "SET Zed.springs 1", None).unwrap_err();
+        assert!(matches!(&stranger, Refusal::NotOnRoster { name, .. } if name == "Zed"));
         assert!(
-            run(&mut s, "Ada", "SET gears 1", None)
-                .unwrap_err()
-                .contains("there is no variable `gears`")
-        );
-        assert!(
-            run(&mut s, "Ada", "SET springs lots", None)
-                .unwrap_err()
-                .contains("expected a whole number")
-        );
-        assert!(
-            run(&mut s, "Ada", "SET Zed.springs 1", None)
-                .unwrap_err()
+            stranger
+                .to_string()
                 .contains("not a Tinkerer on the roster")
         );
     }
@@ -405,10 +405,13 @@ mod tests {
             "a first part made, the rest is made"
         );
         let moved = once.replace("round = 2", "round = 7");
+        let refused = apply_sets(&moved, &sets).unwrap_err();
+        assert!(matches!(&refused, EditError::Moved { now, .. } if now == "7"));
         assert!(
-            apply_sets(&moved, &sets)
-                .unwrap_err()
-                .contains("globals.round is now 7")
+            refused
+                .to_string()
+                .contains("state/variables.toml: globals.round is now 7, neither 1 nor 2"),
+            "{refused}"
         );
     }
 }

@@ -72,7 +72,7 @@ pub(crate) fn check_dice(
     {
         let log = RollLog::parse(&file.text).map_err(|why| DiceError::Unreadable {
             path: file.path.clone(),
-            why,
+            why: why.to_string(),
         })?;
         if file.path != rolls::path(log.matter) {
             found.mismatches.push(format!(

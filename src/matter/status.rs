@@ -5,9 +5,8 @@
 use std::fmt::Write;
 
 use crate::engine::ballot::Vote;
-use crate::engine::decide::{NOT_ENACTED, NOT_FAILED};
 use crate::engine::tally::Source;
-use crate::engine::{Decision, MatterDecision, MatterKind, Run};
+use crate::engine::{Decision, Grounds, MatterDecision, MatterKind, Run};
 use crate::matter::MatterNumber;
 use crate::matter::collected::Collected;
 use crate::ruleset::diff::RuleChange;
@@ -228,15 +227,11 @@ fn waiting(d: &MatterDecision) -> String {
             parts.push(format!("{verb} at {} if nothing changes", when(at)));
         }
     }
-    if parts.is_empty() {
-        // The engine's own words when they are about the queue or the
-        // calendar; its condition arithmetic is for "why", not "next".
-        parts.extend(
-            d.reasons
-                .iter()
-                .filter(|r| !r.starts_with(NOT_ENACTED) && !r.starts_with(NOT_FAILED))
-                .cloned(),
-        );
+    // The engine's own words when they are about the queue, the calendar
+    // or the matter's validity; its condition arithmetic is for "why", not
+    // "next".
+    if parts.is_empty() && d.grounds != Grounds::Conditions {
+        parts.extend(d.reasons.iter().cloned());
     }
     if parts.is_empty() {
         "waits for more votes".to_string()
@@ -479,13 +474,14 @@ mod tests {
         Timestamp::parse(text).unwrap()
     }
 
-    fn waiting(next: Option<NextChange>, reasons: &[&str]) -> MatterDecision {
+    fn waiting(next: Option<NextChange>, grounds: Grounds, reasons: &[&str]) -> MatterDecision {
         MatterDecision {
             number: MatterNumber(7),
             kind: MatterKind::Proposal,
             opened: at("2030-03-01T00:00:00Z"),
             decision: Decision::Wait,
             tally: Tally::default(),
+            grounds,
             reasons: reasons.iter().map(ToString::to_string).collect(),
             next_change: next,
         }
@@ -502,6 +498,7 @@ mod tests {
         assert_eq!(
             standing(&waiting(
                 Some(next),
+                Grounds::Conditions,
                 &["not failed yet: 4 (5 active players minus 1 AGAINST), at least the quorum of 3"]
             ))
             .next,
@@ -511,14 +508,40 @@ mod tests {
         assert_eq!(
             standing(&waiting(
                 None,
+                Grounds::Conditions,
                 &["not enacted yet: 1 FOR, under the quorum of 3"]
             ))
             .next,
             "waits for more votes"
         );
         assert_eq!(
-            standing(&waiting(None, &["waits for the older proposal #3"])).next,
+            standing(&waiting(
+                None,
+                Grounds::Queue,
+                &["waits for the older proposal #3"]
+            ))
+            .next,
             "waits for the older proposal #3"
+        );
+        // By the reasons' kind, not their words: arithmetic is left out
+        // whatever it begins with.
+        assert_eq!(
+            standing(&waiting(
+                None,
+                Grounds::Conditions,
+                &["1 FOR, under the quorum of 3"]
+            ))
+            .next,
+            "waits for more votes"
+        );
+        assert_eq!(
+            standing(&waiting(
+                None,
+                Grounds::Invalid,
+                &["not a valid proposal: its author was not an active player"]
+            ))
+            .next,
+            "not a valid proposal: its author was not an active player"
         );
         assert_eq!(plural(1, "vote", "votes"), "1 vote");
         assert_eq!(plural(2, "vote", "votes"), "2 votes");
@@ -526,7 +549,7 @@ mod tests {
 
     #[test]
     fn every_active_player_has_a_row_and_def_shows_what_it_counts_as() {
-        let mut d = waiting(None, &[]);
+        let mut d = waiting(None, Grounds::Conditions, &[]);
         d.decision = Decision::Fail;
         d.tally.vetoed = true;
         d.tally.votes.insert(

@@ -172,7 +172,8 @@ impl Planner<'_> {
             }
             _ => (None, String::new()),
         };
-        let set = variables::apply(state, &actor, cmd, rolled, c.created)?;
+        let set = variables::apply(state, &actor, cmd, rolled, c.created)
+            .map_err(|why| why.to_string())?;
         let stopped = stopped_at_bound(cmd, rolled, &set);
         Ok((set, note, stopped))
     }

@@ -29,13 +29,56 @@ pub const COLUMNS: [&str; 9] = [
     "dynasty",
 ];
 
-/// A row left out of the import, and why.
+/// A row left out of the import (or imported but flagged), and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RowProblem {
     /// The 1-based line of the CSV file where the row starts.
     pub line: u64,
     /// What is wrong with it.
-    pub message: String,
+    pub message: RowError,
+}
+
+/// What is wrong with one row of the table.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RowError {
+    /// Too few or too many fields.
+    #[error("expected {expected} columns, found {0}", expected = COLUMNS.len())]
+    Columns(usize),
+    /// The status is `Open`: no resolved matter.
+    #[error("the proposal is still open: it is not a resolved matter")]
+    StillOpen,
+    /// A status the table's vocabulary does not have.
+    #[error("status `{0}` is none of Enacted, Failed, Vetoed, Illegal")]
+    Status(String),
+    /// No proposer.
+    #[error("the proposer is empty")]
+    NoProposer,
+    /// A date that does not read; its column and text.
+    #[error("{column}: `{text}` is not a date like `03 Aug 2005 05:42:56`")]
+    Date {
+        /// `postedDate` or `closedDate`.
+        column: &'static str,
+        /// The text found.
+        text: String,
+    },
+    /// A count that is not a whole number; its column and text.
+    #[error("{column} `{text}` is not a whole number")]
+    Number {
+        /// `dynasty` or `comments`.
+        column: &'static str,
+        /// The text found.
+        text: String,
+    },
+    /// Imported as the table has it, but closed before it was posted.
+    #[error(
+        "closed ({resolved}) before it was posted ({opened}): imported as the table has it; check the row"
+    )]
+    ClosedBeforePosted {
+        /// When the table says it was posted.
+        opened: Timestamp,
+        /// When the table says it was closed.
+        resolved: Timestamp,
+    },
 }
 
 /// The table could not be read at all.
@@ -100,10 +143,10 @@ pub fn import(csv_text: &str, source: &str) -> Result<Import, HistoryError> {
                 if record.resolved < record.opened {
                     out.flagged.push(RowProblem {
                         line,
-                        message: format!(
-                            "closed ({}) before it was posted ({}): imported as the table has it; check the row",
-                            record.resolved, record.opened
-                        ),
+                        message: RowError::ClosedBeforePosted {
+                            opened: record.opened,
+                            resolved: record.resolved,
+                        },
                     });
                 }
                 out.records.push(record);
@@ -122,7 +165,7 @@ fn csv_error(err: &csv::Error) -> HistoryError {
 }
 
 /// One row as a record, or why it cannot be one.
-fn record_of(fields: &[&str], number: MatterNumber, source: &str) -> Result<Record, String> {
+fn record_of(fields: &[&str], number: MatterNumber, source: &str) -> Result<Record, RowError> {
     let [
         title,
         proposer,
@@ -135,18 +178,14 @@ fn record_of(fields: &[&str], number: MatterNumber, source: &str) -> Result<Reco
         dynasty,
     ] = fields
     else {
-        return Err(format!(
-            "expected {} columns, found {}",
-            COLUMNS.len(),
-            fields.len()
-        ));
+        return Err(RowError::Columns(fields.len()));
     };
     let (outcome, failure) = outcome_of(status)?;
     if proposer.trim().is_empty() {
-        return Err("the proposer is empty".into());
+        return Err(RowError::NoProposer);
     }
-    let opened = parse_date(posted).map_err(|e| format!("postedDate: {e}"))?;
-    let resolved = parse_date(closed).map_err(|e| format!("closedDate: {e}"))?;
+    let opened = parse_date("postedDate", posted)?;
+    let resolved = parse_date("closedDate", closed)?;
     let dynasty = whole_number("dynasty", dynasty)?;
     let comments = whole_number("comments", comments)?;
     // The table's `?` says it does not know who resolved it: the record
@@ -182,32 +221,34 @@ fn record_of(fields: &[&str], number: MatterNumber, source: &str) -> Result<Reco
 }
 
 /// The outcome a status stands for; an open proposal is not resolved.
-fn outcome_of(status: &str) -> Result<(Outcome, Option<Failure>), String> {
+fn outcome_of(status: &str) -> Result<(Outcome, Option<Failure>), RowError> {
     match status {
         "Enacted" => Ok((Outcome::Enacted, None)),
         "Failed" => Ok((Outcome::Failed, None)),
         "Vetoed" => Ok((Outcome::Failed, Some(Failure::Vetoed))),
         "Illegal" => Ok((Outcome::Failed, Some(Failure::Illegal))),
-        "Open" => Err("the proposal is still open: it is not a resolved matter".into()),
-        other => Err(format!(
-            "status `{other}` is none of Enacted, Failed, Vetoed, Illegal"
-        )),
+        "Open" => Err(RowError::StillOpen),
+        other => Err(RowError::Status(other.to_owned())),
     }
 }
 
-fn whole_number<T: std::str::FromStr>(column: &str, text: &str) -> Result<T, String> {
-    text.trim()
-        .parse()
-        .map_err(|_| format!("{column} `{text}` is not a whole number"))
+fn whole_number<T: std::str::FromStr>(column: &'static str, text: &str) -> Result<T, RowError> {
+    text.trim().parse().map_err(|_| RowError::Number {
+        column,
+        text: text.to_owned(),
+    })
 }
 
 /// Reads `03 Aug  2005 05:42:56` (runs of spaces vary) as UTC: the table
 /// gives no zone, and the archive only needs the day right.
-fn parse_date(text: &str) -> Result<Timestamp, String> {
+fn parse_date(column: &'static str, text: &str) -> Result<Timestamp, RowError> {
     let words: Vec<&str> = text.split_whitespace().collect();
     NaiveDateTime::parse_from_str(&words.join(" "), "%d %b %Y %H:%M:%S")
         .map(|t| Timestamp::from_datetime(t.and_utc()))
-        .map_err(|_| format!("`{text}` is not a date like `03 Aug 2005 05:42:56`"))
+        .map_err(|_| RowError::Date {
+            column,
+            text: text.to_owned(),
+        })
 }
 
 #[cfg(test)]
@@ -285,10 +326,24 @@ mod tests {
         let import = import(&text, "bn").unwrap();
         let lines: Vec<u64> = import.problems.iter().map(|p| p.line).collect();
         assert_eq!(lines, [2, 3, 4, 5]);
-        assert!(import.problems[0].message.contains("still open"));
-        assert!(import.problems[1].message.contains("`Postponed`"));
-        assert!(import.problems[2].message.contains("postedDate"));
-        assert!(import.problems[3].message.contains("found 2"));
+        let problems: Vec<&RowError> = import.problems.iter().map(|p| &p.message).collect();
+        assert_eq!(
+            problems,
+            [
+                &RowError::StillOpen,
+                &RowError::Status("Postponed".into()),
+                &RowError::Date {
+                    column: "postedDate",
+                    text: "31 Feb 2010 00:00:00".into()
+                },
+                &RowError::Columns(2),
+            ]
+        );
+        assert_eq!(
+            problems[2].to_string(),
+            "postedDate: `31 Feb 2010 00:00:00` is not a date like `03 Aug 2005 05:42:56`"
+        );
+        assert_eq!(problems[3].to_string(), "expected 9 columns, found 2");
         // Numbers follow rows, skipped or not, so a fixed table gives fixed files.
         let kept: Vec<(MatterNumber, &str)> = import
             .records
@@ -311,7 +366,7 @@ mod tests {
         let flagged: Vec<u64> = import.flagged.iter().map(|p| p.line).collect();
         assert_eq!(flagged, [3]);
         assert!(
-            import.flagged[0].message.starts_with(
+            import.flagged[0].message.to_string().starts_with(
                 "closed (2010-01-04T23:00:00Z) before it was posted (2010-01-05T00:00:00Z)"
             ),
             "{}",

@@ -132,8 +132,8 @@ impl Logged {
 
 impl RollLog {
     /// Reads a log file.
-    pub fn parse(text: &str) -> Result<RollLog, String> {
-        toml::from_str(text).map_err(|e| e.to_string())
+    pub fn parse(text: &str) -> Result<RollLog, toml::de::Error> {
+        toml::from_str(text)
     }
 
     /// The log as its file.

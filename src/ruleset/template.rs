@@ -170,8 +170,30 @@ fn long_tag(text: &str) -> Option<(usize, usize)> {
     None
 }
 
-/// The first construct in `nodes` that rule text may not use, in words.
-fn allowed(nodes: &[tera::ast::Node]) -> Result<(), String> {
+/// A construct of Tera's that rule text may not use: what the error
+/// names before "is not allowed in rule text".
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum Forbidden {
+    #[error("a loop (`{{% for %}}`)")]
+    Loop,
+    #[error("`{{% set %}}`")]
+    Set,
+    #[error("a macro")]
+    Macro,
+    #[error("`{{% filter %}}`")]
+    FilterSection,
+    #[error("another template (`extends`, `include`, `block`)")]
+    OtherTemplate,
+    /// A filter not in [`FILTERS`]; its name.
+    #[error("the filter `{0}`")]
+    Filter(String),
+    /// Any function call; its name.
+    #[error("the function `{0}`")]
+    Function(String),
+}
+
+/// The first construct in `nodes` that rule text may not use.
+fn allowed(nodes: &[tera::ast::Node]) -> Result<(), Forbidden> {
     use tera::ast::Node;
     for node in nodes {
         match node {
@@ -187,30 +209,30 @@ fn allowed(nodes: &[tera::ast::Node]) -> Result<(), String> {
                 }
             }
             Node::Forloop(..) | Node::Break(_) | Node::Continue(_) => {
-                return Err("a loop (`{% for %}`)".into());
+                return Err(Forbidden::Loop);
             }
-            Node::Set(..) => return Err("`{% set %}`".into()),
-            Node::MacroDefinition(..) | Node::ImportMacro(..) => return Err("a macro".into()),
-            Node::FilterSection(..) => return Err("`{% filter %}`".into()),
+            Node::Set(..) => return Err(Forbidden::Set),
+            Node::MacroDefinition(..) | Node::ImportMacro(..) => return Err(Forbidden::Macro),
+            Node::FilterSection(..) => return Err(Forbidden::FilterSection),
             Node::Extends(..) | Node::Include(..) | Node::Block(..) | Node::Super => {
-                return Err("another template (`extends`, `include`, `block`)".into());
+                return Err(Forbidden::OtherTemplate);
             }
         }
     }
     Ok(())
 }
 
-fn allowed_expr(expr: &tera::ast::Expr) -> Result<(), String> {
+fn allowed_expr(expr: &tera::ast::Expr) -> Result<(), Forbidden> {
     for filter in &expr.filters {
         if !FILTERS.contains(&filter.name.as_str()) {
-            return Err(format!("the filter `{}`", filter.name));
+            return Err(Forbidden::Filter(filter.name.clone()));
         }
         filter.args.values().try_for_each(allowed_expr)?;
     }
     allowed_val(&expr.val)
 }
 
-fn allowed_val(val: &tera::ast::ExprVal) -> Result<(), String> {
+fn allowed_val(val: &tera::ast::ExprVal) -> Result<(), Forbidden> {
     use tera::ast::ExprVal;
     match val {
         ExprVal::String(_)
@@ -225,8 +247,8 @@ fn allowed_val(val: &tera::ast::ExprVal) -> Result<(), String> {
         ExprVal::In(i) => allowed_expr(&i.lhs).and_then(|()| allowed_expr(&i.rhs)),
         ExprVal::Test(t) => t.args.iter().try_for_each(allowed_expr),
         ExprVal::Array(items) => items.iter().try_for_each(allowed_expr),
-        ExprVal::FunctionCall(f) => Err(format!("the function `{}`", f.name)),
-        ExprVal::MacroCall(_) => Err("a macro".into()),
+        ExprVal::FunctionCall(f) => Err(Forbidden::Function(f.name.clone())),
+        ExprVal::MacroCall(_) => Err(Forbidden::Macro),
     }
 }
 

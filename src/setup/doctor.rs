@@ -81,7 +81,7 @@ pub(crate) struct Observations {
     /// The labels as found, and what became of each missing one.
     pub labels: Seen<Vec<LabelOutcome>>,
     /// The roster read from the default branch: (name, login), or why not.
-    pub roster: Result<Vec<(String, String)>, String>,
+    pub roster: Result<Vec<(String, String)>, RosterError>,
     /// What GitHub says of each roster login.
     pub accounts: Vec<(String, Seen<Account>)>,
     /// The resolve workflow on the default branch, if it is there: its
@@ -425,7 +425,7 @@ pub(super) fn labels_found(seen: &Seen<Vec<LabelOutcome>>) -> Vec<Finding> {
 
 fn roster(obs: &Observations) -> Vec<Finding> {
     let players = match &obs.roster {
-        Err(why) => return vec![todo(why.clone())],
+        Err(why) => return vec![todo(why.to_string())],
         Ok(players) => players,
     };
     let mut out = Vec::new();
@@ -467,8 +467,24 @@ fn roster(obs: &Observations) -> Vec<Finding> {
     out
 }
 
+/// Why doctor has no roster to check the forge's accounts against.
+#[derive(Debug, Clone, thiserror::Error)]
+pub(crate) enum RosterError {
+    /// The default branch has no state/roster.toml.
+    #[error("state/roster.toml is not on `{base}`: push the game there (`{new}` makes one)")]
+    Absent {
+        /// The default branch.
+        base: String,
+        /// The command that makes a game for this forge.
+        new: String,
+    },
+    /// It is there but does not read.
+    #[error("state/roster.toml: {0}")]
+    Unreadable(#[from] toml::de::Error),
+}
+
 /// The `(name, login)` of every player in state/roster.toml's text.
-pub(crate) fn roster_logins(text: &str) -> Result<Vec<(String, String)>, String> {
+pub(crate) fn roster_logins(text: &str) -> Result<Vec<(String, String)>, RosterError> {
     #[derive(serde::Deserialize)]
     struct Roster {
         #[serde(default)]
@@ -479,7 +495,7 @@ pub(crate) fn roster_logins(text: &str) -> Result<Vec<(String, String)>, String>
         name: String,
         login: String,
     }
-    let roster: Roster = toml::from_str(text).map_err(|e| format!("state/roster.toml: {e}"))?;
+    let roster: Roster = toml::from_str(text)?;
     Ok(roster
         .players
         .into_iter()
@@ -498,6 +514,9 @@ mod tests {
             roster_logins(text).unwrap(),
             [("Ada".to_string(), "ada".to_string())]
         );
-        assert!(roster_logins("[[players]]\nname = 3\n").is_err());
+        assert!(matches!(
+            roster_logins("[[players]]\nname = 3\n"),
+            Err(RosterError::Unreadable(_))
+        ));
     }
 }

@@ -38,7 +38,7 @@ pub(crate) struct ForgejoObservations {
     pub pages_branch: bool,
     pub labels: Seen<Vec<LabelOutcome>>,
     /// The roster read from the default branch: (name, login), or why not.
-    pub roster: Result<Vec<(String, String)>, String>,
+    pub roster: Result<Vec<(String, String)>, super::doctor::RosterError>,
     /// Whether each roster login is an account on the forge.
     pub accounts: Vec<(String, Seen<bool>)>,
 }
@@ -122,7 +122,7 @@ pub(crate) fn findings(obs: &ForgejoObservations) -> Vec<Finding> {
 
 fn roster(obs: &ForgejoObservations) -> Vec<Finding> {
     let players = match &obs.roster {
-        Err(why) => return vec![todo(why.clone())],
+        Err(why) => return vec![todo(why.to_string())],
         Ok(players) => players,
     };
     let mut out = Vec::new();

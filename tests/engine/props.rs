@@ -9,9 +9,10 @@
 //! [`reference`] does, on every preset, on amended conditions and on
 //! conditions that compare the age with any duration.
 
+use chrono::Datelike;
 use gitnomic::engine::decide::{Decision, Quantities};
 use gitnomic::engine::expr::Expr;
-use gitnomic::engine::params::{Condition, PRESETS};
+use gitnomic::engine::params::{Condition, MonthDay, PRESETS};
 use gitnomic::engine::tally::Tally;
 use gitnomic::engine::{
     Comment, Crowned, IdleSpell, Matter, MatterKind, MatterNumber, Params, Phase, Player,
@@ -574,4 +575,86 @@ fn the_look_ahead_finds_turns_written_as_hours() {
     s.params.dov_enact = amended("false".into());
     s.params.dov_fail = amended("age * 2 / 3 > resolve_majority_hours".into());
     assert_eq!(next(&s), (3660 + 72 * 3600 + 2, Decision::Fail));
+}
+
+/// A [`rich_game`] under a seasonal downtime of other dates: from a day
+/// between two weeks before and a few days after *now* (over New Year in
+/// the December games), for 0 to 19 days, so that runs, DoVs and the
+/// look-ahead meet its edges. The reference reads the rule's midnights
+/// its own way (`reference::in_downtime`).
+fn downtime_game() -> impl Strategy<Value = (Snapshot, Timestamp)> {
+    (rich_game(), -14i64..5, 0u64..20).prop_map(|((mut s, now), from, len)| {
+        let day = |d: chrono::NaiveDate| MonthDay {
+            month: d.month(),
+            day: d.day(),
+        };
+        let start = now.plus(Span::days(from)).to_datetime().date_naive();
+        let p = &mut s.params;
+        p.seasonal_downtime = true;
+        p.downtime_start = day(start);
+        p.downtime_end = day(start + chrono::Days::new(len));
+        (s, now)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        failure_persistence: saved_cases(),
+        ..ProptestConfig::with_cases(500)
+    })]
+
+    /// The same under a seasonal downtime of any dates.
+    #[test]
+    fn the_engine_equals_the_reference_whatever_the_downtime((s, now) in downtime_game()) {
+        prop_assert_eq!(look_ahead(&s, now), reference::resolve(&s, now));
+    }
+}
+
+/// A downtime running over New Year: DoVs opened on either side of its
+/// start and of its end are DoVs or not alike in the engine and in the
+/// reference, which reads the rule's "from 00:00 UTC on downtime_start
+/// until 00:00 UTC on downtime_end" in its own way.
+#[test]
+fn dovs_at_the_edges_of_a_downtime_over_new_year_are_judged_alike() {
+    let table: toml::Table = "downtime_start = \"12-30\"\ndowntime_end = \"01-02\""
+        .parse()
+        .unwrap();
+    let at = |text: &str| Timestamp::parse(text).unwrap();
+    let opened = [
+        "2030-12-29T23:59:59Z",
+        "2030-12-30T00:00:00Z",
+        "2031-01-01T23:59:59Z",
+        "2031-01-02T00:00:00Z",
+    ];
+    let s = Snapshot {
+        params: Params::from_table(&table).unwrap(),
+        players: (0..4)
+            .map(|i| Player {
+                name: name(i),
+                idle: vec![],
+            })
+            .collect(),
+        emperor: None,
+        phase: Phase::Playing,
+        crowned: None,
+        matters: opened
+            .iter()
+            .zip(1u64..)
+            .map(|(t, id)| Matter {
+                id: MatterNumber(id),
+                kind: MatterKind::Dov,
+                author: name(usize::try_from(id).unwrap() - 1),
+                opened: at(t),
+                comments: vec![],
+            })
+            .collect(),
+    };
+    let now = at("2031-01-03T00:00:00Z");
+    let run = look_ahead(&s, now);
+    assert_eq!(run, reference::resolve(&s, now));
+    let invalid: Vec<u64> = gitnomic::engine::invalid(&s, now)
+        .into_keys()
+        .map(MatterNumber::get)
+        .collect();
+    assert_eq!(invalid, [2, 3]);
 }

@@ -15,14 +15,32 @@ use crate::ruleset::{Ruleset, SectionKind};
 /// How the line that lists the kept rules begins.
 pub const KEEP: &str = "Keep:";
 
+/// Why an Ascension Address's list of kept rules cannot be read; each
+/// says how to write it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeepError {
+    /// No `Keep:` line in the description's prose.
+    #[error("its description does not say which rules it keeps: {SYNTAX}")]
+    Missing,
+    /// More than one; how many.
+    #[error("its description has {0} `{KEEP}` lines: {SYNTAX}")]
+    Many(usize),
+    /// `Keep:` and nothing after it.
+    #[error("its `{KEEP}` line is empty: {SYNTAX}")]
+    Empty,
+    /// A word that is no rule id.
+    #[error("its `{KEEP}` line holds `{0}`, which is not a rule id: {SYNTAX}")]
+    NotAnId(String),
+}
+
+/// How the list is written, for every [`KeepError`].
+const SYNTAX: &str = "list the dynastic rules to keep on a line of its own, `Keep: springs, gadget-powers` (their ids), or `Keep: none`";
+
 /// The ids an Ascension Address's description lists to keep, or why the
 /// list cannot be read: there must be exactly one line beginning `Keep:`
 /// (any case), holding rule ids (lowercase letters, digits and `-`) or
 /// the word `none`.
-pub fn kept_rules(description: &str) -> Result<BTreeSet<String>, String> {
-    let syntax = format!(
-        "list the dynastic rules to keep on a line of its own, `{KEEP} springs, gadget-powers` (their ids), or `{KEEP} none`"
-    );
+pub fn kept_rules(description: &str) -> Result<BTreeSet<String>, KeepError> {
     // Only the description's own lines: not one inside a code block or
     // an HTML comment, where a player may show the syntax or leave a draft.
     let lines: Vec<&str> = crate::markdown::prose_lines(description)
@@ -34,18 +52,9 @@ pub fn kept_rules(description: &str) -> Result<BTreeSet<String>, String> {
         })
         .collect();
     let line = match lines.as_slice() {
-        [] => {
-            return Err(format!(
-                "its description does not say which rules it keeps: {syntax}"
-            ));
-        }
+        [] => return Err(KeepError::Missing),
         [line] => &line[KEEP.len()..],
-        _ => {
-            return Err(format!(
-                "its description has {} `{KEEP}` lines: {syntax}",
-                lines.len()
-            ));
-        }
+        _ => return Err(KeepError::Many(lines.len())),
     };
     let words: Vec<&str> = line
         .split(|c: char| c == ',' || c.is_whitespace())
@@ -56,7 +65,7 @@ pub fn kept_rules(description: &str) -> Result<BTreeSet<String>, String> {
         return Ok(BTreeSet::new());
     }
     if words.is_empty() {
-        return Err(format!("its `{KEEP}` line is empty: {syntax}"));
+        return Err(KeepError::Empty);
     }
     let mut kept = BTreeSet::new();
     for word in words {
@@ -64,9 +73,7 @@ pub fn kept_rules(description: &str) -> Result<BTreeSet<String>, String> {
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
         if !is_id {
-            return Err(format!(
-                "its `{KEEP}` line holds `{word}`, which is not a rule id: {syntax}"
-            ));
+            return Err(KeepError::NotAnId(word.to_owned()));
         }
         kept.insert(word.to_string());
     }
@@ -114,7 +121,7 @@ pub fn ascension_problems(base: &Game, head: &Game, description: &str) -> Vec<St
     let listed = match kept_rules(description) {
         Ok(listed) => listed,
         Err(why) => {
-            problems.push(why);
+            problems.push(why.to_string());
             return problems;
         }
     };
@@ -184,23 +191,26 @@ mod tests {
             Ok(vec!["gadget-powers".to_string(), "springs".to_string()])
         );
         assert_eq!(kept("keep: none"), Ok(vec![]));
-        assert!(
-            kept("I repeal gadget-powers and keep springs.")
-                .unwrap_err()
-                .contains("does not say which rules it keeps"),
+        assert_eq!(
+            kept("I repeal gadget-powers and keep springs."),
+            Err(KeepError::Missing),
             "prose is not a list"
         );
         assert!(
-            kept("Keep: springs\nKeep: cogs")
-                .unwrap_err()
-                .contains("2 `Keep:` lines")
+            KeepError::Missing
+                .to_string()
+                .starts_with("its description does not say which rules it keeps: list")
         );
+        assert_eq!(kept("Keep: springs\nKeep: cogs"), Err(KeepError::Many(2)));
+        assert!(KeepError::Many(2).to_string().contains("2 `Keep:` lines"));
+        let not_an_id = kept("Keep: Springs!").unwrap_err();
+        assert_eq!(not_an_id, KeepError::NotAnId("Springs!".into()));
         assert!(
-            kept("Keep: Springs!")
-                .unwrap_err()
+            not_an_id
+                .to_string()
                 .contains("`Springs!`, which is not a rule id")
         );
-        assert!(kept("Keep:").unwrap_err().contains("is empty"));
+        assert_eq!(kept("Keep:"), Err(KeepError::Empty));
     }
 
     #[test]
@@ -209,10 +219,6 @@ mod tests {
         let described =
             "<!--\nKeep: none\n-->\n\nWrite it so:\n\n```\nKeep: cogs\n```\n\nKeep: springs\n";
         assert_eq!(kept(described), Ok(vec!["springs".to_string()]));
-        assert!(
-            kept("<!--\nKeep: springs\n-->")
-                .unwrap_err()
-                .contains("does not say which rules it keeps")
-        );
+        assert_eq!(kept("<!--\nKeep: springs\n-->"), Err(KeepError::Missing));
     }
 }

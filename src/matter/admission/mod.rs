@@ -8,7 +8,7 @@
 mod ascension;
 mod posting;
 
-pub use ascension::{KEEP, address_template, ascension_problems, kept_rules};
+pub use ascension::{KEEP, KeepError, address_template, ascension_problems, kept_rules};
 pub use posting::{Ledger, Posting, Refusal, ascension_refusal, crowning};
 
 use crate::game::Game;

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use chrono::Datelike;
 
 use gitnomic::engine::ballot::{self, Vote};
-use gitnomic::engine::decide::{self, Decision, Quantities, Verdict};
+use gitnomic::engine::decide::{self, Decision, Grounds, Quantities, Verdict};
 use gitnomic::engine::expr::{Env, Type, Value};
 use gitnomic::engine::limits::{self, ProposerRecord};
 use gitnomic::engine::params::{ImplicitFor, MonthDay, SelfKill};
@@ -142,7 +142,12 @@ impl Stage<'_> {
     fn verdict(&self, m: &Matter, tally: &Tally, hiatus: bool) -> Verdict {
         let quorum = match &self.quorum {
             Ok(q) => *q,
-            Err(e) => return Verdict::wait(format!("the quorum cannot be computed: {e}")),
+            Err(e) => {
+                return Verdict::wait(
+                    Grounds::Uncomputable,
+                    format!("the quorum cannot be computed: {e}"),
+                );
+            }
         };
         let q = Quantities {
             tally,
@@ -164,6 +169,7 @@ impl Stage<'_> {
             opened: m.opened,
             decision: verdict.decision,
             tally,
+            grounds: verdict.grounds,
             reasons: verdict.reasons,
             next_change: None,
         }
@@ -175,8 +181,8 @@ impl Stage<'_> {
         Self::decided(m, tally, verdict)
     }
 
-    fn wait(&self, m: &Matter, reason: String) -> MatterDecision {
-        Self::decided(m, self.tally(m), Verdict::wait(reason))
+    fn wait(&self, m: &Matter, grounds: Grounds, reason: String) -> MatterDecision {
+        Self::decided(m, self.tally(m), Verdict::wait(grounds, reason))
     }
 }
 
@@ -199,7 +205,7 @@ fn decide_all(snapshot: &Snapshot, now: Timestamp, cutoff: Timestamp) -> Run {
         Phase::AwaitingAscension => Some(Timestamp::from_unix(i64::MIN)),
         Phase::Playing => dovs.first().map(|d| d.opened),
     };
-    let downtime = limits::in_downtime(params, now);
+    let downtime = in_downtime(params, now);
     let active = i64::try_from(snapshot.active_players(now).len()).unwrap_or(i64::MAX);
     let stage = Stage {
         ctx: Context {
@@ -223,11 +229,11 @@ fn decide_all(snapshot: &Snapshot, now: Timestamp, cutoff: Timestamp) -> Run {
     out.extend(resolve_proposals(&stage, &proposals, freeze));
     for m in &open {
         if let Some((_, why)) = invalid.iter().find(|(id, _)| *id == m.id) {
-            out.push(stage.wait(m, why.clone()));
+            out.push(stage.wait(m, Grounds::Invalid, why.clone()));
         }
     }
     for m in future {
-        out.push(stage.wait(m, "not opened yet".into()));
+        out.push(stage.wait(m, Grounds::NotOpened, "not opened yet".into()));
     }
     let (mut decisions, mut waiting): (Vec<_>, Vec<_>) = out
         .into_iter()
@@ -261,6 +267,7 @@ fn resolve_dovs(stage: &Stage<'_>, dovs: &[&Matter], downtime: bool) -> Vec<Matt
     let fails = |m: &Matter, first: MatterNumber| {
         let verdict = Verdict {
             decision: Decision::Fail,
+            grounds: Grounds::OtherDov,
             reasons: vec![format!(
                 "DoV #{first} was enacted, which fails every other DoV"
             )],
@@ -273,7 +280,11 @@ fn resolve_dovs(stage: &Stage<'_>, dovs: &[&Matter], downtime: bool) -> Vec<Matt
         let d = if let Some(first) = enacted {
             fails(m, first)
         } else if downtime {
-            stage.wait(m, "seasonal downtime: DoVs are not resolved".into())
+            stage.wait(
+                m,
+                Grounds::Downtime,
+                "seasonal downtime: DoVs are not resolved".into(),
+            )
         } else {
             stage.evaluate(m, true)
         };
@@ -296,20 +307,36 @@ fn resolve_dovs(stage: &Stage<'_>, dovs: &[&Matter], downtime: bool) -> Vec<Matt
     out
 }
 
-fn freeze_reason(snapshot: &Snapshot, dovs: &[MatterDecision], downtime: bool) -> Option<String> {
+fn freeze_reason(
+    snapshot: &Snapshot,
+    dovs: &[MatterDecision],
+    downtime: bool,
+) -> Option<(Grounds, String)> {
     let enacted = dovs.iter().find(|d| d.decision == Decision::Enact);
     let pending = dovs.iter().find(|d| d.decision == Decision::Wait);
     if let Some(d) = enacted {
-        Some(format!(
-            "hiatus: DoV #{} was enacted and its Ascension Address is awaited",
-            d.number
+        Some((
+            Grounds::Hiatus,
+            format!(
+                "hiatus: DoV #{} was enacted and its Ascension Address is awaited",
+                d.number
+            ),
         ))
     } else if snapshot.phase == Phase::AwaitingAscension {
-        Some("hiatus: the Ascension Address is awaited".into())
+        Some((
+            Grounds::Hiatus,
+            "hiatus: the Ascension Address is awaited".into(),
+        ))
     } else if let Some(d) = pending {
-        Some(format!("hiatus: DoV #{} is pending", d.number))
+        Some((
+            Grounds::Hiatus,
+            format!("hiatus: DoV #{} is pending", d.number),
+        ))
     } else if downtime {
-        Some("seasonal downtime: proposals are not resolved".into())
+        Some((
+            Grounds::Downtime,
+            "seasonal downtime: proposals are not resolved".into(),
+        ))
     } else {
         None
     }
@@ -318,12 +345,12 @@ fn freeze_reason(snapshot: &Snapshot, dovs: &[MatterDecision], downtime: bool) -
 fn resolve_proposals(
     stage: &Stage<'_>,
     proposals: &[&Matter],
-    freeze: Option<String>,
+    freeze: Option<(Grounds, String)>,
 ) -> Vec<MatterDecision> {
-    if let Some(why) = freeze {
+    if let Some((grounds, why)) = freeze {
         return proposals
             .iter()
-            .map(|m| stage.wait(m, why.clone()))
+            .map(|m| stage.wait(m, grounds, why.clone()))
             .collect();
     }
     let stale_after = stage.ctx.snapshot.params.stale_after_hours;
@@ -333,7 +360,11 @@ fn resolve_proposals(
     let mut oldest: Option<MatterNumber> = None;
     for m in proposals.iter().filter(|m| !is_stale(m)) {
         if let Some(first) = oldest {
-            out.push(stage.wait(m, format!("waits for the older proposal #{first}")));
+            out.push(stage.wait(
+                m,
+                Grounds::Queue,
+                format!("waits for the older proposal #{first}"),
+            ));
             continue;
         }
         let d = stage.evaluate(m, false);
@@ -345,6 +376,7 @@ fn resolve_proposals(
     for m in proposals.iter().filter(is_stale) {
         let verdict = Verdict {
             decision: Decision::Fail,
+            grounds: Grounds::Stale,
             reasons: vec![format!(
                 "pending more than {stale_after} h: no longer the oldest, and failed"
             )],
@@ -420,13 +452,18 @@ fn dov_invalidity(snapshot: &Snapshot, m: &Matter) -> Option<String> {
         Some("not a valid DoV: the emperor may not declare victory".into())
     } else if params.dov_banned_before_ascension && awaiting_address {
         Some("not a valid DoV: posted while an Ascension Address is awaited".into())
-    } else if params.seasonal_downtime
-        && resting(params.downtime_start, params.downtime_end, m.opened)
-    {
+    } else if in_downtime(params, m.opened) {
         Some("not a valid DoV: posted during the seasonal downtime".into())
     } else {
         None
     }
+}
+
+/// Whether the game rests at `t` (rules/core/seasonal-downtime.md): the
+/// rule is in the ruleset and `t` is in its yearly rest. The oracle's own
+/// reading, for runs, for DoVs and for the moments a run may change.
+pub(crate) fn in_downtime(params: &gitnomic::engine::Params, t: Timestamp) -> bool {
+    params.seasonal_downtime && resting(params.downtime_start, params.downtime_end, t)
 }
 
 /// Whether moment `t` falls in the yearly rest from 00:00 UTC on `start`

@@ -20,7 +20,6 @@
 
 use gitnomic::engine::decide::Quantities;
 use gitnomic::engine::expr::{Env, Expr, Type, Value};
-use gitnomic::engine::limits;
 use gitnomic::engine::tally::Tally;
 use gitnomic::engine::{MatterKind, Params, Snapshot};
 use gitnomic::time::{Span, Timestamp};
@@ -68,7 +67,7 @@ fn downtime_turns(p: &Params, from: Timestamp, until: Timestamp) -> Vec<Timestam
     let mut out = Vec::new();
     while midnight <= until {
         let next = midnight.plus(Span::days(1));
-        if limits::in_downtime(p, next) != limits::in_downtime(p, midnight) {
+        if super::in_downtime(p, next) != super::in_downtime(p, midnight) {
             out.push(next);
         }
         midnight = next;
