@@ -521,12 +521,7 @@ fn change_item(text: &str, set: &SetValue, absent_ok: bool) -> Result<String, Ed
         Some(v) if v == set.from => {}
         None if absent_ok => {}
         now => {
-            return Err(EditError::moved(
-                COLLECTIONS_FILE,
-                format!("{name}.{id}"),
-                now.as_ref(),
-                set,
-            ));
+            return Err(set.moved(COLLECTIONS_FILE, format!("{name}.{id}"), now.as_ref()));
         }
     }
     let array = doc

@@ -73,25 +73,6 @@ pub enum EditError {
     NotSettable(String),
 }
 
-impl EditError {
-    /// A [`EditError::Moved`] at `at` of `path`, which holds `now` where
-    /// `set` expected its `from`.
-    pub(crate) fn moved(
-        path: &str,
-        at: String,
-        now: Option<&toml::Value>,
-        set: &super::set_value::SetValue,
-    ) -> EditError {
-        EditError::Moved {
-            path: path.to_owned(),
-            at,
-            now: now.map_or_else(|| "absent".to_string(), toml::Value::to_string),
-            from: set.from.to_string(),
-            to: set.to.to_string(),
-        }
-    }
-}
-
 /// A TOML file open for editing.
 #[derive(Debug, Clone)]
 pub struct StateDoc {

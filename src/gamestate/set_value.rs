@@ -32,6 +32,18 @@ pub struct SetValue {
 }
 
 impl SetValue {
+    /// The error of a set that found `now` at `at` of `path` where it
+    /// expected its `from`: something else changed the value since.
+    pub(crate) fn moved(&self, path: &str, at: String, now: Option<&toml::Value>) -> EditError {
+        EditError::Moved {
+            path: path.to_owned(),
+            at,
+            now: now.map_or_else(|| "absent".to_string(), toml::Value::to_string),
+            from: self.from.to_string(),
+            to: self.to.to_string(),
+        }
+    }
+
     /// Whether it changes state/collections.toml (else state/variables.toml).
     pub fn is_collection(&self) -> bool {
         self.table.first().map(String::as_str) == Some(COLLECTIONS)

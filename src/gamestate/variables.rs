@@ -261,11 +261,10 @@ fn set_variable(text: &str, set: &SetValue, absent_ok: bool) -> Result<String, E
         Some(v) if *v == set.from => {}
         None if absent_ok => {}
         now => {
-            return Err(EditError::moved(
+            return Err(set.moved(
                 VARIABLES_FILE,
                 format!("{}.{}", set.table.join("."), set.key),
                 now,
-                set,
             ));
         }
     }
