@@ -23,7 +23,7 @@ use crate::gamestate::variables;
 use crate::gamestate::{GameState, Phase};
 use crate::matter::collected::Collected;
 use crate::matter::{ForgeComment, MatterNumber};
-use crate::plan::Fate;
+use crate::plan::{Fate, Ruling};
 use crate::time::Timestamp;
 
 /// How the status comment of an action issue begins.
@@ -112,7 +112,7 @@ impl Planner<'_> {
         if m.status_body.as_deref() != Some(body.as_str()) {
             self.step(n, Effect::Status { body });
         }
-        self.line(&m.info, m.kind, "merge", Fate::Pending);
+        self.line(&m.info, m.kind, Ruling::Merge, Fate::Pending);
         Ok(())
     }
 

@@ -7,7 +7,7 @@
 use super::effect::{DynastyValue, Effect};
 use super::planner::{Planner, no_state, repo};
 use super::prospect::Attempt;
-use super::{Fate, PlanError};
+use super::{Fate, PlanError, Ruling};
 use crate::game::Game;
 use crate::matter::collected::Collected;
 use crate::matter::journal::{Journal, Resolution};
@@ -36,7 +36,7 @@ impl Planner<'_> {
         }
         let Some(head) = &info.head else {
             let why = format!("an {kind} must be a pull request");
-            self.line(info, kind, "merge", Fate::NotMerged(why));
+            self.line(info, kind, Ruling::Merge, Fate::NotMerged(why));
             return Ok(true);
         };
         let mut problems = self.unvoted_problems(info, kind, head)?;
@@ -87,7 +87,7 @@ impl Planner<'_> {
         );
         self.prospect.adopt(tree, game);
         self.merged_steps(n, kind, &journal, begin)?;
-        self.line(info, kind, "merge", Fate::Merged);
+        self.line(info, kind, Ruling::Merge, Fate::Merged);
         Ok(true)
     }
 
@@ -111,7 +111,12 @@ impl Planner<'_> {
         if m.status_body.as_deref() != Some(body.as_str()) {
             self.step(n, Effect::Status { body });
         }
-        self.line(info, kind, "merge", Fate::NotMerged(problems.join("; ")));
+        self.line(
+            info,
+            kind,
+            Ruling::Merge,
+            Fate::NotMerged(problems.join("; ")),
+        );
         Ok(())
     }
 
@@ -144,7 +149,7 @@ impl Planner<'_> {
             );
         }
         self.merged_steps(n, m.kind, &m.journal, begin)?;
-        self.line(&m.info, m.kind, "merge", Fate::Finished);
+        self.line(&m.info, m.kind, Ruling::Merge, Fate::Finished);
         Ok(())
     }
 

@@ -34,7 +34,7 @@ pub(crate) use prospect::Prospect;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::engine::{self, MatterDecision};
+use crate::engine::{self, Decision, MatterDecision};
 use crate::matter::collected::Collected;
 use crate::matter::{HeadSha, Kind, MatterNumber};
 use crate::source::SourceFile;
@@ -220,14 +220,36 @@ impl fmt::Display for Fate {
     }
 }
 
+/// What a plan's line says was decided of a matter: by the rules for a
+/// votable one, or by the plan for what needs no vote or is no matter.
+/// Printed as one word (`enact`, `fail`, `wait`, `merge`, `not-a-matter`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ruling {
+    /// The rules' decision on a votable matter.
+    Rules(Decision),
+    /// Needs no vote: merged when it checks.
+    Merge,
+    /// No matter of its kind: closed.
+    NotAMatter,
+}
+
+impl fmt::Display for Ruling {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Ruling::Rules(decision) => decision.as_str(),
+            Ruling::Merge => "merge",
+            Ruling::NotAMatter => "not-a-matter",
+        })
+    }
+}
+
 /// One matter's line in the plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Line {
     pub number: MatterNumber,
     pub kind: Kind,
-    /// What the rules decide (`enact`, `fail`, `wait`, or `merge` for what
-    /// needs no vote).
-    pub decision: &'static str,
+    /// What was decided of it.
+    pub decision: Ruling,
     /// What the run does about it.
     pub fate: Fate,
     /// Why.
@@ -250,7 +272,7 @@ impl Line {
             (Fate::Flawed(why), _) => format!("#{number} {kind}: pending, but {}", flawed(why)),
             (Fate::Refused(why), _) => format!("#{number} {kind}: {}", refused(why)),
             (Fate::Unread(why), _) => format!("#{number} {kind}: not read this run: {why}"),
-            (outcome, "merge") => format!("#{number} {kind}: {outcome}"),
+            (outcome, Ruling::Merge) => format!("#{number} {kind}: {outcome}"),
             _ => return None,
         })
     }
@@ -260,7 +282,7 @@ impl fmt::Display for Line {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.decision {
             // What needs no vote has no decision to show.
-            "merge" => write!(f, "{} #{}: {}", self.kind, self.number, self.fate),
+            Ruling::Merge => write!(f, "{} #{}: {}", self.kind, self.number, self.fate),
             decision => write!(
                 f,
                 "{} #{}: {decision} — {}",

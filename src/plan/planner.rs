@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::effect::{DynastyValue, Effect, Step};
 use super::prospect::{Attempt, Prospect};
 use super::record::Resolved;
-use super::{Fate, Inputs, Line, Plan, PlanError, TreeId, Trial};
+use super::{Fate, Inputs, Line, Plan, PlanError, Ruling, TreeId, Trial};
 use crate::engine::{self, Decision, MatterDecision, Run, Turnout};
 use crate::game::Game;
 use crate::matter::collected::{Collected, engine_kind, player_name, snapshot};
@@ -236,7 +236,7 @@ impl Planner<'_> {
         self.steps.push(Step { number, effect });
     }
 
-    pub(super) fn line(&mut self, m: &MatterInfo, kind: Kind, decision: &'static str, fate: Fate) {
+    pub(super) fn line(&mut self, m: &MatterInfo, kind: Kind, decision: Ruling, fate: Fate) {
         self.lines.push(Line {
             number: m.number,
             kind,
@@ -247,7 +247,7 @@ impl Planner<'_> {
     }
 
     fn decided_line(&mut self, m: &Collected, d: &MatterDecision, outcome: Fate) {
-        self.line(&m.info, m.kind, d.decision.as_str(), outcome);
+        self.line(&m.info, m.kind, Ruling::Rules(d.decision), outcome);
         if let Some(line) = self.lines.last_mut() {
             line.reasons.clone_from(&d.reasons);
         }

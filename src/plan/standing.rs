@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use super::effect::Effect;
 use super::planner::{Planner, no_state, repo};
-use super::{Fate, PlanError};
+use super::{Fate, PlanError, Ruling};
 use crate::game::Game;
 use crate::matter::MatterNumber;
 use crate::matter::admission::{self, Facts, Ledger, Posting};
@@ -147,7 +147,7 @@ impl Planner<'_> {
                 .collect(),
             },
         );
-        self.line(&m.info, m.kind, "not-a-matter", Fate::Closed(why));
+        self.line(&m.info, m.kind, Ruling::NotAMatter, Fate::Closed(why));
         Ok(())
     }
 
