@@ -29,6 +29,68 @@ use crate::time::Timestamp;
 /// How the status comment of an action issue begins.
 const HOW: &str = "Comment with commands, one per line: `SET springs 3`, `ADD cogs -2`, `SET globals.round 2`, `ADD springs DICE6` (a roll); for a collection, `ADD gadgets key-2 name=\"Winding Key\"`, `SET gadgets.key-2.cogs 3`, `REMOVE gadgets key-2`. The resolver carries them out in comment order, each once, checked against state/schema.toml.";
 
+/// A command carried out.
+struct Acted {
+    /// The value it set.
+    set: SetValue,
+    /// What it rolled, as the answer says it (`, rolled 1d6 = 4`), or empty.
+    rolled: String,
+    /// Why it set less than asked for (see [`stopped_at_bound`]), or empty.
+    stopped: String,
+}
+
+/// Why a command was not carried out: its answer in the status comment
+/// says so after `not done: `.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum NotDone {
+    /// The game awaits the new emperor's Ascension Address.
+    #[error(
+        "the game awaits the new {emperor}'s Ascension Address, and takes no actions until then"
+    )]
+    AwaitingAddress {
+        /// The game's word for its emperor.
+        emperor: String,
+    },
+    /// The game is in hiatus.
+    #[error(
+        "the game is in hiatus, when no dynastic action may be taken (comment again once it ends)"
+    )]
+    Hiatus,
+    /// The comment's author is not on the roster.
+    #[error("`{login}` is not a {player}")]
+    NotAPlayer {
+        /// The author's login.
+        login: String,
+        /// The game's word for a player.
+        player: String,
+    },
+    /// The author was not an active player when they commented.
+    #[error("{name} {} when the comment was made", if *idle { "was idle" } else { "had not joined yet" })]
+    Inactive {
+        /// The player's name.
+        name: String,
+        /// Idle then (else not joined yet).
+        idle: bool,
+    },
+    /// Made in Seasonal Downtime.
+    #[error("it was made during Seasonal Downtime, when no dynastic action may be taken")]
+    Downtime,
+    /// Made while a Declaration of Victory was pending.
+    #[error(
+        "it was made while a Declaration of Victory was pending, a hiatus in which no dynastic action may be taken"
+    )]
+    DovPending,
+    /// A push since voided the comment.
+    #[error("the comment predates a push that voided it")]
+    Voided,
+    /// Its dice were not drawn (the game has no seed).
+    #[error("its dice could not be rolled (does state/game.toml have a seed?)")]
+    Unrolled,
+    /// The state refused the value, as it says.
+    #[error("{0}")]
+    Refused(String),
+}
+
 impl Planner<'_> {
     /// Carries out the new commands on action issue `m`.
     pub(super) fn comment_actions(&mut self, m: &Collected) -> Result<(), PlanError> {
@@ -60,8 +122,12 @@ impl Planner<'_> {
             for said in commands::read(&c.body) {
                 let answer = match said {
                     Said::Command(cmd) => {
-                        match self.act(&mut state, m, c, &cmd, blocked.as_deref()) {
-                            Ok((set, rolled, stopped)) => {
+                        match self.act(&mut state, m, c, &cmd, blocked.as_ref()) {
+                            Ok(Acted {
+                                set,
+                                rolled,
+                                stopped,
+                            }) => {
                                 lines.push(format!(
                                     "{} by @{}, comment {}{rolled}",
                                     set.describe(),
@@ -123,40 +189,37 @@ impl Planner<'_> {
         m: &Collected,
         c: &ForgeComment,
         cmd: &Command,
-        blocked: Option<&str>,
-    ) -> Result<(SetValue, String, String), String> {
+        blocked: Option<&NotDone>,
+    ) -> Result<Acted, NotDone> {
         if let Some(why) = blocked {
-            return Err(why.to_string());
+            return Err(why.clone());
         }
-        let actor = state
-            .player_by_login(&c.author.0)
-            .cloned()
-            .ok_or_else(|| format!("`{}` is not a {}", c.author, state.terms.player))?;
+        let actor =
+            state
+                .player_by_login(&c.author.0)
+                .cloned()
+                .ok_or_else(|| NotDone::NotAPlayer {
+                    login: c.author.0.clone(),
+                    player: state.terms.player.clone(),
+                })?;
         if !actor.is_active_at(c.created) {
-            let why = if actor.is_idle_at(c.created) {
-                "was idle"
-            } else {
-                "had not joined yet"
-            };
-            return Err(format!("{} {why} when the comment was made", actor.name));
+            return Err(NotDone::Inactive {
+                name: actor.name.clone(),
+                idle: actor.is_idle_at(c.created),
+            });
         }
         let params = self.prospect.game.params.as_ref();
         if params.is_some_and(|p| in_downtime(p, c.created)) {
-            return Err(
-                "it was made during Seasonal Downtime, when no dynastic action may be taken".into(),
-            );
+            return Err(NotDone::Downtime);
         }
         let pending = |(_, opened, resolved): &(MatterNumber, Timestamp, Option<Timestamp>)| {
             *opened <= c.created && resolved.is_none_or(|r| c.created <= r)
         };
         if self.dov_pending.iter().any(pending) {
-            return Err(
-                "it was made while a Declaration of Victory was pending, a hiatus in which no dynastic action may be taken"
-                    .into(),
-            );
+            return Err(NotDone::DovPending);
         }
         if m.voided.iter().any(|v| v.id == c.id) {
-            return Err("the comment predates a push that voided it".into());
+            return Err(NotDone::Voided);
         }
         let (rolled, note) = match &cmd.value {
             Value::Dice { roll, .. } => {
@@ -164,7 +227,7 @@ impl Planner<'_> {
                     .logs
                     .get(&m.info.number)
                     .and_then(|log| log.get(c.id, roll.index))
-                    .ok_or("its dice could not be rolled (does state/game.toml have a seed?)")?;
+                    .ok_or(NotDone::Unrolled)?;
                 (
                     Some(logged.total),
                     format!(", rolled {} = {}", logged.dice, logged.total),
@@ -172,9 +235,14 @@ impl Planner<'_> {
             }
             _ => (None, String::new()),
         };
-        let set = variables::apply(state, &actor, cmd, rolled, c.created)?;
+        let set = variables::apply(state, &actor, cmd, rolled, c.created)
+            .map_err(|why| NotDone::Refused(why.to_string()))?;
         let stopped = stopped_at_bound(cmd, rolled, &set);
-        Ok((set, note, stopped))
+        Ok(Acted {
+            set,
+            rolled: note,
+            stopped,
+        })
     }
 
     /// Makes `sets` on the prospect, as the run will on the default branch.
@@ -253,16 +321,12 @@ fn stopped_at_bound(cmd: &Command, rolled: Option<i64>, set: &SetValue) -> Strin
 }
 
 /// Why no action may be taken now, if none may.
-fn blocked(state: &GameState) -> Option<String> {
+fn blocked(state: &GameState) -> Option<NotDone> {
     match state.dynasty.phase {
-        Phase::AwaitingAscension => Some(format!(
-            "the game awaits the new {}'s Ascension Address, and takes no actions until then",
-            state.terms.emperor
-        )),
-        Phase::Hiatus => Some(
-            "the game is in hiatus, when no dynastic action may be taken (comment again once it ends)"
-                .into(),
-        ),
+        Phase::AwaitingAscension => Some(NotDone::AwaitingAddress {
+            emperor: state.terms.emperor.clone(),
+        }),
+        Phase::Hiatus => Some(NotDone::Hiatus),
         Phase::Playing => None,
     }
 }
