@@ -11,9 +11,13 @@
 //! finished by the next, which sets the same values again — a no-op for
 //! those already set — and never reads a handled comment twice.
 
-use super::PlanError;
+use super::dice::Dice;
+use super::dovs::Dovs;
 use super::effect::Effect;
-use super::planner::{Planner, no_state, repo};
+use super::ground::Ground;
+use super::written::{Says, Written};
+use super::{Fate, PlanError, Ruling};
+use crate::engine::Params;
 use crate::engine::limits::in_downtime;
 use crate::game::Game;
 use crate::gamestate::collections;
@@ -22,9 +26,9 @@ use crate::gamestate::set_value::SetValue;
 use crate::gamestate::variables;
 use crate::gamestate::{GameState, Phase};
 use crate::matter::collected::Collected;
+use crate::matter::journal::Journal;
 use crate::matter::{ForgeComment, MatterNumber};
-use crate::plan::{Fate, Ruling};
-use crate::time::Timestamp;
+use crate::record::rolls::RollLog;
 
 /// How the status comment of an action issue begins.
 const HOW: &str = "Comment with commands, one per line: `SET springs 3`, `ADD cogs -2`, `SET globals.round 2`, `ADD springs DICE6` (a roll); for a collection, `ADD gadgets key-2 name=\"Winding Key\"`, `SET gadgets.key-2.cogs 3`, `REMOVE gadgets key-2`. The resolver carries them out in comment order, each once, checked against state/schema.toml.";
@@ -91,21 +95,91 @@ enum NotDone {
     Refused(String),
 }
 
-impl Planner<'_> {
-    /// Carries out the new commands on action issue `m`.
-    pub(super) fn comment_actions(&mut self, m: &Collected) -> Result<(), PlanError> {
-        let n = m.info.number;
-        let mut journal = m.journal.clone();
+/// Carries out the new commands on action issue `m`.
+pub(super) fn act_on(
+    ground: &mut Ground,
+    dovs: &Dovs,
+    dice: &Dice,
+    out: &mut Written,
+    m: &Collected,
+) -> Result<(), PlanError> {
+    let n = m.info.number;
+    let mut journal = m.journal.clone();
+    let mut acting = Acting::replay(&mut journal, ground.state()?.clone());
+    let blocked = blocked(&acting.state);
+    let world = World {
+        params: ground.prospect.game.params.as_ref(),
+        dovs,
+        log: dice.log(n),
+        blocked: blocked.as_ref(),
+    };
+    for c in m.comments.values() {
+        if journal.handled(c.id) {
+            continue;
+        }
+        let answers = acting.answer(&world, m, c);
+        journal.acted.insert(c.id, answers);
+    }
+    let done: Vec<&String> = journal.acted.values().flatten().collect();
+    let mut text = format!("### Action #{n}: open for actions\n\n{HOW}");
+    if !done.is_empty() {
+        let list: Vec<String> = done.iter().map(|a| format!("- {a}")).collect();
+        text.push_str(&format!("\n\n#### Done\n\n{}", list.join("\n")));
+    }
+    let Acting { sets, lines, .. } = acting;
+    if !sets.is_empty() {
+        set_prospect(ground, n, &sets)?;
+        journal.acting.clone_from(&sets);
+        journal.acting_lines.clone_from(&lines);
+        out.status(n, journal.clone(), Says::Text(text.clone()));
+        let message = format!(
+            "Action #{n}: {} by comment\n\n{}",
+            m.info.subject_title(),
+            lines.join("\n")
+        );
+        out.step(n, Effect::State { sets, message });
+        journal.acting.clear();
+        journal.acting_lines.clear();
+    }
+    out.status_unless_posted(n, journal, Says::Text(text));
+    out.line(&m.info, m.kind, Ruling::Merge, Fate::Pending);
+    Ok(())
+}
+
+/// What a command is judged against besides the state.
+struct World<'w> {
+    /// The rules' parameters (for the downtime).
+    params: Option<&'w Params>,
+    /// When Declarations of Victory were pending (a hiatus).
+    dovs: &'w Dovs,
+    /// The matter's dice log.
+    log: Option<&'w RollLog>,
+    /// Why no action may be taken now, if none may.
+    blocked: Option<&'w NotDone>,
+}
+
+/// The commands of one action issue, carried out on its state in turn.
+struct Acting {
+    /// The state as the commands so far leave it.
+    state: GameState,
+    /// The values set, in order.
+    sets: Vec<SetValue>,
+    /// Each value set in words, as the commit's message lists them.
+    lines: Vec<String>,
+}
+
+impl Acting {
+    /// Takes what an earlier run announced from `journal` and sets it
+    /// again on `state`.
+    fn replay(journal: &mut Journal, mut state: GameState) -> Acting {
         let replay = std::mem::take(&mut journal.acting);
         let replay_lines = std::mem::take(&mut journal.acting_lines);
-        let mut state = self.prospect.game.state.clone().ok_or_else(no_state)?;
         for set in &replay {
             put(&mut state, set);
         }
-        let mut sets = replay.clone();
         // The words the announcing run would have committed them with (a
         // journal written before they were kept says only that much).
-        let mut lines: Vec<String> = if replay_lines.len() == replay.len() {
+        let lines: Vec<String> = if replay_lines.len() == replay.len() {
             replay_lines
         } else {
             replay
@@ -113,161 +187,121 @@ impl Planner<'_> {
                 .map(|s| format!("{} (finishing an earlier run)", s.describe()))
                 .collect()
         };
-        let blocked = blocked(&state);
-        for c in m.comments.values() {
-            if journal.handled(c.id) {
-                continue;
-            }
-            let mut answers = Vec::new();
-            for said in commands::read(&c.body) {
-                let answer = match said {
-                    Said::Command(cmd) => {
-                        match self.act(&mut state, m, c, &cmd, blocked.as_ref()) {
-                            Ok(Acted {
-                                set,
-                                rolled,
-                                stopped,
-                            }) => {
-                                lines.push(format!(
-                                    "{} by @{}, comment {}{rolled}",
-                                    set.describe(),
-                                    c.author,
-                                    c.id
-                                ));
-                                sets.push(set.clone());
-                                format!("`{}`{rolled}: {}{stopped}", cmd.line, set.describe())
-                            }
-                            Err(why) => format!("`{}`: not done: {why}", cmd.line),
-                        }
-                    }
-                    Said::Bad {
-                        line,
-                        why,
-                        roll: false,
-                    } => {
-                        format!("`{line}`: not a command: {why}")
-                    }
-                    _ => continue,
-                };
-                answers.push(format!("comment {} by @{}: {answer}", c.id, c.author));
-            }
-            journal.acted.insert(c.id, answers);
+        Acting {
+            state,
+            sets: replay,
+            lines,
         }
-        let done: Vec<&String> = journal.acted.values().flatten().collect();
-        let mut text = format!("### Action #{n}: open for actions\n\n{HOW}");
-        if !done.is_empty() {
-            let list: Vec<String> = done.iter().map(|a| format!("- {a}")).collect();
-            text.push_str(&format!("\n\n#### Done\n\n{}", list.join("\n")));
-        }
-        if !sets.is_empty() {
-            self.set_prospect(n, &sets)?;
-            journal.acting.clone_from(&sets);
-            journal.acting_lines.clone_from(&lines);
-            let body = self.render(n, &journal, &text);
-            self.step(n, Effect::Status { body });
-            let message = format!(
-                "Action #{n}: {} by comment\n\n{}",
-                m.info.subject_title(),
-                lines.join("\n")
-            );
-            self.step(n, Effect::State { sets, message });
-            journal.acting.clear();
-            journal.acting_lines.clear();
-        }
-        let body = self.render(n, &journal, &text);
-        if m.status_body.as_deref() != Some(body.as_str()) {
-            self.step(n, Effect::Status { body });
-        }
-        self.line(&m.info, m.kind, Ruling::Merge, Fate::Pending);
-        Ok(())
     }
 
-    /// One command of comment `c`: the value set, and what was rolled.
-    fn act(
-        &self,
-        state: &mut GameState,
-        m: &Collected,
-        c: &ForgeComment,
-        cmd: &Command,
-        blocked: Option<&NotDone>,
-    ) -> Result<Acted, NotDone> {
-        if let Some(why) = blocked {
-            return Err(why.clone());
+    /// Carries out the commands of comment `c` on `m`: the answers.
+    fn answer(&mut self, world: &World<'_>, m: &Collected, c: &ForgeComment) -> Vec<String> {
+        let mut answers = Vec::new();
+        for said in commands::read(&c.body) {
+            let answer = match said {
+                Said::Command(cmd) => match act(&mut self.state, world, m, c, &cmd) {
+                    Ok(Acted {
+                        set,
+                        rolled,
+                        stopped,
+                    }) => {
+                        let (by, id) = (&c.author, c.id);
+                        let line = format!("{} by @{by}, comment {id}{rolled}", set.describe());
+                        self.lines.push(line);
+                        let answer = format!("`{}`{rolled}: {}{stopped}", cmd.line, set.describe());
+                        self.sets.push(set);
+                        answer
+                    }
+                    Err(why) => format!("`{}`: not done: {why}", cmd.line),
+                },
+                Said::Bad {
+                    line,
+                    why,
+                    roll: false,
+                } => {
+                    format!("`{line}`: not a command: {why}")
+                }
+                _ => continue,
+            };
+            answers.push(format!("comment {} by @{}: {answer}", c.id, c.author));
         }
-        let actor =
-            state
-                .player_by_login(&c.author.0)
-                .cloned()
-                .ok_or_else(|| NotDone::NotAPlayer {
-                    login: c.author.0.clone(),
-                    player: state.terms.player.clone(),
-                })?;
-        if !actor.is_active_at(c.created) {
-            return Err(NotDone::Inactive {
-                name: actor.name.clone(),
-                idle: actor.is_idle_at(c.created),
-            });
-        }
-        let params = self.prospect.game.params.as_ref();
-        if params.is_some_and(|p| in_downtime(p, c.created)) {
-            return Err(NotDone::Downtime);
-        }
-        let pending = |(_, opened, resolved): &(MatterNumber, Timestamp, Option<Timestamp>)| {
-            *opened <= c.created && resolved.is_none_or(|r| c.created <= r)
-        };
-        if self.dov_pending.iter().any(pending) {
-            return Err(NotDone::DovPending);
-        }
-        if m.voided.iter().any(|v| v.id == c.id) {
-            return Err(NotDone::Voided);
-        }
-        let (rolled, note) = match &cmd.value {
-            Value::Dice { roll, .. } => {
-                let logged = self
-                    .logs
-                    .get(&m.info.number)
-                    .and_then(|log| log.get(c.id, roll.index))
-                    .ok_or(NotDone::Unrolled)?;
-                (
-                    Some(logged.total),
-                    format!(", rolled {} = {}", logged.dice, logged.total),
-                )
-            }
-            _ => (None, String::new()),
-        };
-        let set = variables::apply(state, &actor, cmd, rolled, c.created)
-            .map_err(|why| NotDone::Refused(why.to_string()))?;
-        let stopped = stopped_at_bound(cmd, rolled, &set);
-        Ok(Acted {
-            set,
-            rolled: note,
-            stopped,
-        })
+        answers
     }
+}
 
-    /// Makes `sets` on the prospect, as the run will on the default branch.
-    fn set_prospect(&mut self, n: MatterNumber, sets: &[SetValue]) -> Result<(), PlanError> {
-        let files = self
-            .trial
-            .files(&self.prospect.tree)
-            .map_err(|why| repo(n, why))?;
-        let mut tree = self.prospect.tree.clone();
-        for path in crate::gamestate::set_value::files_of(sets) {
-            let text = files
-                .iter()
-                .find(|f| f.path == path)
-                .map(|f| f.text.clone())
-                .unwrap_or_default();
-            let edited = variables::apply_to(path, &text, sets).map_err(|why| repo(n, why))?;
-            tree = self
-                .trial
-                .write(&tree, path, &edited)
-                .map_err(|why| repo(n, why))?;
-        }
-        let game = Game::check(&self.trial.files(&tree).map_err(|why| repo(n, why))?);
-        self.prospect.adopt(tree, game);
-        Ok(())
+/// One command of comment `c`: the value set, and what was rolled.
+fn act(
+    state: &mut GameState,
+    world: &World<'_>,
+    m: &Collected,
+    c: &ForgeComment,
+    cmd: &Command,
+) -> Result<Acted, NotDone> {
+    if let Some(why) = world.blocked {
+        return Err(why.clone());
     }
+    let actor = state
+        .player_by_login(&c.author.0)
+        .cloned()
+        .ok_or_else(|| NotDone::NotAPlayer {
+            login: c.author.0.clone(),
+            player: state.terms.player.clone(),
+        })?;
+    if !actor.is_active_at(c.created) {
+        return Err(NotDone::Inactive {
+            name: actor.name.clone(),
+            idle: actor.is_idle_at(c.created),
+        });
+    }
+    if world.params.is_some_and(|p| in_downtime(p, c.created)) {
+        return Err(NotDone::Downtime);
+    }
+    if world.dovs.pending_at(c.created) {
+        return Err(NotDone::DovPending);
+    }
+    if m.voided.iter().any(|v| v.id == c.id) {
+        return Err(NotDone::Voided);
+    }
+    let (rolled, note) = match &cmd.value {
+        Value::Dice { roll, .. } => {
+            let logged = (world.log)
+                .and_then(|log| log.get(c.id, roll.index))
+                .ok_or(NotDone::Unrolled)?;
+            (
+                Some(logged.total),
+                format!(", rolled {} = {}", logged.dice, logged.total),
+            )
+        }
+        _ => (None, String::new()),
+    };
+    let set = variables::apply(state, &actor, cmd, rolled, c.created).map_err(NotDone::Refused)?;
+    let stopped = stopped_at_bound(cmd, rolled, &set);
+    Ok(Acted {
+        set,
+        rolled: note,
+        stopped,
+    })
+}
+
+/// Makes `sets` on the prospect, as the run will on the default branch.
+fn set_prospect(ground: &mut Ground, n: MatterNumber, sets: &[SetValue]) -> Result<(), PlanError> {
+    let tree = ground.prospect.tree.clone();
+    let files = (ground.trial.files(&tree)).map_err(|why| PlanError::repository(n, why))?;
+    let mut tree = tree;
+    for path in crate::gamestate::set_value::files_of(sets) {
+        let text = files
+            .iter()
+            .find(|f| f.path == path)
+            .map(|f| f.text.clone())
+            .unwrap_or_default();
+        let edited = (variables::apply_to(path, &text, sets))
+            .map_err(|why| PlanError::repository(n, why))?;
+        tree = (ground.trial.write(&tree, path, &edited))
+            .map_err(|why| PlanError::repository(n, why))?;
+    }
+    let files = (ground.trial.files(&tree)).map_err(|why| PlanError::repository(n, why))?;
+    ground.prospect.adopt(tree, Game::check(&files));
+    Ok(())
 }
 
 /// Puts a value set by an earlier run into `state`.

@@ -19,16 +19,24 @@
 //! begins the next dynasty.
 
 mod comment_actions;
+mod decide;
+mod decided;
 mod dice;
 mod direct_merges;
+mod dovs;
 pub(crate) mod effect;
-mod planner;
+mod finish;
+mod ground;
+mod passes;
+mod pending;
 pub(crate) mod prospect;
 mod record;
+mod render;
 pub(crate) mod standing;
+mod written;
 
 pub(crate) use effect::{Effect, Step};
-pub(crate) use planner::plan;
+pub(crate) use passes::plan;
 pub(crate) use prospect::Prospect;
 
 use std::collections::BTreeMap;
@@ -340,4 +348,19 @@ pub(crate) enum PlanError {
         /// What went wrong.
         why: String,
     },
+}
+
+impl PlanError {
+    /// The repository could not answer about matter `number`: `why`.
+    fn repository(number: MatterNumber, why: impl fmt::Display) -> PlanError {
+        PlanError::Repository {
+            number,
+            why: why.to_string(),
+        }
+    }
+
+    /// The game's state/ cannot be read.
+    fn no_state() -> PlanError {
+        PlanError::Game("state/ cannot be read".into())
+    }
 }
