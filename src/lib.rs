@@ -18,7 +18,8 @@
 //! - The edges: [`load`] (a game read from a directory or a git revision),
 //!   `resolve`, [`forge`] (GitHub and the local forge), [`git`],
 //!   `staging` (new files put in place whole), `make` (whole games made on
-//!   disk through it), the site's writer, and
+//!   disk through it), [`publish`] (the site built into a directory, its
+//!   caches and files, and served), and
 //!   [`cli`], which parses arguments and prints.
 //!
 //! `tests/architecture.rs` holds the core to that.
@@ -38,6 +39,7 @@ pub(crate) mod make;
 pub(crate) use gitnomic_engine::markdown;
 pub mod matter;
 pub(crate) mod plan;
+pub mod publish;
 pub mod record;
 pub(crate) mod resolve;
 pub mod ruleset;

@@ -65,9 +65,43 @@ pub fn for_terminal(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` as a name for a file or an anchor: its ASCII letters and digits
+/// in lowercase, a hyphen for each run of anything else between them, and
+/// apostrophes dropped (`Keeper's Oath` → `keepers-oath`, `75th Trombone`
+/// → `75th-trombone`). `None` when no letter or digit is left: the caller
+/// names what stands in.
+pub fn slug(text: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut gap = false;
+    for c in text.chars().filter(|c| !matches!(c, '\'' | '’')) {
+        if c.is_ascii_alphanumeric() {
+            if gap && !out.is_empty() {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+            gap = false;
+        } else {
+            gap = true;
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_slug_keeps_letters_and_digits_with_hyphens_between() {
+        assert_eq!(slug("Keeper's Oath").as_deref(), Some("keepers-oath"));
+        assert_eq!(
+            slug("Spam, egg (and) spam.").as_deref(),
+            Some("spam-egg-and-spam")
+        );
+        assert_eq!(slug("75th Trombone").as_deref(), Some("75th-trombone"));
+        assert_eq!(slug("--Ørjan!").as_deref(), Some("rjan"));
+        assert_eq!(slug("¿? ’"), None);
+    }
 
     #[test]
     fn a_title_with_line_breaks_is_one_line() {

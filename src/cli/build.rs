@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use super::{EXIT_OK, EXIT_PROBLEMS, ForgeKind, GlobalArgs};
 use crate::game::Game;
+use crate::publish::build::{self as site_build, Built, Kept, Options};
 use crate::site::Pending;
-use crate::site::incremental::{self, Built, Kept, Options};
 
 /// Arguments of `gitnomic build`.
 #[derive(Debug, Clone, clap::Args)]
@@ -64,7 +64,7 @@ pub(crate) fn build(args: &Args, global: &GlobalArgs) -> anyhow::Result<Built> {
 }
 
 /// Builds the site, taking and leaving in `kept` what a next build in
-/// this process can use (see [`incremental::build`]).
+/// this process can use (see [`site_build::build`]).
 pub(crate) fn build_keeping(
     args: &Args,
     global: &GlobalArgs,
@@ -85,7 +85,7 @@ pub(crate) fn build_keeping(
         branch: global.base.clone(),
         actions: env("GITHUB_SERVER_URL").zip(env("GITHUB_REPOSITORY")),
     };
-    incremental::build(&options, kept, &|game, say| live(game, global, say))
+    site_build::build(&options, kept, &|game, say| live(game, global, say))
 }
 
 /// Live tallies of the open matters, when the game has a forge: GitHub with

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::{EXIT_OK, GlobalArgs};
+use crate::publish::write as publish;
 use crate::record::imported;
-use crate::site::publish;
 
 /// Arguments of `gitnomic import history`.
 #[derive(Debug, clap::Args)]

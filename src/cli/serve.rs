@@ -13,7 +13,7 @@ use anyhow::Context as _;
 use super::{EXIT_OK, GlobalArgs, build};
 use crate::game::GAME_DIRS;
 use crate::git::Repo;
-use crate::load;
+use crate::publish::stamped;
 
 /// How often the game's files are looked at for changes.
 const POLL: Duration = Duration::from_millis(500);
@@ -35,7 +35,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     // runs is built again after it.
     let rev = args.build.rev.as_deref();
     let seen = Fingerprint::of(&global.root, rev);
-    let mut kept = crate::site::incremental::Kept::default();
+    let mut kept = crate::publish::build::Kept::default();
     if let Some(files) = &seen.game {
         kept.listed(files.clone());
     }
@@ -50,7 +50,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     for stream in listener.incoming().flatten() {
         let out = built.out.clone();
         std::thread::spawn(move || {
-            if let Err(e) = crate::site::serve::respond(stream, &out) {
+            if let Err(e) = crate::publish::serve::respond(stream, &out) {
                 tracing::debug!("a request failed: {e}");
             }
         });
@@ -64,7 +64,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
 fn watch(
     args: &build::Args,
     global: &GlobalArgs,
-    mut kept: crate::site::incremental::Kept,
+    mut kept: crate::publish::build::Kept,
     mut seen: Fingerprint,
 ) {
     loop {
@@ -97,7 +97,7 @@ fn watch(
 struct Fingerprint {
     /// The game's files, each stamped (`None`: they could not be listed;
     /// the build lists them itself and says why not).
-    game: Option<Vec<load::Listed>>,
+    game: Option<Vec<crate::publish::stamped::Listed>>,
     /// The path, size and modification time of every theme file.
     theme: Vec<Stamp>,
     /// The commit `--rev` (else HEAD) names: a new commit changes the
@@ -114,7 +114,7 @@ type Stamp = (PathBuf, u64, Option<SystemTime>);
 
 impl Fingerprint {
     fn of(root: &Path, rev: Option<&str>) -> Fingerprint {
-        let game = load::list_stamped(root, GAME_DIRS, load::Stamped::All).ok();
+        let game = stamped::list_stamped(root, GAME_DIRS, stamped::Stamped::All).ok();
         let theme = ["templates", "static", "themes"]
             .iter()
             .flat_map(|dir| stamps(&root.join(dir)))

@@ -466,26 +466,9 @@ fn split_rules(body: &[Line], titles: &BTreeSet<usize>) -> (Vec<Block>, Vec<Draf
     (intro, drafts)
 }
 
-/// A title's slug: lowercase ASCII letters and digits, hyphens between.
+/// A title's slug (see [`crate::text::slug`]); `rule` when it has none.
 pub(crate) fn slug(title: &str) -> String {
-    let mut out = String::new();
-    let mut gap = false;
-    for c in title.chars().filter(|c| !matches!(c, '\'' | '’')) {
-        if c.is_ascii_alphanumeric() {
-            if gap && !out.is_empty() {
-                out.push('-');
-            }
-            out.push(c.to_ascii_lowercase());
-            gap = false;
-        } else {
-            gap = true;
-        }
-    }
-    if out.is_empty() {
-        "rule".to_string()
-    } else {
-        out
-    }
+    crate::text::slug(title).unwrap_or_else(|| "rule".to_string())
 }
 
 fn unique_id(title: &str, ids: &mut BTreeSet<String>) -> RuleId {

@@ -421,7 +421,7 @@ fn listing_page(
 /// back to the site's root from the page; `with_author` adds the author
 /// beside the title, for phones, where the author column is hidden.
 pub(crate) fn rows_html(rows: &[&MatterRow], root: &str, with_author: bool) -> String {
-    use super::theme::escape;
+    use super::escape::escape;
     use std::fmt::Write;
     let root = escape(root);
     let mut out = String::with_capacity(rows.len() * 700);
@@ -821,7 +821,7 @@ mod tests {
         ];
         let rows: Vec<&MatterRow> = rows.iter().collect();
         let mut tera = tera::Tera::default();
-        tera.set_escape_fn(super::super::theme::escape);
+        tera.set_escape_fn(super::super::escape::escape);
         tera.add_raw_template("loop.html", LOOP).unwrap();
         for (root, with_author) in [("", true), ("../../", true), ("../", false)] {
             let mut context = tera::Context::new();

@@ -20,6 +20,7 @@ use std::sync::LazyLock;
 
 use ammonia::{Builder, UrlRelative, UrlRelativeEvaluate};
 
+use super::escape::escape_into;
 use super::xref::{self, RawHtml, Targets};
 use crate::game::weblinks::ForgeWeb;
 
@@ -66,15 +67,15 @@ fn link_text(text: &str, links: BodyLinks<'_>, linked: &mut BTreeSet<String>) ->
     let mut out = String::new();
     let mut plain = |out: &mut String, piece: &str| match references(piece, linked) {
         Some(html) => out.push_str(&html),
-        None => xref::escape_into(out, piece),
+        None => escape_into(out, piece),
     };
     let mut last = 0;
     for (range, thread) in mentions {
         plain(&mut out, &text[last..range.start]);
         out.push_str("<a class=\"matter\" href=\"");
-        xref::escape_into(&mut out, &thread);
+        escape_into(&mut out, &thread);
         out.push_str("\">");
-        xref::escape_into(&mut out, &text[range.clone()]);
+        escape_into(&mut out, &text[range.clone()]);
         out.push_str("</a>");
         last = range.end;
     }

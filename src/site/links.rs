@@ -202,21 +202,9 @@ fn decode_entities(text: &str) -> String {
         .replace("&quot;", "\"")
 }
 
-/// `75th Trombone` → `75th-trombone`; a name with no ASCII letter or digit
-/// becomes `player`.
+/// A name's slug (see [`crate::text::slug`]); `player` when it has none.
 pub(crate) fn slug(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    while out.ends_with('-') {
-        out.pop();
-    }
-    if out.is_empty() { "player".into() } else { out }
+    crate::text::slug(text).unwrap_or_else(|| "player".into())
 }
 
 #[cfg(test)]

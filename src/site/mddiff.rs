@@ -11,6 +11,7 @@
 
 use pulldown_cmark::{CowStr, Event, Tag, TagEnd, TextMergeStream};
 
+use super::escape::escape;
 use super::xref::{self, Targets};
 use crate::ruleset::textdiff::{self, Step};
 
@@ -484,13 +485,6 @@ fn wrap(block: &Block, body: &str) -> String {
     html.push_str(&close_list);
     html.push_str(&"</blockquote>".repeat(block.quotes));
     html
-}
-
-/// Text made safe for HTML.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    xref::escape_into(&mut out, text);
-    out
 }
 
 /// The rows as HTML, unchanged runs far from a change folded to "…".

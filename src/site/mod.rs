@@ -1,7 +1,7 @@
 //! The static site: ruleset, tracker, pending matters, archive and history
 //! rendered from a checked [`Game`], its git [`Timeline`] and the pending
 //! matters the caller knows of. Pure: [`render`] returns every file of the
-//! site as `path → text`; writing it is `crate::site::publish`'s business and
+//! site as `path → text`; writing it is `crate::publish`'s business and
 //! reading the history is `crate::load::timeline`'s.
 //!
 //! Templates see views (plain serialisable structs built here), never the
@@ -12,19 +12,17 @@ mod archive;
 mod body;
 mod cache;
 mod context;
+mod escape;
 mod feed;
 pub mod ifvote;
-pub mod incremental;
 pub mod links;
 mod log;
 mod mddiff;
 pub mod pending;
 mod players;
-pub mod publish;
 mod revisions;
 mod rules;
 mod search;
-pub(crate) mod serve;
 mod stats;
 pub mod svg;
 mod theme;
@@ -300,6 +298,31 @@ impl Rendered {
             .map(String::as_str)
             .collect()
     }
+}
+
+/// The game's repository on its forge: in GitHub Actions, where the
+/// workflow runs (`actions`: `GITHUB_SERVER_URL`, `GITHUB_REPOSITORY`);
+/// elsewhere the game's `[game] repo` setting. `None` when neither says (a
+/// game played on the local forge alone).
+pub fn forge_web(
+    game: &Game,
+    branch: &str,
+    actions: Option<&(String, String)>,
+) -> Option<ForgeWeb> {
+    if let Some((server, repo)) = actions {
+        if let Some(web) = ForgeWeb::new(server, repo, branch) {
+            return Some(web);
+        }
+        tracing::warn!("GITHUB_SERVER_URL or GITHUB_REPOSITORY is not an address: {server}/{repo}");
+    }
+    let setting = game.state.as_ref()?.repo.as_deref()?;
+    let web = ForgeWeb::from_setting(setting, branch);
+    if web.is_none() {
+        tracing::warn!(
+            "[game] repo in state/game.toml is not OWNER/NAME nor an address: {setting}"
+        );
+    }
+    web
 }
 
 /// Renders the whole site. `progress` hears about each stage as it starts

@@ -7,8 +7,9 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::context::Context;
+use super::escape::escape;
 use super::links::slug;
-use super::xref::{self, HtmlCache, Targets};
+use super::xref::{HtmlCache, Targets};
 use super::{Site, SiteError};
 use crate::ruleset::{Rule, Ruleset};
 
@@ -193,10 +194,4 @@ pub(crate) fn render(cx: &Context, site: &mut Site) -> Result<(), SiteError> {
         site.insert(path.into(), text);
     }
     Ok(())
-}
-
-fn escape(text: &str) -> String {
-    let mut out = String::new();
-    xref::escape_into(&mut out, text);
-    out
 }

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::xref::escape_into;
+use super::escape::escape_into;
 use crate::time::Timestamp;
 
 const WIDTH: f64 = 640.0;

@@ -180,7 +180,7 @@ impl Theme {
             }
         }
         let mut tera = tera::Tera::default();
-        tera.set_escape_fn(escape);
+        tera.set_escape_fn(super::escape::escape);
         tera.register_filter("thousands", thousands_filter);
         // A theme is the game's files, which a vote can change; the build
         // runs beside the workflow's token, which no page may print.
@@ -231,24 +231,6 @@ impl Theme {
     pub(crate) fn statics(&self) -> &BTreeMap<String, String> {
         &self.statics
     }
-}
-
-/// Escapes text for HTML and XML text and double- or single-quoted
-/// attributes. Tera's default also escapes `/`, which every relative link
-/// would then carry as `&#x2F;`: correct, but ugly and larger.
-pub(crate) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// Tera names the failing template in its message (`Failed to parse 'x'`).

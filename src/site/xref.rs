@@ -17,6 +17,7 @@ use std::sync::{LazyLock, Mutex};
 use pulldown_cmark::{CowStr, Event, Tag, TagEnd, TextMergeStream};
 use regex::Regex;
 
+use super::escape::escape_into;
 use crate::ruleset::Ruleset;
 
 /// "Rule 2.5" (a number with at least two parts), "rule [entitled]
@@ -298,19 +299,6 @@ pub(crate) fn link_references(
     }
     escape_into(&mut out, &text[last..]);
     Some(out)
-}
-
-/// Appends `text` with `&`, `<`, `>` and `"` escaped.
-pub(crate) fn escape_into(out: &mut String, text: &str) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
 }
 
 #[cfg(test)]

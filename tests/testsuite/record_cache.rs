@@ -9,8 +9,9 @@ use std::time::{Duration, SystemTime};
 use gitnomic::game::GAME_DIRS;
 use gitnomic::game::Game;
 use gitnomic::game::timeline::Timeline;
-use gitnomic::load::{self, CachedRead, Origin};
+use gitnomic::load::{self, Origin};
 use gitnomic::matter::MatterNumber;
+use gitnomic::publish::stamped::{self, CachedRead};
 use gitnomic::record::cache::{self as record_cache, RecordCache, Stamp};
 use gitnomic::site::{self, Pending, SiteInput};
 
@@ -58,7 +59,7 @@ fn game_dir() -> tempfile::TempDir {
 /// The game read with `cache`, and the cache it leaves for the next read.
 fn read(root: &Path, cache: &[u8], trusted_before: SystemTime) -> (Game, CachedRead, Vec<u8>) {
     let cache = || RecordCache::from_bytes(cache, PROGRAM);
-    let read = load::read_dir_cached(root, GAME_DIRS, None, Some(cache), trusted_before)
+    let read = stamped::read_dir_cached(root, GAME_DIRS, None, Some(cache), trusted_before)
         .expect("readable");
     let game = Game::check_with(&read.files, read.records.clone());
     let next = record_cache::keep(PROGRAM, &read.seen, &game.records);
@@ -214,10 +215,10 @@ fn commit_all(root: &Path) {
 
 #[test]
 fn a_fresh_checkout_finds_its_records_through_gits_index() {
-    // Enough records for the index to be asked (see load::INDEX_WORTH).
+    // Enough records for the index to be asked (see stamped::INDEX_WORTH).
     let dir = game_dir();
     let matters = dir.path().join("content/matters");
-    let many = u64::try_from(load::INDEX_WORTH).unwrap() + 10;
+    let many = u64::try_from(stamped::INDEX_WORTH).unwrap() + 10;
     for n in 100..100 + many {
         let text = record(n, "Wind faster", &format!("The text of {n}."));
         std::fs::write(matters.join(format!("{n:05}.md")), text).unwrap();

@@ -1,0 +1,133 @@
+//! EDGE: the build's read stage: the game (its records from those earlier
+//! builds parsed where their files are unchanged), its git history and
+//! the theme's files.
+
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use anyhow::Context as _;
+
+use super::stamped::{self, Listed};
+use crate::game::timeline::Timeline;
+use crate::game::{GAME_DIRS, Game};
+use crate::load::timeline;
+use crate::record::{self, cache::RecordCache};
+use crate::site::ThemeFile;
+
+/// The game in the work tree at `root` (its files as `listed`, else
+/// listed now), or at revision `rev` of its repository, taking the
+/// records of unchanged files from those parsed by earlier builds:
+/// `kept` in memory, else those `program` kept in `records_file`
+/// (`None`: not taken, as if there were none). Gives back each record
+/// file's stamp and digest, and whether the records to keep for the next
+/// build differ from those kept.
+pub(super) fn read_game(
+    root: &Path,
+    rev: Option<&str>,
+    listed: Option<Vec<Listed>>,
+    records_file: &Path,
+    program: &str,
+    kept: Option<RecordCache>,
+    say: &dyn Fn(&str),
+) -> anyhow::Result<(Game, Vec<record::cache::Seen>, bool)> {
+    // A file changed in the last two seconds may change again with the
+    // same stamp: its record is parsed again until it is older.
+    let trusted_before = SystemTime::now() - Duration::from_secs(2);
+    let from_file = || {
+        std::fs::read(records_file)
+            .map(|bytes| RecordCache::from_bytes(&bytes, program))
+            .unwrap_or_default()
+    };
+    // With no cache file nor records in memory, no record is stamped to
+    // be looked up in a cache that cannot have it.
+    type Source<'s> = Box<dyn FnOnce() -> RecordCache + Send + 's>;
+    let cache: Option<Source> = match kept {
+        Some(kept) if !kept.is_empty() => Some(Box::new(move || kept)),
+        Some(_) if records_file.exists() => Some(Box::new(from_file)),
+        _ => None,
+    };
+    let read = match rev {
+        Some(rev) => stamped::read_revision_cached(root, rev, GAME_DIRS, cache),
+        None => stamped::read_dir_cached(root, GAME_DIRS, listed, cache, trusted_before),
+    }
+    .context("cannot read the game")?;
+    let cached = read.records.len();
+    let game = Game::check_with(&read.files, read.records);
+    say(&format!(
+        "read {} files: {} rules, {} records ({cached} parsed by an earlier build)",
+        read.files.len() + cached,
+        game.ruleset.rules.len(),
+        game.records.len()
+    ));
+    warn_of_problems(&game);
+    Ok((game, read.seen, read.changed))
+}
+
+/// A warning when the game has problems: the site shows what could be read.
+fn warn_of_problems(game: &Game) {
+    if !game.problems.is_empty() {
+        tracing::warn!(
+            "the game has {} problems (see `gitnomic check`); building what could be read",
+            game.problems.len()
+        );
+    }
+}
+
+/// The git history of `rev` at `root`, or none (with a note) when there
+/// is no repository or it cannot be read.
+pub(super) fn history(root: &Path, rev: &str, say: &dyn Fn(&str)) -> Timeline {
+    match timeline::read(root, rev) {
+        Ok((timeline, stats)) => {
+            say(&format!(
+                "read the history: {} commits, {} distinct states parsed from {} blobs: {} ruleset revisions",
+                stats.commits,
+                stats.parsed,
+                stats.blobs,
+                timeline.revisions.len()
+            ));
+            timeline
+        }
+        Err(timeline::TimelineError::Git(crate::git::GitError::Open { .. })) => {
+            say("no git repository: building without history");
+            Timeline::default()
+        }
+        Err(e) => {
+            tracing::warn!("cannot read the git history, building without it: {e}");
+            Timeline::default()
+        }
+    }
+}
+
+/// The theme's files, then the game's own, as overrides.
+pub(super) fn overrides(root: &Path, theme: &str) -> anyhow::Result<Vec<ThemeFile>> {
+    let mut files = Vec::new();
+    let theme_dir = root.join("themes").join(theme);
+    for (base, kind) in [
+        (theme_dir.join("templates"), "templates"),
+        (theme_dir.join("static"), "static"),
+        (root.join("templates"), "templates"),
+        (root.join("static"), "static"),
+    ] {
+        if !base.is_dir() {
+            continue;
+        }
+        for entry in walkdir::WalkDir::new(&base).sort_by_file_name() {
+            let entry = entry.with_context(|| format!("cannot read {}", base.display()))?;
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let relative = entry.path().strip_prefix(&base).unwrap_or(entry.path());
+            let parts: Vec<String> = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            let text = std::fs::read_to_string(entry.path())
+                .with_context(|| format!("cannot read {}", entry.path().display()))?;
+            files.push(ThemeFile {
+                name: format!("{kind}/{}", parts.join("/")),
+                text,
+            });
+        }
+    }
+    Ok(files)
+}
