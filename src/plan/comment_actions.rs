@@ -364,3 +364,67 @@ fn blocked(state: &GameState) -> Option<NotDone> {
         Phase::Playing => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::NotDone;
+
+    /// A command not carried out is answered `not done: ` and these words,
+    /// the ones players read before the reasons were typed.
+    #[test]
+    fn a_command_not_done_says_why_in_the_words_players_read() {
+        let said = [
+            (
+                NotDone::AwaitingAddress {
+                    emperor: "Clockmaker".into(),
+                },
+                "the game awaits the new Clockmaker's Ascension Address, and takes no actions until then",
+            ),
+            (
+                NotDone::Hiatus,
+                "the game is in hiatus, when no dynastic action may be taken (comment again once it ends)",
+            ),
+            (
+                NotDone::NotAPlayer {
+                    login: "nobody-x".into(),
+                    player: "Tinkerer".into(),
+                },
+                "`nobody-x` is not a Tinkerer",
+            ),
+            (
+                NotDone::Inactive {
+                    name: "Cleo".into(),
+                    idle: true,
+                },
+                "Cleo was idle when the comment was made",
+            ),
+            (
+                NotDone::Inactive {
+                    name: "Dmitri".into(),
+                    idle: false,
+                },
+                "Dmitri had not joined yet when the comment was made",
+            ),
+            (
+                NotDone::Downtime,
+                "it was made during Seasonal Downtime, when no dynastic action may be taken",
+            ),
+            (
+                NotDone::DovPending,
+                "it was made while a Declaration of Victory was pending, a hiatus in which no dynastic action may be taken",
+            ),
+            (
+                NotDone::Voided,
+                "the comment predates a push that voided it",
+            ),
+            (
+                NotDone::Unrolled,
+                "its dice could not be rolled (does state/game.toml have a seed?)",
+            ),
+            (NotDone::Refused("no such value".into()), "no such value"),
+        ];
+        for (why, words) in said {
+            assert_eq!(why.to_string(), words, "{why:?}");
+        }
+    }
+}

@@ -364,3 +364,40 @@ impl PlanError {
         PlanError::Game("state/ cannot be read".into())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Decision, Fate, Kind, Line, MatterNumber, Ruling};
+
+    /// A line prints its ruling as the one word `resolve` always printed,
+    /// and what needs no vote shows none.
+    #[test]
+    fn a_line_prints_its_ruling_as_one_word() {
+        let line = |decision| Line {
+            number: MatterNumber(4),
+            kind: Kind::Proposal,
+            decision,
+            fate: Fate::Pending,
+            reasons: Vec::new(),
+        };
+        let printed = [
+            (
+                Ruling::Rules(Decision::Enact),
+                "Proposal #4: enact — pending",
+            ),
+            (Ruling::Rules(Decision::Fail), "Proposal #4: fail — pending"),
+            (Ruling::Rules(Decision::Wait), "Proposal #4: wait — pending"),
+            (Ruling::NotAMatter, "Proposal #4: not-a-matter — pending"),
+            (Ruling::Merge, "Proposal #4: pending"),
+        ];
+        for (ruling, words) in printed {
+            assert_eq!(line(ruling).to_string(), words);
+        }
+        assert_eq!(Ruling::Merge.to_string(), "merge");
+        assert_eq!(
+            line(Ruling::Merge).listed().as_deref(),
+            Some("#4 Proposal: pending")
+        );
+        assert_eq!(line(Ruling::Rules(Decision::Wait)).listed(), None);
+    }
+}
