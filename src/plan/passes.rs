@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use super::dice;
 use super::dovs::Dovs;
 use super::ground::Ground;
+use super::standing::Standing;
 use super::{Inputs, Plan, PlanError, Trial};
 use super::{decide, direct_merges, finish, pending, render, standing};
 use crate::game::Game;
@@ -117,7 +118,7 @@ impl<'a> Matters<'a> {
     }
 
     /// The matters not started that `standing` lets stand.
-    fn fresh(&self, standing: &BTreeMap<MatterNumber, String>) -> Fresh<'a> {
+    fn fresh(&self, standing: &Standing) -> Fresh<'a> {
         let fresh = |m: &&Collected| !in_progress(m) && !standing.contains_key(&m.info.number);
         let mut unvoted: Vec<&Collected> = self.unvoted.iter().filter(fresh).collect();
         unvoted.sort_by_key(|m| m.info.number);

@@ -28,6 +28,10 @@ use crate::record::{Outcome, Record};
 /// Who closes matters, in records.
 const CLOSED_BY: &str = "gitnomic resolve";
 
+/// Why each matter that may not stand may not, by number: words for the
+/// players, kept in its journal and its record.
+pub(super) type Standing = BTreeMap<MatterNumber, String>;
+
 /// Why each matter of `matters` that no run has begun to resolve may not
 /// stand, by number: judged against `game` (the default branch as the run
 /// found it, with the records the run is finishing) with every matter of
@@ -39,7 +43,7 @@ pub(super) fn judge(
     branch: &str,
     game: &Game,
     matters: &[&Collected],
-) -> Result<BTreeMap<MatterNumber, String>, PlanError> {
+) -> Result<Standing, PlanError> {
     let mut changed: BTreeMap<MatterNumber, (Vec<String>, Vec<String>)> = BTreeMap::new();
     for m in matters {
         if let Some(head) = m.info.head.as_ref().filter(|h| ground.trial.has(h)) {
@@ -90,7 +94,7 @@ pub(super) fn close_all(
     ground: &mut Ground,
     dovs: &mut Dovs,
     matters: &[&Collected],
-    standing: &BTreeMap<MatterNumber, String>,
+    standing: &Standing,
 ) -> Result<Written, PlanError> {
     let mut out = Written::default();
     for m in matters {
