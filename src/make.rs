@@ -11,7 +11,7 @@ use std::path::Path;
 use anyhow::{Context as _, bail};
 
 use crate::game::{GAME_DIRS, Game};
-use crate::git::{Repo, Stamp, configured_identity};
+use crate::git::{Repo, Signature, configured_identity};
 use crate::import::{Imported, files};
 use crate::load::{self, Origin};
 use crate::matter::MatterNumber;
@@ -54,7 +54,7 @@ pub(crate) fn new_game(
     let game = checked(staging.path())?;
     let (name, email) = configured_identity()
         .unwrap_or_else(|| ("gitnomic new".into(), "gitnomic@localhost".into()));
-    let stamp = Stamp {
+    let signature = Signature {
         name: &name,
         email: &email,
         at: now,
@@ -64,7 +64,7 @@ pub(crate) fn new_game(
         staging.path(),
         branch,
         &format!("A new game of {}", state.name),
-        &stamp,
+        &signature,
     )?;
     staging.into_place(dir)?;
     Ok(game)
@@ -108,12 +108,12 @@ pub(crate) fn demo_game(dir: &Path) -> anyhow::Result<()> {
         crate::setup::new_game::GITIGNORE.as_bytes(),
         false,
     )?;
-    let stamp = Stamp {
+    let signature = Signature {
         name: "gitnomic demo",
         email: "demo@localhost",
         at: Timestamp::parse("2030-03-01T00:00:00Z")?,
     };
-    Repo::init_with_work_tree(staging.path(), "main", "The bundled game", &stamp)?;
+    Repo::init_with_work_tree(staging.path(), "main", "The bundled game", &signature)?;
     staging.write(&format!(".git/{MARKER}"), b"made by gitnomic demo\n", false)?;
     staging.into_place(dir)
 }
@@ -178,7 +178,7 @@ pub(crate) fn demo_branch(
     }
     let branch = format!("proposal-{n}");
     repo.create_branch(&branch, "main")?;
-    let stamp = Stamp {
+    let signature = Signature {
         name: "gitnomic demo",
         email: "demo@localhost",
         at: Timestamp::parse(at)?,
@@ -188,7 +188,7 @@ pub(crate) fn demo_branch(
         edit.path,
         &text.replacen(edit.from, edit.to, 1),
         "Proposed change",
-        &stamp,
+        &signature,
     )?;
     Ok(branch)
 }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use super::{EXIT_OK, EXIT_PROBLEMS, GlobalArgs, open_forge};
-use crate::forge::github::event::{self, Event};
+use crate::forge::github::event::{self, WorkflowEvent};
 use crate::forge::{Forge, MatterInfo};
 use crate::game::GAME_DIRS;
 use crate::game::Game;
@@ -148,7 +148,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
 
 /// The event in `$GITHUB_EVENT_PATH`. The file is read as data; nothing
 /// in it is run.
-fn read_event() -> anyhow::Result<Event> {
+fn read_event() -> anyhow::Result<WorkflowEvent> {
     let path = std::env::var("GITHUB_EVENT_PATH")
         .context("--event needs GITHUB_EVENT_PATH (set by GitHub Actions)")?;
     let text =

@@ -4,7 +4,7 @@
 
 use super::GlobalArgs;
 use crate::forge::Kind;
-use crate::resolve::propose::{self, Event, Proposal, Proposed};
+use crate::resolve::propose::{self, Proposal, ProposeNotice, Proposed};
 
 /// Arguments of `play propose`.
 #[derive(Debug, clap::Args)]
@@ -49,13 +49,13 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<()> {
     };
     let proposed = propose::propose(&global.root, &global.base, global.now(), &asked, &mut |e| {
         match e {
-            Event::Cleared { pid, files } => {
+            ProposeNotice::Cleared { pid, files } => {
                 say!("A gitnomic run (process {pid}) was killed here; removed what it left:");
                 for file in files {
                     say!("  {}", file.display());
                 }
             }
-            Event::LeftAsIs(file) => say!(
+            ProposeNotice::LeftAsIs(file) => say!(
                 "{file} changed since it was proposed: left as it is (propose it, or put it back, yourself)"
             ),
         }

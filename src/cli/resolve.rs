@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use super::{EXIT_ERROR, EXIT_OK, EXIT_PROBLEMS, GlobalArgs, open_forge};
 use crate::plan::{Fate, Plan};
-use crate::resolve::{self, Ended, Event, Request, ResolveError};
+use crate::resolve::{self, Ended, Request, ResolveError, RunNotice};
 
 /// Arguments of `gitnomic resolve`.
 #[derive(Debug, clap::Args)]
@@ -36,11 +36,11 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     };
     let mut carried_any = false;
     let mut moved = false;
-    let ended = resolve::run(forge.as_ref(), &request, &mut |event| {
-        if let Event::Carried(step, _) = &event {
+    let ended = resolve::run(forge.as_ref(), &request, &mut |notice| {
+        if let RunNotice::Carried(step, _) = &notice {
             moved |= step.effect.moves_base();
         }
-        print(&event, args.dry_run, &mut carried_any);
+        print(&notice, args.dry_run, &mut carried_any);
     });
     // The workflow re-checks the open matters and brings its checkout
     // forward only when the default branch moved.
@@ -81,10 +81,10 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::from(code))
 }
 
-/// Prints one event of the run.
-fn print(event: &Event<'_>, dry_run: bool, carried_any: &mut bool) {
-    match event {
-        Event::Cleared { pid, files } => {
+/// Prints one notice of the run.
+fn print(notice: &RunNotice<'_>, dry_run: bool, carried_any: &mut bool) {
+    match notice {
+        RunNotice::Cleared { pid, files } => {
             let who = match pid {
                 0 => "A gitnomic run".to_string(),
                 pid => format!("A gitnomic run (process {pid})"),
@@ -97,23 +97,23 @@ fn print(event: &Event<'_>, dry_run: bool, carried_any: &mut bool) {
                 say!("  (only its lock)");
             }
         }
-        Event::Found(what) => say!("Note: {what}."),
-        Event::BroughtForward { from, files } => say!(
+        RunNotice::Found(what) => say!("Note: {what}."),
+        RunNotice::BroughtForward { from, files } => say!(
             "Brought the checkout forward from {} to the branch ({files} files): a run stopped before it could.",
             crate::matter::thread::short(from)
         ),
-        Event::WouldBringForward { from } => say!(
+        RunNotice::WouldBringForward { from } => say!(
             "Note: the checkout holds {}, behind the branch; a real run brings it forward.",
             crate::matter::thread::short(from)
         ),
-        Event::Planned(plan) => report(plan, dry_run),
-        Event::Kept(number, sha) => {
+        RunNotice::Planned(plan) => report(plan, dry_run),
+        RunNotice::Kept(number, sha) => {
             say!("Kept #{number}'s earlier head {sha} (refs/gitnomic/pull/{number}/)");
         }
-        Event::NotKept(why) => {
+        RunNotice::NotKept(why) => {
             eprintln!("warning: could not keep the earlier heads of pull requests: {why}");
         }
-        Event::Carried(step, now) => {
+        RunNotice::Carried(step, now) => {
             if !std::mem::replace(carried_any, true) {
                 say!("Done:");
             }
@@ -123,12 +123,12 @@ fn print(event: &Event<'_>, dry_run: bool, carried_any: &mut bool) {
                 say!("  {step} (already done)");
             }
         }
-        Event::Refused(step, why) => say!("  {step}: refused: {why}"),
-        Event::Overtaken(step) => say!(
+        RunNotice::Refused(step, why) => say!("  {step}: refused: {why}"),
+        RunNotice::Overtaken(step) => say!(
             "  {step}: not done: another run wrote #{}'s status since this one read it",
             step.number
         ),
-        Event::Halted(i) => say!("Halted after {i} effects, as asked."),
+        RunNotice::Halted(i) => say!("Halted after {i} effects, as asked."),
     }
 }
 

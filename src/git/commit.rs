@@ -10,7 +10,7 @@
 //! killed anywhere leaves either the old tip or the new one, never a branch
 //! pointing at something missing.
 
-use super::{GitError, MergeOutcome, Repo, Stamp, read_err, write_err};
+use super::{GitError, MergeOutcome, Repo, Signature, read_err, write_err};
 use crate::matter::MatterNumber;
 use crate::plan::effect::merges_matter;
 
@@ -21,7 +21,7 @@ impl Repo {
         path: &Path,
         branch: &str,
         message: &str,
-        stamp: &Stamp<'_>,
+        signature: &Signature<'_>,
     ) -> Result<Self, GitError> {
         let open_err = |source| GitError::Open {
             path: path.display().to_string(),
@@ -38,7 +38,7 @@ impl Repo {
             .map_err(read_err("the work tree"))?;
         index.write().map_err(write_err("the index"))?;
         let tree_id = index.write_tree().map_err(write_err("the index's tree"))?;
-        repo.commit_on(branch, None, tree_id, &[], message, stamp)?;
+        repo.commit_on(branch, None, tree_id, &[], message, signature)?;
         Ok(repo)
     }
 
@@ -77,7 +77,7 @@ impl Repo {
         head: &str,
         number: MatterNumber,
         message: &str,
-        stamp: &Stamp<'_>,
+        signature: &Signature<'_>,
     ) -> Result<MergeOutcome, GitError> {
         let tip = self.commit_id(branch)?;
         let head_id = self.commit_id(head)?;
@@ -105,7 +105,7 @@ impl Repo {
             tree_id,
             &[&ours, &theirs],
             message,
-            stamp,
+            signature,
         )?;
         Ok(MergeOutcome::Merged(id))
     }
@@ -150,7 +150,7 @@ impl Repo {
         path: &str,
         text: &str,
         message: &str,
-        stamp: &Stamp<'_>,
+        signature: &Signature<'_>,
     ) -> Result<String, GitError> {
         let tip = self.commit_id(branch)?;
         let parent = self.inner.find_commit(tip).map_err(read_err(branch))?;
@@ -161,7 +161,7 @@ impl Repo {
         let tree_id = update
             .create_updated(&self.inner, &base)
             .map_err(write_err(path))?;
-        self.commit_on(branch, Some(tip), tree_id, &[&parent], message, stamp)
+        self.commit_on(branch, Some(tip), tree_id, &[&parent], message, signature)
     }
 
     /// Makes a commit of `tree_id` and moves `branch` to it from `expected`
@@ -174,13 +174,13 @@ impl Repo {
         tree_id: git2::Oid,
         parents: &[&git2::Commit<'_>],
         message: &str,
-        stamp: &Stamp<'_>,
+        signature: &Signature<'_>,
     ) -> Result<String, GitError> {
         let tree = self.inner.find_tree(tree_id).map_err(read_err("a tree"))?;
         let who = git2::Signature::new(
-            stamp.name,
-            stamp.email,
-            &git2::Time::new(stamp.at.unix(), 0),
+            signature.name,
+            signature.email,
+            &git2::Time::new(signature.at.unix(), 0),
         )
         .map_err(read_err("the commit signature"))?;
         let id = self

@@ -22,9 +22,10 @@ pub use worktree::{Forward, WorkTree};
 pub use durable::make_durable;
 pub use propose::Moved;
 
-/// Who a commit made by gitnomic is by, and when.
+/// Who a commit made by gitnomic is by, and when: its signature, as git
+/// calls the name, email and time it gives author and committer alike.
 #[derive(Debug, Clone)]
-pub struct Stamp<'a> {
+pub struct Signature<'a> {
     /// The name on the commit.
     pub name: &'a str,
     /// The email on the commit.

@@ -12,7 +12,7 @@
 
 use std::path::Path;
 
-use super::{GitError, Repo, Stamp, read_err, write_err};
+use super::{GitError, Repo, Signature, read_err, write_err};
 
 /// What [`Repo::commit_changes`] committed, for a new branch.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,7 +35,7 @@ impl Repo {
         base: &str,
         dirs: &[&str],
         message: &str,
-        stamp: &Stamp<'_>,
+        signature: &Signature<'_>,
     ) -> Result<Option<Moved>, GitError> {
         let repo = &self.inner;
         let head = repo.head().map_err(read_err("HEAD"))?;
@@ -70,9 +70,9 @@ impl Repo {
             .map_err(read_err("the proposed tree"))?;
         let tree = repo.find_tree(tree_id).map_err(read_err("a tree"))?;
         let who = git2::Signature::new(
-            stamp.name,
-            stamp.email,
-            &git2::Time::new(stamp.at.unix(), 0),
+            signature.name,
+            signature.email,
+            &git2::Time::new(signature.at.unix(), 0),
         )
         .map_err(read_err("the commit signature"))?;
         let commit = repo

@@ -19,22 +19,30 @@
 //! begins the next dynasty.
 
 mod comment_actions;
+mod decide;
+mod decided;
 mod dice;
 mod direct_merges;
+mod dovs;
 pub(crate) mod effect;
-mod planner;
+mod finish;
+mod ground;
+mod passes;
+mod pending;
 pub(crate) mod prospect;
 mod record;
+mod render;
 pub(crate) mod standing;
+mod written;
 
 pub(crate) use effect::{Effect, Step};
-pub(crate) use planner::plan;
+pub(crate) use passes::plan;
 pub(crate) use prospect::Prospect;
 
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::engine::{self, MatterDecision};
+use crate::engine::{self, Decision, MatterDecision};
 use crate::matter::collected::Collected;
 use crate::matter::{HeadSha, Kind, MatterNumber};
 use crate::source::SourceFile;
@@ -220,14 +228,36 @@ impl fmt::Display for Fate {
     }
 }
 
+/// What a plan's line says was decided of a matter: by the rules for a
+/// votable one, or by the plan for what needs no vote or is no matter.
+/// Printed as one word (`enact`, `fail`, `wait`, `merge`, `not-a-matter`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ruling {
+    /// The rules' decision on a votable matter.
+    Rules(Decision),
+    /// Needs no vote: merged when it checks.
+    Merge,
+    /// No matter of its kind: closed.
+    NotAMatter,
+}
+
+impl fmt::Display for Ruling {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Ruling::Rules(decision) => decision.as_str(),
+            Ruling::Merge => "merge",
+            Ruling::NotAMatter => "not-a-matter",
+        })
+    }
+}
+
 /// One matter's line in the plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Line {
     pub number: MatterNumber,
     pub kind: Kind,
-    /// What the rules decide (`enact`, `fail`, `wait`, or `merge` for what
-    /// needs no vote).
-    pub decision: &'static str,
+    /// What was decided of it.
+    pub decision: Ruling,
     /// What the run does about it.
     pub fate: Fate,
     /// Why.
@@ -250,7 +280,7 @@ impl Line {
             (Fate::Flawed(why), _) => format!("#{number} {kind}: pending, but {}", flawed(why)),
             (Fate::Refused(why), _) => format!("#{number} {kind}: {}", refused(why)),
             (Fate::Unread(why), _) => format!("#{number} {kind}: not read this run: {why}"),
-            (outcome, "merge") => format!("#{number} {kind}: {outcome}"),
+            (outcome, Ruling::Merge) => format!("#{number} {kind}: {outcome}"),
             _ => return None,
         })
     }
@@ -260,7 +290,7 @@ impl fmt::Display for Line {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.decision {
             // What needs no vote has no decision to show.
-            "merge" => write!(f, "{} #{}: {}", self.kind, self.number, self.fate),
+            Ruling::Merge => write!(f, "{} #{}: {}", self.kind, self.number, self.fate),
             decision => write!(
                 f,
                 "{} #{}: {decision} — {}",
@@ -318,4 +348,56 @@ pub(crate) enum PlanError {
         /// What went wrong.
         why: String,
     },
+}
+
+impl PlanError {
+    /// The repository could not answer about matter `number`: `why`.
+    fn repository(number: MatterNumber, why: impl fmt::Display) -> PlanError {
+        PlanError::Repository {
+            number,
+            why: why.to_string(),
+        }
+    }
+
+    /// The game's state/ cannot be read.
+    fn no_state() -> PlanError {
+        PlanError::Game("state/ cannot be read".into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Decision, Fate, Kind, Line, MatterNumber, Ruling};
+
+    /// A line prints its ruling as the one word `resolve` always printed,
+    /// and what needs no vote shows none.
+    #[test]
+    fn a_line_prints_its_ruling_as_one_word() {
+        let line = |decision| Line {
+            number: MatterNumber(4),
+            kind: Kind::Proposal,
+            decision,
+            fate: Fate::Pending,
+            reasons: Vec::new(),
+        };
+        let printed = [
+            (
+                Ruling::Rules(Decision::Enact),
+                "Proposal #4: enact — pending",
+            ),
+            (Ruling::Rules(Decision::Fail), "Proposal #4: fail — pending"),
+            (Ruling::Rules(Decision::Wait), "Proposal #4: wait — pending"),
+            (Ruling::NotAMatter, "Proposal #4: not-a-matter — pending"),
+            (Ruling::Merge, "Proposal #4: pending"),
+        ];
+        for (ruling, words) in printed {
+            assert_eq!(line(ruling).to_string(), words);
+        }
+        assert_eq!(Ruling::Merge.to_string(), "merge");
+        assert_eq!(
+            line(Ruling::Merge).listed().as_deref(),
+            Some("#4 Proposal: pending")
+        );
+        assert_eq!(line(Ruling::Rules(Decision::Wait)).listed(), None);
+    }
 }

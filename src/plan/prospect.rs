@@ -7,7 +7,7 @@
 use super::effect::{DynastyValue, GAME_FILE};
 use super::{Merged, TreeId, Trial, TrialError};
 use crate::game::Game;
-use crate::gamestate::edit::StateDoc;
+use crate::gamestate::edit::{EditError, StateDoc};
 use crate::matter::{HeadSha, Kind, MatterNumber, admission};
 
 /// What a trial merge of a pull request found.
@@ -21,6 +21,25 @@ pub(crate) enum Attempt {
     /// It cannot be carried out (a conflict, or the merged game would not
     /// check): an enactment fails with this reason.
     Refused(String),
+}
+
+/// Why the `[dynasty]` table of state/game.toml could not be edited.
+/// Each says what a person saw before; none is a source of another, so a
+/// chain of errors prints it once.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum DynastyEditError {
+    /// The tree has no state/game.toml.
+    #[error("{GAME_FILE} is missing")]
+    Missing,
+    /// The file is not TOML, or its `[dynasty]` is not a table.
+    #[error("{0}")]
+    Edit(EditError),
+    /// A moment that TOML does not read as a date and time.
+    #[error("{0}")]
+    Time(toml_edit::DatetimeParseError),
+    /// The repository could not read or write the tree.
+    #[error("{0}")]
+    Trial(TrialError),
 }
 
 /// The default branch as it will be.
@@ -88,18 +107,18 @@ impl Prospect {
         &mut self,
         trial: &mut dyn Trial,
         edits: &[(&'static str, DynastyValue)],
-    ) -> Result<(), String> {
-        let files = trial.files(&self.tree).map_err(|e| e.to_string())?;
+    ) -> Result<(), DynastyEditError> {
+        let files = trial.files(&self.tree).map_err(DynastyEditError::Trial)?;
         let text = files
             .iter()
             .find(|f| f.path == GAME_FILE)
             .map(|f| f.text.clone())
-            .ok_or_else(|| format!("{GAME_FILE} is missing"))?;
+            .ok_or(DynastyEditError::Missing)?;
         let edited = edit_dynasty_text(&text, edits)?;
         self.tree = trial
             .write(&self.tree, GAME_FILE, &edited)
-            .map_err(|e| e.to_string())?;
-        self.game = Game::check(&trial.files(&self.tree).map_err(|e| e.to_string())?);
+            .map_err(DynastyEditError::Trial)?;
+        self.game = Game::check(&trial.files(&self.tree).map_err(DynastyEditError::Trial)?);
         Ok(())
     }
 }
@@ -110,8 +129,8 @@ impl Prospect {
 pub(crate) fn edit_dynasty_text(
     text: &str,
     edits: &[(&'static str, DynastyValue)],
-) -> Result<String, String> {
-    let mut doc = StateDoc::parse(GAME_FILE, text).map_err(|e| e.to_string())?;
+) -> Result<String, DynastyEditError> {
+    let mut doc = StateDoc::parse(GAME_FILE, text).map_err(DynastyEditError::Edit)?;
     for (key, value) in edits {
         let value: toml_edit::Value = match value {
             DynastyValue::Text(s) => s.as_str().into(),
@@ -119,11 +138,11 @@ pub(crate) fn edit_dynasty_text(
             DynastyValue::Time(t) => t
                 .to_string()
                 .parse::<toml_edit::Datetime>()
-                .map_err(|e| e.to_string())?
+                .map_err(DynastyEditError::Time)?
                 .into(),
         };
         doc.set(&["dynasty"], key, value)
-            .map_err(|e| e.to_string())?;
+            .map_err(DynastyEditError::Edit)?;
     }
     Ok(doc.render())
 }

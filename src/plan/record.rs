@@ -1,6 +1,9 @@
 //! The record of a decided matter, from the engine's decision and the
 //! matter as collected. Pure; the run commits it under content/matters/.
 
+use crate::engine::ballot::Vote;
+use crate::engine::tally::{Source, Tally};
+use crate::engine::{Decision, MatterDecision};
 use crate::matter::collected::Collected;
 use crate::record::{Failure, FinalTally, Outcome, Record, RecordedUncounted, RecordedVote};
 use crate::time::Timestamp;
@@ -26,28 +29,19 @@ pub(super) struct Resolved<'a> {
 
 /// The record of a decided matter. Its merge commit is filled in when the
 /// run carries the record out, right after the merge.
-pub(super) fn record_of(decision: &crate::engine::MatterDecision, r: &Resolved<'_>) -> Record {
-    use crate::engine::tally::Source;
+pub(super) fn record_of(decision: &MatterDecision, r: &Resolved<'_>) -> Record {
     let matter = r.matter;
-    let link = |order: u64| matter.comments.get(&order).and_then(|c| c.link.clone());
     let count = |n: i64| u32::try_from(n).unwrap_or(0);
     let t = &decision.tally;
-    let kind = decision.kind;
-    let voided = matter.voided.iter().map(|c| RecordedUncounted {
-        by: format!("@{}", c.author),
-        at: c.created,
-        why: crate::matter::collected::VOIDED.into(),
-        link: c.link.clone(),
-    });
     Record {
         number: decision.number,
-        kind,
+        kind: decision.kind,
         title: matter.info.title.clone(),
         author: r.author.clone(),
         dynasty: r.dynasty,
         opened: matter.info.opened,
         resolved: r.at,
-        outcome: if decision.decision == crate::engine::Decision::Enact {
+        outcome: if decision.decision == Decision::Enact {
             Outcome::Enacted
         } else {
             Outcome::Failed
@@ -66,44 +60,13 @@ pub(super) fn record_of(decision: &crate::engine::MatterDecision, r: &Resolved<'
         source: None,
         comments: Some(r.discussion.total),
         failure: match (decision.decision, t.vetoed, t.self_killed) {
-            (crate::engine::Decision::Enact, _, _) => None,
+            (Decision::Enact, _, _) => None,
             (_, true, _) => Some(Failure::Vetoed),
             (_, _, true) => Some(Failure::SelfKilled),
             _ => None,
         },
-        votes: t
-            .votes
-            .iter()
-            .map(|(name, v)| {
-                let (at, link) = match v.source {
-                    Source::Implicit => (None, None),
-                    Source::Comment { order, at } => (Some(at), link(order)),
-                };
-                let deferential = v.cast == crate::engine::ballot::Vote::Deferential;
-                RecordedVote {
-                    counts_as: match (v.vote != v.cast, deferential) {
-                        (true, _) => Some(v.vote.as_str().to_string()),
-                        (false, true) => Some("none".to_string()),
-                        (false, false) => None,
-                    },
-                    player: name.0.clone(),
-                    vote: v.cast.as_str().to_string(),
-                    at,
-                    link,
-                }
-            })
-            .collect(),
-        uncounted: t
-            .uncounted
-            .iter()
-            .map(|u| RecordedUncounted {
-                by: u.by.0.clone(),
-                at: u.at,
-                why: u.why.to_string(),
-                link: link(u.order),
-            })
-            .chain(voided)
-            .collect(),
+        votes: votes(matter, t),
+        uncounted: uncounted(matter, t),
         sticky: t
             .sticky
             .iter()
@@ -112,10 +75,61 @@ pub(super) fn record_of(decision: &crate::engine::MatterDecision, r: &Resolved<'
                 player: s.by.0.clone(),
                 vote: s.vote.as_str().to_string(),
                 at: Some(s.at),
-                link: link(s.order),
+                link: link(matter, s.order),
             })
             .collect(),
         discussion: r.discussion.comments.clone(),
         body: matter.info.body.clone(),
     }
+}
+
+/// The link to the comment of `matter` at `order`, if the forge gave one.
+fn link(matter: &Collected, order: u64) -> Option<String> {
+    matter.comments.get(&order).and_then(|c| c.link.clone())
+}
+
+/// The votes counted, each as cast and, where the rules read it otherwise,
+/// as what it counts as.
+fn votes(matter: &Collected, t: &Tally) -> Vec<RecordedVote> {
+    t.votes
+        .iter()
+        .map(|(name, v)| {
+            let (at, link) = match v.source {
+                Source::Implicit => (None, None),
+                Source::Comment { order, at } => (Some(at), link(matter, order)),
+            };
+            let deferential = v.cast == Vote::Deferential;
+            RecordedVote {
+                counts_as: match (v.vote != v.cast, deferential) {
+                    (true, _) => Some(v.vote.as_str().to_string()),
+                    (false, true) => Some("none".to_string()),
+                    (false, false) => None,
+                },
+                player: name.0.clone(),
+                vote: v.cast.as_str().to_string(),
+                at,
+                link,
+            }
+        })
+        .collect()
+}
+
+/// The comments not counted, those a push voided last.
+fn uncounted(matter: &Collected, t: &Tally) -> Vec<RecordedUncounted> {
+    let voided = matter.voided.iter().map(|c| RecordedUncounted {
+        by: format!("@{}", c.author),
+        at: c.created,
+        why: crate::matter::collected::VOIDED.into(),
+        link: c.link.clone(),
+    });
+    t.uncounted
+        .iter()
+        .map(|u| RecordedUncounted {
+            by: u.by.0.clone(),
+            at: u.at,
+            why: u.why.to_string(),
+            link: link(matter, u.order),
+        })
+        .chain(voided)
+        .collect()
 }

@@ -1,6 +1,6 @@
 //! EDGE: the site built into a directory, rendering only what changed.
 //!
-//! The site is rendered in memory by [`crate::site`]; a [`Build`] is the
+//! The site is rendered in memory by [`crate::site`]; a `Build` is the
 //! build around it, in stages, each named for what it does: read (the
 //! game, with the records earlier builds parsed; the previous build's
 //! digests; the theme), history, pending, render (each file written as

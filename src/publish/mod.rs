@@ -2,8 +2,8 @@
 //! (path → text) and touches nothing else; this is what surrounds it: the
 //! game read with the records earlier builds parsed ([`stamped`]), the
 //! staged build into a directory that renders and writes only what
-//! changed ([`build`], with its caches in [`caches`]), the writer of
-//! files ([`write`]) and `serve`'s preview ([`serve`]).
+//! changed ([`build`], with its caches in `caches`), the writer of
+//! files ([`mod@write`]) and `serve`'s preview (`serve`).
 
 pub mod build;
 mod caches;

@@ -38,8 +38,9 @@ pub(crate) struct Door<'a> {
     open: Vec<MatterInfo>,
 }
 
-/// One matter judged.
-pub(crate) struct Verdict {
+/// What the door finds of one matter (the engine's `Verdict` is a
+/// decision with its reasons; this is whether a matter may stand).
+pub(crate) struct Finding {
     /// What its head changes in the rules, in words (empty for an issue).
     pub(crate) changes: String,
     /// Why it may not stand as it is, if it may not.
@@ -48,7 +49,7 @@ pub(crate) struct Verdict {
     pub(crate) not_a_matter: Option<String>,
 }
 
-impl Verdict {
+impl Finding {
     /// Whether nothing is wrong with it.
     pub(crate) fn ok(&self) -> bool {
         self.problems.is_empty()
@@ -81,7 +82,7 @@ impl<'a> Door<'a> {
     }
 
     /// Judges one matter by the rules on the default branch.
-    pub(crate) fn judge(&mut self, info: &MatterInfo) -> anyhow::Result<Verdict> {
+    pub(crate) fn judge(&mut self, info: &MatterInfo) -> anyhow::Result<Finding> {
         let (info, first_comment) = &self.with_kind_change(info)?;
         let number = info.number;
         let branch = self.cx.branch.clone();
@@ -156,7 +157,7 @@ impl<'a> Door<'a> {
             .commented(*first_comment);
         postings.push(posting);
         let ledger = Ledger::new(&self.cx.game, branch, &postings);
-        let verdict = admission::judge(
+        let judgement = admission::judge(
             &ledger,
             &Facts {
                 posting,
@@ -176,10 +177,10 @@ impl<'a> Door<'a> {
         if info.proposal_by_default() {
             changes = format!("{}: {changes}", admission::BY_DEFAULT);
         }
-        let not_a_matter = verdict.not_a_matter();
-        let mut problems = verdict.problems;
+        let not_a_matter = judgement.not_a_matter();
+        let mut problems = judgement.problems;
         problems.extend(info.branch_gone().map(String::from));
-        Ok(Verdict {
+        Ok(Finding {
             changes,
             not_a_matter,
             problems,
@@ -257,26 +258,26 @@ impl<'a> Door<'a> {
         }
     }
 
-    /// Puts `verdict` on the matter's head as its commit status; with
+    /// Puts `finding` on the matter's head as its commit status; with
     /// `close`, closes an open matter that cannot stand as a matter of its
     /// kind. Whether it closed it.
     pub(crate) fn settle(
         &self,
         info: &MatterInfo,
-        verdict: &Verdict,
+        finding: &Finding,
         close: bool,
     ) -> anyhow::Result<bool> {
         if let Some(sha) = &info.head {
-            let line = if verdict.ok() {
-                format!("ok: {}", verdict.changes)
+            let line = if finding.ok() {
+                format!("ok: {}", finding.changes)
             } else {
-                verdict.problems.join("; ")
+                finding.problems.join("; ")
             };
-            self.forge.set_commit_status(sha, verdict.ok(), &line)?;
+            self.forge.set_commit_status(sha, finding.ok(), &line)?;
         }
         let open = self.open.iter().any(|m| m.number == info.number);
         if let (true, true, Some(why), Some(k)) =
-            (close, open, verdict.not_a_matter.as_deref(), info.kind())
+            (close, open, finding.not_a_matter.as_deref(), info.kind())
         {
             self.close(info, k, why)?;
             return Ok(true);

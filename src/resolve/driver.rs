@@ -162,7 +162,7 @@ fn unread_line(number: MatterNumber, kind: Kind, limit: u64, error: String) -> c
     crate::plan::Line {
         number,
         kind,
-        decision: "wait",
+        decision: crate::plan::Ruling::Rules(crate::engine::Decision::Wait),
         fate: crate::plan::Fate::Unread(format!(
             "its thread is longer than the {size} a run reads in one reply"
         )),

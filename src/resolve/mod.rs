@@ -57,7 +57,7 @@ pub(crate) struct Request<'a> {
 
 /// What a run reports as it goes, in order (the CLI prints these).
 #[derive(Debug)]
-pub(crate) enum Event<'a> {
+pub(crate) enum RunNotice<'a> {
     /// A killed run's process, and the files it left, removed first.
     Cleared {
         /// The killed run's process id (0: it died before writing it).
@@ -168,19 +168,19 @@ pub(crate) enum ResolveError {
 pub(crate) fn run(
     forge: &dyn Forge,
     request: &Request<'_>,
-    report: &mut dyn FnMut(Event<'_>),
+    report: &mut dyn FnMut(RunNotice<'_>),
 ) -> Result<Ended, ResolveError> {
     let base = request.base;
     let repo = Repo::open(request.root).context("cannot open the game's repository")?;
     let _guard = if request.dry_run {
         if let Some(found) = guard::inspect(repo.git_dir()) {
-            report(Event::Found(&found));
+            report(RunNotice::Found(&found));
         }
         None
     } else {
         let taken = guard::take(repo.git_dir())?;
         if let Some((pid, files)) = &taken.cleared {
-            report(Event::Cleared { pid: *pid, files });
+            report(RunNotice::Cleared { pid: *pid, files });
         }
         Some(taken.guard)
     };
@@ -189,7 +189,7 @@ pub(crate) fn run(
     let (game, repo, trial) = cx.planning().context("cannot open the game's repository")?;
     let planned = driver::plan(forge, game, repo, trial, request.now)?;
     let plan = &planned.plan;
-    report(Event::Planned(plan));
+    report(RunNotice::Planned(plan));
     if request.dry_run {
         return Ok(Ended::Done { held: held(plan) });
     }
@@ -208,10 +208,10 @@ pub(crate) fn run(
     match driver::pin_missing_heads(forge, repo, planned.matters.values()) {
         Ok(pinned) => {
             for (number, sha) in &pinned {
-                report(Event::Kept(*number, sha));
+                report(RunNotice::Kept(*number, sha));
             }
         }
-        Err(e) => report(Event::NotKept(&e.to_string())),
+        Err(e) => report(RunNotice::NotKept(&e.to_string())),
     }
     let statuses = planned
         .matters
@@ -270,7 +270,7 @@ fn game_on(repo: Repo, request: &Request<'_>) -> Result<Context, ResolveError> {
 fn settle_checkout(
     repo: &Repo,
     request: &Request<'_>,
-    report: &mut dyn FnMut(Event<'_>),
+    report: &mut dyn FnMut(RunNotice<'_>),
 ) -> Result<(), ResolveError> {
     let base = request.base;
     match repo.work_tree(base).context("reading the work tree")? {
@@ -288,11 +288,11 @@ fn settle_checkout(
             // run would stop at.
             let refusal = refusal.to_string();
             let first = refusal.lines().next().unwrap_or_default();
-            report(Event::Found(&format!("a real run stops here: {first}")));
+            report(RunNotice::Found(&format!("a real run stops here: {first}")));
             Ok(())
         }
         WorkTree::Behind { from, .. } if request.dry_run => {
-            report(Event::WouldBringForward { from: &from });
+            report(RunNotice::WouldBringForward { from: &from });
             Ok(())
         }
         WorkTree::Behind { .. } => match repo
@@ -300,7 +300,7 @@ fn settle_checkout(
             .context("bringing the checkout forward")?
         {
             Forward::Moved { from, files } => {
-                report(Event::BroughtForward { from: &from, files });
+                report(RunNotice::BroughtForward { from: &from, files });
                 Ok(())
             }
             Forward::Nothing | Forward::Refused(WorkTree::Elsewhere | WorkTree::Current) => Ok(()),
@@ -359,23 +359,23 @@ fn carry_out(
     mut carrier: Carrier<'_>,
     plan: &Plan,
     request: &Request<'_>,
-    report: &mut dyn FnMut(Event<'_>),
+    report: &mut dyn FnMut(RunNotice<'_>),
 ) -> Result<Ended, ResolveError> {
     for (i, step) in plan.steps.iter().enumerate() {
         if request.halt_after == Some(i) {
-            report(Event::Halted(i));
+            report(RunNotice::Halted(i));
             return Ok(Ended::Halted);
         }
         match carrier.carry(step) {
-            Ok(now) => report(Event::Carried(step, now)),
+            Ok(now) => report(RunNotice::Carried(step, now)),
             Err(Carried::Refused(why)) => {
-                report(Event::Refused(step, &why));
+                report(RunNotice::Refused(step, &why));
                 carrier.unannounce(step.number, &why)?;
                 return Ok(Ended::Refused(step.number));
             }
             Err(Carried::Unmergeable(reason)) => {
                 let said = format!("#{} cannot be merged: {reason}", step.number);
-                report(Event::Refused(step, &said));
+                report(RunNotice::Refused(step, &said));
                 let Effect::Merge { head, .. } = &step.effect else {
                     return Err(anyhow::anyhow!("{step}: refused: {reason}").into());
                 };
@@ -383,7 +383,7 @@ fn carry_out(
                 return Ok(Ended::Held(step.number));
             }
             Err(Carried::Overtaken) => {
-                report(Event::Overtaken(step));
+                report(RunNotice::Overtaken(step));
                 return Ok(Ended::Overtaken);
             }
             Err(Carried::Failed(e)) => {

@@ -13,7 +13,7 @@ use anyhow::{Context as _, bail};
 
 use crate::forge::Kind;
 use crate::forge::local::{LocalError, LocalForge, NewMatter};
-use crate::git::{Repo, Stamp, configured_identity};
+use crate::git::{Repo, Signature, configured_identity};
 use crate::matter::MatterNumber;
 use crate::time::Timestamp;
 
@@ -37,7 +37,7 @@ pub(crate) struct Proposal<'a> {
 
 /// What `propose` reports as it goes (the CLI prints these).
 #[derive(Debug)]
-pub(crate) enum Event<'a> {
+pub(crate) enum ProposeNotice<'a> {
     /// A killed run's process, and the files it left, removed first.
     Cleared {
         /// The killed run's process id.
@@ -113,7 +113,7 @@ pub(crate) fn propose(
     base: &str,
     now: Timestamp,
     asked: &Proposal<'_>,
-    report: &mut dyn FnMut(Event<'_>),
+    report: &mut dyn FnMut(ProposeNotice<'_>),
 ) -> anyhow::Result<Proposed> {
     if asked.title.trim().is_empty() {
         bail!("give the proposal a title: --title \"What it does\"");
@@ -129,7 +129,7 @@ pub(crate) fn propose(
     let repo = Repo::open(root)?;
     let taken = super::guard::take(repo.git_dir())?;
     if let Some((pid, files)) = &taken.cleared {
-        report(Event::Cleared { pid: *pid, files });
+        report(ProposeNotice::Cleared { pid: *pid, files });
     }
     let forge = LocalForge::open(root, base, now)?;
     let journal_path = repo.git_dir().join(JOURNAL);
@@ -163,7 +163,7 @@ pub(crate) fn propose(
             format!("{}@localhost", asked.author),
         )
     });
-    let stamp = Stamp {
+    let signature = Signature {
         name: &name,
         email: &email,
         at: now,
@@ -171,7 +171,7 @@ pub(crate) fn propose(
     // The title is the commit's subject: one line, whatever was typed.
     let subject = crate::text::one_line(asked.title, crate::bounds::SUBJECT_CHARS);
     let message = format!("{subject}\n\n{}", asked.body.trim());
-    let Some(moved) = repo.commit_changes(base, PROPOSED, message.trim_end(), &stamp)? else {
+    let Some(moved) = repo.commit_changes(base, PROPOSED, message.trim_end(), &signature)? else {
         bail!(
             "nothing to propose: the work tree has no changes under {} against {base}; \
              edit a rule or the gamestate first",
@@ -227,7 +227,7 @@ fn finish(
     journal: &Journal,
     path: &Path,
     resumed: bool,
-    report: &mut dyn FnMut(Event<'_>),
+    report: &mut dyn FnMut(ProposeNotice<'_>),
 ) -> anyhow::Result<MatterNumber> {
     let branch = &journal.branch;
     match repo.branch_head(branch)? {
@@ -272,7 +272,7 @@ fn finish(
             )
         })?;
     for file in &left {
-        report(Event::LeftAsIs(file));
+        report(ProposeNotice::LeftAsIs(file));
     }
     std::fs::remove_file(path).with_context(|| format!("removing {}", path.display()))?;
     crate::staging::sync_dir_of(path).with_context(|| format!("removing {}", path.display()))?;

@@ -10,7 +10,7 @@ use std::path::Path;
 use super::*;
 use crate::forge::local::{LocalForge, NewMatter};
 use crate::forge::{ForgeComment, ForgeError, Kind, MatterInfo};
-use crate::git::Stamp;
+use crate::git::Signature;
 use crate::matter::MatterNumber;
 
 fn at(text: &str) -> Timestamp {
@@ -122,12 +122,12 @@ fn game() -> tempfile::TempDir {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, file.text).unwrap();
     }
-    let stamp = Stamp {
+    let signature = Signature {
         name: "t",
         email: "t@example.invalid",
         at: at("2030-01-01T00:00:00Z"),
     };
-    let repo = Repo::init_with_work_tree(root, "main", "the game", &stamp).unwrap();
+    let repo = Repo::init_with_work_tree(root, "main", "the game", &signature).unwrap();
     let edits = [
         ("rules/dynastic/springs.md", "\nA first addition.\n"),
         ("rules/appendix/time.md", "\nA second addition.\n"),
@@ -141,7 +141,7 @@ fn game() -> tempfile::TempDir {
         let branch = format!("p{i}");
         repo.create_branch(&branch, "main").unwrap();
         let text = std::fs::read_to_string(root.join(path)).unwrap() + more;
-        repo.commit_file(&branch, path, &text, "a change", &stamp)
+        repo.commit_file(&branch, path, &text, "a change", &signature)
             .unwrap();
         let new = NewMatter {
             kind: Some(Kind::Proposal),

@@ -6,8 +6,7 @@ use crate::game_test::GameTest;
 
 /// The bundled game on `main` with action issue #1 opened by Boris.
 fn game_with_action() -> GameTest {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let run = game.open("2030-01-01T00:00:00Z", "boris-b", "action", "Winding", None);
     assert!(run.stdout.contains("opened Action #1"), "{}", run.stdout);
     game
@@ -287,8 +286,7 @@ fn collections_change_by_comment_and_a_killed_run_is_finished_once() {
 
 #[test]
 fn seasonal_downtime_stops_actions_by_comment_and_by_pull_request() {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let at = "2030-12-24T09:00:00Z";
     game.at(
         at,
@@ -383,8 +381,7 @@ fn a_hiatus_is_judged_at_the_comments_time_in_any_run() {
 /// another player's.
 #[test]
 fn an_action_pull_request_adds_and_removes_its_authors_own_items() {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let items = game.read_at("main", "state/collections.toml").unwrap();
     let mine = items.replace(
         "[[gadgets]]\nid = \"pocket-orrery\"\nname = \"Pocket Orrery\"\nowner = \"Boris\"\ncogs = 4\n",

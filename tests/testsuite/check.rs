@@ -334,8 +334,7 @@ fn a_bad_engine_parameter_is_reported_at_its_rule() {
 /// read it), never a repeal of the rule enacted since.
 #[test]
 fn a_branch_older_than_an_enactment_does_not_repeal_it() {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let tea = "+++\nid = \"tea\"\ntitle = \"Tea\"\n+++\nTea for all.\n";
     game.commit_on("tea", &[("rules/dynastic/tea.md", tea)], "tea");
     let springs = "rules/dynastic/springs.md";

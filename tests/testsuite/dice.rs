@@ -6,8 +6,7 @@ use crate::game_test::GameTest;
 
 /// The bundled game on `main`, with CfJ #1 (an issue: a proposal must be a pull request) by Ada.
 fn game_with_matter() -> GameTest {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     game.open("2030-01-01T00:00:00Z", "ada-tinkers", "cfj", "Luck", None);
     game
 }

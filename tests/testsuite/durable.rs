@@ -64,8 +64,7 @@ fn a_merge_flushes_its_objects_before_naming_them_and_its_branch_after() {
     if !strace() {
         return;
     }
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     game.replace("state/variables.toml", "springs = 6", "springs = 7");
     let now = "2030-01-01T00:00:00Z";
     game.at(

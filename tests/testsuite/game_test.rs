@@ -298,10 +298,24 @@ impl GameTest {
         title: &str,
         branch: Option<&str>,
     ) -> Run {
+        self.open_with(now, login, kind, title, branch, &[])
+    }
+
+    /// [`Self::open`] with `more` arguments (`--body`, say).
+    pub(crate) fn open_with(
+        &self,
+        now: &str,
+        login: &str,
+        kind: &str,
+        title: &str,
+        branch: Option<&str>,
+        more: &[&str],
+    ) -> Run {
         let mut args = vec![
             "play", "open", "--as", login, "--kind", kind, "--title", title,
         ];
         args.extend(branch.map(|b| ["--branch", b]).into_iter().flatten());
+        args.extend_from_slice(more);
         self.at(now, &args)
     }
 
@@ -329,13 +343,7 @@ pub(crate) fn open_matter(
     branch: Option<&str>,
     body: &str,
 ) -> String {
-    let mut args = vec![
-        "play", "open", "--as", login, "--kind", kind, "--title", "A matter", "--body", body,
-    ];
-    if let Some(branch) = branch {
-        args.extend(["--branch", branch]);
-    }
-    let run = game.at(at, &args);
+    let run = game.open_with(at, login, kind, "A matter", branch, &["--body", body]);
     let number = run.stdout.split('#').nth(1).unwrap_or_default();
     number.chars().take_while(char::is_ascii_digit).collect()
 }

@@ -895,8 +895,7 @@ proptest! {
 /// A new game, with an action issue to play by comment (every history
 /// has one); `benign` for the twin of a hostile history.
 fn new_play(benign: bool) -> Play {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let mut play = Play {
         game,
         hour: 0,

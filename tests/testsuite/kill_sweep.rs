@@ -259,8 +259,7 @@ fn same(a: &Path, b: &Path, at: &str) -> Result<(), String> {
 /// The bundled game with `proposals` proposals (at most eight), a CfJ and
 /// an action by comment with dice, all due at 2030-01-02T00:00Z.
 fn busy_game(proposals: usize) -> GameTest {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let files = [
         "rules/dynastic/springs.md",
         "rules/dynastic/cogs-and-gadgets.md",
@@ -373,8 +372,7 @@ fn a_run_killed_at_any_write_is_finished_by_the_next_as_if_never_killed() {
 /// proposals, a DoV by Wren touching README.md (no matter, never a
 /// hiatus), and Dmitri's proposal opened after Cleo's DoV (in its hiatus).
 fn limits_game() -> GameTest {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let minute = |m: usize| format!("2030-01-01T00:{m:02}:00Z");
     let change = |branch: &str, path: &str, i: usize| {
         let text =
@@ -514,8 +512,7 @@ fn a_proposal_killed_at_any_write_is_finished_by_trying_again() {
     if !strace() {
         return;
     }
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let rule = "rules/dynastic/clockwork-victory.md";
     assert!(game.replace(rule, "three", "four") >= 1);
     game.write(
@@ -604,8 +601,7 @@ fn a_file_edited_after_a_killed_proposal_is_left_as_the_player_has_it() {
     if !strace() {
         return;
     }
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let rule = "rules/dynastic/clockwork-victory.md";
     assert!(game.replace(rule, "three", "four") >= 1);
     game.write(

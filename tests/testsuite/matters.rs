@@ -3,16 +3,6 @@
 
 use crate::game_test::GameTest;
 
-fn open(game: &GameTest, at: &str, login: &str, kind: &str, branch: Option<&str>) {
-    let mut args = vec![
-        "play", "open", "--as", login, "--kind", kind, "--title", "A matter",
-    ];
-    if let Some(branch) = branch {
-        args.extend(["--branch", branch]);
-    }
-    game.at(at, &args);
-}
-
 #[test]
 fn check_pr_accepts_a_proposal_and_names_its_rule_changes() {
     let game = GameTest::committed();
@@ -24,11 +14,11 @@ fn check_pr_accepts_a_proposal_and_names_its_rule_changes() {
         &[("rules/dynastic/springs.md", &rule)],
         "four springs",
     );
-    open(
-        &game,
+    game.open(
         "2030-01-01T00:00:00Z",
         "ada-tinkers",
         "proposal",
+        "A matter",
         Some("p1"),
     );
     let run = game.run(&["--now", "2030-01-01T00:01:00Z", "check", "--pr", "1"]);
@@ -62,11 +52,11 @@ fn check_pr_refuses_what_a_proposal_may_not_touch_and_broken_state() {
         ],
         "sneaky",
     );
-    open(
-        &game,
+    game.open(
         "2030-01-01T00:00:00Z",
         "ada-tinkers",
         "proposal",
+        "A matter",
         Some("p1"),
     );
     let run = game.run(&["--now", "2030-01-01T00:01:00Z", "check", "--pr", "1"]);
@@ -104,11 +94,11 @@ fn check_pr_asks_and_closes_a_proposal_over_the_pending_limit_only_when_told() {
             &[(&format!("content/pages/p{n}.md"), &page)],
             "a page",
         );
-        open(
-            &game,
+        game.open(
             &format!("2030-01-01T0{n}:00:00Z"),
             "boris-b",
             "proposal",
+            "A matter",
             Some(branch),
         );
     }
@@ -174,14 +164,14 @@ fn check_pr_asks_and_closes_a_proposal_over_the_pending_limit_only_when_told() {
 fn check_pr_refuses_a_proposal_in_a_hiatus_only_after_a_valid_dov() {
     for (declarer, hiatus) in [("ada-tinkers", true), ("wren-w", false)] {
         let game = GameTest::committed();
-        open(&game, "2030-01-01T00:00:00Z", declarer, "dov", None);
+        game.open("2030-01-01T00:00:00Z", declarer, "dov", "A matter", None);
         let page = "+++\ntitle = \"Page\"\n+++\nText.\n";
         game.commit_on("p2", &[("content/pages/p.md", page)], "a page");
-        open(
-            &game,
+        game.open(
             "2030-01-01T01:00:00Z",
             "boris-b",
             "proposal",
+            "A matter",
             Some("p2"),
         );
         let run = game.run(&["--now", "2030-01-01T01:01:00Z", "check", "--pr", "2"]);
@@ -202,11 +192,11 @@ fn an_action_that_checks_is_merged_without_a_vote_and_one_that_does_not_is_not()
         &[("state/variables.toml", &vars)],
         "Boris tinkers",
     );
-    open(
-        &game,
+    game.open(
         "2030-01-01T00:00:00Z",
         "boris-b",
         "action",
+        "A matter",
         Some("tinker"),
     );
     let roster = game
@@ -217,11 +207,11 @@ fn an_action_that_checks_is_merged_without_a_vote_and_one_that_does_not_is_not()
         &[("state/roster.toml", &roster)],
         "Boris makes himself admin",
     );
-    open(
-        &game,
+    game.open(
         "2030-01-01T00:05:00Z",
         "boris-b",
         "action",
+        "A matter",
         Some("grab"),
     );
     let run = game.at("2030-01-01T00:10:00Z", &["resolve"]);
@@ -246,7 +236,7 @@ fn an_action_that_checks_is_merged_without_a_vote_and_one_that_does_not_is_not()
 #[test]
 fn an_enacted_dov_crowns_its_author_and_awaits_the_ascension() {
     let game = GameTest::committed();
-    open(&game, "2030-01-01T00:00:00Z", "boris-b", "dov", None);
+    game.open("2030-01-01T00:00:00Z", "boris-b", "dov", "A matter", None);
     for (at, login) in [
         ("2030-01-01T01:00:00Z", "ada-tinkers"),
         ("2030-01-01T02:00:00Z", "dmitri-d"),
@@ -280,7 +270,7 @@ fn an_enacted_dov_crowns_its_author_and_awaits_the_ascension() {
 #[test]
 fn an_ascension_address_begins_the_next_dynasty() {
     let game = GameTest::committed();
-    open(&game, "2030-01-01T00:00:00Z", "boris-b", "dov", None);
+    game.open("2030-01-01T00:00:00Z", "boris-b", "dov", "A matter", None);
     for (at, login) in [
         ("2030-01-01T01:00:00Z", "ada-tinkers"),
         ("2030-01-01T02:00:00Z", "dmitri-d"),

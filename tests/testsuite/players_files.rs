@@ -9,8 +9,7 @@ use std::process::{Command, Stdio};
 /// The bundled game on `main`, checked out, with proposal #1 (branch `p1`,
 /// which adds a rule file) holding enough FOR votes to be enacted at noon.
 fn game_to_enact() -> GameTest {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     game.commit_on(
         "p1",
         &[(

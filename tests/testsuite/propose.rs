@@ -23,8 +23,7 @@ const NEW: &str = "rules/dynastic/tea.md";
 
 #[test]
 fn the_changes_move_to_a_branch_and_the_matter_opens() {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let nothing = game.run(&[
         "--now",
         "2030-01-01T00:00:00Z",
@@ -81,8 +80,7 @@ fn the_changes_move_to_a_branch_and_the_matter_opens() {
 
 #[test]
 fn a_refusal_leaves_the_work_tree_and_no_branch() {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     game.at(
         "2030-01-02T00:00:00Z",
         &[

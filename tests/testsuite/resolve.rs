@@ -5,8 +5,7 @@ use crate::game_test::GameTest;
 /// The bundled game committed on `main`, with branch `p1` giving Dmitri
 /// one more spring, opened as proposal #1 by Ada at 2030-01-01T00:00Z.
 fn game_with_proposal() -> GameTest {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let vars = game
         .read("state/variables.toml")
         .replace("springs = 6", "springs = 7");
@@ -114,8 +113,7 @@ fn an_authors_against_self_kills_and_the_proposal_is_closed() {
 
 #[test]
 fn a_push_of_substance_after_votes_voids_them_and_a_typo_fix_does_not() {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let rule = game.read("rules/dynastic/springs.md");
     let amended = rule.replacen("starts with three Springs", "starts with four Springs", 1);
     assert_ne!(amended, rule);

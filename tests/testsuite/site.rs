@@ -287,8 +287,7 @@ fn serve_rebuilds_on_each_change_what_a_full_build_makes() {
 /// and the local forge's matters. A change of either is served anew.
 #[test]
 fn serve_rebuilds_after_a_new_commit_or_a_vote_that_changes_no_file() {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let rule = game.read("rules/dynastic/springs.md");
     game.commit_on("next", &[("rules/dynastic/springs.md", &rule)], "the same");
     game.open(

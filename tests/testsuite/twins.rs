@@ -11,8 +11,7 @@ use crate::histories_checks::assert_same_state;
 /// commit, which writes `path` as `edit` makes it; each has FORs from
 /// Boris, Dmitri and Wren an hour after it opened.
 fn twins(path: &str, edit: &dyn Fn(String) -> String, first: &str, second: &str) -> GameTest {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let text = edit(game.read(path));
     let head = game.commit_on("p1", &[(path, &text)], "a change");
     let repo = git2::Repository::open(game.root()).unwrap();

@@ -9,7 +9,7 @@ use crate::time::Timestamp;
 
 /// What an event is about.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Event {
+pub struct WorkflowEvent {
     /// The pull request or issue.
     pub number: MatterNumber,
     /// Who caused it (`sender.login`).
@@ -21,14 +21,14 @@ pub struct Event {
 /// The pull request or issue an event payload is about (`pull_request`
 /// events, `issues` events, comments), and its sender; `None` when the
 /// text is not such a payload.
-pub fn parse(text: &str) -> Option<Event> {
+pub fn parse(text: &str) -> Option<WorkflowEvent> {
     let event: EventPayload = serde_json::from_str(text).ok()?;
     let number = event
         .pull_request
         .as_ref()
         .and_then(|p| p.number)
         .or_else(|| event.issue.as_ref()?.number)?;
-    Some(Event {
+    Some(WorkflowEvent {
         number,
         sender: event.sender.as_ref().and_then(|s| s.login.clone()),
         push: push(&event),
@@ -73,7 +73,7 @@ mod tests {
         assert_eq!(number("not json"), None);
         assert_eq!(
             parse(r#"{"issue":{"number":3},"sender":{"login":"ada"}}"#),
-            Some(Event {
+            Some(WorkflowEvent {
                 number: MatterNumber(3),
                 sender: Some("ada".into()),
                 push: None,

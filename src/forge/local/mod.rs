@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{Forge, ForgeComment, ForgeError, HeadSha, Kind, Login, MatterInfo};
-use crate::git::{MergeOutcome, Repo, Stamp};
+use crate::git::{MergeOutcome, Repo, Signature};
 use crate::matter::MatterNumber;
 use crate::matter::journal::is_status;
 use crate::time::Timestamp;
@@ -438,8 +438,8 @@ impl LocalForge {
         m.base.as_deref().unwrap_or(&self.base)
     }
 
-    fn stamp(&self) -> Stamp<'static> {
-        Stamp {
+    fn signature(&self) -> Signature<'static> {
+        Signature {
             name: "gitnomic",
             email: "gitnomic@localhost",
             at: self.now,
@@ -615,7 +615,7 @@ impl Forge for LocalForge {
         let into = self.base_of(&matter).to_string();
         match self
             .repo
-            .merge_into(&into, &actual.0, number, message, &self.stamp())
+            .merge_into(&into, &actual.0, number, message, &self.signature())
         {
             Ok(MergeOutcome::Merged(id)) => {
                 matter.state = State::Merged;
@@ -663,7 +663,7 @@ impl Forge for LocalForge {
 
     fn commit_file(&self, path: &str, text: &str, message: &str) -> Result<HeadSha, ForgeError> {
         self.repo
-            .commit_file(&self.base, path, text, message, &self.stamp())
+            .commit_file(&self.base, path, text, message, &self.signature())
             .map(HeadSha)
             .map_err(git_error)
     }

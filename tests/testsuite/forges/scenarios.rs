@@ -64,8 +64,7 @@ fn unlinked(text: &str) -> String {
 /// A proposal #1 by Ada (opened at midnight) giving Dmitri a spring, on
 /// `forge`.
 pub(crate) fn game(forge: ForgeKind) -> Game {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let vars = game
         .read("state/variables.toml")
         .replace("springs = 6", "springs = 7");
@@ -631,8 +630,7 @@ fn a_thread_unchanged_since_the_last_run_is_not_read_again() {
 /// A proposal #1 whose first head only the forge holds (the checkout of
 /// every run here fetched later heads only), as a force push leaves it.
 fn game_whose_first_head_only_the_forge_has(forge: ForgeKind) -> (Game, GameTest) {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let hub = game.duplicate();
     let vars = hub
         .read("state/variables.toml")

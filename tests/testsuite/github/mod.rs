@@ -22,8 +22,7 @@ use crate::game_test::{GameTest, Run};
 /// The bundled game on `main` with branch `p1` (Dmitri gets a spring), and
 /// a fake GitHub holding it as pull request #1 by Ada, opened at midnight.
 pub(crate) fn setup() -> (GameTest, FakeGitHub, String) {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let vars = game
         .read("state/variables.toml")
         .replace("springs = 6", "springs = 7");

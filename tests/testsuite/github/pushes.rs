@@ -37,8 +37,7 @@ fn more_springs(game: &GameTest, to: &str) -> String {
 
 /// Proposal #1 by Ada (opened at midnight) gives Dmitri a spring.
 fn case() -> Case {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let hub = game.duplicate();
     let vars = more_springs(&game, "7");
     let first = hub.commit_on("p1", &[("state/variables.toml", &vars)], "more springs");

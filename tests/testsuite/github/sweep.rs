@@ -45,8 +45,7 @@ impl Repo {
     /// The bundled game with a branch per `(title, from, to)`: one edit of
     /// state/variables.toml each, named after the pull request's title.
     pub(crate) fn new(branches: &[(&'static str, &str, &str)]) -> Self {
-        let game = GameTest::bundled();
-        game.commit_all("the bundled game");
+        let game = GameTest::committed();
         let vars = game.read("state/variables.toml");
         let mut heads = BTreeMap::new();
         for (name, from, to) in branches {

@@ -263,8 +263,7 @@ fn evidence() {
 /// once was not: the second plan read the proposal against itself).
 #[test]
 fn a_plan_made_again_after_a_fresh_read_says_what_the_proposal_amends() {
-    let game = GameTest::bundled();
-    game.commit_all("the bundled game");
+    let game = GameTest::committed();
     let rule = game
         .read("rules/dynastic/springs.md")
         .replace("starts with three Springs", "starts with four Springs");
