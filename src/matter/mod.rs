@@ -5,6 +5,7 @@
 pub mod admission;
 pub mod audit;
 pub mod collected;
+pub mod discussion;
 pub mod journal;
 pub mod labels;
 pub mod status;

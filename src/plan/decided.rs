@@ -135,7 +135,7 @@ fn record(
         at: resolution.at,
         turnout,
         resolved_by: RESOLVED_BY.into(),
-        discussion: crate::record::discussion::of(m, Some(&d.tally), &name),
+        discussion: crate::matter::discussion::of(m, Some(&d.tally), &name),
     };
     let mut record = record_of(d, &resolved);
     if resolution.illegal {

@@ -24,7 +24,7 @@ pub(super) struct Resolved<'a> {
     /// Who or what resolved it.
     pub resolved_by: String,
     /// What the players said, as the record keeps it.
-    pub discussion: crate::record::discussion::Discussion,
+    pub discussion: crate::matter::discussion::Discussion,
 }
 
 /// The record of a decided matter. Its merge commit is filled in when the

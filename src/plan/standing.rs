@@ -176,7 +176,7 @@ fn closed_record(
     };
     let state = ground.state()?;
     let name = |login: &str| player_name(state, &crate::matter::Login(login.into())).0;
-    let discussion = crate::record::discussion::of(m, None, &name);
+    let discussion = crate::matter::discussion::of(m, None, &name);
     Ok(Some(Record {
         number: m.info.number,
         source: None,

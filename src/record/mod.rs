@@ -8,7 +8,6 @@
 
 pub mod cache;
 pub mod changelog;
-pub mod discussion;
 pub mod imported;
 pub mod rolls;
 
@@ -90,9 +89,9 @@ pub struct RecordedUncounted {
 /// One comment or review body of a matter's discussion, as the record
 /// keeps it: the argument stays readable after the matter is resolved, on
 /// the site and wherever the repository goes, forge or not. What a crowd
-/// may write is bounded ([`discussion`]): a comment is cut at
-/// [`discussion::COMMENT_CHARS`] characters and a record keeps at most
-/// [`discussion::COMMENTS`] of them. The text is data, written by the TOML
+/// may write is bounded ([`crate::matter::discussion`]): a comment is cut at
+/// [`crate::matter::discussion::COMMENT_CHARS`] characters and a record keeps at most
+/// [`crate::matter::discussion::COMMENTS`] of them. The text is data, written by the TOML
 /// serialiser as a string and never spliced into the record's Markdown;
 /// the site sanitises it as it does a matter's text.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -208,7 +207,7 @@ pub struct Record {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sticky: Vec<RecordedVote>,
     /// Its discussion, oldest first: what the players said, within
-    /// [`discussion`]'s bounds. Absent from imported records and from
+    /// [`crate::matter::discussion`]'s bounds. Absent from imported records and from
     /// records older than the field.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub discussion: Vec<RecordedComment>,

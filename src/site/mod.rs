@@ -173,7 +173,7 @@ pub struct PendingView {
     pub reasons: Vec<String>,
     /// Its discussion: every comment and review body but the resolver's
     /// status, oldest first, as its record will keep it (within the
-    /// bounds of [`crate::record::discussion`]).
+    /// bounds of [`crate::matter::discussion`]).
     pub discussion: Vec<CommentView>,
     /// How many comments it has in all, those the bounds leave out
     /// included.

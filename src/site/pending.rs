@@ -113,13 +113,13 @@ fn view(
 }
 
 /// The discussion of `m` as its card shows it: what its record will keep
-/// ([`crate::record::discussion`]), each vote the tally counts marked.
+/// ([`crate::matter::discussion`]), each vote the tally counts marked.
 fn discussion(
     d: &MatterDecision,
     m: &Collected,
     author: &dyn Fn(&str) -> String,
 ) -> (Vec<super::CommentView>, u32) {
-    let kept = crate::record::discussion::of(m, Some(&d.tally), author);
+    let kept = crate::matter::discussion::of(m, Some(&d.tally), author);
     (kept.comments.iter().map(comment_view).collect(), kept.total)
 }
 

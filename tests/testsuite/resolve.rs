@@ -328,7 +328,7 @@ fn a_record_keeps_the_discussion_as_data_and_its_page_shows_it() {
     let cut = &record.discussion[2];
     assert_eq!(
         cut.body.chars().count(),
-        gitnomic::record::discussion::COMMENT_CHARS
+        gitnomic::matter::discussion::COMMENT_CHARS
     );
     assert_eq!(
         cut.cut,

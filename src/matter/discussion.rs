@@ -17,9 +17,9 @@
 
 use std::collections::BTreeMap;
 
+use super::ForgeComment;
+use super::collected::Collected;
 use crate::engine::tally::{Source, Tally};
-use crate::matter::ForgeComment;
-use crate::matter::collected::Collected;
 use crate::record::RecordedComment;
 
 /// The most characters of one comment a record keeps: BlogNomic's
