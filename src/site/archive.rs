@@ -39,6 +39,39 @@ pub(crate) struct MatterRow {
     dynasty: u32,
     pub(crate) resolved: String,
     pub(crate) status: &'static str,
+    /// Its fields escaped, made when a table first lists it.
+    #[serde(skip)]
+    escaped: Escaped,
+}
+
+/// A row's fields escaped for HTML: made once, the first time a table
+/// lists the row, though three tables list every row (the archive's, its
+/// dynasty's and its author's).
+#[derive(Debug, Clone, Default)]
+struct Escaped(std::sync::OnceLock<[String; 7]>);
+
+/// Made from the row's other fields, which its hash covers.
+impl std::hash::Hash for Escaped {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl MatterRow {
+    /// The title, author, author's address, order, address, resolution
+    /// date and status, escaped.
+    fn escaped(&self) -> &[String; 7] {
+        use super::escape::escape;
+        self.escaped.0.get_or_init(|| {
+            [
+                escape(&self.title),
+                escape(&self.author),
+                escape(&self.author_url),
+                escape(&self.order),
+                escape(&self.url),
+                escape(&self.resolved),
+                escape(self.status),
+            ]
+        })
+    }
 }
 
 #[derive(Serialize)]
@@ -129,6 +162,7 @@ pub(crate) fn rows(cx: &Context) -> Vec<MatterRow> {
                 resolved: date(r.resolved),
                 status: r.status(),
                 digest: 0,
+                escaped: Escaped::default(),
             };
             row.digest = Digest::new().value(&row).finish();
             row
@@ -426,14 +460,7 @@ pub(crate) fn rows_html(rows: &[&MatterRow], root: &str, with_author: bool) -> S
     let root = escape(root);
     let mut out = String::with_capacity(rows.len() * 700);
     for m in rows {
-        let (title, author, author_url) =
-            (escape(&m.title), escape(&m.author), escape(&m.author_url));
-        let (order, url, resolved, status) = (
-            escape(&m.order),
-            escape(&m.url),
-            escape(&m.resolved),
-            escape(m.status),
-        );
+        let [title, author, author_url, order, url, resolved, status] = m.escaped();
         let byline = if with_author {
             format!(" · <a href=\"{root}{author_url}\">{author}</a>")
         } else {
@@ -704,16 +731,17 @@ fn matters(
                 Some(_) => &none,
             };
             // Everything the page is made from besides what all pages
-            // share: what `matter_view` reads, and the rule change.
+            // share: what `matter_view` reads, and the rule change. A
+            // player's address is made from their slug (none: the index),
+            // so the slug stands for it, without an address made per vote.
+            let slug = |name: &str| cx.slugs.get(name).map_or("", String::as_str);
             let key = r
                 .votes
                 .iter()
                 .map(|v| &v.player)
                 .chain(r.discussion.iter().map(|c| &c.by))
-                .fold(Digest::new().value(r), |key, name| {
-                    key.text(&cx.player_url(name))
-                })
-                .text(&cx.player_url(&r.author))
+                .fold(Digest::new().value(r), |key, name| key.text(slug(name)))
+                .text(slug(&r.author))
                 .number(targets.fingerprint)
                 .json(&change)
                 .json(state);
@@ -814,6 +842,7 @@ mod tests {
             dynasty: 3,
             resolved: "4 Mar 2030".to_string(),
             status: "enacted",
+            escaped: super::Escaped::default(),
         };
         let rows = [
             row(12, "Oil <b>\"Tom's\"</b> & co / more", "Ada"),
