@@ -4,16 +4,13 @@
 
 use std::io::Write;
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
 use super::{EXIT_OK, GlobalArgs, build};
-use crate::game::GAME_DIRS;
-use crate::git::Repo;
-use crate::publish::stamped;
+use crate::publish::watch::Fingerprint;
 
 /// How often the game's files are looked at for changes.
 const POLL: Duration = Duration::from_millis(500);
@@ -90,57 +87,4 @@ fn watch(
             }
         }
     }
-}
-
-/// What a build reads, as the watcher compares it between looks.
-#[derive(PartialEq)]
-struct Fingerprint {
-    /// The game's files, each stamped (`None`: they could not be listed;
-    /// the build lists them itself and says why not).
-    game: Option<Vec<crate::publish::stamped::Listed>>,
-    /// The path, size and modification time of every theme file.
-    theme: Vec<Stamp>,
-    /// The commit `--rev` (else HEAD) names: a new commit changes the
-    /// ruleset's history, and with `--rev` the whole game, though no file
-    /// of the work tree changed.
-    commit: Option<String>,
-    /// The local forge's files: a matter opened or a vote cast there
-    /// changes the pending page.
-    forge: Vec<Stamp>,
-}
-
-/// A file's path, size and modification time.
-type Stamp = (PathBuf, u64, Option<SystemTime>);
-
-impl Fingerprint {
-    fn of(root: &Path, rev: Option<&str>) -> Fingerprint {
-        let game = stamped::list_stamped(root, GAME_DIRS, stamped::Stamped::All).ok();
-        let theme = ["templates", "static", "themes"]
-            .iter()
-            .flat_map(|dir| stamps(&root.join(dir)))
-            .collect();
-        let commit = Repo::open(root)
-            .and_then(|repo| repo.commit_id(rev.unwrap_or("HEAD")))
-            .map(|id| id.to_string())
-            .ok();
-        let forge = stamps(&crate::forge::local::dir_of(root));
-        Fingerprint {
-            game,
-            theme,
-            commit,
-            forge,
-        }
-    }
-}
-
-/// Every file and directory under `dir`, stamped.
-fn stamps(dir: &Path) -> Vec<Stamp> {
-    walkdir::WalkDir::new(dir)
-        .into_iter()
-        .flatten()
-        .filter_map(|entry| {
-            let meta = entry.metadata().ok()?;
-            Some((entry.path().to_path_buf(), meta.len(), meta.modified().ok()))
-        })
-        .collect()
 }

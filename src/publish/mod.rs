@@ -3,11 +3,13 @@
 //! game read with the records earlier builds parsed ([`stamped`]), the
 //! staged build into a directory that renders and writes only what
 //! changed ([`build`], with its caches in `caches`), the writer of
-//! files ([`mod@write`]) and `serve`'s preview (`serve`).
+//! files ([`mod@write`]), and `serve`'s preview (`serve`) with what its
+//! watcher compares ([`watch`]).
 
 pub mod build;
 mod caches;
 mod read;
 pub(crate) mod serve;
 pub mod stamped;
+pub mod watch;
 pub mod write;
