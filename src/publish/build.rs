@@ -9,7 +9,6 @@
 //! and keep (what the next build in this process can use). `gitnomic
 //! build`, `serve` and `demo` all build through here.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -122,13 +121,12 @@ pub fn build(
     let Made {
         mut rendered,
         writer,
-        sent,
     } = made;
-    let stats = build.write(&read, &mut rendered, writer, &sent)?;
+    let stats = build.write(&read, &mut rendered, writer)?;
     let built = Built {
         out: build.out.clone(),
         broken,
-        rendered: rendered.files.len(),
+        rendered: rendered.rendered,
         changed: stats.written + stats.removed,
     };
     if let Some(kept) = kept {
@@ -178,12 +176,12 @@ struct Read {
     overrides: Vec<ThemeFile>,
 }
 
-/// What the render stage gives: the files rendered, and the writer that
-/// wrote those `sent` to it while the rest rendered.
+/// What the render stage gives: what was rendered, and the writer that
+/// wrote the files while the rest rendered (those it could not take are
+/// left in the files rendered).
 struct Made<'w> {
     rendered: Rendered,
     writer: publish::Writer<'w>,
-    sent: HashSet<String>,
 }
 
 impl<'a> Build<'a> {
@@ -306,9 +304,11 @@ impl<'a> Build<'a> {
             });
             let (files, arrive) = std::sync::mpsc::channel::<(String, String)>();
             let writer = scope.spawn(|| write_as_rendered(&self.out, &self.cache_file, arrive));
-            let emit = |path: &str, text: &str| {
-                // A writer that stopped on an error says so when joined.
-                let _ = files.send((path.to_string(), text.to_string()));
+            // The writer takes each text: the build holds no copy of the
+            // site. One that stopped on an error gives it back, and says
+            // why when joined.
+            let emit = |path: &str, text: String| {
+                (files.send((path.to_string(), text)).err()).map(|sent| sent.0.1)
             };
             let say = |message: &str| self.say(message);
             let rendered =
@@ -318,18 +318,14 @@ impl<'a> Build<'a> {
         });
         let rendered = rendered.context("cannot render the site")?;
         records_kept.transpose()?;
-        let (writer, sent) =
+        let writer =
             written.with_context(|| format!("cannot write the site to {}", self.out.display()))?;
         self.say(&format!(
             "rendered {} files, kept {} unchanged",
-            rendered.files.len(),
-            rendered.cache.files.len() - rendered.files.len()
+            rendered.rendered,
+            rendered.cache.files.len() - rendered.rendered
         ));
-        Ok(Made {
-            rendered,
-            writer,
-            sent,
-        })
+        Ok(Made { rendered, writer })
     }
 
     /// Checks every internal link and anchor of the whole site, if asked:
@@ -358,7 +354,6 @@ impl<'a> Build<'a> {
         read: &Read,
         rendered: &mut Rendered,
         mut writer: publish::Writer<'_>,
-        sent: &HashSet<String>,
     ) -> anyhow::Result<WriteStats> {
         let stale: Vec<&str> = read
             .written
@@ -369,7 +364,6 @@ impl<'a> Build<'a> {
         let stats = rendered
             .files
             .iter()
-            .filter(|(path, _)| !sent.contains(path.as_str()))
             .try_for_each(|(path, text)| writer.file(path, text))
             .and_then(|()| writer.finish(&stale))
             .with_context(|| format!("cannot write the site to {}", self.out.display()))?;
@@ -388,7 +382,7 @@ impl<'a> Build<'a> {
             "wrote {}: {} changed, {} unchanged, {} removed",
             self.out.display(),
             stats.written,
-            stats.unchanged + rendered.cache.files.len() - rendered.files.len(),
+            stats.unchanged + rendered.cache.files.len() - rendered.rendered,
             stats.removed
         ));
         Ok(stats)
@@ -415,13 +409,12 @@ fn theme(
 /// removing the cache of the previous build before the first write: a
 /// build that fails or is killed from then on leaves no cache that
 /// vouches for files it changed, and the next build renders them all.
-/// Gives back the writer, to write what did not arrive and finish, and
-/// the paths that did.
+/// Gives back the writer, to write what did not arrive and finish.
 fn write_as_rendered<'w>(
     out: &'w Path,
     cache_file: &'w Path,
     arrive: std::sync::mpsc::Receiver<(String, String)>,
-) -> Result<(publish::Writer<'w>, std::collections::HashSet<String>), publish::PublishError> {
+) -> Result<publish::Writer<'w>, publish::PublishError> {
     let mut writer = publish::Writer::new(out, move || match std::fs::remove_file(cache_file) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(publish::PublishError::Io {
             path: cache_file.to_path_buf(),
@@ -429,12 +422,10 @@ fn write_as_rendered<'w>(
         }),
         _ => Ok(()),
     });
-    let mut sent = std::collections::HashSet::new();
     for (path, text) in arrive {
         writer.file(&path, &text)?;
-        sent.insert(path);
     }
-    Ok((writer, sent))
+    Ok(writer)
 }
 
 /// What a thread gave, or its panic, passed on.
@@ -525,18 +516,18 @@ mod tests {
             drop(tx);
             write_as_rendered(&out, &cache, rx).expect("it writes")
         };
-        let (_, sent) = send(&[("a.html", "A")]);
-        assert!(sent.contains("a.html"));
+        let stats = send(&[("a.html", "A")]).finish(&[]).unwrap();
+        assert_eq!((stats.written, stats.unchanged), (0, 1));
         assert!(cache.exists(), "nothing changed: the cache still stands");
         // A build killed after this write must not find a cache that
         // vouches for the old a.html.
-        let (writer, _) = send(&[("a.html", "A2")]);
+        let writer = send(&[("a.html", "A2")]);
         assert!(!cache.exists(), "a file changed while the cache stood");
         assert_eq!(writer.finish(&[]).unwrap().written, 1);
     }
 
     #[test]
-    fn every_file_rendered_is_emitted_once() {
+    fn every_file_rendered_is_emitted_once_and_taken() {
         let (_dir, root) = game();
         let read = stamped::read_dir_cached(
             &root,
@@ -559,27 +550,31 @@ mod tests {
         };
         let theme = Theme::load(&[]).expect("the theme loads");
         let emitted = std::sync::Mutex::new(Vec::new());
-        let rendered = crate::site::render_emitting(
+        let taken = crate::site::render_emitting(
             &input,
             &theme,
             &RenderCache::default(),
             &|_| {},
             &|path, text| {
-                emitted
-                    .lock()
-                    .unwrap()
-                    .push((path.to_string(), text.to_string()));
+                emitted.lock().unwrap().push((path.to_string(), text));
+                None
             },
         )
         .expect("it renders");
         let mut emitted = emitted.into_inner().unwrap();
         emitted.sort();
-        let files: Vec<(String, String)> = rendered.files.into_iter().collect();
+        // What a render that keeps every text returns.
+        let kept = crate::site::render_with(&input, &theme, &RenderCache::default(), &|_| {})
+            .expect("it renders");
+        let files: Vec<(String, String)> = kept.files.into_iter().collect();
         assert!(files.len() > 20, "{} files", files.len());
         assert!(
             emitted == files,
             "the files emitted are not the files rendered"
         );
+        assert!(taken.files.is_empty(), "a text the emitter took is kept");
+        assert_eq!((taken.rendered, kept.rendered), (files.len(), files.len()));
+        assert_eq!(taken.cache, kept.cache);
     }
 
     #[test]

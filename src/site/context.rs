@@ -98,6 +98,8 @@ pub(crate) struct Context<'a> {
     /// Hears of every file as soon as it is rendered (see
     /// [`super::Emit`]).
     emit: &'a super::Emit<'a>,
+    /// How many files were rendered.
+    rendered: std::sync::atomic::AtomicUsize,
 }
 
 impl<'a> Context<'a> {
@@ -143,18 +145,26 @@ impl<'a> Context<'a> {
             previous,
             made: Mutex::new(Vec::new()),
             emit,
+            rendered: std::sync::atomic::AtomicUsize::new(0),
         }
     }
 
-    /// Hands a file just made to [`Context::emit`], and gives it back.
-    fn emitted(&self, path: &str, text: String) -> String {
-        (self.emit)(path, &text);
-        text
+    /// Hands a file just made to [`Context::emit`], and gives it back
+    /// unless the emitter took it.
+    fn emitted(&self, path: &str, text: String) -> Option<String> {
+        (self.rendered).fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        (self.emit)(path, text)
+    }
+
+    /// How many files were rendered so far.
+    pub(crate) fn rendered(&self) -> usize {
+        self.rendered.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Renders `template` with `context` as the page at `path`, unless the
     /// previous build made that page from the same template and values:
-    /// then `None`, and the file it wrote stands.
+    /// then `None`, and the file it wrote stands. `None` too when the
+    /// [`super::Emit`] took the text: the site returned lacks the file.
     pub(crate) fn render(
         &self,
         template: &str,
@@ -177,7 +187,7 @@ impl<'a> Context<'a> {
             message: e.to_string(),
         })?;
         let text = self.theme.render(template, path, &context)?;
-        Ok(Some(self.emitted(path, text)))
+        Ok(self.emitted(path, text))
     }
 
     /// Like [`Context::render`] for pages made by the thousand (a matter's
@@ -195,14 +205,17 @@ impl<'a> Context<'a> {
             return Ok(None);
         }
         let text = self.theme.render(template, path, &context()?)?;
-        Ok(Some(self.emitted(path, text)))
+        Ok(self.emitted(path, text))
     }
 
     /// A file made without a template (a static file, the search index):
-    /// `None` when the previous build made the same text.
+    /// `None` when the previous build made the same text (or the
+    /// [`super::Emit`] took it).
     pub(crate) fn file(&self, path: &str, text: String) -> Option<String> {
         let digest = Digest::new().text(&text).finish();
-        (!self.keep(path, digest)).then(|| self.emitted(path, text))
+        (!self.keep(path, digest))
+            .then(|| self.emitted(path, text))
+            .flatten()
     }
 
     /// Like [`Context::file`] for a file made from inputs whose digest is
@@ -214,7 +227,9 @@ impl<'a> Context<'a> {
         text: impl FnOnce() -> String,
     ) -> Option<String> {
         let digest = key.text(path).finish();
-        (!self.keep(path, digest)).then(|| self.emitted(path, text()))
+        (!self.keep(path, digest))
+            .then(|| self.emitted(path, text()))
+            .flatten()
     }
 
     /// Records that this build makes `path` from inputs with `digest`; true

@@ -46,10 +46,12 @@ pub type Site = BTreeMap<String, String>;
 
 /// Hears of each file of the site (its path and text) the moment it is
 /// rendered, from any of the threads rendering: the build writes it
-/// while the rest renders, instead of after. Every file the render
-/// returns is emitted once; those it keeps from the previous build are
-/// not.
-pub type Emit<'e> = dyn Fn(&str, &str) + Sync + 'e;
+/// while the rest renders, instead of after. It takes the text, or gives
+/// it back (`Some`) for the render to return in [`Rendered::files`]: a
+/// build that writes each file as it comes holds no copy of a site of
+/// 100 MB. Every file rendered is emitted once; those kept from the
+/// previous build are not.
+pub type Emit<'e> = dyn Fn(&str, String) -> Option<String> + Sync + 'e;
 
 /// Everything the site is made from.
 pub struct SiteInput<'a> {
@@ -281,8 +283,10 @@ pub enum SiteError {
 pub struct Rendered {
     /// The files rendered: all of them, or with a previous build's cache,
     /// those whose inputs changed (the others stand as that build wrote
-    /// them).
+    /// them); less those the [`Emit`] took.
     pub files: Site,
+    /// How many files were rendered, those the [`Emit`] took included.
+    pub rendered: usize,
     /// Every file of the site with its digest, for the next build. Its
     /// `identity` is the previous cache's.
     pub cache: RenderCache,
@@ -351,7 +355,7 @@ pub fn render_with(
     previous: &RenderCache,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Rendered, SiteError> {
-    render_emitting(input, theme, previous, progress, &|_, _| {})
+    render_emitting(input, theme, previous, progress, &|_, text| Some(text))
 }
 
 /// [`render_with`], handing each file to `emit` as soon as it is made.
@@ -397,6 +401,10 @@ pub fn render_emitting(
             site.insert(path.clone(), text);
         }
     }
-    let cache = cx.cache();
-    Ok(Rendered { files: site, cache })
+    let (cache, rendered) = (cx.cache(), cx.rendered());
+    Ok(Rendered {
+        files: site,
+        rendered,
+        cache,
+    })
 }
