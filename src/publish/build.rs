@@ -139,12 +139,6 @@ pub fn build(
             theme: Some((read.overrides, read.theme)),
             listed: None,
         };
-    } else {
-        // The process ends after this build (nothing is kept for a next
-        // one): the game, the caches and the theme are left for it to
-        // release whole, rather than freed piece by piece, tens of
-        // thousands of records, first.
-        std::mem::forget((read, rendered, timeline, pending));
     }
     Ok(built)
 }
