@@ -5,7 +5,7 @@
 //! game, with the records earlier builds parsed; the previous build's
 //! digests; the theme), history, pending, render (each file written as
 //! soon as it is rendered, while the rest renders), check links, write
-//! (what was not yet written, the stale files removed, the digests kept)
+//! (the stale files removed, the digests kept)
 //! and keep (what the next build in this process can use). `gitnomic
 //! build`, `serve` and `demo` all build through here.
 
@@ -176,9 +176,9 @@ struct Read {
     overrides: Vec<ThemeFile>,
 }
 
-/// What the render stage gives: what was rendered, and the writer that
-/// wrote the files while the rest rendered (those it could not take are
-/// left in the files rendered).
+/// What the render stage gives: what was rendered (the digests; the
+/// texts went to the writer), and the writer that wrote them while the
+/// rest rendered.
 struct Made<'w> {
     rendered: Rendered,
     writer: publish::Writer<'w>,
@@ -305,10 +305,11 @@ impl<'a> Build<'a> {
             let (files, arrive) = std::sync::mpsc::channel::<(String, String)>();
             let writer = scope.spawn(|| write_as_rendered(&self.out, &self.cache_file, arrive));
             // The writer takes each text: the build holds no copy of the
-            // site. One that stopped on an error gives it back, and says
-            // why when joined.
+            // site. One that stopped on an error says why when joined, and
+            // the build stops there.
             let emit = |path: &str, text: String| {
-                (files.send((path.to_string(), text)).err()).map(|sent| sent.0.1)
+                let _ = files.send((path.to_string(), text));
+                None
             };
             let say = |message: &str| self.say(message);
             let rendered =
@@ -334,7 +335,7 @@ impl<'a> Build<'a> {
         if !self.args.check_links {
             return Ok(0);
         }
-        let report = crate::site::links::check(&whole_site(&self.out, rendered)?);
+        let report = crate::site::links::check(&whole_site(&self.out, &rendered.cache)?);
         for link in &report.broken {
             eprintln!("broken link: {link}");
         }
@@ -346,14 +347,14 @@ impl<'a> Build<'a> {
         Ok(broken)
     }
 
-    /// Writes what the render stage did not, removes the previous build's
-    /// files this one no longer makes, and keeps the digests of every
-    /// file for the next build, unless the output reads as it read.
+    /// Removes the previous build's files this one no longer makes (the
+    /// render stage wrote the rest), and keeps the digests of every file
+    /// for the next build, unless the output reads as it read.
     fn write(
         &self,
         read: &Read,
         rendered: &mut Rendered,
-        mut writer: publish::Writer<'_>,
+        writer: publish::Writer<'_>,
     ) -> anyhow::Result<WriteStats> {
         let stale: Vec<&str> = read
             .written
@@ -361,11 +362,8 @@ impl<'a> Build<'a> {
             .map(String::as_str)
             .filter(|p| !rendered.cache.files.contains_key(*p))
             .collect();
-        let stats = rendered
-            .files
-            .iter()
-            .try_for_each(|(path, text)| writer.file(path, text))
-            .and_then(|()| writer.finish(&stale))
+        let stats = writer
+            .finish(&stale)
             .with_context(|| format!("cannot write the site to {}", self.out.display()))?;
         // Made again now that the output exists: its canonical path may
         // differ from the one a missing directory gave before it was written.
@@ -409,7 +407,7 @@ fn theme(
 /// removing the cache of the previous build before the first write: a
 /// build that fails or is killed from then on leaves no cache that
 /// vouches for files it changed, and the next build renders them all.
-/// Gives back the writer, to write what did not arrive and finish.
+/// Gives back the writer, to finish.
 fn write_as_rendered<'w>(
     out: &'w Path,
     cache_file: &'w Path,
@@ -435,19 +433,20 @@ fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
-/// Every file of the site: those rendered now and, read from `out`, those
-/// the previous build wrote and this one kept. For the link check.
-fn whole_site(out: &Path, rendered: &Rendered) -> anyhow::Result<Site> {
-    let mut all = rendered.files.clone();
-    for path in rendered.cache.files.keys() {
-        if !all.contains_key(path) {
+/// Every file of the site, as `cache` lists them, read back from `out`,
+/// where this build wrote them or the previous one did. For the link
+/// check.
+fn whole_site(out: &Path, cache: &RenderCache) -> anyhow::Result<Site> {
+    cache
+        .files
+        .keys()
+        .map(|path| {
             let file = out.join(path);
             let text = std::fs::read_to_string(&file)
                 .with_context(|| format!("cannot read {}", file.display()))?;
-            all.insert(path.clone(), text);
-        }
-    }
-    Ok(all)
+            Ok((path.clone(), text))
+        })
+        .collect()
 }
 
 #[cfg(test)]
