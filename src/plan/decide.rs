@@ -12,7 +12,7 @@ use super::ground::Ground;
 use super::prospect::Attempt;
 use super::written::{Says, Written};
 use super::{Fate, PlanError, TreeId, standing};
-use crate::engine::{self, Crowned, Decision, MatterDecision, Run};
+use crate::engine::{self, Crowned, Decision, Grounds, MatterDecision, Run};
 use crate::game::Game;
 use crate::matter::collected::{Collected, snapshot};
 use crate::matter::journal::Resolution;
@@ -104,11 +104,15 @@ fn close_invalid(
     run: &Run,
     pending: &mut Vec<&Collected>,
 ) -> Result<bool, PlanError> {
-    let invalid = engine::invalid(&snapshot_of(ground, dovs, pending)?, ground.now);
+    // The run judged each opened matter's validity: an invalid one waits
+    // on those grounds, with why as its reason.
     let mut closed = Vec::new();
     for d in &run.decisions {
         let matter = pending.iter().find(|m| m.info.number == d.number);
-        if let (Decision::Wait, Some(why), Some(m)) = (d.decision, invalid.get(&d.number), matter) {
+        let why = (d.grounds == Grounds::Invalid)
+            .then(|| d.reasons.first())
+            .flatten();
+        if let (Decision::Wait, Some(why), Some(m)) = (d.decision, why, matter) {
             standing::close(ground, dovs, out, m, why)?;
             closed.push(d.number);
         }
