@@ -87,9 +87,9 @@ impl Verdict {
 }
 
 /// How a waiting matter's reason for not being enacted begins.
-pub const NOT_ENACTED: &str = "not enacted yet: ";
+const NOT_ENACTED: &str = "not enacted yet: ";
 /// How a waiting matter's reason for not failing begins.
-pub const NOT_FAILED: &str = "not failed yet: ";
+const NOT_FAILED: &str = "not failed yet: ";
 
 /// The quantities a condition sees for one matter at one moment.
 pub struct Quantities<'a> {

@@ -165,10 +165,10 @@ fn door<'f>(forge: &'f dyn Forge, global: &GlobalArgs) -> anyhow::Result<Door<'f
     )
 }
 
-/// Checks one matter: prints the verdict, sets the commit status (but
+/// Checks one matter: prints the finding, sets the commit status (but
 /// for a dry run), and with `--close` closes it if it may not stand.
 fn check(door: &mut Door<'_>, info: &MatterInfo, args: &Args) -> anyhow::Result<ExitCode> {
-    let verdict = door.judge(info)?;
+    let finding = door.judge(info)?;
     let kind = info
         .kind()
         .map_or("Pull request".to_string(), |k| k.to_string());
@@ -178,21 +178,21 @@ fn check(door: &mut Door<'_>, info: &MatterInfo, args: &Args) -> anyhow::Result<
         info.author,
         info.subject_title()
     );
-    if !verdict.changes.is_empty() {
-        say!("  {}", verdict.changes);
+    if !finding.changes.is_empty() {
+        say!("  {}", finding.changes);
     }
-    for problem in &verdict.problems {
+    for problem in &finding.problems {
         say!("  problem: {problem}");
     }
     if let Some(why) = door.held(info)? {
         say!("  held: {why}");
     }
-    let ok = verdict.ok();
-    match verdict.not_a_matter {
+    let ok = finding.ok();
+    match finding.not_a_matter {
         Some(_) => say!("  not ok: it cannot stand as a {kind}"),
         None => say!("  {}", if ok { "ok" } else { "not ok" }),
     }
-    if !args.dry_run && door.settle(info, &verdict, args.close)? {
+    if !args.dry_run && door.settle(info, &finding, args.close)? {
         say!("  closed: it cannot stand as a {kind}; the next resolve run records it");
     }
     Ok(ExitCode::from(if ok { EXIT_OK } else { EXIT_PROBLEMS }))

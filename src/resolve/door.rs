@@ -1,6 +1,6 @@
 //! The door a matter passes before it is counted: one matter judged by the
 //! rules on the default branch ([`crate::matter::admission::judge`], the
-//! judgement the plan also asks), its verdict put on its head as a commit
+//! judgement the plan also asks), its finding put on its head as a commit
 //! status, and, when asked, a matter that may not stand closed as the
 //! resolver begins to close it. `gitnomic check --pr`, `--event` and
 //! `--open` come through here; `cli` prints what it finds.

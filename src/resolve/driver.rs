@@ -1,4 +1,4 @@
-//! The planner's driver: the open matters of a forge collected and planned
+//! The plan's driver: the open matters of a forge collected and planned
 //! at *now* (their live tallies), with the votes each push voided set
 //! aside. `resolve` carries the plan out; `play list` and the site's
 //! pending page show its tallies, so all of them say the same thing about

@@ -17,8 +17,8 @@ use crate::git::{Repo, Signature, configured_identity};
 use crate::matter::MatterNumber;
 use crate::time::Timestamp;
 
-/// The directories whose changes a matter proposes.
-const PROPOSED: &[&str] = &["rules", "state", "content"];
+/// The directories whose changes a matter proposes: the game's.
+const PROPOSED: &[&str] = crate::game::GAME_DIRS;
 
 /// What a player asks to propose.
 #[derive(Debug, Clone)]
