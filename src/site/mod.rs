@@ -367,31 +367,45 @@ pub fn render_emitting(
     emit: &Emit<'_>,
 ) -> Result<Rendered, SiteError> {
     let cx = context::Context::new(input, theme, previous, emit);
-    let mut site = Site::new();
-    progress("rendering the ruleset and the rule pages");
-    rules::render(&cx, &mut site)?;
-    progress("rendering the tracker and pending matters");
-    tracker::render(&cx, &mut site)?;
-    log::render(&cx, &mut site)?;
-    progress(&format!(
-        "rendering the archive: {} resolved matters",
-        input.game.records.len()
-    ));
     let history = revisions::History::new(&cx);
-    let rows = archive::rows(&cx);
-    let newest = archive::newest_first(&input.game.records);
-    archive::render(&cx, &history, (&rows, &newest), &mut site, progress)?;
-    progress("rendering the players' pages");
-    site.extend(players::render(&cx, &rows, &newest)?);
     progress(&format!(
-        "rendering the history: {} ruleset revisions",
+        "rendering the ruleset, the tracker, the history ({} ruleset revisions) and statistics",
         input.timeline.revisions.len()
     ));
-    revisions::render(&cx, &history, &mut site)?;
-    progress("rendering statistics, the feed and the search index");
-    stats::render(&cx, &mut site)?;
-    feed::render(&cx, &newest, &mut site)?;
-    search::render(&cx, &rows, &newest, &mut site);
+    // Two halves that share nothing but the context, side by side: the
+    // pages of the rules and the game's standing, made a few at a time,
+    // keep a core busy while the other renders the archive. Only the
+    // archive's half reports its stages: lines from both would fall in
+    // any order.
+    let (rules, archive) = rayon::join(
+        || -> Result<Site, SiteError> {
+            let mut site = Site::new();
+            rules::render(&cx, &mut site)?;
+            tracker::render(&cx, &mut site)?;
+            log::render(&cx, &mut site)?;
+            revisions::render(&cx, &history, &mut site)?;
+            stats::render(&cx, &mut site)?;
+            Ok(site)
+        },
+        || -> Result<Site, SiteError> {
+            let mut site = Site::new();
+            progress(&format!(
+                "rendering the archive: {} resolved matters",
+                input.game.records.len()
+            ));
+            let rows = archive::rows(&cx);
+            let newest = archive::newest_first(&input.game.records);
+            archive::render(&cx, &history, (&rows, &newest), &mut site, progress)?;
+            progress("rendering the players' pages");
+            site.extend(players::render(&cx, &rows, &newest)?);
+            progress("rendering the feed and the search index");
+            feed::render(&cx, &newest, &mut site)?;
+            search::render(&cx, &rows, &newest, &mut site);
+            Ok(site)
+        },
+    );
+    let mut site = rules?;
+    site.extend(archive?);
     let status = context::status_script(input.pending);
     if let Some(text) = cx.file("status.js", status) {
         site.insert("status.js".into(), text);
