@@ -219,21 +219,20 @@ pub fn decide(kind: MatterKind, mut q: Quantities<'_>) -> Verdict {
         }
     };
     let decision = decision_of(enactable, failable);
-    let grounds = if enactable && failable {
-        Grounds::BothConditions
-    } else {
-        Grounds::Conditions
-    };
-    let reasons = match (enactable, failable) {
-        (true, false) => vec![enact.expr.explain(&q, true)],
-        (false, true) => vec![fail.expr.explain(&q, true)],
-        (false, false) => vec![
-            format!("{NOT_ENACTED}{}", enact.expr.explain(&q, false)),
-            format!("{NOT_FAILED}{}", fail.expr.explain(&q, false)),
-        ],
-        (true, true) => {
-            vec!["the ruleset's enact and fail conditions both hold: an admin must decide".into()]
-        }
+    let (grounds, reasons) = match (enactable, failable) {
+        (true, false) => (Grounds::Conditions, vec![enact.expr.explain(&q, true)]),
+        (false, true) => (Grounds::Conditions, vec![fail.expr.explain(&q, true)]),
+        (false, false) => (
+            Grounds::Conditions,
+            vec![
+                format!("{NOT_ENACTED}{}", enact.expr.explain(&q, false)),
+                format!("{NOT_FAILED}{}", fail.expr.explain(&q, false)),
+            ],
+        ),
+        (true, true) => (
+            Grounds::BothConditions,
+            vec!["the ruleset's enact and fail conditions both hold: an admin must decide".into()],
+        ),
     };
     Verdict {
         decision,

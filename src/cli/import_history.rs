@@ -29,12 +29,12 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         .with_context(|| format!("cannot read {}", args.csv.display()))?;
     let import = imported::import(&text, &args.source)
         .with_context(|| format!("cannot import {}", args.csv.display()))?;
-    for problem in &import.problems {
+    for row in &import.problems {
         eprintln!(
             "{}:{}: skipped: {}",
             args.csv.display(),
-            problem.line,
-            problem.message
+            row.line,
+            row.problem
         );
     }
     for flagged in &import.flagged {
@@ -42,7 +42,7 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             "{}:{}: flagged: {}",
             args.csv.display(),
             flagged.line,
-            flagged.message
+            flagged.problem
         );
     }
     let files: BTreeMap<String, String> = import

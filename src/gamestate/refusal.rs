@@ -65,7 +65,7 @@ pub enum Refusal {
     NotRolled,
     /// A whole number would pass a bound declared illegal.
     #[error("illegal: {0}")]
-    Illegal(#[from] Illegal),
+    Illegal(Illegal),
     /// Only whole numbers can be added to.
     #[error("`{name}` is a {ty}: only whole numbers can be added to")]
     NotANumber {
@@ -135,6 +135,14 @@ pub enum Refusal {
     /// collection's item as this side expects (a caller's mistake).
     #[error("not a {0}")]
     Misdirected(&'static str),
+}
+
+/// By hand, not `#[from]`: the message already prints the bound, and a
+/// source would print it a second time under `{:#}`.
+impl From<Illegal> for Refusal {
+    fn from(illegal: Illegal) -> Refusal {
+        Refusal::Illegal(illegal)
+    }
 }
 
 /// ` (collections: a, b)`, or nothing when the list is not given.

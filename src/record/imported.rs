@@ -35,7 +35,7 @@ pub struct RowProblem {
     /// The 1-based line of the CSV file where the row starts.
     pub line: u64,
     /// What is wrong with it.
-    pub message: RowError,
+    pub problem: RowError,
 }
 
 /// What is wrong with one row of the table.
@@ -143,7 +143,7 @@ pub fn import(csv_text: &str, source: &str) -> Result<Import, HistoryError> {
                 if record.resolved < record.opened {
                     out.flagged.push(RowProblem {
                         line,
-                        message: RowError::ClosedBeforePosted {
+                        problem: RowError::ClosedBeforePosted {
                             opened: record.opened,
                             resolved: record.resolved,
                         },
@@ -151,7 +151,7 @@ pub fn import(csv_text: &str, source: &str) -> Result<Import, HistoryError> {
                 }
                 out.records.push(record);
             }
-            Err(message) => out.problems.push(RowProblem { line, message }),
+            Err(problem) => out.problems.push(RowProblem { line, problem }),
         }
     }
     Ok(out)
@@ -326,7 +326,7 @@ mod tests {
         let import = import(&text, "bn").unwrap();
         let lines: Vec<u64> = import.problems.iter().map(|p| p.line).collect();
         assert_eq!(lines, [2, 3, 4, 5]);
-        let problems: Vec<&RowError> = import.problems.iter().map(|p| &p.message).collect();
+        let problems: Vec<&RowError> = import.problems.iter().map(|p| &p.problem).collect();
         assert_eq!(
             problems,
             [
@@ -366,11 +366,11 @@ mod tests {
         let flagged: Vec<u64> = import.flagged.iter().map(|p| p.line).collect();
         assert_eq!(flagged, [3]);
         assert!(
-            import.flagged[0].message.to_string().starts_with(
+            import.flagged[0].problem.to_string().starts_with(
                 "closed (2010-01-04T23:00:00Z) before it was posted (2010-01-05T00:00:00Z)"
             ),
             "{}",
-            import.flagged[0].message
+            import.flagged[0].problem
         );
     }
 

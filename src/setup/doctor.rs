@@ -480,7 +480,7 @@ pub(crate) enum RosterError {
     },
     /// It is there but does not read.
     #[error("state/roster.toml: {0}")]
-    Unreadable(#[from] toml::de::Error),
+    Unreadable(toml::de::Error),
 }
 
 /// The `(name, login)` of every player in state/roster.toml's text.
@@ -495,7 +495,8 @@ pub(crate) fn roster_logins(text: &str) -> Result<Vec<(String, String)>, RosterE
         name: String,
         login: String,
     }
-    let roster: Roster = toml::from_str(text)?;
+    // Not a source of the error: its message already holds the parser's.
+    let roster: Roster = toml::from_str(text).map_err(RosterError::Unreadable)?;
     Ok(roster
         .players
         .into_iter()
