@@ -177,12 +177,7 @@ impl Repo {
         signature: &Signature<'_>,
     ) -> Result<String, GitError> {
         let tree = self.inner.find_tree(tree_id).map_err(read_err("a tree"))?;
-        let who = git2::Signature::new(
-            signature.name,
-            signature.email,
-            &git2::Time::new(signature.at.unix(), 0),
-        )
-        .map_err(read_err("the commit signature"))?;
+        let who = signature.to_git()?;
         let id = self
             .inner
             .commit(None, &who, &who, message, &tree, parents)

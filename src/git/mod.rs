@@ -34,6 +34,14 @@ pub struct Signature<'a> {
     pub at: Timestamp,
 }
 
+impl Signature<'_> {
+    /// As libgit2 signs a commit, in UTC.
+    fn to_git(&self) -> Result<git2::Signature<'static>, GitError> {
+        git2::Signature::new(self.name, self.email, &git2::Time::new(self.at.unix(), 0))
+            .map_err(read_err("the commit signature"))
+    }
+}
+
 /// How a merge went.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MergeOutcome {

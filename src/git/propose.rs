@@ -69,12 +69,7 @@ impl Repo {
             .create_updated(repo, &base_tree)
             .map_err(read_err("the proposed tree"))?;
         let tree = repo.find_tree(tree_id).map_err(read_err("a tree"))?;
-        let who = git2::Signature::new(
-            signature.name,
-            signature.email,
-            &git2::Time::new(signature.at.unix(), 0),
-        )
-        .map_err(read_err("the commit signature"))?;
+        let who = signature.to_git()?;
         let commit = repo
             .commit(None, &who, &who, message, &tree, &[&parent])
             .map_err(write_err("the proposed commit"))?;

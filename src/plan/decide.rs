@@ -12,7 +12,7 @@ use super::ground::Ground;
 use super::prospect::Attempt;
 use super::written::{Says, Written};
 use super::{Fate, PlanError, TreeId, standing};
-use crate::engine::{self, Crowned, Decision, Grounds, MatterDecision, Run};
+use crate::engine::{self, Crowned, Decision, Grounds, MatterDecision, Run, Turnout};
 use crate::game::Game;
 use crate::matter::collected::{Collected, snapshot};
 use crate::matter::journal::Resolution;
@@ -146,7 +146,7 @@ fn carry_run(
             break;
         }
         decided.push(d.number);
-        let (enacted, changed) = carry(ground, dovs, out, m, d.clone(), run)?;
+        let (enacted, changed) = carry(ground, dovs, out, m, d.clone(), run.turnout)?;
         if enacted && m.kind == Kind::Dov {
             crowned = true;
         } else if changed && !crowned {
@@ -165,7 +165,7 @@ fn carry(
     out: &mut Written,
     m: &Collected,
     mut d: MatterDecision,
-    run: &Run,
+    turnout: Turnout,
 ) -> Result<(bool, bool), PlanError> {
     let n = m.info.number;
     let mut adopt = None;
@@ -197,7 +197,7 @@ fn carry(
     let decided = Decided {
         matter: m,
         decision: &d,
-        turnout: run.turnout,
+        turnout,
         players: ground.active_players(),
         resolution,
     };

@@ -286,7 +286,9 @@ fn action_message(
     let mut message = format!("{} #{n}: {}", Kind::Action, info.subject_title());
     let tree = (ground.trial.tree_of(head)).map_err(|why| PlanError::repository(n, why))?;
     let after = ground.game_of(n, &tree)?.state.clone();
-    let before = fork_game(ground, info, head)?.state;
+    // Only the fork's state: not a copy of its whole game.
+    let fork = (ground.trial.fork_of(head)).map_err(|why| PlanError::repository(n, why))?;
+    let before = ground.game_of(n, &fork)?.state.clone();
     if let (Some(before), Some(after)) = (before, after) {
         let lines: Vec<String> = crate::gamestate::variables::changes(&before, &after)
             .iter()

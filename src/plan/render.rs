@@ -45,8 +45,8 @@ pub(super) fn render(
 /// changed and `m`'s status reads so already.
 fn body(m: &Collected, status: &Status, dice: &Dice) -> Option<String> {
     let text = match &status.says {
-        Says::Text(text) => text.clone(),
-        Says::Tally(tally) => tally_text(m, tally),
+        Says::Text(text) => std::borrow::Cow::Borrowed(text.as_str()),
+        Says::Tally(tally) => std::borrow::Cow::Owned(tally_text(m, tally)),
     };
     let body = dice.render(m.info.number, &status.journal, &text);
     let posted = status.unless_posted && m.status_body.as_deref() == Some(body.as_str());

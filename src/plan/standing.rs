@@ -114,13 +114,7 @@ pub(super) fn close(
     m: &Collected,
     why: &str,
 ) -> Result<(), PlanError> {
-    let resolution = Resolution {
-        outcome: Outcome::NotAMatter,
-        at: ground.now,
-        head: m.info.head.clone(),
-        reasons: vec![why.to_string()],
-        illegal: false,
-    };
+    let resolution = not_a_matter(ground.now, m.info.head.clone(), why);
     close_steps(ground, out, m, resolution)?;
     if m.kind == Kind::Dov {
         dovs.never_pending(m.info.number);
@@ -231,12 +225,22 @@ pub(crate) fn closing_journal(
     at: crate::time::Timestamp,
 ) -> Journal {
     let mut journal = journal.clone();
-    journal.resolution = Some(Resolution {
+    journal.resolution = Some(not_a_matter(at, head, why));
+    journal
+}
+
+/// The decision to close a matter on `head` at `at` as no matter, for
+/// `why`: the same whether a run or `check --close` takes it.
+fn not_a_matter(
+    at: crate::time::Timestamp,
+    head: Option<crate::matter::HeadSha>,
+    why: &str,
+) -> Resolution {
+    Resolution {
         outcome: Outcome::NotAMatter,
         at,
         head,
         reasons: vec![why.to_string()],
         illegal: false,
-    });
-    journal
+    }
 }

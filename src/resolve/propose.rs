@@ -13,12 +13,10 @@ use anyhow::{Context as _, bail};
 
 use crate::forge::Kind;
 use crate::forge::local::{LocalError, LocalForge, NewMatter};
+use crate::game::GAME_DIRS;
 use crate::git::{Repo, Signature, configured_identity};
 use crate::matter::MatterNumber;
 use crate::time::Timestamp;
-
-/// The directories whose changes a matter proposes: the game's.
-const PROPOSED: &[&str] = crate::game::GAME_DIRS;
 
 /// What a player asks to propose.
 #[derive(Debug, Clone)]
@@ -171,11 +169,11 @@ pub(crate) fn propose(
     // The title is the commit's subject: one line, whatever was typed.
     let subject = crate::text::one_line(asked.title, crate::bounds::SUBJECT_CHARS);
     let message = format!("{subject}\n\n{}", asked.body.trim());
-    let Some(moved) = repo.commit_changes(base, PROPOSED, message.trim_end(), &signature)? else {
+    let Some(moved) = repo.commit_changes(base, GAME_DIRS, message.trim_end(), &signature)? else {
         bail!(
             "nothing to propose: the work tree has no changes under {} against {base}; \
              edit a rule or the gamestate first",
-            PROPOSED.join("/, ") + "/"
+            GAME_DIRS.join("/, ") + "/"
         );
     };
     let journal = Journal {

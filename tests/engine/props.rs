@@ -46,6 +46,24 @@ fn name(i: usize) -> PlayerName {
     PlayerName(format!("P{i}"))
 }
 
+/// A game being played under the rules `table` gives, by `players` active
+/// players (`name(0)` on), with `matters` open and no emperor.
+fn playing(table: &toml::Table, players: usize, matters: Vec<Matter>) -> Snapshot {
+    Snapshot {
+        params: Params::from_table(table).unwrap(),
+        players: (0..players)
+            .map(|i| Player {
+                name: name(i),
+                idle: vec![],
+            })
+            .collect(),
+        emperor: None,
+        phase: Phase::Playing,
+        crowned: None,
+        matters,
+    }
+}
+
 prop_compose! {
     fn player(i: usize)(idle in 0..4u8, from in 0..200i64, len in 1..100i64) -> Player {
         let at = |h| Some(base().plus(Span::hours(h)));
@@ -539,25 +557,17 @@ fn the_look_ahead_finds_turns_written_as_hours() {
     let table: toml::Table = format!("preset = \"{}\"\n{}", PRESETS[0], AMENDMENTS[5])
         .parse()
         .unwrap();
-    let mut s = Snapshot {
-        params: Params::from_table(&table).unwrap(),
-        players: (0..3)
-            .map(|i| Player {
-                name: name(i),
-                idle: vec![],
-            })
-            .collect(),
-        emperor: None,
-        phase: Phase::Playing,
-        crowned: None,
-        matters: vec![Matter {
+    let mut s = playing(
+        &table,
+        3,
+        vec![Matter {
             id: MatterNumber(7),
             kind: MatterKind::Dov,
             author: name(1),
             opened: base().plus(Span::seconds(3660)),
             comments: vec![],
         }],
-    };
+    );
     let next = |s: &Snapshot| {
         let run = look_ahead(s, base());
         assert_eq!(run, reference::resolve(s, base()));
@@ -626,18 +636,10 @@ fn dovs_at_the_edges_of_a_downtime_over_new_year_are_judged_alike() {
         "2031-01-01T23:59:59Z",
         "2031-01-02T00:00:00Z",
     ];
-    let s = Snapshot {
-        params: Params::from_table(&table).unwrap(),
-        players: (0..4)
-            .map(|i| Player {
-                name: name(i),
-                idle: vec![],
-            })
-            .collect(),
-        emperor: None,
-        phase: Phase::Playing,
-        crowned: None,
-        matters: opened
+    let s = playing(
+        &table,
+        4,
+        opened
             .iter()
             .zip(1u64..)
             .map(|(t, id)| Matter {
@@ -648,7 +650,7 @@ fn dovs_at_the_edges_of_a_downtime_over_new_year_are_judged_alike() {
                 comments: vec![],
             })
             .collect(),
-    };
+    );
     let now = at("2031-01-03T00:00:00Z");
     let run = look_ahead(&s, now);
     assert_eq!(run, reference::resolve(&s, now));
