@@ -268,43 +268,67 @@ pub(crate) fn describe(err: &tera::Error) -> String {
 
 impl Ruleset {
     /// The same ruleset with every title, body, intro and definition
-    /// rendered, and every template problem found.
+    /// rendered, and every template problem found, in rule order. The
+    /// rules are rendered side by side: each text with a tag is a template
+    /// of its own to parse, and a build waits for them.
     pub fn render(&self, context: &TextContext) -> (Ruleset, Diagnostics) {
-        let mut problems = Diagnostics::new();
+        use rayon::prelude::*;
+        fn keep(
+            result: Result<String, Diagnostic>,
+            raw: &mut String,
+            problems: &mut Vec<Diagnostic>,
+        ) {
+            match result {
+                Ok(text) => *raw = text,
+                Err(d) => problems.push(d),
+            }
+        }
         let mut out = self.clone();
-        let mut keep = |result: Result<String, Diagnostic>, raw: &mut String| match result {
-            Ok(text) => *raw = text,
-            Err(d) => problems.push(d),
-        };
+        let mut problems = Vec::new();
         for section in &mut out.sections {
             let path = section.path.clone().unwrap_or_default();
             keep(
                 context.render(&section.title, &path, 1, None),
                 &mut section.title,
+                &mut problems,
             );
             keep(
                 context.render(&section.intro, &path, section.intro_line, None),
                 &mut section.intro,
+                &mut problems,
             );
         }
-        for rule in &mut out.rules {
-            let (label, path) = (rule.label(), rule.path.clone());
-            keep(
-                context.render(&rule.title, &path, 1, Some(&label)),
-                &mut rule.title,
-            );
-            keep(
-                context.render(&rule.body, &path, rule.body_line, Some(&label)),
-                &mut rule.body,
-            );
-            for term in &mut rule.terms {
+        let by_rule: Vec<Vec<Diagnostic>> = out
+            .rules
+            .par_iter_mut()
+            .map(|rule| {
+                let mut problems = Vec::new();
+                let (label, path) = (rule.label(), rule.path.clone());
                 keep(
-                    context.render(&term.definition, &path, term.line, Some(&label)),
-                    &mut term.definition,
+                    context.render(&rule.title, &path, 1, Some(&label)),
+                    &mut rule.title,
+                    &mut problems,
                 );
-            }
+                keep(
+                    context.render(&rule.body, &path, rule.body_line, Some(&label)),
+                    &mut rule.body,
+                    &mut problems,
+                );
+                for term in &mut rule.terms {
+                    keep(
+                        context.render(&term.definition, &path, term.line, Some(&label)),
+                        &mut term.definition,
+                        &mut problems,
+                    );
+                }
+                problems
+            })
+            .collect();
+        let mut all = Diagnostics::new();
+        for d in problems.into_iter().chain(by_rule.into_iter().flatten()) {
+            all.push(d);
         }
-        (out, problems)
+        (out, all)
     }
 }
 
