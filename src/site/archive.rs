@@ -17,60 +17,154 @@ use crate::record::Record;
 /// Rows per page of the archive's long lists.
 pub(crate) const PER_PAGE: usize = 500;
 
-/// A resolved matter as a row of a table. `Hash` covers every field it
-/// serialises: pages listing it digest its hash.
-#[derive(Debug, Clone, Hash, Serialize)]
-pub(crate) struct MatterRow {
+/// A resolved matter as a row of a table. What a table shows of it is
+/// made only when a table is rendered: a rebuild digests every row (a
+/// twenty-year game has about 16,000) but renders the few tables whose
+/// rows changed.
+#[derive(Debug)]
+pub(crate) struct MatterRow<'r> {
+    record: &'r Record,
+    /// The slug of the author's page; none for a name without one (the
+    /// row then links to the players' index).
+    slug: Option<&'r str>,
+    /// The year it was resolved in, for the archive's pages.
+    pub(crate) year: i32,
+    /// The digest of everything the row shows: pages listing it digest
+    /// this.
+    pub(crate) digest: u64,
+    /// Its text, made when a table first lists it.
+    text: std::sync::OnceLock<RowText>,
+}
+
+/// What a row shows that is made from its record, and its fields escaped
+/// for HTML: made once, though three tables list every row (the
+/// archive's, its dynasty's and its author's).
+#[derive(Debug)]
+struct RowText {
     /// What the number column sorts by: the matter's number after its
     /// source, so imported and own matters keep apart. Of the record alone:
     /// a new record changes no other row.
     order: String,
-    /// The year it was resolved in, for the archive's pages.
-    #[serde(skip)]
-    pub(crate) year: i32,
-    /// The digest of the row's fields: pages listing it digest this.
-    #[serde(skip)]
-    pub(crate) digest: u64,
-    pub(crate) number: MatterNumber,
-    pub(crate) url: String,
-    pub(crate) title: String,
-    pub(crate) author: String,
+    url: String,
     author_url: String,
-    dynasty: u32,
-    pub(crate) resolved: String,
-    pub(crate) status: &'static str,
-    /// Its fields escaped, made when a table first lists it.
-    #[serde(skip)]
-    escaped: Escaped,
+    resolved: String,
+    /// The title, author, author's address, order, address, resolution
+    /// date and status, escaped.
+    escaped: [String; 7],
 }
 
-/// A row's fields escaped for HTML: made once, the first time a table
-/// lists the row, though three tables list every row (the archive's, its
-/// dynasty's and its author's).
-#[derive(Debug, Clone, Default)]
-struct Escaped(std::sync::OnceLock<[String; 7]>);
+impl<'r> MatterRow<'r> {
+    /// The row of `record`, whose author's page has `slug`.
+    pub(crate) fn of(record: &'r Record, slug: Option<&'r str>) -> MatterRow<'r> {
+        let resolved = record.resolved;
+        // Everything the row shows is made from these.
+        let digest = Digest::new()
+            .value(&record.source)
+            .number(record.number.get())
+            .text(&record.title)
+            .text(&record.author)
+            .value(&slug)
+            .number(u64::from(record.dynasty))
+            .value(&resolved)
+            .text(record.status())
+            .finish();
+        MatterRow {
+            record,
+            slug,
+            year: chrono::Datelike::year(&resolved.to_datetime()),
+            digest,
+            text: std::sync::OnceLock::new(),
+        }
+    }
 
-/// Made from the row's other fields, which its hash covers.
-impl std::hash::Hash for Escaped {
-    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
-}
+    fn text(&self) -> &RowText {
+        use super::escape::escape;
+        self.text.get_or_init(|| {
+            let r = self.record;
+            let order = format!("{}{:08}", r.source.as_deref().unwrap_or("~"), r.number);
+            let url = matter_url(r);
+            let author_url = super::context::player_url_of(self.slug);
+            let resolved = date(r.resolved);
+            let escaped = [
+                escape(&r.title),
+                escape(&r.author),
+                escape(&author_url),
+                escape(&order),
+                escape(&url),
+                escape(&resolved),
+                escape(r.status()),
+            ];
+            RowText {
+                order,
+                url,
+                author_url,
+                resolved,
+                escaped,
+            }
+        })
+    }
 
-impl MatterRow {
+    pub(crate) fn number(&self) -> MatterNumber {
+        self.record.number
+    }
+
+    pub(crate) fn status(&self) -> &'static str {
+        self.record.status()
+    }
+
+    pub(crate) fn title(&self) -> &'r str {
+        &self.record.title
+    }
+
+    pub(crate) fn author(&self) -> &'r str {
+        &self.record.author
+    }
+
+    /// Its page from the site's root.
+    pub(crate) fn url(&self) -> &str {
+        &self.text().url
+    }
+
+    /// The day it was resolved.
+    pub(crate) fn resolved(&self) -> &str {
+        &self.text().resolved
+    }
+
     /// The title, author, author's address, order, address, resolution
     /// date and status, escaped.
     fn escaped(&self) -> &[String; 7] {
-        use super::escape::escape;
-        self.escaped.0.get_or_init(|| {
-            [
-                escape(&self.title),
-                escape(&self.author),
-                escape(&self.author_url),
-                escape(&self.order),
-                escape(&self.url),
-                escape(&self.resolved),
-                escape(self.status),
-            ]
-        })
+        &self.text().escaped
+    }
+}
+
+/// As templates see a row (the home page's recent matters).
+impl Serialize for MatterRow<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Row<'a> {
+            order: &'a str,
+            number: MatterNumber,
+            url: &'a str,
+            title: &'a str,
+            author: &'a str,
+            author_url: &'a str,
+            dynasty: u32,
+            resolved: &'a str,
+            status: &'static str,
+        }
+        let text = self.text();
+        Row {
+            order: &text.order,
+            number: self.number(),
+            url: &text.url,
+            title: self.title(),
+            author: self.author(),
+            author_url: &text.author_url,
+            dynasty: self.record.dynasty,
+            resolved: &text.resolved,
+            status: self.status(),
+        }
+        .serialize(serializer)
     }
 }
 
@@ -145,28 +239,11 @@ impl Tally {
 }
 
 /// The rows of every record, in record order.
-pub(crate) fn rows(cx: &Context) -> Vec<MatterRow> {
+pub(crate) fn rows<'c>(cx: &'c Context) -> Vec<MatterRow<'c>> {
     cx.game
         .records
         .par_iter()
-        .map(|r| {
-            let mut row = MatterRow {
-                order: format!("{}{:08}", r.source.as_deref().unwrap_or("~"), r.number),
-                year: chrono::Datelike::year(&r.resolved.to_datetime()),
-                number: r.number,
-                url: matter_url(r),
-                title: r.title.clone(),
-                author: r.author.clone(),
-                author_url: cx.player_url(&r.author),
-                dynasty: r.dynasty,
-                resolved: date(r.resolved),
-                status: r.status(),
-                digest: 0,
-                escaped: Escaped::default(),
-            };
-            row.digest = Digest::new().value(&row).finish();
-            row
-        })
+        .map(|r| MatterRow::of(r, cx.slugs.get(&r.author).map(String::as_str)))
         .collect()
 }
 
@@ -233,7 +310,7 @@ fn home(
     // resolved (several a day are common): a list that reads in order.
     #[derive(Serialize)]
     struct Recent<'r> {
-        row: &'r MatterRow,
+        row: &'r MatterRow<'r>,
         when: String,
         when_iso: String,
     }
@@ -271,10 +348,10 @@ fn home(
 struct Listing<'r> {
     label: &'static str,
     base: String,
-    rows: Vec<&'r MatterRow>,
+    rows: Vec<&'r MatterRow<'r>>,
     /// The rows by year resolved, newest year first; each year newest
     /// first.
-    years: Vec<(i32, Vec<&'r MatterRow>)>,
+    years: Vec<(i32, Vec<&'r MatterRow<'r>>)>,
 }
 
 /// One page of a listing: the listing, the year shown (an index into its
@@ -294,7 +371,10 @@ fn listings(
 ) -> Result<(), SiteError> {
     let mut by_status: BTreeMap<&'static str, Vec<&MatterRow>> = BTreeMap::new();
     for &i in newest {
-        by_status.entry(rows[i].status).or_default().push(&rows[i]);
+        by_status
+            .entry(rows[i].status())
+            .or_default()
+            .push(&rows[i]);
     }
     let all: Vec<&MatterRow> = newest.iter().map(|&i| &rows[i]).collect();
     let lists: Vec<Listing> = std::iter::once(("all", "archive/".to_string(), all))
@@ -338,7 +418,7 @@ fn matters_count(n: usize) -> String {
 }
 
 /// Rows (newest first) grouped by the year they were resolved in.
-pub(crate) fn by_year<'r>(rows: &[&'r MatterRow]) -> Vec<(i32, Vec<&'r MatterRow>)> {
+pub(crate) fn by_year<'r, 'c>(rows: &[&'r MatterRow<'c>]) -> Vec<(i32, Vec<&'r MatterRow<'c>>)> {
     let mut years: Vec<(i32, Vec<&MatterRow>)> = Vec::new();
     for row in rows {
         match years.last_mut() {
@@ -469,8 +549,8 @@ pub(crate) fn rows_html(rows: &[&MatterRow], root: &str, with_author: bool) -> S
         let _ = writeln!(
             out,
             "<tr><td data-sort=\"{order}\">{number}</td><td><a href=\"{root}{url}\">{title}</a> <span class=\"meta\"><span class=\"status {status}\">{status}</span>{byline}</span></td><td><a href=\"{root}{author_url}\">{author}</a></td><td data-sort=\"{dynasty}\"><a href=\"{root}dynasties/{dynasty}.html\">{dynasty}</a></td><td>{resolved}</td><td><span class=\"status {status}\">{status}</span></td></tr>",
-            number = m.number.get(),
-            dynasty = m.dynasty,
+            number = m.number().get(),
+            dynasty = m.record.dynasty,
         );
     }
     out
@@ -821,32 +901,39 @@ fn dynasties(
 
 #[cfg(test)]
 mod tests {
-    use super::{MatterNumber, MatterRow, commit_url, rows_html};
+    use super::{MatterRow, commit_url, rows_html};
+    use crate::record::Record;
+    use crate::source::SourceFile;
 
     /// The loop the theme's `matters` macro ran before the build wrote
     /// the rows: the rows must read exactly as it wrote them.
     const LOOP: &str = r#"{% for m in rows %}<tr><td data-sort="{{ m.order }}">{{ m.number }}</td><td><a href="{{ root }}{{ m.url }}">{{ m.title }}</a> <span class="meta"><span class="status {{ m.status }}">{{ m.status }}</span>{% if with_author %} · <a href="{{ root }}{{ m.author_url }}">{{ m.author }}</a>{% endif %}</span></td><td><a href="{{ root }}{{ m.author_url }}">{{ m.author }}</a></td><td data-sort="{{ m.dynasty }}"><a href="{{ root }}dynasties/{{ m.dynasty }}.html">{{ m.dynasty }}</a></td><td>{{ m.resolved }}</td><td><span class="status {{ m.status }}">{{ m.status }}</span></td></tr>
 {% endfor %}"#;
 
+    /// A record of matter `n`, resolved in 2030, with `title`, by `author`.
+    fn record(n: u64, title: &str, author: &str) -> Record {
+        let mut front = toml::Table::new();
+        front.insert("number".into(), (n as i64).into());
+        front.insert("kind".into(), "proposal".into());
+        front.insert("title".into(), title.into());
+        front.insert("author".into(), author.into());
+        front.insert("dynasty".into(), 3.into());
+        front.insert("opened".into(), "2030-03-01T10:00:00Z".into());
+        front.insert("resolved".into(), "2030-03-04T10:00:00Z".into());
+        front.insert("outcome".into(), "enacted".into());
+        let text = format!("+++\n{front}+++\nIts text.\n");
+        Record::parse(&SourceFile::new(format!("content/matters/{n:05}.md"), text)).unwrap()
+    }
+
     #[test]
     fn the_rows_written_by_the_build_read_as_the_template_loop_wrote_them() {
-        let row = |n: u64, title: &str, author: &str| MatterRow {
-            order: format!("~{n:08}"),
-            year: 2030,
-            digest: 0,
-            number: MatterNumber(n),
-            url: format!("matters/{n}.html"),
-            title: title.to_string(),
-            author: author.to_string(),
-            author_url: format!("players/{}.html", author.to_lowercase()),
-            dynasty: 3,
-            resolved: "4 Mar 2030".to_string(),
-            status: "enacted",
-            escaped: super::Escaped::default(),
-        };
+        let records = [
+            record(12, "Oil <b>\"Tom's\"</b> & co / more", "Ada"),
+            record(7, "Plain", "O'Neil & <Sons>"),
+        ];
         let rows = [
-            row(12, "Oil <b>\"Tom's\"</b> & co / more", "Ada"),
-            row(7, "Plain", "O'Neil & <Sons>"),
+            MatterRow::of(&records[0], Some("ada")),
+            MatterRow::of(&records[1], None),
         ];
         let rows: Vec<&MatterRow> = rows.iter().collect();
         let mut tera = tera::Tera::default();
@@ -866,6 +953,36 @@ mod tests {
                 .contains(">Oil &lt;b&gt;&quot;Tom&#39;s&quot;&lt;/b&gt; &amp; co / more</a>")
         );
         assert_eq!(rows_html(&[], "", true), "");
+    }
+
+    #[test]
+    fn a_rows_digest_follows_what_it_shows_and_nothing_else() {
+        let plain = record(7, "Plain", "Ada");
+        let digest = |r: &Record, slug: Option<&str>| MatterRow::of(r, slug).digest;
+        let base = digest(&plain, Some("ada"));
+        assert_eq!(base, digest(&plain.clone(), Some("ada")));
+        let mut body = plain.clone();
+        body.body = "Other text, which no table shows.".into();
+        assert_eq!(digest(&body, Some("ada")), base);
+        let mut shown = Vec::new();
+        for change in [
+            |r: &mut Record| r.title = "Plainer".into(),
+            |r: &mut Record| r.author = "Bea".into(),
+            |r: &mut Record| r.dynasty = 4,
+            |r: &mut Record| r.number = crate::matter::MatterNumber(8),
+            |r: &mut Record| r.source = Some("blognomic".into()),
+            |r: &mut Record| r.outcome = crate::record::Outcome::Failed,
+            |r: &mut Record| r.resolved = crate::time::Timestamp::from_unix(1_900_000_000),
+        ] {
+            let mut r = plain.clone();
+            change(&mut r);
+            shown.push(digest(&r, Some("ada")));
+        }
+        shown.push(digest(&plain, Some("ada-2")));
+        shown.push(digest(&plain, None));
+        for (i, d) in shown.iter().enumerate() {
+            assert_ne!(*d, base, "change {i} left the digest as it was");
+        }
     }
 
     #[test]

@@ -11,7 +11,6 @@
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-use rayon::prelude::*;
 use serde::Serialize;
 
 /// The first word of a cache's text, with its format's version.
@@ -35,8 +34,10 @@ impl RenderCache {
             probe(),
             self.identity.replace('\n', " ")
         );
+        out.reserve(self.files.keys().map(|p| p.len() + 18).sum());
         for (path, digest) in &self.files {
-            out.push_str(&format!("{digest:016x} {path}\n"));
+            use std::fmt::Write as _;
+            let _ = writeln!(out, "{digest:016x} {path}");
         }
         out
     }
@@ -53,8 +54,7 @@ impl RenderCache {
         let identity = lines.next().unwrap_or_default().to_string();
         // Tens of thousands of lines: read in parallel, then put in order
         // at once (they are written in order, so the sort finds them so).
-        let lines: Vec<&str> = lines.collect();
-        let files: Option<Vec<(String, u64)>> = lines.par_iter().map(|l| line(l)).collect();
+        let files: Option<Vec<(String, u64)>> = lines.map(line).collect();
         let Some(files) = files else {
             return RenderCache::default();
         };

@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Mutex;
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::cache::{Digest, RenderCache};
@@ -243,11 +244,14 @@ impl<'a> Context<'a> {
 
     /// The digests of every file made, rendered or kept.
     pub(crate) fn cache(&self) -> RenderCache {
-        let made = self
+        let mut made = self
             .made
             .lock()
             .map(|mut m| std::mem::take(&mut *m))
             .unwrap_or_default();
+        // In order before the map is made, which then builds it at once;
+        // no two entries share a path (each file is made once).
+        made.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
         RenderCache {
             identity: self.previous.identity.clone(),
             files: made.into_iter().collect(),
@@ -289,10 +293,7 @@ impl<'a> Context<'a> {
 
     /// The address of a player's page from the root: `players/ada.html`.
     pub(crate) fn player_url(&self, name: &str) -> String {
-        match self.slugs.get(name) {
-            Some(slug) => format!("players/{slug}.html"),
-            None => "players/index.html".to_string(),
-        }
+        player_url_of(self.slugs.get(name).map(String::as_str))
     }
 }
 
@@ -322,6 +323,15 @@ fn site_view(game: &Game) -> SiteView {
             forge: None,
             base_url: None,
         },
+    }
+}
+
+/// The address of the player's page whose slug is `slug` from the root;
+/// the players' index for a name without a page.
+pub(crate) fn player_url_of(slug: Option<&str>) -> String {
+    match slug {
+        Some(slug) => format!("players/{slug}.html"),
+        None => "players/index.html".to_string(),
     }
 }
 

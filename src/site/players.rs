@@ -14,7 +14,7 @@ use super::context::Context;
 use super::tracker::row_anchor;
 
 /// A player's matters by the year they were resolved in, newest first.
-type Years<'r> = Vec<(i32, Vec<&'r MatterRow>)>;
+type Years<'r> = Vec<(i32, Vec<&'r MatterRow<'r>>)>;
 
 /// How many of a player's votes their page lists, newest first.
 const RECENT_VOTES: usize = 20;
@@ -46,9 +46,9 @@ pub(crate) fn render(
     newest: &[usize],
 ) -> Result<Vec<(String, String)>, SiteError> {
     let played = Played::of(&cx.game.records, newest);
-    let views: Vec<serde_json::Value> = cx
-        .slugs
-        .keys()
+    let names: Vec<&String> = cx.slugs.keys().collect();
+    let views: Vec<serde_json::Value> = names
+        .par_iter()
         .map(|name| view_of(cx, rows, &played, name))
         .collect();
     let mut out = Vec::with_capacity(views.len() + 1);
@@ -128,7 +128,7 @@ fn view_of(cx: &Context, rows: &[MatterRow], played: &Played<'_>, name: &str) ->
             serde_json::json!({
                 "number": records[i].number,
                 "title": records[i].title,
-                "url": rows[i].url,
+                "url": rows[i].url(),
                 "vote": vote,
             })
         })
@@ -177,7 +177,7 @@ fn player_pages(
 ) -> Result<Vec<(String, String)>, SiteError> {
     let log = super::log::rows(cx);
     let jobs: Vec<(&serde_json::Value, Years)> = views
-        .iter()
+        .par_iter()
         .map(|view| {
             let name = view["name"].as_str().unwrap_or_default();
             let mine: Vec<&MatterRow> = played.authored(name).iter().map(|&i| &rows[i]).collect();

@@ -44,40 +44,6 @@ fn plain_words(markdown: &str) -> String {
 /// digests of their rows.
 pub(crate) fn render(cx: &Context, rows: &[MatterRow], newest: &[usize], site: &mut Site) {
     let game = cx.game;
-    let rules = game.ruleset.rules.iter().map(|r| SearchEntry {
-        t: format!("{} {}", r.number, r.title),
-        u: format!("ruleset/index.html#{}", r.id),
-        k: "rule".into(),
-        a: String::new(),
-        x: plain_words(&r.body),
-    });
-    // The glossary: each term found by its name and its definition's
-    // words, leading to its entry in the ruleset.
-    let terms: Vec<SearchEntry> = game
-        .ruleset
-        .rules
-        .iter()
-        .flat_map(|r| {
-            let anchors = super::rules::term_anchors(r, &mut Default::default());
-            r.terms
-                .iter()
-                .zip(anchors)
-                .map(move |(t, anchor)| SearchEntry {
-                    t: t.term.clone(),
-                    u: format!("ruleset/index.html#{anchor}"),
-                    k: "term".into(),
-                    a: format!("glossary, rule {}", r.number),
-                    x: plain_words(&t.definition),
-                })
-        })
-        .collect();
-    let players = cx.slugs.keys().map(|name| SearchEntry {
-        t: name.clone(),
-        u: cx.player_url(name),
-        k: "player".into(),
-        a: String::new(),
-        x: String::new(),
-    });
     let newest: Vec<&MatterRow> = newest.iter().map(|&i| &rows[i]).collect();
     let years = by_year(&newest);
     for (year, list) in &years {
@@ -87,10 +53,10 @@ pub(crate) fn render(cx: &Context, rows: &[MatterRow], newest: &[usize], site: &
             let entries: Vec<SearchEntry> = list
                 .iter()
                 .map(|row| SearchEntry {
-                    t: row.title.clone(),
-                    u: row.url.clone(),
-                    k: format!("{} {}", row.status, row.resolved),
-                    a: format!("#{} {}", row.number, row.author),
+                    t: row.title().to_string(),
+                    u: row.url().to_string(),
+                    k: format!("{} {}", row.status(), row.resolved()),
+                    a: format!("#{} {}", row.number(), row.author()),
                     x: String::new(),
                 })
                 .collect();
@@ -108,14 +74,79 @@ pub(crate) fn render(cx: &Context, rows: &[MatterRow], newest: &[usize], site: &
     sources.sort_unstable();
     sources.dedup();
     let pending: Vec<MatterNumber> = cx.input.pending.matters.iter().map(|m| m.number).collect();
-    let index = serde_json::json!({
-        "entries": rules.chain(terms).chain(players).collect::<Vec<_>>(),
-        "sources": sources,
-        "pending": pending,
-        "shards": years.iter().map(|(y, _)| format!("search/{y}.json")).collect::<Vec<_>>(),
-    });
+    let shards: Vec<String> = years
+        .iter()
+        .map(|(y, _)| format!("search/{y}.json"))
+        .collect();
+    // Everything the index is made from: the rules' words are found by
+    // reading each rule's Markdown, which a build with the same rules
+    // need not do again.
+    let key = game
+        .ruleset
+        .rules
+        .iter()
+        .fold(Digest::new().text("search index"), |key, r| {
+            let key = key
+                .value(&r.id)
+                .value(&r.number)
+                .text(&r.title)
+                .text(&r.body);
+            r.terms
+                .iter()
+                .fold(key.number(r.terms.len() as u64), |key, t| {
+                    key.text(&t.term).text(&t.definition)
+                })
+        })
+        .json(&cx.slugs)
+        .json(&sources)
+        .json(&pending)
+        .json(&shards);
     let path = "search/index.json";
-    if let Some(text) = cx.file(path, index.to_string()) {
+    let index = || {
+        let index = serde_json::json!({
+            "entries": entries(cx).collect::<Vec<_>>(),
+            "sources": sources,
+            "pending": pending,
+            "shards": shards,
+        });
+        index.to_string()
+    };
+    if let Some(text) = cx.file_keyed(path, key, index) {
         site.insert(path.into(), text);
     }
+}
+
+/// The index's entries: the rules, the glossary's terms and the players.
+fn entries<'c>(cx: &'c Context) -> impl Iterator<Item = SearchEntry> + 'c {
+    let game = cx.game;
+    let rules = game.ruleset.rules.iter().map(|r| SearchEntry {
+        t: format!("{} {}", r.number, r.title),
+        u: format!("ruleset/index.html#{}", r.id),
+        k: "rule".into(),
+        a: String::new(),
+        x: plain_words(&r.body),
+    });
+    // The glossary: each term found by its name and its definition's
+    // words, leading to its entry in the ruleset.
+    let terms = game.ruleset.rules.iter().flat_map(|r| {
+        let anchors = super::rules::term_anchors(r, &mut Default::default());
+        r.terms
+            .iter()
+            .zip(anchors)
+            .map(move |(t, anchor)| SearchEntry {
+                t: t.term.clone(),
+                u: format!("ruleset/index.html#{anchor}"),
+                k: "term".into(),
+                a: format!("glossary, rule {}", r.number),
+                x: plain_words(&t.definition),
+            })
+    });
+    let players = cx.slugs.keys().map(|name| SearchEntry {
+        t: name.clone(),
+        u: cx.player_url(name),
+        k: "player".into(),
+        a: String::new(),
+        x: String::new(),
+    });
+    rules.chain(terms).chain(players)
 }
