@@ -754,6 +754,18 @@ fn a_rebuild_renders_only_what_changed_and_equals_a_full_build() {
         text: "{% extends \"base.html\" %}{% block main %}<main><h1>{{ m.title }}</h1></main>{% endblock %}".into(),
     };
     let voting = "+++\nid = \"voting\"\ntitle = \"Casting Votes\"\norder = 30\n\n[params]\nenact_quorum_hours = 12\n+++\nEach {{ player }} may vote.\n";
+    let text_of = |path: &str| {
+        files
+            .iter()
+            .find(|f| f.path == path)
+            .unwrap_or_else(|| panic!("no {path}"))
+            .text
+            .clone()
+    };
+    let keywords =
+        text_of("rules/appendix/keywords.md").replace("A unit of effort.", "A unit of work.");
+    let roster = text_of("state/roster.toml")
+        + "\n[[players]]\nname = \"Cleo\"\nlogin = \"cleo\"\njoined = 2030-01-06T00:00:00Z\n";
     let steps: Vec<(&str, Vec<SourceFile>, Vec<ThemeFile>)> = vec![
         ("a new record", with_record.clone(), vec![]),
         (
@@ -764,6 +776,16 @@ fn a_rebuild_renders_only_what_changed_and_equals_a_full_build() {
         (
             "a state change",
             with_text(&with_record, "state/variables.toml", &variables),
+            vec![],
+        ),
+        (
+            "a definition changed",
+            with_text(&with_record, "rules/appendix/keywords.md", &keywords),
+            vec![],
+        ),
+        (
+            "a player joined",
+            with_text(&with_record, "state/roster.toml", &roster),
             vec![],
         ),
         ("a static file", with_record.clone(), vec![css.clone()]),
