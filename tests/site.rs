@@ -764,6 +764,11 @@ fn a_rebuild_renders_only_what_changed_and_equals_a_full_build() {
     };
     let keywords =
         text_of("rules/appendix/keywords.md").replace("A unit of effort.", "A unit of work.");
+    assert_ne!(
+        keywords,
+        text_of("rules/appendix/keywords.md"),
+        "no definition changed"
+    );
     let roster = text_of("state/roster.toml")
         + "\n[[players]]\nname = \"Cleo\"\nlogin = \"cleo\"\njoined = 2030-01-06T00:00:00Z\n";
     let steps: Vec<(&str, Vec<SourceFile>, Vec<ThemeFile>)> = vec![

@@ -36,7 +36,8 @@ pub(crate) struct MatterRow<'r> {
     text: std::sync::OnceLock<RowText>,
 }
 
-/// What a row shows that is made from its record, and its fields escaped
+/// What a row shows that is made from its record and its author's slug,
+/// and its fields escaped
 /// for HTML: made once, though three tables list every row (the
 /// archive's, its dynasty's and its author's).
 #[derive(Debug)]

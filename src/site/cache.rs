@@ -52,8 +52,9 @@ impl RenderCache {
             return RenderCache::default();
         }
         let identity = lines.next().unwrap_or_default().to_string();
-        // Tens of thousands of lines: read in parallel, then put in order
-        // at once (they are written in order, so the sort finds them so).
+        // Read on the cache's own thread (the shared pool is busy decoding
+        // the records meanwhile), then put in order at once: they are
+        // written in order, so the sort finds them so.
         let files: Option<Vec<(String, u64)>> = lines.map(line).collect();
         let Some(files) = files else {
             return RenderCache::default();

@@ -209,7 +209,7 @@ impl<'a> Context<'a> {
         Ok(self.emitted(path, text))
     }
 
-    /// A file made without a template (a static file, the search index):
+    /// A file made without a template (a static file, `status.js`):
     /// `None` when the previous build made the same text (or the
     /// [`super::Emit`] took it).
     pub(crate) fn file(&self, path: &str, text: String) -> Option<String> {

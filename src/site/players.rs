@@ -49,7 +49,7 @@ pub(crate) fn render(
     let names: Vec<&String> = cx.slugs.keys().collect();
     let views: Vec<serde_json::Value> = names
         .par_iter()
-        .map(|name| view_of(cx, rows, &played, name))
+        .map(|name| view_of(cx, &played, name))
         .collect();
     let mut out = Vec::with_capacity(views.len() + 1);
     out.extend(index_page(cx, &views)?);
@@ -96,7 +96,7 @@ impl<'r> Played<'r> {
 
 /// A player's view: their counts, where they stand on the roster, their
 /// values, their newest votes and the pending matters awaiting their vote.
-fn view_of(cx: &Context, rows: &[MatterRow], played: &Played<'_>, name: &str) -> serde_json::Value {
+fn view_of(cx: &Context, played: &Played<'_>, name: &str) -> serde_json::Value {
     let records = &cx.game.records;
     let state = cx.game.state.as_ref();
     let on_roster = state.and_then(|s| s.player(name));
@@ -128,7 +128,7 @@ fn view_of(cx: &Context, rows: &[MatterRow], played: &Played<'_>, name: &str) ->
             serde_json::json!({
                 "number": records[i].number,
                 "title": records[i].title,
-                "url": rows[i].url(),
+                "url": super::context::matter_url(&records[i]),
                 "vote": vote,
             })
         })

@@ -41,7 +41,9 @@ fn plain_words(markdown: &str) -> String {
 /// matters' files, `search/<year>.json`, newest year first; each year's
 /// matters are newest first. A new record changes its year's file only,
 /// and only that file is made: the others are told unchanged by the
-/// digests of their rows.
+/// digests of their rows. `index.json` is made only when the rules, the
+/// glossary, the players, the sources, the pending matters or the list of
+/// years change.
 pub(crate) fn render(cx: &Context, rows: &[MatterRow], newest: &[usize], site: &mut Site) {
     let game = cx.game;
     let newest: Vec<&MatterRow> = newest.iter().map(|&i| &rows[i]).collect();
@@ -85,18 +87,23 @@ pub(crate) fn render(cx: &Context, rows: &[MatterRow], newest: &[usize], site: &
         .ruleset
         .rules
         .iter()
-        .fold(Digest::new().text("search index"), |key, r| {
-            let key = key
-                .value(&r.id)
-                .value(&r.number)
-                .text(&r.title)
-                .text(&r.body);
-            r.terms
-                .iter()
-                .fold(key.number(r.terms.len() as u64), |key, t| {
-                    key.text(&t.term).text(&t.definition)
-                })
-        })
+        .fold(
+            Digest::new()
+                .text("search index")
+                .number(game.ruleset.rules.len() as u64),
+            |key, r| {
+                let key = key
+                    .value(&r.id)
+                    .value(&r.number)
+                    .text(&r.title)
+                    .text(&r.body);
+                r.terms
+                    .iter()
+                    .fold(key.number(r.terms.len() as u64), |key, t| {
+                        key.text(&t.term).text(&t.definition)
+                    })
+            },
+        )
         .json(&cx.slugs)
         .json(&sources)
         .json(&pending)
