@@ -37,9 +37,8 @@ pub(crate) struct MatterRow<'r> {
 }
 
 /// What a row shows that is made from its record and its author's slug,
-/// and its fields escaped
-/// for HTML: made once, though three tables list every row (the
-/// archive's, its dynasty's and its author's).
+/// and its fields escaped for HTML: made once, though three tables list
+/// every row (the archive's, its dynasty's and its author's).
 #[derive(Debug)]
 struct RowText {
     /// What the number column sorts by: the matter's number after its
