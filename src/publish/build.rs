@@ -143,8 +143,8 @@ pub fn build(
     } else {
         // The process ends after this build: the system takes back its
         // memory at once, where freeing the game's records, the digests
-        // and the history one allocation at a time (about 400,000 for a
-        // twenty-year game) took a twentieth of a rebuild.
+        // and the history one allocation at a time took a twentieth of a
+        // rebuild of a twenty-year game.
         std::mem::forget((read, rendered, timeline));
     }
     Ok(built)
