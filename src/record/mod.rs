@@ -350,10 +350,11 @@ pub fn is_record_path(path: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn sample() -> Record {
+    /// A record of every kind of field: matter 12, enacted, with votes.
+    pub(crate) fn sample() -> Record {
         Record {
             number: MatterNumber(12),
             source: None,

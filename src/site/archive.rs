@@ -903,26 +903,20 @@ fn dynasties(
 mod tests {
     use super::{MatterRow, commit_url, rows_html};
     use crate::record::Record;
-    use crate::source::SourceFile;
 
     /// The loop the theme's `matters` macro ran before the build wrote
     /// the rows: the rows must read exactly as it wrote them.
     const LOOP: &str = r#"{% for m in rows %}<tr><td data-sort="{{ m.order }}">{{ m.number }}</td><td><a href="{{ root }}{{ m.url }}">{{ m.title }}</a> <span class="meta"><span class="status {{ m.status }}">{{ m.status }}</span>{% if with_author %} · <a href="{{ root }}{{ m.author_url }}">{{ m.author }}</a>{% endif %}</span></td><td><a href="{{ root }}{{ m.author_url }}">{{ m.author }}</a></td><td data-sort="{{ m.dynasty }}"><a href="{{ root }}dynasties/{{ m.dynasty }}.html">{{ m.dynasty }}</a></td><td>{{ m.resolved }}</td><td><span class="status {{ m.status }}">{{ m.status }}</span></td></tr>
 {% endfor %}"#;
 
-    /// A record of matter `n`, resolved in 2030, with `title`, by `author`.
+    /// The sample record as matter `n`, with `title`, by `author`.
     fn record(n: u64, title: &str, author: &str) -> Record {
-        let mut front = toml::Table::new();
-        front.insert("number".into(), (n as i64).into());
-        front.insert("kind".into(), "proposal".into());
-        front.insert("title".into(), title.into());
-        front.insert("author".into(), author.into());
-        front.insert("dynasty".into(), 3.into());
-        front.insert("opened".into(), "2030-03-01T10:00:00Z".into());
-        front.insert("resolved".into(), "2030-03-04T10:00:00Z".into());
-        front.insert("outcome".into(), "enacted".into());
-        let text = format!("+++\n{front}+++\nIts text.\n");
-        Record::parse(&SourceFile::new(format!("content/matters/{n:05}.md"), text)).unwrap()
+        Record {
+            number: crate::matter::MatterNumber(n),
+            title: title.into(),
+            author: author.into(),
+            ..crate::record::tests::sample()
+        }
     }
 
     #[test]
