@@ -4,6 +4,7 @@
 //! dynasty. They follow the same announce-then-act protocol as decided
 //! matters, so a run killed half-way is finished by the next.
 
+use super::TreeId;
 use super::dice::Dice;
 use super::dovs::Dovs;
 use super::effect::{DynastyValue, Effect};
@@ -244,7 +245,8 @@ fn unvoted_problems(
                 .into(),
         );
     }
-    let fork = fork_game(ground, info, head)?;
+    let fork = fork_tree(ground, info, head)?;
+    let fork = ground.game_of(info.number, &fork)?.clone();
     problems.extend(crate::matter::admission::action_problems(
         &state,
         &fork,
@@ -254,11 +256,9 @@ fn unvoted_problems(
     Ok(problems)
 }
 
-/// The game where pull request `info` forked from the default branch.
-fn fork_game(ground: &mut Ground, info: &MatterInfo, head: &HeadSha) -> Result<Game, PlanError> {
-    let n = info.number;
-    let fork = (ground.trial.fork_of(head)).map_err(|why| PlanError::repository(n, why))?;
-    Ok(ground.game_of(n, &fork)?.clone())
+/// The tree where pull request `info` forked from the default branch.
+fn fork_tree(ground: &mut Ground, info: &MatterInfo, head: &HeadSha) -> Result<TreeId, PlanError> {
+    (ground.trial.fork_of(head)).map_err(|why| PlanError::repository(info.number, why))
 }
 
 /// The merge commit's message for an action or Address.
@@ -287,7 +287,7 @@ fn action_message(
     let tree = (ground.trial.tree_of(head)).map_err(|why| PlanError::repository(n, why))?;
     let after = ground.game_of(n, &tree)?.state.clone();
     // Only the fork's state: not a copy of its whole game.
-    let fork = (ground.trial.fork_of(head)).map_err(|why| PlanError::repository(n, why))?;
+    let fork = fork_tree(ground, info, head)?;
     let before = ground.game_of(n, &fork)?.state.clone();
     if let (Some(before), Some(after)) = (before, after) {
         let lines: Vec<String> = crate::gamestate::variables::changes(&before, &after)
