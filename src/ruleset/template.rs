@@ -95,25 +95,59 @@ impl TextContext {
             );
             return Err(located(line, message));
         }
+        // Most of a rule is plain text, which Tera's parser reads a
+        // character at a time: the text between tags is handed to Tera
+        // as values, and only the tags are parsed. What that cannot render
+        // is rendered whole, so every error reads as it would.
+        match self.render_tags(text) {
+            Some(text) => Ok(text),
+            None => self.render_whole(text, &located(line, String::new())),
+        }
+    }
+
+    /// `text` parsed and rendered whole by Tera; an error is `at`, its
+    /// message Tera's.
+    fn render_whole(&self, text: &str, at: &Diagnostic) -> Result<String, Diagnostic> {
+        let fail = |message: String| Diagnostic {
+            message,
+            ..at.clone()
+        };
         let mut tera = tera::Tera::default();
         tera.autoescape_on(Vec::new());
         tera.add_raw_template("text", text)
-            .map_err(|e| located(line, describe(&e)))?;
+            .map_err(|e| fail(describe(&e)))?;
         let ast = &tera
             .get_template("text")
-            .map_err(|e| located(line, describe(&e)))?
+            .map_err(|e| fail(describe(&e)))?
             .ast;
         allowed(ast).map_err(|what| {
-            located(
-                line,
-                format!(
-                    "{what} is not allowed in rule text: it may use names, `{{% if %}}` and the filters {}",
-                    FILTERS.join(", ")
-                ),
-            )
+            fail(format!(
+                "{what} is not allowed in rule text: it may use names, `{{% if %}}` and the filters {}",
+                FILTERS.join(", ")
+            ))
         })?;
         tera.render("text", &self.context)
-            .map_err(|e| located(line, describe(&e)))
+            .map_err(|e| fail(describe(&e)))
+    }
+
+    /// `text` rendered from a template of its tags alone, each run of
+    /// text between them a value printed as it is (see [`tags_only`]);
+    /// `None` when that template does not render, or is not allowed.
+    fn render_tags(&self, text: &str) -> Option<String> {
+        // A term or parameter of the runs' name would be shadowed by them.
+        if self.names.iter().any(|name| name.starts_with(RUN)) {
+            return None;
+        }
+        let (template, runs) = tags_only(text)?;
+        let mut tera = tera::Tera::default();
+        tera.autoescape_on(Vec::new());
+        tera.add_raw_template("text", &template).ok()?;
+        allowed(&tera.get_template("text").ok()?.ast).ok()?;
+        let mut context = self.context.clone();
+        for (i, run) in runs.iter().enumerate() {
+            context.insert(format!("{RUN}{i}"), run);
+        }
+        tera.render("text", &context).ok()
     }
 
     fn known(&self) -> String {
@@ -143,6 +177,70 @@ impl TextContext {
         }
         None
     }
+}
+
+/// The name of the value that holds the text between two tags in
+/// [`tags_only`]'s template, before its index. A game whose term or
+/// parameter begins so has its text rendered whole.
+const RUN: &str = "__gitnomic_run_";
+
+/// `text` as a template of its tags, each run of text between them
+/// replaced by `{{ __gitnomic_run_N }}`, and the runs. Tera prints a text
+/// node and a string value alike (rule text is not escaped), so the two
+/// render the same. `None` for what that would change or that is not
+/// plainly split: a `{% raw %}` block (its text is not tags), whitespace
+/// control (`{{-` trims the text beside it) and a tag left open.
+fn tags_only(text: &str) -> Option<(String, Vec<&str>)> {
+    if ["{{-", "{%-", "{#-", "-}}", "-%}", "-#}"]
+        .iter()
+        .any(|marker| text.contains(marker))
+    {
+        return None;
+    }
+    let (mut template, mut runs) = (String::new(), Vec::new());
+    let mut rest = text;
+    loop {
+        let start = ["{{", "{%", "{#"]
+            .iter()
+            .filter_map(|open| rest.find(open))
+            .min()
+            .unwrap_or(rest.len());
+        if start > 0 {
+            template.push_str(&format!("{{{{ {RUN}{} }}}}", runs.len()));
+            runs.push(&rest[..start]);
+        }
+        if start == rest.len() {
+            return Some((template, runs));
+        }
+        let len = tag_len(&rest[start..])?;
+        let tag = &rest[start..start + len];
+        if tag.starts_with("{%") && tag[2..tag.len() - 2].trim_start().starts_with("raw") {
+            return None;
+        }
+        template.push_str(tag);
+        rest = &rest[start + len..];
+    }
+}
+
+/// The length of the tag `text` begins with, to the end of its closing
+/// mark; strings in it (`"…"`, `'…'`, `` `…` ``) are skipped as Tera reads
+/// them, without escapes. `None` if it is not closed.
+fn tag_len(text: &str) -> Option<usize> {
+    let close = match &text[..2] {
+        "{{" => "}}",
+        "{%" => "%}",
+        _ => return text[2..].find("#}").map(|end| end + 4),
+    };
+    let mut quote = None;
+    for (i, c) in text.char_indices().skip(2) {
+        match quote {
+            Some(q) if c == q => quote = None,
+            None if matches!(c, '"' | '\'' | '`') => quote = Some(c),
+            None if text[i..].starts_with(close) => return Some(i + 2),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The first tag longer than [`TEMPLATE_TAG_BYTES`], as (byte offset, length).
@@ -385,6 +483,63 @@ mod tests {
         let err = context().render("{{ player ", "p", 4, None).unwrap_err();
         assert_eq!(err.line, 4);
         assert!(err.message.contains("Failed to parse"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_template_of_the_tags_alone_renders_as_the_whole_text() {
+        let c = context();
+        let whole = |text: &str| {
+            c.render_whole(text, &Diagnostic::new("p", 1, ""))
+                .map_err(|d| d.message)
+        };
+        for text in [
+            "Each {{ player }} waits {{ enact_quorum_hours }} hours.\n\nAnd } or }} or %} alone.",
+            "{{ player }}",
+            "{% if enact_quorum_hours > 6 %}{{ player | upper }} won{% elif player %}x{% else %}no{% endif %}!",
+            "a {{ player ~ \"}}\" ~ '%}' }} b {# a {{ note }} #} c",
+            "{{ [player, \"x\"] | join(sep=\", \") }} and {{ player | default(value=`}}`) }}",
+            "Ünïcode 🜂 {{ player | title }} — done",
+        ] {
+            let (template, runs) = tags_only(text).expect(text);
+            assert!(
+                runs.iter().all(|run| !run.contains("{{")),
+                "{text}: {runs:?}"
+            );
+            assert_eq!(
+                template.matches(RUN).count(),
+                runs.len(),
+                "{text}: {template}"
+            );
+            assert_eq!(c.render_tags(text), Some(whole(text).unwrap()), "{text}");
+        }
+        // What the tags alone would change, or cannot tell, is rendered whole.
+        for text in [
+            "{% raw %}{{ player }}{% endraw %}",
+            "a  {{- player -}}  b",
+            "{% if true -%}  x {%- endif %}",
+            "open {{ player",
+            "a {# never closed",
+        ] {
+            assert_eq!(tags_only(text), None, "{text}");
+        }
+        // A parameter named as the runs are is not shadowed by them.
+        let terms = BTreeMap::from([(format!("{RUN}0"), "mine".to_string())]);
+        let odd = TextContext::new(&terms, &BTreeMap::new());
+        assert_eq!(odd.render_tags("a {{ __gitnomic_run_0 }}"), None);
+        assert_eq!(
+            odd.render("a {{ __gitnomic_run_0 }}", "p", 1, None),
+            Ok("a mine".to_string())
+        );
+        // A template that does not render whole does not render from its
+        // tags either: its error is the whole text's.
+        for text in [
+            "{{ player | nope }} x",
+            "x {{ missing }}",
+            "{% for a in b %}{% endfor %}",
+        ] {
+            assert_eq!(c.render_tags(text), None, "{text}");
+            assert!(whole(text).is_err(), "{text}");
+        }
     }
 
     #[test]
