@@ -878,7 +878,7 @@ fn a_players_years_have_pages_and_a_new_record_changes_its_own_year_only() {
     );
     let old = main_of(&first.files, "players/quillon/2005.html");
     assert!(!old.contains("Later matter 9"), "{old}");
-    assert!(old.contains("Quillon, 2005"), "{old}");
+    assert!(old.contains("<bdi>Quillon</bdi>, 2005"), "{old}");
     // A player of one year has no pages of years.
     assert!(!first.files.keys().any(|p| p.starts_with("players/ada/20")));
     // Two pagers on one page are two landmarks: each has its own name.

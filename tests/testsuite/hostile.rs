@@ -554,3 +554,81 @@ fn a_pending_proposal_that_conflicts_with_main_says_so_before_the_vote() {
         "{status}"
     );
 }
+
+/// The pages in `public` where `mark` (a reordering character in a title
+/// or a name) is in text not isolated from what follows it: every such
+/// text is the whole of a link or a `<bdi>` (links isolate their text,
+/// see `a_link_isolates_its_text`), or the page's `<title>` isolates it
+/// with U+2068…U+2069 (written as character references). Marks inside a tag (an attribute) are left out.
+fn unisolated(public: &std::path::Path, mark: char) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in walkdir::WalkDir::new(public) {
+        let entry = entry.unwrap();
+        if entry.path().extension().is_none_or(|e| e != "html") {
+            continue;
+        }
+        let html = std::fs::read_to_string(entry.path()).unwrap();
+        for (at, _) in html.match_indices(mark) {
+            let before = &html[..at];
+            let (open, close) = (before.rfind('<'), before.rfind('>'));
+            let Some(open) = open.filter(|&o| close.is_some_and(|c| c > o)) else {
+                continue;
+            };
+            let end = close.unwrap_or_default();
+            let tag = &html[open..=end];
+            let isolated = tag.starts_with("<a ")
+                || tag == "<bdi>"
+                || (tag == "<title>" && html[end + 1..].starts_with("&#x2068;"));
+            if !isolated {
+                let page = entry.path().strip_prefix(public).unwrap().display();
+                let from = before.char_indices().rev().nth(80).map_or(0, |(i, _)| i);
+                found.push(format!("{page}: …{}", &html[from..at + 12]));
+            }
+        }
+    }
+    found
+}
+
+/// A title or a name may carry U+202E, which shows what follows it
+/// backwards to the end of its paragraph: in an archive's row, the
+/// matter's status and author; on the pending page, why it cannot stand.
+/// Each is shown isolated, on every page, open and resolved.
+#[test]
+fn a_title_that_reorders_text_reorders_only_itself() {
+    let game = GameTest::committed();
+    let title = "Fair \u{202e}sdrawkcab <b>x</b>";
+    let opened = game.open("2030-01-01T00:00:00Z", "ada-tinkers", "cfj", title, None);
+    let n = number(&opened.stdout);
+    game.open("2030-01-01T00:00:00Z", "stranger", "cfj", title, None);
+    for voter in ["boris-b", "cleo-c", "dmitri-d"] {
+        game.at(
+            "2030-01-01T00:05:00Z",
+            &["play", "comment", &n, "FOR", "--as", voter],
+        );
+    }
+    let public = game.path("public");
+    game.at("2030-01-01T00:06:00Z", &["build"]);
+    let pending = std::fs::read_to_string(public.join("pending/index.html")).unwrap();
+    assert!(pending.matches('\u{202e}').count() >= 2, "{pending}");
+    assert_eq!(unisolated(&public, '\u{202e}'), Vec::<String>::new());
+    game.at("2030-01-01T13:00:00Z", &["resolve"]);
+    game.at("2030-01-01T13:01:00Z", &["build"]);
+    let matter = std::fs::read_to_string(public.join(format!("matters/{n}.html"))).unwrap();
+    assert!(matter.contains("sdrawkcab"), "no page of #{n}");
+    assert_eq!(unisolated(&public, '\u{202e}'), Vec::<String>::new());
+}
+
+/// The theme's style sheet isolates a link's text, which is how most
+/// titles and names are shown.
+#[test]
+fn a_link_isolates_its_text() {
+    let css = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("themes/default/static/style.css"),
+    )
+    .unwrap();
+    let rule = css
+        .lines()
+        .find(|l| l.starts_with("a {"))
+        .expect("a rule for links");
+    assert!(rule.contains("unicode-bidi: isolate"), "{rule}");
+}
