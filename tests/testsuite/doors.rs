@@ -88,8 +88,9 @@ fn a_dov_within_its_authors_cooldown_is_refused_by_every_door() {
     let pending = game.read("public/pending/index.html");
     assert!(
         pending.contains("<h2>Not matters</h2>")
-            && pending
-                .contains("DoV #2 “A matter”: it cannot be a DoV: Dmitri&#39;s last DoV failed"),
+            && pending.contains(
+                "DoV #2 “<bdi>A matter</bdi>”: it cannot be a DoV: Dmitri&#39;s last DoV failed"
+            ),
         "{pending}"
     );
     let run = game.at("2030-01-02T22:00:00Z", &["resolve"]);
@@ -903,7 +904,7 @@ fn a_pull_request_from_the_forges_editor_is_the_proposal_the_rules_say_at_every_
     game.at("2030-01-01T13:00:00Z", &["build"]);
     let pending = game.read("public/pending/index.html");
     assert!(
-        pending.contains(&format!("Proposal #{n}: Update springs.md")),
+        pending.contains(&format!("Proposal #{n}: <bdi>Update springs.md</bdi>")),
         "{pending}"
     );
     let resolve = game.at("2030-01-01T13:00:00Z", &["resolve"]);
