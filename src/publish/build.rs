@@ -114,8 +114,7 @@ pub fn build(
 ) -> anyhow::Result<Built> {
     let build = Build::new(args);
     let earlier = kept.as_deref_mut().map(std::mem::take).unwrap_or_default();
-    let mut read = build.read(earlier)?;
-    let timeline = build.history();
+    let (mut read, timeline) = build.read(earlier)?;
     let pending = live(&read.game, &|message| build.say(message))?;
     let made = build.render(&read, &timeline, &pending)?;
     let broken = build.check_links(&made.rendered)?;
@@ -219,10 +218,10 @@ impl<'a> Build<'a> {
     }
 
     /// Reads the game, the previous build's digests (checked against the
-    /// output) and the theme at once: none needs the others. What an
-    /// earlier build in this process kept spares reading its caches and
-    /// parsing the templates again.
-    fn read(&self, earlier: Kept) -> anyhow::Result<Read> {
+    /// output), the theme and the git history at once: none needs the
+    /// others. What an earlier build in this process kept spares reading
+    /// its caches and parsing the templates again.
+    fn read(&self, earlier: Kept) -> anyhow::Result<(Read, Timeline)> {
         let Kept {
             cache: kept_cache,
             records: kept_records,
@@ -230,8 +229,9 @@ impl<'a> Build<'a> {
             listed,
         } = earlier;
         let (args, out) = (self.args, &self.out);
-        let ((game, seen, records_changed), (previous, written), (theme, overrides)) =
+        let ((game, seen, records_changed), (previous, written), (theme, overrides), timeline) =
             std::thread::scope(|scope| {
+                let history = scope.spawn(|| self.history());
                 let previous = scope.spawn(|| {
                     let identity = caches::identity(&self.program, out);
                     if kept_cache.identity == identity {
@@ -258,13 +258,13 @@ impl<'a> Build<'a> {
                     &|message| self.say(message),
                 );
                 let (previous, theme) = (joined(previous), joined(theme));
-                anyhow::Ok((game?, previous, theme?))
+                anyhow::Ok((game?, previous, theme?, joined(history)))
             })?;
         let mut previous = previous;
         if args.full {
             previous.files.clear();
         }
-        Ok(Read {
+        let read = Read {
             game,
             seen,
             records_changed,
@@ -272,7 +272,8 @@ impl<'a> Build<'a> {
             written,
             theme,
             overrides,
-        })
+        };
+        Ok((read, timeline))
     }
 
     /// The git history of the revision built, unless told to skip it.

@@ -256,10 +256,12 @@ pub(crate) fn newest_first(records: &[Record]) -> Vec<usize> {
 
 /// Renders the home page, plain pages, the archive, matters and
 /// dynasties, from `rows` (see [`rows`]) and `newest` (see
-/// [`newest_first`]), which the players' pages share.
-pub(crate) fn render(
+/// [`newest_first`]), which the players' pages share. `history` gives
+/// the revisions' diffs, which only the matters' pages need: another
+/// thread may still be making them.
+pub(crate) fn render<'h>(
     cx: &Context,
-    history: &super::revisions::History,
+    history: &(dyn Fn() -> &'h super::revisions::History + Sync),
     (rows, newest): (&[MatterRow], &[usize]),
     site: &mut Site,
     progress: &(dyn Fn(&str) + Sync),
@@ -267,7 +269,7 @@ pub(crate) fn render(
     home(cx, rows, newest, site)?;
     listings(cx, rows, newest, site)?;
     progress("  the pages of the matters");
-    site.extend(matters(cx, history)?.into_iter().flatten());
+    site.extend(matters(cx, history())?.into_iter().flatten());
     progress("  the dynasties' pages");
     site.extend(dynasties(cx, rows, newest)?);
     Ok(())

@@ -367,7 +367,12 @@ pub fn render_emitting(
     emit: &Emit<'_>,
 ) -> Result<Rendered, SiteError> {
     let cx = context::Context::new(input, theme, previous, emit);
-    let history = revisions::History::new(&cx);
+    // Every revision's diff, made by the rules' half while the archive's
+    // lists its rows; the archive waits for it only at the matters' pages.
+    // Asked for outside any parallel loop, so no thread that makes it
+    // waits on itself.
+    let history = std::sync::OnceLock::new();
+    let history = || history.get_or_init(|| revisions::History::new(&cx));
     progress(&format!(
         "rendering the ruleset, the tracker, the history ({} ruleset revisions) and statistics",
         input.timeline.revisions.len()
@@ -380,10 +385,11 @@ pub fn render_emitting(
     let (rules, archive) = rayon::join(
         || -> Result<Site, SiteError> {
             let mut site = Site::new();
+            let history = history();
             rules::render(&cx, &mut site)?;
             tracker::render(&cx, &mut site)?;
             log::render(&cx, &mut site)?;
-            revisions::render(&cx, &history, &mut site)?;
+            revisions::render(&cx, history, &mut site)?;
             stats::render(&cx, &mut site)?;
             Ok(site)
         },
