@@ -7,6 +7,7 @@ pub mod timeline;
 pub mod weblinks;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::engine::{ParamError, Params};
 use crate::error::{Diagnostic, Diagnostics};
@@ -14,7 +15,7 @@ use crate::game::content::{Page, parse_pages};
 use crate::gamestate::{self, GameState};
 use crate::record::{Record, parse_records};
 use crate::ruleset::Ruleset;
-use crate::ruleset::template::TextContext;
+use crate::ruleset::template::{RenderMemo, TextContext};
 use crate::source::SourceFile;
 
 /// Whether `branch` is a branch name the workflows can name unquoted.
@@ -119,13 +120,31 @@ impl Game {
         Game::check_with(files, Vec::new())
     }
 
+    /// [`Game::check`], taking the rule texts that checks before it
+    /// rendered in the same context from `memo`, and leaving there those
+    /// it renders: for the many states of a game's history.
+    pub fn check_remembering(files: &[SourceFile], memo: &Arc<RenderMemo>) -> Game {
+        Game::check_each(files, Vec::new(), Some(memo))
+    }
+
     /// [`Game::check`] of `files` and of `parsed`, records already parsed
     /// from files that are not among `files` (a rebuild's unchanged ones).
     pub fn check_with(files: &[SourceFile], parsed: Vec<Record>) -> Game {
+        Game::check_each(files, parsed, None)
+    }
+
+    /// [`Game::check_with`], with a memo of rendered rule texts if given.
+    fn check_each(
+        files: &[SourceFile],
+        parsed: Vec<Record>,
+        memo: Option<&Arc<RenderMemo>>,
+    ) -> Game {
         // Tens of thousands of records are sorted (and any new ones
         // parsed) while the rules and the state are checked.
-        let ((records, record_problems), mut game) =
-            rayon::join(|| parse_records(files, parsed), || Game::check_rest(files));
+        let ((records, record_problems), mut game) = rayon::join(
+            || parse_records(files, parsed),
+            || Game::check_rest(files, memo),
+        );
         game.problems.extend(record_problems);
         game.records = records;
         game.problems = relabel(game.problems, &game.source, &game.ruleset);
@@ -134,13 +153,16 @@ impl Game {
 
     /// Everything of [`Game::check_with`] but the records, and the
     /// problems not yet relabelled.
-    fn check_rest(files: &[SourceFile]) -> Game {
+    fn check_rest(files: &[SourceFile], memo: Option<&Arc<RenderMemo>>) -> Game {
         let (source, mut problems) = Ruleset::parse(files);
         let (state, found) = gamestate::parse(files, &|id| source.get(id).is_some());
         problems.extend(found);
         let ruleset = match &state {
             Some(state) => {
-                let context = TextContext::new(&state.terms.as_map(), &source.params);
+                let mut context = TextContext::new(&state.terms.as_map(), &source.params);
+                if let Some(memo) = memo {
+                    context = context.remembering(Arc::clone(memo));
+                }
                 let (rendered, found) = source.render(&context);
                 problems.extend(found);
                 rendered

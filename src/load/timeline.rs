@@ -62,6 +62,9 @@ pub fn read(repo: &Path, rev: &str) -> Result<(Timeline, TimelineStats), Timelin
     };
     let mut last: Option<(Option<&String>, Option<&String>)> = None;
     let mut log = StateLog::default();
+    // Each state's rules are mostly the state before's: their texts are
+    // rendered once.
+    let memo = Arc::default();
     for commit in &commits {
         let Some(rules) = commit.trees.get("rules") else {
             continue;
@@ -78,7 +81,7 @@ pub fn read(repo: &Path, rev: &str) -> Result<(Timeline, TimelineStats), Timelin
             files.extend(reader.files(state, "state/", &commit.id)?);
         }
         stats.parsed += 1;
-        let game = Game::check(&files);
+        let game = Game::check_remembering(&files, &memo);
         let time = Timestamp::from_unix(commit.time);
         let changed = timeline
             .revisions

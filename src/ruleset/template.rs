@@ -15,8 +15,10 @@
 //! (`range`, or `get_env`, which would print the resolver's token) is
 //! refused, with the file and line.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::error::Error as _;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::{Arc, Mutex};
 
 use super::{Param, Ruleset};
 use crate::bounds::TEMPLATE_TAG_BYTES;
@@ -40,7 +42,20 @@ const FILTERS: &[&str] = &[
 pub struct TextContext {
     names: BTreeSet<String>,
     context: tera::Context,
+    /// A digest of every name and its value: two contexts with the same
+    /// render any text alike.
+    fingerprint: u64,
+    /// Texts rendered before, shared with other contexts (see
+    /// [`TextContext::remembering`]).
+    memo: Option<Arc<RenderMemo>>,
 }
+
+/// Rule texts rendered, by the digest of the context they were rendered
+/// in and their text. A game's history has hundreds of states, each
+/// checked whole, whose rules are mostly those of the state before: each
+/// text with a tag is parsed by Tera once, not once a state.
+#[derive(Debug, Default)]
+pub struct RenderMemo(Mutex<HashMap<(u64, String), String>>);
 
 impl TextContext {
     /// A context of the game's terms (`player` → `Tinkerer`, …) and the
@@ -56,12 +71,55 @@ impl TextContext {
             context.insert(name.as_str(), &param.value);
             names.insert(name.clone());
         }
-        TextContext { names, context }
+        let mut digest = DefaultHasher::new();
+        context.clone().into_json().to_string().hash(&mut digest);
+        TextContext {
+            names,
+            context,
+            fingerprint: digest.finish(),
+            memo: None,
+        }
+    }
+
+    /// The same context, taking the texts it renders from `memo` when
+    /// rendered there before in a context with the same names and values,
+    /// and leaving there those it renders.
+    #[must_use]
+    pub fn remembering(mut self, memo: Arc<RenderMemo>) -> Self {
+        self.memo = Some(memo);
+        self
     }
 
     /// Renders one template. `path` and `line` locate `text` in its file
     /// for the error; `rule` names the rule it belongs to, if any.
     pub fn render(
+        &self,
+        text: &str,
+        path: &str,
+        line: usize,
+        rule: Option<&str>,
+    ) -> Result<String, Diagnostic> {
+        if !text.contains("{{") && !text.contains("{%") && !text.contains("{#") {
+            return Ok(text.to_string());
+        }
+        let Some(memo) = self.memo.as_deref() else {
+            return self.render_anew(text, path, line, rule);
+        };
+        // Only what rendered is kept: a problem names its own place.
+        let key = (self.fingerprint, text.to_string());
+        if let Some(done) = memo.0.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return Ok(done);
+        }
+        let rendered = self.render_anew(text, path, line, rule)?;
+        if let Ok(mut memo) = memo.0.lock() {
+            memo.insert(key, rendered.clone());
+        }
+        Ok(rendered)
+    }
+
+    /// [`TextContext::render`] of a text with a tag, not taken from the
+    /// memo.
+    fn render_anew(
         &self,
         text: &str,
         path: &str,
@@ -75,9 +133,6 @@ impl TextContext {
                 None => d,
             }
         };
-        if !text.contains("{{") && !text.contains("{%") && !text.contains("{#") {
-            return Ok(text.to_string());
-        }
         if let Some((offset, name)) = self.first_unknown_name(text) {
             let line = line + text[..offset].matches('\n').count();
             return Err(located(
@@ -540,6 +595,46 @@ mod tests {
             assert_eq!(c.render_tags(text), None, "{text}");
             assert!(whole(text).is_err(), "{text}");
         }
+    }
+
+    #[test]
+    fn a_memo_gives_a_text_back_only_to_a_context_with_the_same_values() {
+        let memo = Arc::new(RenderMemo::default());
+        let hours = |n: i64| {
+            let params = BTreeMap::from([(
+                "enact_quorum_hours".to_string(),
+                Param {
+                    value: toml::Value::Integer(n),
+                    rule: RuleId::parse("r").unwrap(),
+                    path: "rules/core/r.md".into(),
+                    line: 3,
+                },
+            )]);
+            TextContext::new(&BTreeMap::new(), &params).remembering(Arc::clone(&memo))
+        };
+        let text = "Wait {{ enact_quorum_hours }} hours.";
+        assert_eq!(
+            hours(12).render(text, "p", 1, None).unwrap(),
+            "Wait 12 hours."
+        );
+        assert_eq!(memo.0.lock().unwrap().len(), 1);
+        // Another context with the same values takes it from the memo.
+        assert_eq!(
+            hours(12).render(text, "p", 1, None).unwrap(),
+            "Wait 12 hours."
+        );
+        assert_eq!(memo.0.lock().unwrap().len(), 1);
+        // Another value renders anew.
+        assert_eq!(
+            hours(6).render(text, "p", 1, None).unwrap(),
+            "Wait 6 hours."
+        );
+        assert_eq!(memo.0.lock().unwrap().len(), 2);
+        // A problem is not kept: each place names its own line.
+        let bad = "x {{ enact_quorum_hours | nope }}";
+        assert_eq!(hours(6).render(bad, "a", 4, None).unwrap_err().line, 4);
+        assert_eq!(hours(6).render(bad, "b", 9, None).unwrap_err().line, 9);
+        assert_eq!(memo.0.lock().unwrap().len(), 2);
     }
 
     #[test]
