@@ -97,6 +97,8 @@ pub(crate) struct History {
     rendered: Vec<Vec<String>>,
     /// Revision index by the address of the matter that made it.
     by_matter: BTreeMap<String, usize>,
+    /// Each revision's cross-reference targets.
+    targets: Vec<Targets>,
 }
 
 impl History {
@@ -105,10 +107,12 @@ impl History {
         let revisions = &cx.input.timeline.revisions;
         let empty = crate::ruleset::Ruleset::default();
         let nothing = Targets::new(&empty);
-        let targets: Vec<Targets> = revisions
-            .par_iter()
-            .map(|rev| Targets::new(&rev.ruleset))
-            .collect();
+        // One after the other, each taking the glossary's pattern from the
+        // revision before when its terms are the same.
+        let mut targets: Vec<Targets> = Vec::with_capacity(revisions.len());
+        for rev in revisions {
+            targets.push(Targets::new_like(&rev.ruleset, targets.last()));
+        }
         let (diffs, rendered): (Vec<Vec<RuleDiff>>, Vec<Vec<String>>) = revisions
             .par_iter()
             .enumerate()
@@ -163,6 +167,7 @@ impl History {
             diffs,
             rendered,
             by_matter,
+            targets,
         }
     }
 
@@ -248,7 +253,10 @@ pub(crate) fn render(cx: &Context, history: &History, site: &mut Site) -> Result
     }
     let pages: Vec<Option<(String, String)>> = (0..revisions.len())
         .into_par_iter()
-        .map(|i| revision_page(cx, (&revisions[i], &views[i]), &diffs[i], &rendered[i]))
+        .map(|i| {
+            let revision = (&revisions[i], &views[i], &history.targets[i]);
+            revision_page(cx, revision, &diffs[i], &rendered[i])
+        })
         .collect::<Result<_, _>>()?;
     site.extend(pages.into_iter().flatten());
     rule_pages(cx, views, diffs, site)
@@ -256,7 +264,7 @@ pub(crate) fn render(cx: &Context, history: &History, site: &mut Site) -> Result
 
 fn revision_page(
     cx: &Context,
-    (rev, view): (&Revision, &RevisionView),
+    (rev, view, targets): (&Revision, &RevisionView, &Targets),
     changes: &[RuleDiff],
     rendered: &[String],
 ) -> Result<Option<(String, String)>, SiteError> {
@@ -273,7 +281,7 @@ fn revision_page(
     let last = cx.input.timeline.revisions.len();
     context.insert("next", &(rev.number < last).then_some(rev.number + 1));
     context.insert("diff", &entries(changes, rendered));
-    context.insert("sections", &section_views(&rev.ruleset, links));
+    context.insert("sections", &section_views(&rev.ruleset, targets, links));
     Ok(cx
         .render("revision.html", &path, context)?
         .map(|text| (path.clone(), text)))

@@ -129,9 +129,13 @@ pub(crate) fn term_anchors(rule: &Rule, anchors: &mut BTreeSet<String>) -> Vec<S
         .collect()
 }
 
-/// Every section of `ruleset` with its rules, as views.
-pub(crate) fn section_views(ruleset: &Ruleset, links: Links) -> Vec<SectionView> {
-    let targets = Targets::new(ruleset);
+/// Every section of `ruleset` with its rules, as views; `targets` are
+/// the ruleset's (see [`Targets::new`]).
+pub(crate) fn section_views(
+    ruleset: &Ruleset,
+    targets: &Targets,
+    links: Links,
+) -> Vec<SectionView> {
     ruleset
         .sections
         .iter()
@@ -139,12 +143,12 @@ pub(crate) fn section_views(ruleset: &Ruleset, links: Links) -> Vec<SectionView>
             kind: s.kind.to_string(),
             number: s.number,
             title: s.title.clone(),
-            intro: links.cache.to_html(&s.intro, &targets, links.prefix),
+            intro: links.cache.to_html(&s.intro, targets, links.prefix),
             rules: ruleset
                 .rules
                 .iter()
                 .filter(|r| r.section == s.kind)
-                .map(|r| rule_view(r, &targets, links))
+                .map(|r| rule_view(r, targets, links))
                 .collect(),
         })
         .collect()
@@ -159,7 +163,7 @@ pub(crate) fn render(cx: &Context, site: &mut Site) -> Result<(), SiteError> {
         root: "../",
         cache: &cx.html,
     };
-    let mut sections = section_views(ruleset, links);
+    let mut sections = section_views(ruleset, &Targets::new(ruleset), links);
     for s in &mut sections {
         for r in &mut s.rules {
             r.pending = super::pending::notes(cx.input.pending, &r.id, "../");

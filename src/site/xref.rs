@@ -47,6 +47,13 @@ pub(crate) struct Targets {
 impl Targets {
     /// The targets of `ruleset` (rendered, so titles read as players see them).
     pub(crate) fn new(ruleset: &Ruleset) -> Self {
+        Targets::new_like(ruleset, None)
+    }
+
+    /// [`Targets::new`], taking the glossary's pattern from `like` (the
+    /// targets of the revision before, say) when it has the same terms:
+    /// compiling it is most of the work, and a glossary seldom changes.
+    pub(crate) fn new_like(ruleset: &Ruleset, like: Option<&Targets>) -> Self {
         let mut by_title: BTreeMap<String, Option<String>> = BTreeMap::new();
         for rule in &ruleset.rules {
             by_title
@@ -66,15 +73,20 @@ impl Targets {
                 terms.entry(t.term.trim().to_string()).or_insert(anchor);
             }
         }
-        Targets::from_maps(by_number, by_title).with_terms(terms)
+        Targets::from_maps(by_number, by_title).with_terms(terms, like)
     }
 
     /// These targets, with glossary terms (as the glossary writes them)
     /// linking to their entries' anchors (as the ruleset's glossary makes
     /// them). A term links only where it is written as the glossary
     /// writes it, or in capitals: a defined "Matter" or "May" is the game's
-    /// word, "front matter" or "you may" is English.
-    pub(crate) fn with_terms(mut self, written: BTreeMap<String, String>) -> Self {
+    /// word, "front matter" or "you may" is English. The compiled pattern
+    /// is taken from `like` when it is the same.
+    pub(crate) fn with_terms(
+        mut self,
+        written: BTreeMap<String, String>,
+        like: Option<&Targets>,
+    ) -> Self {
         let mut words: Vec<String> = written
             .keys()
             .filter(|t| !t.is_empty())
@@ -95,7 +107,11 @@ impl Targets {
         // ASCII word boundaries: the regex engine's fastest, and terms are
         // words of the rules' language.
         let pattern = format!(r"(?-u:\b)(?:{})[sS]?(?-u:\b)", alternatives.join("|"));
-        let Ok(regex) = Regex::new(&pattern) else {
+        let same = like
+            .and_then(|t| t.terms.as_ref())
+            .filter(|(regex, _)| regex.as_str() == pattern);
+        let Some(regex) = same.map_or_else(|| Regex::new(&pattern).ok(), |(r, _)| Some(r.clone()))
+        else {
             return self;
         };
         let mut hasher = DefaultHasher::new();
@@ -321,7 +337,7 @@ mod tests {
     #[test]
     fn a_glossary_term_links_to_its_entry_at_its_first_use() {
         let terms = [("Spring".to_string(), "_term-keywords-spring".to_string())].into();
-        let targets = targets().with_terms(terms);
+        let targets = targets().with_terms(terms, None);
         let html = to_html(
             "Each Spring costs one. Springs wind. See [a Spring](#x) and Rule 1.2.",
             &targets,
@@ -339,6 +355,21 @@ mod tests {
         assert_eq!(
             lower,
             "<p>A spring, then a <a class=\"term\" href=\"#_term-keywords-spring\">SPRING</a>.</p>\n"
+        );
+    }
+
+    #[test]
+    fn a_pattern_taken_from_other_targets_is_taken_only_when_the_same() {
+        let spring = || [("Spring".to_string(), "_term-k-spring".to_string())].into();
+        let gear = [("Gear".to_string(), "_term-k-gear".to_string())].into();
+        let first = targets().with_terms(spring(), None);
+        let same = targets().with_terms(spring(), Some(&first));
+        let other = targets().with_terms(gear, Some(&first));
+        let text = "A Spring and a Gear.";
+        assert_eq!(to_html(text, &same, ""), to_html(text, &first, ""));
+        assert_eq!(
+            to_html(text, &other, ""),
+            "<p>A Spring and a <a class=\"term\" href=\"#_term-k-gear\">Gear</a>.</p>\n"
         );
     }
 
