@@ -67,6 +67,53 @@ fn the_history_gives_revisions_diffs_rule_histories_and_charts() {
     );
 }
 
+/// Each state of the history renders its rule texts with its own values:
+/// a text the states share is rendered once for those with the same
+/// values, never given to a state with others.
+#[test]
+fn each_revision_reads_its_own_parameters_and_terms() {
+    let game = GameTest::committed();
+    let cfj = "rules/core/calls-for-judgement.md";
+    let set = |from: &str, to: &str, message: &str| {
+        game.replace(cfj, from, to);
+        game.commit_all(message);
+    };
+    set(
+        "cfj_resolve_after_hours = 48",
+        "cfj_resolve_after_hours = 72",
+        "72 hours",
+    );
+    game.replace(
+        "state/game.toml",
+        "player = \"Tinkerer\"",
+        "player = \"Winder\"",
+    );
+    game.commit_all("Winders");
+    set(
+        "cfj_resolve_after_hours = 72",
+        "cfj_resolve_after_hours = 48",
+        "48 hours again",
+    );
+    let run = game.run(&["build"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for (revision, hours, term) in [
+        (1, 48, "Tinkerer"),
+        (2, 72, "Tinkerer"),
+        (3, 72, "Winder"),
+        (4, 48, "Winder"),
+    ] {
+        let text = page(&game, &format!("rulesets/{revision}.html"));
+        assert!(
+            text.contains(&format!("more than {hours} hours have passed")),
+            "revision {revision} does not say {hours} hours"
+        );
+        assert!(
+            text.contains(&format!("any {term} may raise a Call for Judgement")),
+            "revision {revision} does not say {term}"
+        );
+    }
+}
+
 #[test]
 fn import_history_reports_odd_rows_and_check_accepts_the_records() {
     let game = GameTest::bundled();
