@@ -6,16 +6,16 @@ pub mod content;
 pub mod timeline;
 pub mod weblinks;
 
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
 
 use crate::engine::{ParamError, Params};
 use crate::error::{Diagnostic, Diagnostics};
 use crate::game::content::{Page, parse_pages};
 use crate::gamestate::{self, GameState};
 use crate::record::{Record, parse_records};
-use crate::ruleset::Ruleset;
 use crate::ruleset::template::{RenderMemo, TextContext};
+use crate::ruleset::{RuleFile, Ruleset, parse_rule_file};
 use crate::source::SourceFile;
 
 /// Whether `branch` is a branch name the workflows can name unquoted.
@@ -57,6 +57,40 @@ pub struct Game {
     pub records: Vec<Record>,
     /// Every problem found, sorted by file and line.
     pub problems: Diagnostics,
+}
+
+/// What the checks of many states of one game share. A game's history has
+/// hundreds of states, each checked whole, whose rules are mostly those of
+/// the state before: each rule file is parsed, and each rule text with a
+/// tag rendered, once.
+#[derive(Debug, Default)]
+pub struct CheckMemo {
+    /// Rule texts rendered (see [`TextContext::remembering`]).
+    texts: Arc<RenderMemo>,
+    /// Rule files parsed, by path, then text.
+    rule_files: Mutex<HashMap<String, HashMap<String, ParsedRule>>>,
+}
+
+/// A rule file parsed, with its problems.
+type ParsedRule = (Option<RuleFile>, Diagnostics);
+
+impl CheckMemo {
+    /// [`parse_rule_file`] of `file`, or what it gave for the same path
+    /// and text before.
+    fn rule_file(&self, file: &SourceFile) -> ParsedRule {
+        let kept = |m: &HashMap<String, HashMap<String, ParsedRule>>| {
+            m.get(&file.path)?.get(&file.text).cloned()
+        };
+        if let Some(parsed) = self.rule_files.lock().ok().and_then(|m| kept(&m)) {
+            return parsed;
+        }
+        let parsed = parse_rule_file(file);
+        if let Ok(mut memo) = self.rule_files.lock() {
+            let texts = memo.entry(file.path.clone()).or_default();
+            texts.insert(file.text.clone(), parsed.clone());
+        }
+        parsed
+    }
 }
 
 impl Game {
@@ -120,10 +154,10 @@ impl Game {
         Game::check_with(files, Vec::new())
     }
 
-    /// [`Game::check`], taking the rule texts that checks before it
-    /// rendered in the same context from `memo`, and leaving there those
-    /// it renders: for the many states of a game's history.
-    pub fn check_remembering(files: &[SourceFile], memo: &Arc<RenderMemo>) -> Game {
+    /// [`Game::check`], taking from `memo` the rule files and texts that
+    /// checks before it parsed and rendered, and leaving there its own:
+    /// for the many states of a game's history.
+    pub fn check_remembering(files: &[SourceFile], memo: &CheckMemo) -> Game {
         Game::check_each(files, Vec::new(), Some(memo))
     }
 
@@ -134,11 +168,7 @@ impl Game {
     }
 
     /// [`Game::check_with`], with a memo of rendered rule texts if given.
-    fn check_each(
-        files: &[SourceFile],
-        parsed: Vec<Record>,
-        memo: Option<&Arc<RenderMemo>>,
-    ) -> Game {
+    fn check_each(files: &[SourceFile], parsed: Vec<Record>, memo: Option<&CheckMemo>) -> Game {
         // Tens of thousands of records are sorted (and any new ones
         // parsed) while the rules and the state are checked.
         let ((records, record_problems), mut game) = rayon::join(
@@ -153,15 +183,18 @@ impl Game {
 
     /// Everything of [`Game::check_with`] but the records, and the
     /// problems not yet relabelled.
-    fn check_rest(files: &[SourceFile], memo: Option<&Arc<RenderMemo>>) -> Game {
-        let (source, mut problems) = Ruleset::parse(files);
+    fn check_rest(files: &[SourceFile], memo: Option<&CheckMemo>) -> Game {
+        let (source, mut problems) = match memo {
+            Some(memo) => Ruleset::parse_with(files, &|file| memo.rule_file(file)),
+            None => Ruleset::parse(files),
+        };
         let (state, found) = gamestate::parse(files, &|id| source.get(id).is_some());
         problems.extend(found);
         let ruleset = match &state {
             Some(state) => {
                 let mut context = TextContext::new(&state.terms.as_map(), &source.params);
                 if let Some(memo) = memo {
-                    context = context.remembering(Arc::clone(memo));
+                    context = context.remembering(Arc::clone(&memo.texts));
                 }
                 let (rendered, found) = source.render(&context);
                 problems.extend(found);

@@ -11,9 +11,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::game::Game;
 use crate::game::is_game_file;
 use crate::game::timeline::{Revision, Sample, Timeline};
+use crate::game::{CheckMemo, Game};
 use crate::gamestate::set_value::{COLLECTIONS_FILE, VARIABLES_FILE};
 use crate::git::{GitError, Repo};
 use crate::record::changelog::{self, Change, Version};
@@ -64,7 +64,7 @@ pub fn read(repo: &Path, rev: &str) -> Result<(Timeline, TimelineStats), Timelin
     let mut log = StateLog::default();
     // Each state's rules are mostly the state before's: their texts are
     // rendered once.
-    let memo = Arc::default();
+    let memo = CheckMemo::default();
     for commit in &commits {
         let Some(rules) = commit.trees.get("rules") else {
             continue;

@@ -240,11 +240,21 @@ pub struct Ruleset {
     pub params: BTreeMap<String, Param>,
 }
 
+/// What parses a rule file: [`parse_rule_file`] or a memo of it.
+pub type ParseRule<'p> = dyn Fn(&SourceFile) -> (Option<RuleFile>, Diagnostics) + Sync + 'p;
+
 impl Ruleset {
     /// Parses the files under `rules/` (others are ignored) into a numbered
     /// ruleset, with every problem found. Rule files live directly in a
     /// section directory: `rules/<core|dynastic|appendix|glossary>/<name>.md`.
     pub fn parse(files: &[SourceFile]) -> (Ruleset, Diagnostics) {
+        Ruleset::parse_with(files, &parse_rule_file)
+    }
+
+    /// [`Ruleset::parse`], each rule file parsed by `parse_rule` (as
+    /// [`parse_rule_file`] does, or taken from the same file parsed
+    /// before).
+    pub fn parse_with(files: &[SourceFile], parse_rule: &ParseRule<'_>) -> (Ruleset, Diagnostics) {
         let mut problems = Diagnostics::new();
         // Problems inside a usable rule file, labelled once it is numbered.
         let mut in_rules: Vec<(RuleId, Diagnostics)> = Vec::new();
@@ -279,7 +289,7 @@ impl Ruleset {
                 problems.extend(found);
                 sections.insert(kind, section);
             } else {
-                let (rule, found) = parse_rule_file(file);
+                let (rule, found) = parse_rule(file);
                 match &rule {
                     Some(rule) => in_rules.push((rule.id.clone(), found)),
                     None => problems.extend(found),

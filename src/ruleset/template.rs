@@ -55,7 +55,7 @@ pub struct TextContext {
 /// checked whole, whose rules are mostly those of the state before: each
 /// text with a tag is parsed by Tera once, not once a state.
 #[derive(Debug, Default)]
-pub struct RenderMemo(Mutex<HashMap<(u64, String), String>>);
+pub struct RenderMemo(Mutex<HashMap<u64, HashMap<String, String>>>);
 
 impl TextContext {
     /// A context of the game's terms (`player` → `Tinkerer`, …) and the
@@ -106,13 +106,16 @@ impl TextContext {
             return self.render_anew(text, path, line, rule);
         };
         // Only what rendered is kept: a problem names its own place.
-        let key = (self.fingerprint, text.to_string());
-        if let Some(done) = memo.0.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        let done = |m: &HashMap<u64, HashMap<String, String>>| {
+            m.get(&self.fingerprint)?.get(text).cloned()
+        };
+        if let Some(done) = memo.0.lock().ok().and_then(|m| done(&m)) {
             return Ok(done);
         }
         let rendered = self.render_anew(text, path, line, rule)?;
         if let Ok(mut memo) = memo.0.lock() {
-            memo.insert(key, rendered.clone());
+            let texts = memo.entry(self.fingerprint).or_default();
+            texts.insert(text.to_string(), rendered.clone());
         }
         Ok(rendered)
     }
@@ -613,28 +616,36 @@ mod tests {
             TextContext::new(&BTreeMap::new(), &params).remembering(Arc::clone(&memo))
         };
         let text = "Wait {{ enact_quorum_hours }} hours.";
+        let kept = || {
+            memo.0
+                .lock()
+                .unwrap()
+                .values()
+                .map(HashMap::len)
+                .sum::<usize>()
+        };
         assert_eq!(
             hours(12).render(text, "p", 1, None).unwrap(),
             "Wait 12 hours."
         );
-        assert_eq!(memo.0.lock().unwrap().len(), 1);
+        assert_eq!(kept(), 1);
         // Another context with the same values takes it from the memo.
         assert_eq!(
             hours(12).render(text, "p", 1, None).unwrap(),
             "Wait 12 hours."
         );
-        assert_eq!(memo.0.lock().unwrap().len(), 1);
+        assert_eq!(kept(), 1);
         // Another value renders anew.
         assert_eq!(
             hours(6).render(text, "p", 1, None).unwrap(),
             "Wait 6 hours."
         );
-        assert_eq!(memo.0.lock().unwrap().len(), 2);
+        assert_eq!(kept(), 2);
         // A problem is not kept: each place names its own line.
         let bad = "x {{ enact_quorum_hours | nope }}";
         assert_eq!(hours(6).render(bad, "a", 4, None).unwrap_err().line, 4);
         assert_eq!(hours(6).render(bad, "b", 9, None).unwrap_err().line, 9);
-        assert_eq!(memo.0.lock().unwrap().len(), 2);
+        assert_eq!(kept(), 2);
     }
 
     #[test]
