@@ -17,7 +17,6 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::error::Error as _;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
 use super::{Param, Ruleset};
@@ -42,20 +41,20 @@ const FILTERS: &[&str] = &[
 pub struct TextContext {
     names: BTreeSet<String>,
     context: tera::Context,
-    /// A digest of every name and its value: two contexts with the same
+    /// Every name and its value, as JSON: two contexts with the same
     /// render any text alike.
-    fingerprint: u64,
+    fingerprint: String,
     /// Texts rendered before, shared with other contexts (see
     /// [`TextContext::remembering`]).
     memo: Option<Arc<RenderMemo>>,
 }
 
-/// Rule texts rendered, by the digest of the context they were rendered
-/// in and their text. A game's history has hundreds of states, each
+/// Rule texts rendered, by the context they were rendered in (its names
+/// and values) and their text. A game's history has hundreds of states, each
 /// checked whole, whose rules are mostly those of the state before: each
 /// text with a tag is parsed by Tera once, not once a state.
 #[derive(Debug, Default)]
-pub struct RenderMemo(Mutex<HashMap<u64, HashMap<String, String>>>);
+pub struct RenderMemo(Mutex<HashMap<String, HashMap<String, String>>>);
 
 impl TextContext {
     /// A context of the game's terms (`player` → `Tinkerer`, …) and the
@@ -71,12 +70,10 @@ impl TextContext {
             context.insert(name.as_str(), &param.value);
             names.insert(name.clone());
         }
-        let mut digest = DefaultHasher::new();
-        context.clone().into_json().to_string().hash(&mut digest);
         TextContext {
             names,
+            fingerprint: context.clone().into_json().to_string(),
             context,
-            fingerprint: digest.finish(),
             memo: None,
         }
     }
@@ -106,7 +103,7 @@ impl TextContext {
             return self.render_anew(text, path, line, rule);
         };
         // Only what rendered is kept: a problem names its own place.
-        let done = |m: &HashMap<u64, HashMap<String, String>>| {
+        let done = |m: &HashMap<String, HashMap<String, String>>| {
             m.get(&self.fingerprint)?.get(text).cloned()
         };
         if let Some(done) = memo.0.lock().ok().and_then(|m| done(&m)) {
@@ -114,7 +111,7 @@ impl TextContext {
         }
         let rendered = self.render_anew(text, path, line, rule)?;
         if let Ok(mut memo) = memo.0.lock() {
-            let texts = memo.entry(self.fingerprint).or_default();
+            let texts = memo.entry(self.fingerprint.clone()).or_default();
             texts.insert(text.to_string(), rendered.clone());
         }
         Ok(rendered)
@@ -192,8 +189,13 @@ impl TextContext {
     /// text between them a value printed as it is (see [`tags_only`]);
     /// `None` when that template does not render, or is not allowed.
     fn render_tags(&self, text: &str) -> Option<String> {
-        // A term or parameter of the runs' name would be shadowed by them.
-        if self.names.iter().any(|name| name.starts_with(RUN)) {
+        // A name of the runs' form, as a term or parameter or in the text
+        // itself, would see them; so would Tera's dump of the whole
+        // context.
+        let sees_runs = self.names.iter().any(|name| name.starts_with(RUN))
+            || text.contains(RUN)
+            || text.contains("__tera_context");
+        if sees_runs {
             return None;
         }
         let (template, runs) = tags_only(text)?;
@@ -587,6 +589,24 @@ mod tests {
         assert_eq!(
             odd.render("a {{ __gitnomic_run_0 }}", "p", 1, None),
             Ok("a mine".to_string())
+        );
+        // A text that names the runs, or dumps the context, sees them: it
+        // is rendered whole, as it would have been.
+        for text in [
+            "Hello{% if __gitnomic_run_0 %} and more{% endif %}",
+            "x {{ player ~ __gitnomic_run_0 }}",
+            "{% if __tera_context | length > 2 %}long{% endif %} x",
+        ] {
+            assert_eq!(c.render_tags(text), None, "{text}");
+        }
+        assert_eq!(
+            c.render(
+                "Hello{% if __gitnomic_run_0 %} and more{% endif %}",
+                "p",
+                1,
+                None
+            ),
+            Ok("Hello".to_string())
         );
         // A template that does not render whole does not render from its
         // tags either: its error is the whole text's.
