@@ -622,12 +622,12 @@ fn the_gamestate_log_is_on_the_tracker_and_player_pages_in_pages() {
     let log = &tracker[tracker.find("id=\"_log-h\"").expect("a log section")..];
     let round = log.find(">round<").expect("the proposal's change");
     let springs = log
-        .find("Ada&#39;s springs")
+        .find("\u{2068}Ada\u{2069}&#39;s springs")
         .expect("the action's change, in words");
     assert!(round < springs, "newest first: {log}");
     assert!(!log.contains("players.Ada.springs"), "no raw keys: {log}");
     assert!(
-        log.contains("<td role=\"cell\" data-label=\"Who\"><a href=\"../players/ada.html\">Ada</a></td><th scope=\"row\" role=\"rowheader\">Ada&#39;s springs</th><td role=\"cell\" class=\"was\" data-label=\"Was\">3</td><td role=\"cell\" class=\"now\" data-label=\"Now\">5</td><td role=\"cell\" data-label=\"From\">#2, comment 41, rolled DICE6 = 2</td>"),
+        log.contains("<td role=\"cell\" data-label=\"Who\"><a href=\"../players/ada.html\">Ada</a></td><th scope=\"row\" role=\"rowheader\">\u{2068}Ada\u{2069}&#39;s springs</th><td role=\"cell\" class=\"was\" data-label=\"Was\">3</td><td role=\"cell\" class=\"now\" data-label=\"Now\">5</td><td role=\"cell\" data-label=\"From\">#2, comment 41, rolled DICE6 = 2</td>"),
         "who, old → new, matter, comment, roll: {log}"
     );
     assert!(
@@ -635,7 +635,7 @@ fn the_gamestate_log_is_on_the_tracker_and_player_pages_in_pages() {
         "a proposal's change is its author's, and links its record: {log}"
     );
     let ada = main_of(&site, "players/ada.html");
-    assert!(ada.contains("Ada&#39;s springs"), "{ada}");
+    assert!(ada.contains("\u{2068}Ada\u{2069}&#39;s springs"), "{ada}");
 
     // 250 changes: three pages on the tracker, the later ones of their own.
     let text = |n: i64| format!("[players.Ada]\nsprings = {}\n", n % 10);
@@ -1096,13 +1096,16 @@ fn a_pending_card_shows_its_text_its_change_and_where_to_vote() {
         card.contains(r#"<a class="button" href="https://forge.invalid/pr/4">Vote on this</a>"#),
         "{card}"
     );
-    assert!(card.contains("<li>Ada&#39;s springs 5 → 7</li>"), "{card}");
+    assert!(
+        card.contains("<li>\u{2068}Ada\u{2069}&#39;s springs 5 → 7</li>"),
+        "{card}"
+    );
     assert!(
         card.contains("<del>one Spring</del>") && card.contains("<ins>two Springs</ins>"),
         "{card}"
     );
     assert!(
-        card.contains("<strong>Not voted yet:</strong> Cleo."),
+        card.contains("<strong>Not voted yet:</strong> <bdi>Cleo</bdi>."),
         "{card}"
     );
     assert!(

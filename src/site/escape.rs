@@ -1,8 +1,25 @@
 //! The site's one HTML escape, for text and for attributes in either
 //! quotes, in pages, feeds and charts alike: `&`, `<`, `>`, `"` and `'`
-//! become entities and nothing else changes. Tera's default also escapes
-//! `/`, which every relative link would then carry as `&#x2F;`: correct,
-//! but ugly and larger.
+//! become entities, a U+2069 that closes no isolate the text opened is
+//! dropped, and nothing else changes. Tera's default also escapes `/`,
+//! which every relative link would then carry as `&#x2F;`: correct, but
+//! ugly and larger.
+//!
+//! The theme isolates each title and name (in a link, a `<bdi>`, or
+//! between U+2068 and U+2069), so that a mark that shows text backwards
+//! (U+202E) turns only that title around. A title's own U+2069 would end
+//! the isolate early and let its U+202E turn the rest of the line around.
+
+/// `name` (a player's, say) to be put in a sentence, between U+2068 and
+/// U+2069, less any such mark of its own: a mark in it that shows text
+/// backwards turns only the name around, not the sentence.
+pub(crate) fn isolated(name: &str) -> String {
+    let name: String = name
+        .chars()
+        .filter(|c| !('\u{2066}'..='\u{2069}').contains(c))
+        .collect();
+    format!("\u{2068}{name}\u{2069}")
+}
 
 /// `text` escaped.
 pub(crate) fn escape(text: &str) -> String {
@@ -15,20 +32,37 @@ pub(crate) fn escape(text: &str) -> String {
 /// calls this for every value a template prints): what lies between
 /// special bytes is copied in runs, not a character at a time.
 pub(crate) fn escape_into(out: &mut String, text: &str) {
+    let bytes = text.as_bytes();
     let mut run = 0;
-    for (i, byte) in text.bytes().enumerate() {
-        let entity = match byte {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'"' => "&quot;",
-            b'\'' => "&#39;",
+    // How many isolates the text has opened and not closed.
+    let mut open = 0_usize;
+    for (i, &byte) in bytes.iter().enumerate() {
+        let (entity, len) = match byte {
+            b'&' => ("&amp;", 1),
+            b'<' => ("&lt;", 1),
+            b'>' => ("&gt;", 1),
+            b'"' => ("&quot;", 1),
+            b'\'' => ("&#39;", 1),
+            // U+2066 to U+2068 open an isolate, U+2069 closes one: E2 81
+            // A6 to A9 in UTF-8.
+            0xE2 => match bytes.get(i + 1..i + 3) {
+                Some([0x81, 0xA6..=0xA8]) => {
+                    open += 1;
+                    continue;
+                }
+                Some([0x81, 0xA9]) if open > 0 => {
+                    open -= 1;
+                    continue;
+                }
+                Some([0x81, 0xA9]) => ("", 3),
+                _ => continue,
+            },
             _ => continue,
         };
-        // The special bytes are ASCII: `i` is a character boundary.
+        // The special bytes begin a character: `i` is a boundary.
         out.push_str(&text[run..i]);
         out.push_str(entity);
-        run = i + 1;
+        run = i + len;
     }
     out.push_str(&text[run..]);
 }
@@ -48,6 +82,15 @@ mod tests {
             ),
             ("é&é<🜂>'\"", "é&amp;é&lt;🜂&gt;&#39;&quot;"),
             ("&&", "&amp;&amp;"),
+            // A U+2069 that closes nothing the text opened is dropped;
+            // the override after it stays, inside the page's isolate.
+            ("x\u{2069}\u{202e}y", "x\u{202e}y"),
+            ("\u{2068}a\u{2069}\u{2069}b", "\u{2068}a\u{2069}b"),
+            (
+                "\u{2066}\u{2067}\u{2069}\u{2069}\u{2069}<",
+                "\u{2066}\u{2067}\u{2069}\u{2069}&lt;",
+            ),
+            ("\u{2065}\u{206a}", "\u{2065}\u{206a}"),
         ] {
             assert_eq!(escape(text), escaped, "{text}");
         }

@@ -325,18 +325,22 @@ pub fn change_in_words(path: &str, from: &str, to: &str) -> String {
 
 /// A gamestate path in players' words: `Cleo's springs` for
 /// `players.Cleo.springs`, `round` for `globals.round`, `gadgets orrery's
-/// cogs` for `collections.gadgets.orrery.cogs`.
+/// cogs` for `collections.gadgets.orrery.cogs`. The player or the item is
+/// isolated (see [`super::escape::isolated`]).
 pub fn path_in_words(path: &str) -> String {
     if let Some(rest) = path.strip_prefix("players.") {
         match rest.rsplit_once('.') {
-            Some((player, var)) => format!("{player}'s {var}"),
+            Some((player, var)) => format!("{}'s {var}", super::escape::isolated(player)),
             None => rest.to_string(),
         }
     } else if let Some(rest) = path.strip_prefix("globals.") {
         rest.to_string()
     } else if let Some(rest) = path.strip_prefix("collections.") {
         match rest.rsplit_once('.') {
-            Some((item, field)) => format!("{}'s {field}", item.replacen('.', " ", 1)),
+            Some((item, field)) => {
+                let item = item.replacen('.', " ", 1);
+                format!("{}'s {field}", super::escape::isolated(&item))
+            }
             None => rest.to_string(),
         }
     } else {
@@ -461,7 +465,7 @@ mod tests {
                 "comment 12 by @boris-b: `ADD springs DICE6`, rolled DICE6 = 3: players.Boris.springs: 3 → 6",
                 &name
             ),
-            "comment 12 by Boris: ADD springs DICE6, rolled DICE6 = 3: Boris's springs 3 → 6"
+            "comment 12 by Boris: ADD springs DICE6, rolled DICE6 = 3: \u{2068}Boris\u{2069}'s springs 3 → 6"
         );
         assert_eq!(
             super::answer_in_words("mail a@b.c: globals.round: 1 → 2", &name),
@@ -474,12 +478,13 @@ mod tests {
     fn a_change_to_the_gamestate_reads_as_words() {
         assert_eq!(
             change_in_words("players.Cleo.springs", "1", "3"),
-            "Cleo's springs 1 → 3"
+            "\u{2068}Cleo\u{2069}'s springs 1 → 3",
+            "the name isolated from the words after it"
         );
         assert_eq!(change_in_words("globals.round", "2", "3"), "round 2 → 3");
         assert_eq!(
             change_in_words("collections.gadgets.orrery.cogs", "-", "4"),
-            "gadgets orrery's cogs - → 4"
+            "\u{2068}gadgets orrery\u{2069}'s cogs - → 4"
         );
     }
 
@@ -516,7 +521,7 @@ mod tests {
             ]
         };
         let change = proposed_change(&game("three", 1), &game("four", 3));
-        assert_eq!(change.state, ["Cleo's springs 1 → 3"]);
+        assert_eq!(change.state, ["\u{2068}Cleo\u{2069}'s springs 1 → 3"]);
         assert_eq!(change.rules.len(), 1, "{change:?}");
         let rule = &change.rules[0];
         assert_eq!(rule.id, "gadgets");

@@ -98,12 +98,18 @@ pub fn step_chart(labels: Labels, series: &[Series]) -> String {
     };
     let ticks = nice_ticks(v0, labels.y_max.unwrap_or(v1), labels.integers);
     let (lo, hi) = (ticks[0], ticks[ticks.len() - 1]);
-    let names: Vec<String> = series
+    // Each line's name, and its value now after it.
+    let values: Vec<String> = series
         .iter()
         .map(|s| match s.points.last() {
-            Some(&(_, v)) => format!("{} {}{}", s.name, trim_number(v), labels.unit),
-            None => s.name.clone(),
+            Some(&(_, v)) => format!(" {}{}", trim_number(v), labels.unit),
+            None => String::new(),
         })
+        .collect();
+    let names: Vec<String> = series
+        .iter()
+        .zip(&values)
+        .map(|(s, value)| format!("{}{value}", s.name))
         .collect();
     let legend_rows = legend_rows(names.iter().map(String::as_str));
     let height = TOP + PLOT_HEIGHT + AXIS + LEGEND_ROW * legend_rows.len() as f64;
@@ -130,7 +136,7 @@ pub fn step_chart(labels: Labels, series: &[Series]) -> String {
         let _ = write!(path, " H{:.1}", x(t1));
         let class = format!("s{} d{}", i % 8, (i / 8) % 3);
         let _ = write!(svg, "<path class=\"line {class}\" d=\"{path}\"><title>");
-        escape_into(&mut svg, &s.name);
+        name_into(&mut svg, &s.name);
         svg.push_str("</title></path>");
         if s.points.len() <= MARKED_POINTS {
             for &(t, v) in s.points.iter().filter(|p| p.0.unix() as f64 > t0) {
@@ -140,11 +146,11 @@ pub fn step_chart(labels: Labels, series: &[Series]) -> String {
                     x(t.unix() as f64),
                     y(v)
                 );
+                name_into(&mut svg, &s.name);
                 escape_into(
                     &mut svg,
                     &format!(
-                        "{}: {}{} from {}",
-                        s.name,
+                        ": {}{} from {}",
                         trim_number(v),
                         labels.unit,
                         t.to_datetime().format("%Y-%m-%d")
@@ -154,7 +160,12 @@ pub fn step_chart(labels: Labels, series: &[Series]) -> String {
             }
         }
     }
-    legend(&mut svg, &legend_rows, TOP + PLOT_HEIGHT + AXIS);
+    let parts: Vec<(&str, &str)> = series
+        .iter()
+        .zip(&values)
+        .map(|(s, value)| (s.name.as_str(), value.as_str()))
+        .collect();
+    legend(&mut svg, &legend_rows, &parts, TOP + PLOT_HEIGHT + AXIS);
     svg.push_str("</svg>");
     svg
 }
@@ -359,11 +370,23 @@ fn legend_width(name: &str) -> f64 {
     32.0 + 12.5 * name.chars().count() as f64
 }
 
-fn legend(svg: &mut String, rows: &[Vec<(usize, &str)>], top: f64) {
+/// A series' name (a player's, say), escaped and isolated between U+2068
+/// and U+2069, so that a mark in it that shows text backwards turns only
+/// the name around, not the value after it.
+fn name_into(svg: &mut String, name: &str) {
+    svg.push_str("&#x2068;");
+    escape_into(svg, name);
+    svg.push_str("&#x2069;");
+}
+
+/// The legend: `rows` of (series, label) as [`legend_rows`] laid them
+/// out, each written from its series' `parts`: the name, isolated, then
+/// its value.
+fn legend(svg: &mut String, rows: &[Vec<(usize, &str)>], parts: &[(&str, &str)], top: f64) {
     for (r, row) in rows.iter().enumerate() {
         let y = top + LEGEND_ROW * r as f64 + 12.0;
         let mut x = LEFT;
-        for &(i, name) in row {
+        for &(i, label) in row {
             let _ = write!(
                 svg,
                 "<rect class=\"s{}\" x=\"{x:.1}\" y=\"{:.1}\" width=\"12\" height=\"4\"/><text x=\"{:.1}\" y=\"{y:.1}\">",
@@ -371,9 +394,11 @@ fn legend(svg: &mut String, rows: &[Vec<(usize, &str)>], top: f64) {
                 y - 6.0,
                 x + 16.0
             );
-            escape_into(svg, name);
+            let (name, value) = parts[i];
+            name_into(svg, name);
+            escape_into(svg, value);
             svg.push_str("</text>");
-            x += legend_width(name);
+            x += legend_width(label);
         }
     }
 }
@@ -497,7 +522,7 @@ mod tests {
         // Ada starts at the left edge at 0 (the bottom), steps up to 10 (the top).
         // Each line sits 1.25 px off its value, the two 2.5 px apart.
         assert!(
-            svg.contains("<path class=\"line s0 d0\" d=\"M48.0 232.8 H611.1 V32.8 H628.0\"><title>Ada &lt;3</title>"),
+            svg.contains("<path class=\"line s0 d0\" d=\"M48.0 232.8 H611.1 V32.8 H628.0\"><title>&#x2068;Ada &lt;3&#x2069;</title>"),
             "{svg}"
         );
         assert!(
@@ -506,7 +531,7 @@ mod tests {
         );
         assert_eq!(svg.matches("<path").count(), 2);
         assert!(
-            svg.contains("<title>Ada &lt;3: 10 from 2030-03-18</title></circle>"),
+            svg.contains("<title>&#x2068;Ada &lt;3&#x2069;: 10 from 2030-03-18</title></circle>"),
             "{svg}"
         );
         assert_eq!(
@@ -515,7 +540,8 @@ mod tests {
             "a dot at every change, none at the values the chart starts with"
         );
         assert!(
-            svg.contains(">Ada &lt;3 10</text>") && svg.contains(">Boris 5</text>"),
+            svg.contains(">&#x2068;Ada &lt;3&#x2069; 10</text>")
+                && svg.contains(">&#x2068;Boris&#x2069; 5</text>"),
             "the legend gives each line's value now: {svg}"
         );
         assert!(svg.contains("<text class=\"title\" x=\"0\" y=\"16\">springs</text>"));

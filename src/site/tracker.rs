@@ -390,7 +390,8 @@ mod tests {
         // Two changes, two dots; the values the chart starts with get none.
         assert_eq!(svg.matches("<circle").count(), 2, "{svg}");
         assert!(
-            svg.contains(">Ada 6</text>") && svg.contains(">Boris 5</text>"),
+            svg.contains(">&#x2068;Ada&#x2069; 6</text>")
+                && svg.contains(">&#x2068;Boris&#x2069; 5</text>"),
             "{svg}"
         );
         // The axis starts a little before day 10, not on day 0: the first

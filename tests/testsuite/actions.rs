@@ -133,19 +133,19 @@ fn commands_are_applied_once_in_order_as_one_commit() {
     let tracker = game.read("public/tracker/index.html");
     assert!(
         tracker.contains(
-            "role=\"rowheader\">Boris&#39;s springs</th><td role=\"cell\" class=\"was\" data-label=\"Was\">3</td><td role=\"cell\" class=\"now\" data-label=\"Now\">5</td><td role=\"cell\" data-label=\"From\">#1, comment 1</td>"
+            "role=\"rowheader\">\u{2068}Boris\u{2069}&#39;s springs</th><td role=\"cell\" class=\"was\" data-label=\"Was\">3</td><td role=\"cell\" class=\"now\" data-label=\"Now\">5</td><td role=\"cell\" data-label=\"From\">#1, comment 1</td>"
         ),
         "{tracker}"
     );
     assert!(
         tracker.contains(
-            "role=\"rowheader\">Ada&#39;s springs</th><td role=\"cell\" class=\"was\" data-label=\"Was\">4</td>"
+            "role=\"rowheader\">\u{2068}Ada\u{2069}&#39;s springs</th><td role=\"cell\" class=\"was\" data-label=\"Was\">4</td>"
         ) && tracker.contains(", comment 2, rolled DICE6 = "),
         "{tracker}"
     );
     let boris = game.read("public/players/boris.html");
     assert!(
-        boris.contains("role=\"rowheader\">Boris&#39;s cogs</th><td role=\"cell\" class=\"was\" data-label=\"Was\">5</td><td role=\"cell\" class=\"now\" data-label=\"Now\">3</td>"),
+        boris.contains("role=\"rowheader\">\u{2068}Boris\u{2069}&#39;s cogs</th><td role=\"cell\" class=\"was\" data-label=\"Was\">5</td><td role=\"cell\" class=\"now\" data-label=\"Now\">3</td>"),
         "{boris}"
     );
     assert!(!boris.contains("rowheader\">round</th>"), "{boris}");

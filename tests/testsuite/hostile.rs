@@ -576,9 +576,15 @@ fn unisolated(public: &std::path::Path, mark: char) -> Vec<String> {
             };
             let end = close.unwrap_or_default();
             let tag = &html[open..=end];
-            let isolated = tag.starts_with("<a ")
-                || tag == "<bdi>"
-                || (tag == "<title>" && html[end + 1..].starts_with("&#x2068;"));
+            // Since the tag: a U+2068 not yet closed, as charts, the
+            // page's title (as a reference) and sentences naming a player
+            // write it.
+            let since = &html[end + 1..at];
+            let opened = since.rfind("&#x2068;").max(since.rfind('\u{2068}'));
+            let fsi = opened.is_some_and(|f| {
+                !since[f..].contains("&#x2069;") && !since[f..].contains('\u{2069}')
+            });
+            let isolated = tag.starts_with("<a ") || tag == "<bdi>" || fsi;
             if !isolated {
                 let page = entry.path().strip_prefix(public).unwrap().display();
                 let from = before.char_indices().rev().nth(80).map_or(0, |(i, _)| i);
@@ -596,7 +602,25 @@ fn unisolated(public: &std::path::Path, mark: char) -> Vec<String> {
 #[test]
 fn a_title_that_reorders_text_reorders_only_itself() {
     let game = GameTest::committed();
-    let title = "Fair \u{202e}sdrawkcab <b>x</b>";
+    // A player's name holds one too (Wren votes on nothing here: the
+    // pending page lists them as not voted yet).
+    let name = "Wren \u{202e}nerW";
+    for (file, from, to) in [
+        ("state/game.toml", "\"Wren\"", format!("\"{name}\"")),
+        ("state/roster.toml", "\"Wren\"", format!("\"{name}\"")),
+        ("state/collections.toml", "\"Wren\"", format!("\"{name}\"")),
+        (
+            "state/variables.toml",
+            "[players.Wren]",
+            format!("[players.\"{name}\"]"),
+        ),
+    ] {
+        let text = game.read(file).replace(from, &to);
+        game.write(file, &text);
+    }
+    game.commit_all("Wren's name reads both ways");
+    // A title's own U+2069 would close the isolate around it early.
+    let title = "Fair \u{2069}\u{202e}sdrawkcab <b>x</b>";
     let opened = game.open("2030-01-01T00:00:00Z", "ada-tinkers", "cfj", title, None);
     let n = number(&opened.stdout);
     game.open("2030-01-01T00:00:00Z", "stranger", "cfj", title, None);
@@ -616,6 +640,15 @@ fn a_title_that_reorders_text_reorders_only_itself() {
     let matter = std::fs::read_to_string(public.join(format!("matters/{n}.html"))).unwrap();
     assert!(matter.contains("sdrawkcab"), "no page of #{n}");
     assert_eq!(unisolated(&public, '\u{202e}'), Vec::<String>::new());
+    // The title's own U+2069, which closed nothing it opened, is gone.
+    assert!(matter.contains("Fair \u{202e}sdrawkcab"), "{matter}");
+    for page in walkdir::WalkDir::new(&public) {
+        let page = page.unwrap();
+        if page.file_type().is_file() && page.path().extension().is_some_and(|e| e == "html") {
+            let html = std::fs::read_to_string(page.path()).unwrap();
+            assert!(!html.contains("Fair \u{2069}"), "{}", page.path().display());
+        }
+    }
 }
 
 /// The theme's style sheet isolates a link's text, which is how most

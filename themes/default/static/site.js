@@ -270,7 +270,10 @@ function addMe() {
     const mine = open.filter(([, names]) => names.includes(name)).map(([n]) => n);
     const span = document.createElement("span");
     span.className = "me";
-    span.append("You: " + name + ". ");
+    // The name isolated: one that reorders text reorders only itself.
+    const who = document.createElement("bdi");
+    who.textContent = name;
+    span.append("You: ", who, ". ");
     if (mine.length) {
       span.append("Not voted yet: ");
       mine.forEach((n, i) => {
