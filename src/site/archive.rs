@@ -286,7 +286,7 @@ fn home(
         title: String,
         url: String,
     }
-    let targets = Targets::new(&cx.game.ruleset);
+    let targets = &cx.targets;
     let mut entries = Vec::new();
     for page in &cx.game.pages {
         let stem = page.path.rsplit('/').next().unwrap_or("page");
@@ -297,7 +297,7 @@ fn home(
         let path = url.clone();
         let mut context = cx.page(&path, &page.title, "")?;
         let prefix = format!("{}ruleset/index.html", super::context::root(&path));
-        context.insert("html", &xref::to_html(&page.body, &targets, &prefix));
+        context.insert("html", &xref::to_html(&page.body, targets, &prefix));
         if let Some(text) = cx.render("page.html", &path, context)? {
             site.insert(path.clone(), text);
         }
@@ -788,7 +788,7 @@ fn matters(
     cx: &Context,
     history: &super::revisions::History,
 ) -> Result<Vec<Option<(String, String)>>, SiteError> {
-    let targets = Targets::new(&cx.game.ruleset);
+    let targets = &cx.targets;
     // What each of this game's matters changed in the gamestate, in
     // words, from the log (an imported record's number is another
     // game's).
@@ -829,7 +829,7 @@ fn matters(
                 .json(state);
             let context = || {
                 let mut context = cx.page(&path, &r.title, "archive")?;
-                context.insert("m", &matter_view(cx, r, &targets, &path));
+                context.insert("m", &matter_view(cx, r, targets, &path));
                 context.insert("change", &change);
                 context.insert("state_changes", state);
                 Ok(context)

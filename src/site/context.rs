@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::cache::{Digest, RenderCache};
 use super::links::slug;
 use super::theme::Theme;
-use super::xref::HtmlCache;
+use super::xref::{HtmlCache, Targets};
 use super::{SiteError, SiteInput};
 use crate::game::Game;
 use crate::record::Record;
@@ -85,6 +85,9 @@ pub(crate) struct Context<'a> {
     pub(crate) slugs: BTreeMap<String, String>,
     /// Rendered rule text, shared by the ruleset, rule and revision pages.
     pub(crate) html: HtmlCache,
+    /// The game's ruleset's cross-reference targets, made once (their
+    /// glossary pattern is compiled) for every page that links into it.
+    pub(crate) targets: Targets,
     base: tera::Context,
     theme: &'a Theme,
     /// The rendered masthead by (depth, section): the same on thousands of
@@ -136,6 +139,7 @@ impl<'a> Context<'a> {
             game,
             slugs: slugs(names),
             html: HtmlCache::default(),
+            targets: Targets::new(&game.ruleset),
             shared: Digest::new()
                 .number(theme.digest())
                 .json(&base.clone().into_json())

@@ -414,10 +414,10 @@ pub(crate) fn notes(pending: &Pending, id: &str, root: &str) -> Vec<PendingNote>
 /// ([`super::body`]), rule references linked into the ruleset.
 pub(crate) fn linked(cx: &super::context::Context, path: &str) -> Pending {
     let url = |name: &str| cx.slugs.contains_key(name).then(|| cx.player_url(name));
-    let targets = super::xref::Targets::new(&cx.game.ruleset);
+    let targets = &cx.targets;
     let root = super::context::root(path);
     let links = super::body::BodyLinks {
-        targets: &targets,
+        targets,
         root: &root,
         forge: cx.input.forge.as_ref(),
     };

@@ -344,7 +344,7 @@ fn rule_pages(
         .map(|r| r.id.as_str())
         .chain(last_seen.keys().copied())
         .collect();
-    let targets = Targets::new(current);
+    let targets = &cx.targets;
     let pages: Vec<Option<(String, String)>> = ids
         .par_iter()
         .map(|id| {
@@ -356,7 +356,7 @@ fn rule_pages(
             };
             let rule = current
                 .get(id)
-                .map(|r| rule_view(r, &targets, links).with_pending(cx, "../"));
+                .map(|r| rule_view(r, targets, links).with_pending(cx, "../"));
             let title = rule.as_ref().map_or_else(
                 || titles.get(id).copied().unwrap_or(id).to_string(),
                 |r| format!("{} {}", r.number, r.title),

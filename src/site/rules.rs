@@ -163,7 +163,7 @@ pub(crate) fn render(cx: &Context, site: &mut Site) -> Result<(), SiteError> {
         root: "../",
         cache: &cx.html,
     };
-    let mut sections = section_views(ruleset, &Targets::new(ruleset), links);
+    let mut sections = section_views(ruleset, &cx.targets, links);
     for s in &mut sections {
         for r in &mut s.rules {
             r.pending = super::pending::notes(cx.input.pending, &r.id, "../");
