@@ -3,7 +3,7 @@
 //! The site is rendered in memory by [`crate::site`]; a `Build` is the
 //! build around it, in stages, each named for what it does: read (the
 //! game, with the records earlier builds parsed; the previous build's
-//! digests; the theme), history, pending, render (each file written as
+//! digests; the theme; the git history), pending, render (each file written as
 //! soon as it is rendered, while the rest renders), check links, write
 //! (the stale files removed, the digests kept)
 //! and keep (what the next build in this process can use). `gitnomic

@@ -369,8 +369,11 @@ pub fn render_emitting(
     let cx = context::Context::new(input, theme, previous, emit);
     // Every revision's diff, made by the rules' half while the archive's
     // lists its rows; the archive waits for it only at the matters' pages.
-    // Asked for outside any parallel loop, so no thread that makes it
-    // waits on itself.
+    // Only the two halves' own code asks for it, never a job of a
+    // parallel loop: the thread making it, which runs or steals only
+    // such jobs while it waits on its own, never picks up an asker and
+    // waits on itself. (The archive's half is the oldest job on the
+    // queue, so a thief takes it before any job the diffs make.)
     let history = std::sync::OnceLock::new();
     let history = || history.get_or_init(|| revisions::History::new(&cx));
     progress(&format!(
