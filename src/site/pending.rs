@@ -326,7 +326,8 @@ pub fn change_in_words(path: &str, from: &str, to: &str) -> String {
 /// A gamestate path in players' words: `Cleo's springs` for
 /// `players.Cleo.springs`, `round` for `globals.round`, `gadgets orrery's
 /// cogs` for `collections.gadgets.orrery.cogs`. The player or the item is
-/// isolated (see [`super::escape::isolated`]).
+/// isolated between U+2068 and U+2069, so that a mark in it that shows
+/// text backwards turns only the name around.
 pub fn path_in_words(path: &str) -> String {
     if let Some(rest) = path.strip_prefix("players.") {
         match rest.rsplit_once('.') {
