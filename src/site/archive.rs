@@ -629,15 +629,17 @@ fn kind_words(kind: crate::engine::MatterKind) -> &'static str {
 /// A sticky vote as its page says it: a VETO is the emperor's, an
 /// AGAINST that stuck is the author's own.
 fn sticky_view<'r>(r: &'r Record, v: &'r crate::record::RecordedVote) -> StickyView<'r> {
+    // The name isolated: one that shows text backwards turns only itself.
+    let who = super::escape::isolated(&v.player);
     let (what, by) = if v.vote == "VETO" {
-        ("Vetoed", format!("{} cast a VETO", v.player))
+        ("Vetoed", format!("{who} cast a VETO"))
     } else if v.player == r.author {
         (
             "Self-killed",
-            format!("its author, {}, voted {}", v.player, v.vote),
+            format!("its author, {who}, voted {}", v.vote),
         )
     } else {
-        ("Decided", format!("{} voted {}", v.player, v.vote))
+        ("Decided", format!("{who} voted {}", v.vote))
     };
     StickyView {
         what,
