@@ -167,7 +167,8 @@ impl Game {
         Game::check_each(files, parsed, None)
     }
 
-    /// [`Game::check_with`], with a memo of rendered rule texts if given.
+    /// [`Game::check_with`], with a memo of parsed rule files and rendered
+    /// rule texts if given.
     fn check_each(files: &[SourceFile], parsed: Vec<Record>, memo: Option<&CheckMemo>) -> Game {
         // Tens of thousands of records are sorted (and any new ones
         // parsed) while the rules and the state are checked.
