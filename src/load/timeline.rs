@@ -62,8 +62,8 @@ pub fn read(repo: &Path, rev: &str) -> Result<(Timeline, TimelineStats), Timelin
     };
     let mut last: Option<(Option<&String>, Option<&String>)> = None;
     let mut log = StateLog::default();
-    // Each state's rules are mostly the state before's: their texts are
-    // rendered once.
+    // Each state's rules are mostly the state before's: each rule file is
+    // parsed, and each text rendered, once.
     let memo = CheckMemo::default();
     for commit in &commits {
         let Some(rules) = commit.trees.get("rules") else {

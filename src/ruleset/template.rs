@@ -41,12 +41,11 @@ const FILTERS: &[&str] = &[
 pub struct TextContext {
     names: BTreeSet<String>,
     context: tera::Context,
-    /// Every name and its value, as JSON: two contexts with the same
-    /// render any text alike.
-    fingerprint: String,
     /// Texts rendered before, shared with other contexts (see
-    /// [`TextContext::remembering`]).
-    memo: Option<Arc<RenderMemo>>,
+    /// [`TextContext::remembering`]), and this context's key there: every
+    /// name and its value, as JSON, so two contexts with the same key
+    /// render any text alike.
+    memo: Option<(Arc<RenderMemo>, String)>,
 }
 
 /// Rule texts rendered, by the context they were rendered in (its names
@@ -72,7 +71,6 @@ impl TextContext {
         }
         TextContext {
             names,
-            fingerprint: context.clone().into_json().to_string(),
             context,
             memo: None,
         }
@@ -83,7 +81,8 @@ impl TextContext {
     /// and leaving there those it renders.
     #[must_use]
     pub fn remembering(mut self, memo: Arc<RenderMemo>) -> Self {
-        self.memo = Some(memo);
+        let key = self.context.clone().into_json().to_string();
+        self.memo = Some((memo, key));
         self
     }
 
@@ -99,19 +98,17 @@ impl TextContext {
         if !text.contains("{{") && !text.contains("{%") && !text.contains("{#") {
             return Ok(text.to_string());
         }
-        let Some(memo) = self.memo.as_deref() else {
+        let Some((memo, key)) = &self.memo else {
             return self.render_anew(text, path, line, rule);
         };
         // Only what rendered is kept: a problem names its own place.
-        let done = |m: &HashMap<String, HashMap<String, String>>| {
-            m.get(&self.fingerprint)?.get(text).cloned()
-        };
+        let done = |m: &HashMap<String, HashMap<String, String>>| m.get(key)?.get(text).cloned();
         if let Some(done) = memo.0.lock().ok().and_then(|m| done(&m)) {
             return Ok(done);
         }
         let rendered = self.render_anew(text, path, line, rule)?;
         if let Ok(mut memo) = memo.0.lock() {
-            let texts = memo.entry(self.fingerprint.clone()).or_default();
+            let texts = memo.entry(key.clone()).or_default();
             texts.insert(text.to_string(), rendered.clone());
         }
         Ok(rendered)
@@ -167,20 +164,7 @@ impl TextContext {
             message,
             ..at.clone()
         };
-        let mut tera = tera::Tera::default();
-        tera.autoescape_on(Vec::new());
-        tera.add_raw_template("text", text)
-            .map_err(|e| fail(describe(&e)))?;
-        let ast = &tera
-            .get_template("text")
-            .map_err(|e| fail(describe(&e)))?
-            .ast;
-        allowed(ast).map_err(|what| {
-            fail(format!(
-                "{what} is not allowed in rule text: it may use names, `{{% if %}}` and the filters {}",
-                FILTERS.join(", ")
-            ))
-        })?;
+        let tera = parsed(text).map_err(fail)?;
         tera.render("text", &self.context)
             .map_err(|e| fail(describe(&e)))
     }
@@ -199,10 +183,7 @@ impl TextContext {
             return None;
         }
         let (template, runs) = tags_only(text)?;
-        let mut tera = tera::Tera::default();
-        tera.autoescape_on(Vec::new());
-        tera.add_raw_template("text", &template).ok()?;
-        allowed(&tera.get_template("text").ok()?.ast).ok()?;
+        let tera = parsed(&template).ok()?;
         let mut context = self.context.clone();
         for (i, run) in runs.iter().enumerate() {
             context.insert(format!("{RUN}{i}"), run);
@@ -237,6 +218,23 @@ impl TextContext {
         }
         None
     }
+}
+
+/// `text` parsed by Tera as the template `text`, unescaped, if it parses
+/// and uses only what rule text may; else what is wrong, in words.
+fn parsed(text: &str) -> Result<tera::Tera, String> {
+    let mut tera = tera::Tera::default();
+    tera.autoescape_on(Vec::new());
+    tera.add_raw_template("text", text)
+        .map_err(|e| describe(&e))?;
+    let ast = &tera.get_template("text").map_err(|e| describe(&e))?.ast;
+    allowed(ast).map_err(|what| {
+        format!(
+            "{what} is not allowed in rule text: it may use names, `{{% if %}}` and the filters {}",
+            FILTERS.join(", ")
+        )
+    })?;
+    Ok(tera)
 }
 
 /// The name of the value that holds the text between two tags in
