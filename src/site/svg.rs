@@ -160,12 +160,8 @@ pub fn step_chart(labels: Labels, series: &[Series]) -> String {
             }
         }
     }
-    let parts: Vec<(&str, &str)> = series
-        .iter()
-        .zip(&values)
-        .map(|(s, value)| (s.name.as_str(), value.as_str()))
-        .collect();
-    legend(&mut svg, &legend_rows, &parts, TOP + PLOT_HEIGHT + AXIS);
+    let top = TOP + PLOT_HEIGHT + AXIS;
+    legend(&mut svg, &legend_rows, series, &values, top);
     svg.push_str("</svg>");
     svg
 }
@@ -380,9 +376,15 @@ fn name_into(svg: &mut String, name: &str) {
 }
 
 /// The legend: `rows` of (series, label) as [`legend_rows`] laid them
-/// out, each written from its series' `parts`: the name, isolated, then
-/// its value.
-fn legend(svg: &mut String, rows: &[Vec<(usize, &str)>], parts: &[(&str, &str)], top: f64) {
+/// out, each written as its series' name, isolated, then its value as
+/// `values` says it.
+fn legend(
+    svg: &mut String,
+    rows: &[Vec<(usize, &str)>],
+    series: &[Series],
+    values: &[String],
+    top: f64,
+) {
     for (r, row) in rows.iter().enumerate() {
         let y = top + LEGEND_ROW * r as f64 + 12.0;
         let mut x = LEFT;
@@ -394,9 +396,8 @@ fn legend(svg: &mut String, rows: &[Vec<(usize, &str)>], parts: &[(&str, &str)],
                 y - 6.0,
                 x + 16.0
             );
-            let (name, value) = parts[i];
-            name_into(svg, name);
-            escape_into(svg, value);
+            name_into(svg, &series[i].name);
+            escape_into(svg, &values[i]);
             svg.push_str("</text>");
             x += legend_width(label);
         }

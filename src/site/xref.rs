@@ -107,12 +107,12 @@ impl Targets {
         // ASCII word boundaries: the regex engine's fastest, and terms are
         // words of the rules' language.
         let pattern = format!(r"(?-u:\b)(?:{})[sS]?(?-u:\b)", alternatives.join("|"));
-        let same = like
-            .and_then(|t| t.terms.as_ref())
-            .filter(|(regex, _)| regex.as_str() == pattern);
-        let Some(regex) = same.map_or_else(|| Regex::new(&pattern).ok(), |(r, _)| Some(r.clone()))
-        else {
-            return self;
+        let regex = match like.and_then(|t| t.terms.as_ref()) {
+            Some((regex, _)) if regex.as_str() == pattern => regex.clone(),
+            _ => match Regex::new(&pattern) {
+                Ok(regex) => regex,
+                Err(_) => return self,
+            },
         };
         let mut hasher = DefaultHasher::new();
         (self.fingerprint, &terms).hash(&mut hasher);
