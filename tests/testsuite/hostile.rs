@@ -557,9 +557,11 @@ fn a_pending_proposal_that_conflicts_with_main_says_so_before_the_vote() {
 
 /// The pages in `public` where `mark` (a reordering character in a title
 /// or a name) is in text not isolated from what follows it: every such
-/// text is the whole of a link or a `<bdi>` (links isolate their text,
-/// see `a_link_isolates_its_text`), or the page's `<title>` isolates it
-/// with U+2068…U+2069 (written as character references). Marks inside a tag (an attribute) are left out.
+/// text is in a link or a `<bdi>` (links isolate their text, see
+/// `a_link_isolates_its_text`), or after a U+2068 not yet closed (the
+/// page's `<title>` and the charts write it as a reference, sentences that
+/// name a player as the character). Marks inside a tag (an attribute) are
+/// left out.
 fn unisolated(public: &std::path::Path, mark: char) -> Vec<String> {
     let mut found = Vec::new();
     for entry in walkdir::WalkDir::new(public) {
