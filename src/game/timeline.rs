@@ -6,12 +6,14 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
+
 use crate::record::changelog::Change;
 use crate::ruleset::Ruleset;
 use crate::time::Timestamp;
 
 /// The game's history as read from git, oldest first.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Timeline {
     /// Every distinct ruleset, one per change to `rules/`.
     pub revisions: Vec<Revision>,
@@ -23,7 +25,7 @@ pub struct Timeline {
 }
 
 /// One revision of the ruleset: "Ruleset N".
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Revision {
     /// 1 for the first.
     pub number: usize,
@@ -39,7 +41,7 @@ pub struct Revision {
 }
 
 /// The numeric variables at one point of the history.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Sample {
     /// When the commit was made.
     pub time: Timestamp,

@@ -443,6 +443,20 @@ impl Repo {
         rev: &str,
         dirs: &[&str],
     ) -> Result<Vec<CommitTrees>, GitError> {
+        Ok(self.first_parent_history_after(rev, dirs, None)?.0)
+    }
+
+    /// [`Repo::first_parent_history`] of `rev` after the commit `after`,
+    /// when that commit is on it: the commits that came after it, oldest
+    /// first, and true. When it is not (another branch, a history
+    /// rewritten, `None`), the whole history and false. The walk stops at
+    /// `after`: a history read before is not walked again.
+    pub fn first_parent_history_after(
+        &self,
+        rev: &str,
+        dirs: &[&str],
+        after: Option<&str>,
+    ) -> Result<(Vec<CommitTrees>, bool), GitError> {
         let read = |what: &str| {
             let what = what.to_string();
             move |source| GitError::Read { what, git: source }
@@ -455,14 +469,20 @@ impl Repo {
                 rev: rev.to_string(),
                 git: source,
             })?;
+        let after = after.and_then(|id| git2::Oid::from_str(id).ok());
         let mut walk = self.inner.revwalk().map_err(read("the history"))?;
         walk.push(start.id()).map_err(read("the history"))?;
+        // One parent followed at each step: the walk is a single chain,
+        // newest first, whatever the commits' times say.
         walk.simplify_first_parent().map_err(read("the history"))?;
-        walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)
-            .map_err(read("the history"))?;
         let mut out = Vec::new();
+        let mut found = false;
         for id in walk {
             let id = id.map_err(read("the history"))?;
+            if Some(id) == after {
+                found = true;
+                break;
+            }
             let commit = self.inner.find_commit(id).map_err(read("a commit"))?;
             let tree = commit.tree().map_err(read("a commit's tree"))?;
             let trees = dirs
@@ -481,7 +501,8 @@ impl Repo {
                 trees,
             });
         }
-        Ok(out)
+        out.reverse();
+        Ok((out, found))
     }
 
     /// The whole message and the author's name of commit `id`.

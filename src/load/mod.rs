@@ -5,6 +5,7 @@
 
 pub(crate) mod audit;
 pub(crate) mod dice;
+pub mod kept_timeline;
 pub mod timeline;
 
 use std::path::{Path, PathBuf};

@@ -13,6 +13,8 @@ use std::sync::Arc;
 
 use crate::game::is_game_file;
 use crate::game::timeline::{Revision, Sample, Timeline};
+use serde::{Deserialize, Serialize};
+
 use crate::game::{CheckMemo, Game};
 use crate::gamestate::set_value::{COLLECTIONS_FILE, VARIABLES_FILE};
 use crate::git::{GitError, Repo};
@@ -41,6 +43,8 @@ pub enum TimelineError {
 pub struct TimelineStats {
     /// Commits walked.
     pub commits: usize,
+    /// Commits an earlier read had walked, not walked again.
+    pub earlier: usize,
     /// Distinct (rules, state) pairs parsed.
     pub parsed: usize,
     /// Distinct blobs read.
@@ -49,33 +53,50 @@ pub struct TimelineStats {
 
 /// Reads the history of `rev` in the repository at `repo`.
 pub fn read(repo: &Path, rev: &str) -> Result<(Timeline, TimelineStats), TimelineError> {
+    let (timeline, _, stats) = read_after(repo, rev, Walk::default())?;
+    Ok((timeline, stats))
+}
+
+/// Reads the history of `rev` in the repository at `repo`, going on from
+/// `walked`, a read of an earlier commit on it (an earlier build's): only
+/// the commits after that one are read. A walk of a commit that is not on
+/// the history (another branch, a history rewritten) is set aside and the
+/// whole history read. Gives the timeline, the walk to go on from next
+/// time, and what was read.
+pub fn read_after(
+    repo: &Path,
+    rev: &str,
+    walked: Walk,
+) -> Result<(Timeline, Walk, TimelineStats), TimelineError> {
     let repo = Repo::open(repo)?;
-    let commits = repo.first_parent_history(rev, &["rules", "state"])?;
+    let (commits, on_it) =
+        repo.first_parent_history_after(rev, &["rules", "state"], walked.tip.as_deref())?;
+    let mut walk = if on_it { walked } else { Walk::default() };
     let mut reader = Reader {
         repo: &repo,
         blobs: HashMap::new(),
     };
-    let mut timeline = Timeline::default();
     let mut stats = TimelineStats {
         commits: commits.len(),
         ..TimelineStats::default()
     };
-    let mut last: Option<(Option<&String>, Option<&String>)> = None;
-    let mut log = StateLog::default();
     // Each state's rules are mostly the state before's: each rule file is
     // parsed, and each text rendered, once.
     let memo = CheckMemo::default();
+    let earlier = walk.walked;
     for commit in &commits {
+        walk.tip = Some(commit.id.clone());
+        walk.walked += 1;
         let Some(rules) = commit.trees.get("rules") else {
             continue;
         };
         let state = commit.trees.get("state");
-        let key = (Some(rules), state);
-        if last == Some(key) {
+        let key = (rules.clone(), state.cloned());
+        if walk.last.as_ref() == Some(&key) {
             continue;
         }
-        let state_changed = last.is_none_or(|(_, s)| s != state);
-        last = Some(key);
+        let state_changed = walk.last.as_ref().is_none_or(|(_, s)| s.as_ref() != state);
+        walk.last = Some(key);
         let mut files = reader.files(rules, "rules/", &commit.id)?;
         if let Some(state) = state {
             files.extend(reader.files(state, "state/", &commit.id)?);
@@ -83,13 +104,13 @@ pub fn read(repo: &Path, rev: &str) -> Result<(Timeline, TimelineStats), Timelin
         stats.parsed += 1;
         let game = Game::check_remembering(&files, &memo);
         let time = Timestamp::from_unix(commit.time);
-        let changed = timeline
+        let changed = walk
             .revisions
             .last()
             .is_none_or(|r| *r.ruleset != game.ruleset);
         if changed {
-            timeline.revisions.push(Revision {
-                number: timeline.revisions.len() + 1,
+            walk.revisions.push(Revision {
+                number: walk.revisions.len() + 1,
                 commit: commit.id.clone(),
                 time,
                 summary: commit.summary.clone(),
@@ -97,27 +118,101 @@ pub fn read(repo: &Path, rev: &str) -> Result<(Timeline, TimelineStats), Timelin
             });
         }
         if state_changed {
-            log.note(&repo, commit, time, &files)?;
+            walk.log.note(&repo, commit, time, &files)?;
         }
         if state_changed && let Some(sample) = sample(&game, time) {
-            timeline.samples.push(sample);
+            walk.samples.push(sample);
         }
     }
-    timeline.changes = log.changes();
     stats.blobs = reader.blobs.len();
-    Ok((timeline, stats))
+    stats.earlier = earlier;
+    Ok((walk.timeline(), walk, stats))
 }
 
-/// The versions of state/variables.toml and state/collections.toml, for
-/// the gamestate log: (commit, time, message, author, text) each.
-#[derive(Default)]
-struct StateLog {
-    variables: Vec<(String, Timestamp, String, String, String)>,
-    collections: Vec<(String, Timestamp, String, String, String)>,
+/// Where a read of the history stopped, with all it found: what a read of
+/// a later commit goes on from (see [`read_after`]), and what a build
+/// keeps for the next (see [`crate::load::kept_history`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Walk {
+    /// The last commit read.
+    pub(crate) tip: Option<String>,
+    /// How many commits were read, up to it.
+    pub(crate) walked: usize,
+    /// The `rules/` and `state/` trees of the last commit that had rules.
+    pub(crate) last: Option<(String, Option<String>)>,
+    /// Every distinct ruleset so far.
+    pub(crate) revisions: Vec<Revision>,
+    /// The numeric variables at every change to `state/` so far.
+    pub(crate) samples: Vec<Sample>,
+    /// The changes to variables and collections so far.
+    pub(crate) log: StateLog,
+}
+
+impl Walk {
+    /// The commit the walk has read up to, if any.
+    pub fn tip(&self) -> Option<&str> {
+        self.tip.as_deref()
+    }
+
+    /// How many commits it has read.
+    pub fn walked(&self) -> usize {
+        self.walked
+    }
+
+    /// The timeline the walk has found.
+    pub fn timeline(&self) -> Timeline {
+        Timeline {
+            revisions: self.revisions.clone(),
+            samples: self.samples.clone(),
+            changes: changelog::merge(
+                self.log.variables.changes.clone(),
+                self.log.collections.changes.clone(),
+            ),
+        }
+    }
+}
+
+/// The changes to state/variables.toml and state/collections.toml, for
+/// the gamestate log, each file's found as its versions are met.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct StateLog {
+    variables: FileLog,
+    collections: FileLog,
+}
+
+/// One state file's changes so far, and its last version, which the next
+/// is compared with.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+struct FileLog {
+    last: Option<Noted>,
+    changes: Vec<Change>,
+}
+
+/// A version of a state file: its commit, time, message, author and text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Noted {
+    commit: String,
+    at: Timestamp,
+    message: String,
+    author: String,
+    text: String,
+}
+
+impl Noted {
+    fn version(&self) -> Version<'_> {
+        Version {
+            commit: &self.commit,
+            at: self.at,
+            message: &self.message,
+            author: &self.author,
+            text: &self.text,
+        }
+    }
 }
 
 impl StateLog {
-    /// Keeps the versions of commit `commit` that differ from the last.
+    /// Logs the changes of commit `commit` to each file whose text differs
+    /// from its last version.
     fn note(
         &mut self,
         repo: &Repo,
@@ -132,44 +227,45 @@ impl StateLog {
                 .map_or_else(String::new, |f| f.text.clone())
         };
         let mut message = None;
-        for (path, list) in [
-            (VARIABLES_FILE, &mut self.variables),
-            (COLLECTIONS_FILE, &mut self.collections),
+        for (path, log, changes) in [
+            (
+                VARIABLES_FILE,
+                &mut self.variables,
+                changelog::changes_after as Found,
+            ),
+            (
+                COLLECTIONS_FILE,
+                &mut self.collections,
+                changelog::collection_changes_after,
+            ),
         ] {
             let now = text(path);
-            if list.last().map_or(now.is_empty(), |v| v.4 == now) {
+            if log.last.as_ref().map_or(now.is_empty(), |v| v.text == now) {
                 continue;
             }
             if message.is_none() {
                 message = Some(repo.message_of(&commit.id)?);
             }
-            let (msg, author) = message.clone().unwrap_or_default();
-            list.push((commit.id.clone(), time, msg, author, now));
+            let (message, author) = message.clone().unwrap_or_default();
+            let noted = Noted {
+                commit: commit.id.clone(),
+                at: time,
+                message,
+                author,
+                text: now,
+            };
+            let before = log.last.as_ref().map(Noted::version);
+            log.changes
+                .extend(changes(before.as_ref(), &noted.version()));
+            log.last = Some(noted);
         }
         Ok(())
     }
-
-    /// Every change, oldest first.
-    fn changes(&self) -> Vec<Change> {
-        changelog::merge(
-            changelog::changes(&versions(&self.variables)),
-            changelog::collection_changes(&versions(&self.collections)),
-        )
-    }
 }
 
-/// Noted versions as the changelog reads them.
-fn versions(list: &[(String, Timestamp, String, String, String)]) -> Vec<Version<'_>> {
-    list.iter()
-        .map(|(commit, at, message, author, text)| Version {
-            commit,
-            at: *at,
-            message,
-            author,
-            text,
-        })
-        .collect()
-}
+/// The changes a version makes to a state file after the version before
+/// (none: the file is new).
+type Found = fn(Option<&Version<'_>>, &Version<'_>) -> Vec<Change>;
 
 /// Reads trees, remembering every blob by id.
 struct Reader<'r> {

@@ -159,6 +159,8 @@ struct Build<'a> {
     cache_file: PathBuf,
     /// The records it parsed, beside `cache_file`.
     records_file: PathBuf,
+    /// The history it read, beside `cache_file`.
+    history_file: PathBuf,
     /// This program, as the caches name their maker.
     program: String,
     started: Instant,
@@ -200,6 +202,7 @@ impl<'a> Build<'a> {
         let cache_file = caches::cache_path(&args.root, &out, args.cache.as_deref());
         Build {
             records_file: caches::records_path(&cache_file),
+            history_file: caches::history_path(&cache_file),
             cache_file,
             out,
             args,
@@ -282,7 +285,13 @@ impl<'a> Build<'a> {
             return Timeline::default();
         }
         let rev = self.args.rev.as_deref().unwrap_or("HEAD");
-        read::history(&self.args.root, rev, &|message| self.say(message))
+        read::history(
+            &self.args.root,
+            rev,
+            (&self.history_file, self.args.full),
+            &self.program,
+            &|message| self.say(message),
+        )
     }
 
     /// Renders the pages whose inputs changed, handing each to a writer

@@ -33,8 +33,19 @@ pub(super) fn cache_path(root: &Path, out: &Path, given: Option<&Path>) -> PathB
 /// Where the records parsed by the build whose cache is `cache_file` are
 /// kept: beside it, never in the output.
 pub(super) fn records_path(cache_file: &Path) -> PathBuf {
+    beside(cache_file, ".records")
+}
+
+/// Where the history read by the build whose cache is `cache_file` is
+/// kept (see [`crate::load::kept_timeline`]): beside it too.
+pub(super) fn history_path(cache_file: &Path) -> PathBuf {
+    beside(cache_file, ".history")
+}
+
+/// `cache_file`'s path with `suffix` after its name.
+fn beside(cache_file: &Path, suffix: &str) -> PathBuf {
     let mut name = cache_file.as_os_str().to_owned();
-    name.push(".records");
+    name.push(suffix);
     PathBuf::from(name)
 }
 

@@ -10,7 +10,8 @@ use anyhow::Context as _;
 use super::stamped::{self, Listed};
 use crate::game::timeline::Timeline;
 use crate::game::{GAME_DIRS, Game};
-use crate::load::timeline;
+use crate::load::kept_timeline;
+use crate::load::timeline::{self, Walk};
 use crate::record::{self, cache::RecordCache};
 use crate::site::ThemeFile;
 
@@ -74,17 +75,40 @@ fn warn_of_problems(game: &Game) {
 }
 
 /// The git history of `rev` at `root`, or none (with a note) when there
-/// is no repository or it cannot be read.
-pub(super) fn history(root: &Path, rev: &str, say: &dyn Fn(&str)) -> Timeline {
-    match timeline::read(root, rev) {
-        Ok((timeline, stats)) => {
+/// is no repository or it cannot be read. The history an earlier build
+/// read is taken from `kept` (unless `again`), and only the commits since
+/// are read; what was read is kept there for the next build.
+pub(super) fn history(
+    root: &Path,
+    rev: &str,
+    (kept, again): (&Path, bool),
+    program: &str,
+    say: &dyn Fn(&str),
+) -> Timeline {
+    let earlier = if again {
+        Walk::default()
+    } else {
+        std::fs::read(kept)
+            .map(|bytes| kept_timeline::from_bytes(&bytes, program))
+            .unwrap_or_default()
+    };
+    let tip = earlier.tip().map(str::to_string);
+    match timeline::read_after(root, rev, earlier) {
+        Ok((timeline, walk, stats)) => {
+            let earlier = match stats.earlier {
+                0 => String::new(),
+                n => format!(" ({n} read by an earlier build)"),
+            };
             say(&format!(
-                "read the history: {} commits, {} distinct states parsed from {} blobs: {} ruleset revisions",
-                stats.commits,
+                "read the history: {} commits{earlier}, {} distinct states parsed from {} blobs: {} ruleset revisions",
+                stats.commits + stats.earlier,
                 stats.parsed,
                 stats.blobs,
                 timeline.revisions.len()
             ));
+            if walk.tip() != tip.as_deref() {
+                keep_walk(kept, &walk, program);
+            }
             timeline
         }
         Err(timeline::TimelineError::Git(crate::git::GitError::Open { .. })) => {
@@ -95,6 +119,18 @@ pub(super) fn history(root: &Path, rev: &str, say: &dyn Fn(&str)) -> Timeline {
             tracing::warn!("cannot read the git history, building without it: {e}");
             Timeline::default()
         }
+    }
+}
+
+/// Keeps `walk` in the file `kept` for the next build. A walk that cannot
+/// be kept costs the next build time, not its history: a note, no error.
+fn keep_walk(kept: &Path, walk: &Walk, program: &str) {
+    let Some(bytes) = kept_timeline::to_bytes(walk, program) else {
+        tracing::warn!("cannot keep the history read for the next build");
+        return;
+    };
+    if let Err(e) = super::caches::write_atomically(kept, bytes) {
+        tracing::warn!("cannot keep the history read for the next build: {e:#}");
     }
 }
 

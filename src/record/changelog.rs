@@ -32,7 +32,7 @@ pub struct Version<'a> {
 }
 
 /// One change to one variable.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Change {
     /// When it reached the default branch.
     pub at: Timestamp,
@@ -90,6 +90,21 @@ pub fn changes(versions: &[Version<'_>]) -> Vec<Change> {
 /// oldest first.
 pub fn collection_changes(versions: &[Version<'_>]) -> Vec<Change> {
     changes_in(versions, "collections.")
+}
+
+/// The changes `version` of state/variables.toml makes to the version
+/// `before` it (none: every value is new): what [`changes`] finds between
+/// the two, for a log kept as the versions come.
+pub fn changes_after(before: Option<&Version<'_>>, version: &Version<'_>) -> Vec<Change> {
+    changes_from(before, version, "")
+}
+
+/// [`changes_after`] for state/collections.toml.
+pub fn collection_changes_after(
+    before: Option<&Version<'_>>,
+    version: &Version<'_>,
+) -> Vec<Change> {
+    changes_from(before, version, "collections.")
 }
 
 /// Two logs as one, by time (a tie keeps `a`'s first).
@@ -219,45 +234,70 @@ fn changes_in(versions: &[Version<'_>], prefix: &str) -> Vec<Change> {
     let mut out = Vec::new();
     let mut before = BTreeMap::new();
     for v in versions {
-        let after: BTreeMap<String, String> = flatten(v.text)
-            .into_iter()
-            .map(|(k, v)| (format!("{prefix}{k}"), v))
-            .collect();
-        let matter = matter_of(v.message);
-        let credits = credits(v.message);
-        let keys: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
-        for key in keys {
-            let (old, new) = (before.get(key), after.get(key));
-            if old == new {
-                continue;
-            }
-            let show = |x: Option<&String>| x.cloned().unwrap_or_else(|| "-".into());
-            let change = |from: &str, to: &str, credit: Option<&Credit<'_>>| Change {
-                who: credit.map_or_else(|| v.author.to_string(), |c| c.who.to_string()),
-                comment: credit.and_then(|c| c.comment),
-                roll: credit.and_then(|c| c.roll.map(str::to_string)),
-                at: v.at,
-                commit: v.commit.chars().take(8).collect(),
-                matter,
-                path: key.clone(),
-                from: from.to_string(),
-                to: to.to_string(),
-                by: credit.map_or_else(
-                    || format!("commit by {}", v.author),
-                    |c| format!("by {}", c.by),
-                ),
-            };
-            // One commit may change a value several times (three commands
-            // of one comment): each change is its own line, with its roll.
-            let steps = stepped(&credits, key, &show(old), &show(new));
-            if steps.is_empty() {
-                out.push(change(&show(old), &show(new), told(&credits, key)));
-            }
-            for (from, to, credit) in steps {
-                out.push(change(from, to, Some(credit)));
-            }
-        }
+        let after = flatten_in(v.text, prefix);
+        out.extend(between(&before, &after, v));
         before = after;
+    }
+    out
+}
+
+/// [`changes_in`] of `version` alone, after `before`.
+fn changes_from(before: Option<&Version<'_>>, version: &Version<'_>, prefix: &str) -> Vec<Change> {
+    let before = before
+        .map(|b| flatten_in(b.text, prefix))
+        .unwrap_or_default();
+    between(&before, &flatten_in(version.text, prefix), version)
+}
+
+/// `path → value` of a state file's text, each path after `prefix`.
+fn flatten_in(text: &str, prefix: &str) -> BTreeMap<String, String> {
+    flatten(text)
+        .into_iter()
+        .map(|(k, v)| (format!("{prefix}{k}"), v))
+        .collect()
+}
+
+/// The changes from the values `before` to the values `after` of version
+/// `v`, each credited as its message says.
+fn between(
+    before: &BTreeMap<String, String>,
+    after: &BTreeMap<String, String>,
+    v: &Version<'_>,
+) -> Vec<Change> {
+    let mut out = Vec::new();
+    let matter = matter_of(v.message);
+    let credits = credits(v.message);
+    let keys: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    for key in keys {
+        let (old, new) = (before.get(key), after.get(key));
+        if old == new {
+            continue;
+        }
+        let show = |x: Option<&String>| x.cloned().unwrap_or_else(|| "-".into());
+        let change = |from: &str, to: &str, credit: Option<&Credit<'_>>| Change {
+            who: credit.map_or_else(|| v.author.to_string(), |c| c.who.to_string()),
+            comment: credit.and_then(|c| c.comment),
+            roll: credit.and_then(|c| c.roll.map(str::to_string)),
+            at: v.at,
+            commit: v.commit.chars().take(8).collect(),
+            matter,
+            path: key.clone(),
+            from: from.to_string(),
+            to: to.to_string(),
+            by: credit.map_or_else(
+                || format!("commit by {}", v.author),
+                |c| format!("by {}", c.by),
+            ),
+        };
+        // One commit may change a value several times (three commands
+        // of one comment): each change is its own line, with its roll.
+        let steps = stepped(&credits, key, &show(old), &show(new));
+        if steps.is_empty() {
+            out.push(change(&show(old), &show(new), told(&credits, key)));
+        }
+        for (from, to, credit) in steps {
+            out.push(change(from, to, Some(credit)));
+        }
     }
     out
 }

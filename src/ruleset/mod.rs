@@ -18,7 +18,7 @@ pub mod textdiff;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use numbering::assemble;
 pub use parse::{RuleFile, SectionFile, parse_rule_file, parse_section_file};
@@ -27,7 +27,7 @@ use crate::error::{Diagnostic, Diagnostics};
 use crate::source::SourceFile;
 
 /// The kinds of section a ruleset has, named by the directory under `rules/`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SectionKind {
     /// Rules that last across dynasties.
@@ -85,6 +85,14 @@ impl fmt::Display for SectionKind {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(transparent)]
 pub struct RuleId(String);
+
+impl<'de> Deserialize<'de> for RuleId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        RuleId::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("not a rule id: {text}")))
+    }
+}
 
 impl RuleId {
     /// Accepts `text` if it is a well-formed id.
@@ -156,8 +164,16 @@ impl Serialize for RuleNumber {
     }
 }
 
+impl<'de> Deserialize<'de> for RuleNumber {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        RuleNumber::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("not a rule number: {text}")))
+    }
+}
+
 /// A section of the ruleset.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Section {
     /// Which section this is.
     pub kind: SectionKind,
@@ -174,7 +190,7 @@ pub struct Section {
 }
 
 /// A glossary entry declared in a rule's front matter.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GlossaryTerm {
     /// The word or phrase defined.
     pub term: String,
@@ -185,7 +201,7 @@ pub struct GlossaryTerm {
 }
 
 /// A parameter declared in a rule's `[params]`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Param {
     /// Its value.
     pub value: toml::Value,
@@ -198,7 +214,7 @@ pub struct Param {
 }
 
 /// One numbered rule.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Rule {
     /// The stable id.
     pub id: RuleId,
@@ -230,7 +246,7 @@ impl Rule {
 }
 
 /// The whole ruleset, rules in document order.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Ruleset {
     /// Sections in order.
     pub sections: Vec<Section>,

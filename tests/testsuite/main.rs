@@ -25,6 +25,7 @@ mod histories;
 mod histories_checks;
 mod hostile;
 mod import;
+mod kept_history;
 mod kill_sweep;
 mod local_forge;
 mod matters;

@@ -1,0 +1,248 @@
+//! The history a build keeps for the next: a history read on from what an
+//! earlier read kept, at any commit, is the history read whole; a kept
+//! read of another line of history, or a damaged one, is set aside.
+
+use gitnomic::load::kept_timeline;
+use gitnomic::load::timeline::{self, Walk};
+
+use crate::game_test::{GameTest, run_at};
+
+/// The program that kept a walk, as a build names itself.
+const PROGRAM: &str = "gitnomic test";
+
+/// A game whose history has every kind of commit the timeline reads:
+/// rules amended, added and repealed, variables and collections changed
+/// (by an action's message that credits a player, and by hand), commits
+/// that touch neither, and a rule amended back to an earlier text.
+/// Gives the game and its commits on main, oldest first.
+fn played() -> (GameTest, Vec<String>) {
+    let game = GameTest::bundled();
+    let mut commits = vec![game.commit_all("the bundled game")];
+    let amend = |game: &GameTest, path: &str, line: &str, message: &str| {
+        let text = format!("{}\n{line}\n", game.read_at("main", path).unwrap());
+        game.commit_on("main", &[(path, &text)], message)
+    };
+    commits.push(amend(
+        &game,
+        "rules/core/players.md",
+        "A sentence the first amendment adds.",
+        "Enact proposal #1",
+    ));
+    let variables = game.read_at("main", "state/variables.toml").unwrap();
+    commits.push(game.commit_on(
+        "main",
+        &[(
+            "state/variables.toml",
+            &variables.replace("springs = 4", "springs = 6"),
+        )],
+        "Action #2: wind\n\nplayers.Ada.springs: 4 → 6 by @ada, comment 7",
+    ));
+    commits.push(game.commit_on(
+        "main",
+        &[(
+            "content/pages/notes.md",
+            "+++\ntitle = \"Notes\"\n+++\nA note.\n",
+        )],
+        "Record #3",
+    ));
+    commits.push(game.commit_on(
+        "main",
+        &[(
+            "rules/dynastic/oil.md",
+            "+++\nid = \"oil\"\ntitle = \"Oil\"\norder = 40\n+++\nEach {{ player }} may oil a gear once.\n",
+        )],
+        "Enact proposal #4",
+    ));
+    let collections = game.read_at("main", "state/collections.toml").unwrap();
+    let variables = game.read_at("main", "state/variables.toml").unwrap();
+    commits.push(game.commit_on(
+        "main",
+        &[
+            (
+                "state/collections.toml",
+                &collections.replace("cogs = 4", "cogs = 5"),
+            ),
+            (
+                "state/variables.toml",
+                &variables.replace("round = 1", "round = 2"),
+            ),
+        ],
+        "A new round",
+    ));
+    commits.push(game.commit_removing("main", "rules/dynastic/oil.md", "Enact proposal #5"));
+    let players = game.read_at("main", "rules/core/players.md").unwrap();
+    commits.push(amend(
+        &game,
+        "rules/core/players.md",
+        "A sentence the second amendment adds.",
+        "Enact proposal #6",
+    ));
+    // Back to the text of two commits before: a ruleset seen before.
+    commits.push(game.commit_on(
+        "main",
+        &[("rules/core/players.md", &players)],
+        "Enact proposal #7",
+    ));
+    (game, commits)
+}
+
+/// The walk of `rev` read whole.
+fn whole(game: &GameTest, rev: &str) -> (timeline::Walk, gitnomic::game::timeline::Timeline) {
+    let (timeline, walk, _) = timeline::read_after(game.root(), rev, Walk::default()).unwrap();
+    (walk, timeline)
+}
+
+#[test]
+fn a_history_read_on_from_any_commit_is_the_history_read_whole() {
+    let (game, commits) = played();
+    let (walk, timeline) = whole(&game, "main");
+    assert!(
+        timeline.revisions.len() >= 5 && !timeline.changes.is_empty(),
+        "the history has revisions and changes to compare: {} revisions, {} changes",
+        timeline.revisions.len(),
+        timeline.changes.len()
+    );
+    // After the first commit's values, each change once, as made.
+    let later: Vec<(&str, &str, &str, &str)> = timeline
+        .changes
+        .iter()
+        .filter(|c| !commits[0].starts_with(&c.commit))
+        .map(|c| {
+            (
+                c.path.as_str(),
+                c.from.as_str(),
+                c.to.as_str(),
+                c.who.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        later,
+        [
+            ("players.Ada.springs", "4", "6", "ada"),
+            ("globals.round", "1", "2", "Test"),
+            ("collections.gadgets.pocket-orrery.cogs", "4", "5", "Test"),
+        ]
+    );
+    for (i, commit) in commits.iter().enumerate() {
+        let (earlier, _) = whole(&game, commit);
+        // Kept as a build keeps it, and read back.
+        let bytes = kept_timeline::to_bytes(&earlier, PROGRAM).expect("a walk can be kept");
+        let kept = kept_timeline::from_bytes(&bytes, PROGRAM);
+        assert_eq!(kept, earlier, "the walk to commit {i} reads back as it was");
+        let (on, walk_on, stats) = timeline::read_after(game.root(), "main", kept).unwrap();
+        assert_eq!(
+            on, timeline,
+            "read on from commit {i}, the timeline is the whole read's"
+        );
+        assert_eq!(
+            walk_on, walk,
+            "read on from commit {i}, the walk is the whole read's"
+        );
+        assert_eq!(stats.earlier, i + 1, "commits up to {i} are not read again");
+        assert_eq!(stats.commits, commits.len() - i - 1);
+    }
+}
+
+#[test]
+fn a_kept_read_of_another_line_of_history_or_a_damaged_one_is_set_aside() {
+    let (game, _) = played();
+    let (walk, timeline) = whole(&game, "main");
+    // A branch off main's tip, then a read kept of its tip: a commit that
+    // is not on main.
+    let side = game.commit_on(
+        "side",
+        &[(
+            "rules/core/players.md",
+            "+++\ntitle = \"Players\"\n+++\nOnly this.\n",
+        )],
+        "Another line",
+    );
+    let (elsewhere, _) = whole(&game, &side);
+    let (on, walk_on, stats) = timeline::read_after(game.root(), "main", elsewhere).unwrap();
+    assert_eq!(on, timeline, "a walk of another branch is not gone on from");
+    assert_eq!(walk_on, walk);
+    assert_eq!(stats.earlier, 0);
+
+    let bytes = kept_timeline::to_bytes(&walk, PROGRAM).unwrap();
+    assert_eq!(
+        kept_timeline::from_bytes(&bytes, "another program"),
+        Walk::default()
+    );
+    let mut damaged = bytes.clone();
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 1;
+    assert_eq!(
+        kept_timeline::from_bytes(&damaged, PROGRAM),
+        Walk::default()
+    );
+    assert_eq!(
+        kept_timeline::from_bytes(&bytes[..bytes.len() - 1], PROGRAM),
+        Walk::default()
+    );
+    assert_ne!(kept_timeline::from_bytes(&bytes, PROGRAM), Walk::default());
+}
+
+#[test]
+fn a_build_reads_only_the_commits_since_the_last_and_its_site_is_a_full_builds() {
+    let (game, _) = played();
+    let build = |out: &str, extra: &[&str]| {
+        let mut args = vec!["build", "--out", out];
+        args.extend_from_slice(extra);
+        let run = run_at(game.root(), &args);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stderr
+    };
+    let first = build("public", &[]);
+    assert!(!first.contains("read by an earlier build"), "{first}");
+    assert!(
+        game.path(".git/gitnomic-site-cache.history").is_file(),
+        "the history read is kept beside the site's cache"
+    );
+    let players = game.read_at("main", "rules/core/players.md").unwrap();
+    game.commit_on(
+        "main",
+        &[(
+            "rules/core/players.md",
+            &format!("{players}\nA sentence the third amendment adds.\n"),
+        )],
+        "Enact proposal #8",
+    );
+    let commits = game.main_commits();
+    let second = build("public", &[]);
+    assert!(
+        second.contains(&format!(
+            "read the history: {commits} commits ({} read by an earlier build)",
+            commits - 1
+        )),
+        "{second}"
+    );
+    build("full", &["--full", "--cache", "full-cache"]);
+    let site = |dir: &str| {
+        let mut files = std::collections::BTreeMap::new();
+        for entry in walkdir::WalkDir::new(game.path(dir)) {
+            let entry = entry.unwrap();
+            if entry.file_type().is_file() {
+                let name = entry
+                    .path()
+                    .strip_prefix(game.path(dir))
+                    .unwrap()
+                    .to_owned();
+                files.insert(name, std::fs::read(entry.path()).unwrap());
+            }
+        }
+        files
+    };
+    let (kept, full) = (site("public"), site("full"));
+    assert_eq!(
+        kept.keys().collect::<Vec<_>>(),
+        full.keys().collect::<Vec<_>>()
+    );
+    for (name, text) in &kept {
+        assert!(
+            full[name] == *text,
+            "{} differs from the full build's",
+            name.display()
+        );
+    }
+}
