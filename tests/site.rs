@@ -2,8 +2,6 @@
 //! content of key pages, and a link check over every page. Library-level
 //! (`site::render` to memory), so no disk and no binary are involved.
 
-use std::sync::Arc;
-
 use gitnomic::engine::ballot::Vote;
 use gitnomic::engine::tally::{CountedVote, Source};
 use gitnomic::engine::{Decision, Grounds, MatterDecision, NextChange, PlayerName, Run, Tally};
@@ -204,13 +202,13 @@ fn records() -> Vec<SourceFile> {
 }
 
 fn revision(number: usize, commit: &str, time: &str, summary: &str, amended: bool) -> Revision {
-    Revision {
+    Revision::new(
         number,
-        commit: commit.into(),
-        time: at(time),
-        summary: summary.into(),
-        ruleset: Arc::new(Game::check(&game_files(amended)).ruleset),
-    }
+        commit.into(),
+        at(time),
+        summary.into(),
+        Game::check(&game_files(amended)).ruleset,
+    )
 }
 
 fn sample(time: &str, round: i64, ada: i64) -> Sample {

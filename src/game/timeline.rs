@@ -38,6 +38,36 @@ pub struct Revision {
     /// The ruleset it made, rendered with the terms of its time. Shared:
     /// several commits can make the same ruleset.
     pub ruleset: Arc<Ruleset>,
+    /// Its [`Ruleset::content_digest`], made once when the revision is
+    /// made (and kept with it): a build knows a revision's pages
+    /// unchanged by it.
+    pub(crate) digest: u64,
+}
+
+impl Revision {
+    /// Revision `number`, made by `commit` at `time` (its first line
+    /// `summary`), of `ruleset`.
+    pub fn new(
+        number: usize,
+        commit: String,
+        time: Timestamp,
+        summary: String,
+        ruleset: Ruleset,
+    ) -> Self {
+        Revision {
+            number,
+            commit,
+            time,
+            summary,
+            digest: ruleset.content_digest(),
+            ruleset: Arc::new(ruleset),
+        }
+    }
+
+    /// Its ruleset's [`Ruleset::content_digest`].
+    pub fn digest(&self) -> u64 {
+        self.digest
+    }
 }
 
 /// The numeric variables at one point of the history.

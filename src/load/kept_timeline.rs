@@ -45,6 +45,7 @@ struct StoredRevision {
     commit: String,
     time: Timestamp,
     summary: String,
+    digest: u64,
     sections: Vec<usize>,
     rules: Vec<usize>,
     params: usize,
@@ -116,6 +117,7 @@ pub fn to_bytes(walk: &Walk, identity: &str) -> Option<Vec<u8>> {
                 commit: r.commit.clone(),
                 time: r.time,
                 summary: r.summary.clone(),
+                digest: r.digest,
                 sections: sections.places(its_sections.iter().map(|s| (s.kind, s))),
                 rules: rules.places(its_rules.iter().map(|r| (&r.id, r))),
                 params: params.places(std::iter::once(((), its_params)))[0],
@@ -165,6 +167,7 @@ fn read(bytes: &[u8], identity: &str) -> Option<Walk> {
                 commit: r.commit,
                 time: r.time,
                 summary: r.summary,
+                digest: r.digest,
                 ruleset: Arc::new(Ruleset {
                     sections: at(&stored.sections, &r.sections)?,
                     rules: at(&stored.rules, &r.rules)?,
@@ -231,6 +234,7 @@ mod tests {
                 commit: "0123".into(),
                 time: Timestamp::from_unix(1_900_000_000),
                 summary: "Enact proposal #1".into(),
+                digest: 1,
                 ruleset: Arc::new(Ruleset {
                     params,
                     ..Ruleset::default()
@@ -252,6 +256,7 @@ mod tests {
             commit: "0123".into(),
             time: Timestamp::from_unix(0),
             summary: String::new(),
+            digest: 2,
             ruleset: Arc::new(Ruleset {
                 params,
                 ..Ruleset::default()

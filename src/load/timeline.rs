@@ -9,7 +9,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-use std::sync::Arc;
 
 use crate::game::is_game_file;
 use crate::game::timeline::{Revision, Sample, Timeline};
@@ -109,13 +108,13 @@ pub fn read_after(
             .last()
             .is_none_or(|r| *r.ruleset != game.ruleset);
         if changed {
-            walk.revisions.push(Revision {
-                number: walk.revisions.len() + 1,
-                commit: commit.id.clone(),
+            walk.revisions.push(Revision::new(
+                walk.revisions.len() + 1,
+                commit.id.clone(),
                 time,
-                summary: commit.summary.clone(),
-                ruleset: Arc::new(game.ruleset.clone()),
-            });
+                commit.summary.clone(),
+                game.ruleset.clone(),
+            ));
         }
         if state_changed {
             walk.log.note(&repo, commit, time, &files)?;

@@ -260,6 +260,21 @@ pub struct Ruleset {
 pub type ParseRule<'p> = dyn Fn(&SourceFile) -> (Option<RuleFile>, Diagnostics) + Sync + 'p;
 
 impl Ruleset {
+    /// A digest of everything the ruleset holds (its JSON, hashed): a page
+    /// made from a ruleset of the history is known unchanged by it,
+    /// without being made again.
+    pub fn content_digest(&self) -> u64 {
+        use std::hash::{DefaultHasher, Hasher};
+        let mut h = DefaultHasher::new();
+        // A ruleset whose JSON cannot be written (a NaN parameter) gets
+        // the digest of its debug text: as complete, only slower.
+        match serde_json::to_vec(self) {
+            Ok(json) => h.write(&json),
+            Err(_) => h.write(format!("{self:?}").as_bytes()),
+        }
+        h.finish()
+    }
+
     /// Parses the files under `rules/` (others are ignored) into a numbered
     /// ruleset, with every problem found. Rule files live directly in a
     /// section directory: `rules/<core|dynastic|appendix|glossary>/<name>.md`.

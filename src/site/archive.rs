@@ -261,7 +261,7 @@ pub(crate) fn newest_first(records: &[Record]) -> Vec<usize> {
 /// thread may still be making them.
 pub(crate) fn render<'h>(
     cx: &Context,
-    history: &(dyn Fn() -> &'h super::revisions::History + Sync),
+    history: &(dyn Fn() -> &'h super::revisions::History<'h> + Sync),
     (rows, newest): (&[MatterRow], &[usize]),
     site: &mut Site,
     progress: &(dyn Fn(&str) + Sync),
@@ -809,7 +809,7 @@ fn matters(
         .par_iter()
         .map(|r| {
             let path = matter_url(r);
-            let change = history.of_matter(&path);
+            let (change, change_key) = history.of_matter(&path).unzip();
             let state = match r.source {
                 None => state.get(&r.number).unwrap_or(&none),
                 Some(_) => &none,
@@ -827,12 +827,12 @@ fn matters(
                 .fold(Digest::new().value(r), |key, name| key.text(slug(name)))
                 .text(slug(&r.author))
                 .number(targets.fingerprint)
-                .json(&change)
+                .json(&change_key)
                 .json(state);
             let context = || {
                 let mut context = cx.page(&path, &r.title, "archive")?;
                 context.insert("m", &matter_view(cx, r, targets, &path));
-                context.insert("change", &change);
+                context.insert("change", &change.as_ref().map(|change| change()));
                 context.insert("state_changes", state);
                 Ok(context)
             };

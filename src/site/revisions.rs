@@ -3,10 +3,12 @@
 //! rule (its permalink, by stable id) with the matters that changed it.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::cache::Digest;
 use super::context::{Context, date, matter_url};
 use super::mddiff;
 use super::rules::{Links, rule_view, section_views};
@@ -69,9 +71,7 @@ fn entries<'a>(changes: &'a [RuleDiff], rendered: &'a [String]) -> Vec<DiffEntry
 /// rendered once for both.
 const DIFF_ROOT: &str = "../";
 
-/// Each change's amendment rendered ([`mddiff::diff_html`]), in order,
-/// references to rules linked into the text of the revisions it is
-/// between.
+/// Each change's amendment rendered ([`mddiff::diff_html`]), in order.
 fn rendered(changes: &[RuleDiff], xrefs: mddiff::Xrefs) -> Vec<String> {
     changes
         .iter()
@@ -87,59 +87,44 @@ fn revision_href(number: usize) -> String {
     format!("{DIFF_ROOT}rulesets/{number}.html")
 }
 
+/// What a revision's diff is made from (see [`History::key`]).
+pub(crate) type DiffKey = (usize, u64, Option<u64>);
+
 /// The revisions with their rule diffs, made once and shared by the
 /// history pages and the pages of the matters that made them.
-pub(crate) struct History {
+pub(crate) struct History<'t> {
+    revisions: &'t [Revision],
     views: Vec<RevisionView>,
     diffs: Vec<Vec<RuleDiff>>,
-    /// Each diff's amendments rendered, made once for the revision's page
-    /// and its matter's.
-    rendered: Vec<Vec<String>>,
+    /// Each diff's amendments rendered, made for the revision's page and
+    /// its matter's when one of them is rendered: a long history's
+    /// revisions are mostly unchanged since the last build.
+    rendered: Vec<OnceLock<Vec<String>>>,
     /// Revision index by the address of the matter that made it.
     by_matter: BTreeMap<String, usize>,
     /// Each revision's cross-reference targets.
     targets: Vec<Targets>,
 }
 
-impl History {
+impl<'t> History<'t> {
     /// Diffs every revision against the one before.
-    pub(crate) fn new(cx: &Context) -> Self {
+    pub(crate) fn new(cx: &Context<'t>) -> Self {
         let revisions = &cx.input.timeline.revisions;
-        let empty = crate::ruleset::Ruleset::default();
-        let nothing = Targets::new(&empty);
         // One after the other, each taking the glossary's pattern from the
         // revision before when its terms are the same.
         let mut targets: Vec<Targets> = Vec::with_capacity(revisions.len());
         for rev in revisions {
             targets.push(Targets::new_like(&rev.ruleset, targets.last()));
         }
-        let (diffs, rendered): (Vec<Vec<RuleDiff>>, Vec<Vec<String>>) = revisions
+        let empty = crate::ruleset::Ruleset::default();
+        let diffs: Vec<Vec<RuleDiff>> = revisions
             .par_iter()
             .enumerate()
             .map(|(i, rev)| {
-                let (before, before_links) = match i.checked_sub(1) {
-                    Some(k) => (
-                        &*revisions[k].ruleset,
-                        (&targets[k], revision_href(revisions[k].number)),
-                    ),
-                    None => (&empty, (&nothing, String::new())),
-                };
-                let changes = rule_diffs(before, &rev.ruleset);
-                let after_href = revision_href(rev.number);
-                let xrefs = mddiff::Xrefs {
-                    before: mddiff::Links {
-                        targets: before_links.0,
-                        prefix: &before_links.1,
-                    },
-                    after: mddiff::Links {
-                        targets: &targets[i],
-                        prefix: &after_href,
-                    },
-                };
-                let html = rendered(&changes, xrefs);
-                (changes, html)
+                let before = i.checked_sub(1).map_or(&empty, |k| &*revisions[k].ruleset);
+                rule_diffs(before, &rev.ruleset)
             })
-            .unzip();
+            .collect();
         let matters = Matters::new(&cx.game.records);
         let views: Vec<RevisionView> = revisions
             .iter()
@@ -163,26 +148,66 @@ impl History {
             }
         }
         History {
+            revisions,
+            rendered: revisions.iter().map(|_| OnceLock::new()).collect(),
             views,
             diffs,
-            rendered,
             by_matter,
             targets,
         }
     }
 
-    /// What the matter at `url` changed in the rules, if it made a revision.
-    pub(crate) fn of_matter(&self, url: &str) -> Option<MatterChange<'_>> {
+    /// Revision `i`'s amendments rendered ([`mddiff::diff_html`]), in
+    /// order, references to rules linked into the text of the revisions
+    /// they are between.
+    fn rendered(&self, i: usize) -> &[String] {
+        self.rendered[i].get_or_init(|| {
+            let empty = Targets::new(&crate::ruleset::Ruleset::default());
+            let (before, before_href) = match i.checked_sub(1) {
+                Some(k) => (&self.targets[k], revision_href(self.revisions[k].number)),
+                None => (&empty, String::new()),
+            };
+            let after_href = revision_href(self.revisions[i].number);
+            let xrefs = mddiff::Xrefs {
+                before: mddiff::Links {
+                    targets: before,
+                    prefix: &before_href,
+                },
+                after: mddiff::Links {
+                    targets: &self.targets[i],
+                    prefix: &after_href,
+                },
+            };
+            rendered(&self.diffs[i], xrefs)
+        })
+    }
+
+    /// What revision `i`'s diff is made from: its number and its
+    /// ruleset's digest and the one's before (the targets of its links
+    /// are made from the two rulesets too).
+    fn key(&self, i: usize) -> DiffKey {
+        let before = i.checked_sub(1).map(|k| self.revisions[k].digest);
+        (self.revisions[i].number, self.revisions[i].digest, before)
+    }
+
+    /// What the matter at `url` changed in the rules, if it made a
+    /// revision, with [`History::key`] of that revision, which stands for
+    /// it in the page's digest.
+    pub(crate) fn of_matter<'h>(
+        &'h self,
+        url: &str,
+    ) -> Option<(impl Fn() -> MatterChange<'h> + 'h, DiffKey)> {
         let i = *self.by_matter.get(url)?;
         debug_assert_eq!(
             super::context::root(url),
             DIFF_ROOT,
             "the diffs' links are written for a page one directory deep"
         );
-        Some(MatterChange {
+        let change = move || MatterChange {
             revision: self.views[i].number,
-            diff: entries(&self.diffs[i], &self.rendered[i]),
-        })
+            diff: entries(&self.diffs[i], self.rendered(i)),
+        };
+        Some((change, self.key(i)))
     }
 }
 
@@ -243,7 +268,6 @@ fn pr_number(summary: &str) -> Option<MatterNumber> {
 pub(crate) fn render(cx: &Context, history: &History, site: &mut Site) -> Result<(), SiteError> {
     let revisions = &cx.input.timeline.revisions;
     let (views, diffs) = (&history.views, &history.diffs);
-    let rendered = &history.rendered;
     let path = "rulesets/index.html";
     let mut context = cx.page(path, "Ruleset history", "rulesets")?;
     let newest: Vec<&RevisionView> = views.iter().rev().collect();
@@ -253,37 +277,50 @@ pub(crate) fn render(cx: &Context, history: &History, site: &mut Site) -> Result
     }
     let pages: Vec<Option<(String, String)>> = (0..revisions.len())
         .into_par_iter()
-        .map(|i| {
-            let revision = (&revisions[i], &views[i], &history.targets[i]);
-            revision_page(cx, revision, &diffs[i], &rendered[i])
-        })
+        .map(|i| revision_page(cx, history, i))
         .collect::<Result<_, _>>()?;
     site.extend(pages.into_iter().flatten());
     rule_pages(cx, views, diffs, site)
 }
 
+/// `rulesets/N.html` for revision `i`: made only when what it shows
+/// changed (its row, its neighbours, its diff's and its ruleset's
+/// [`History::key`]).
 fn revision_page(
     cx: &Context,
-    (rev, view, targets): (&Revision, &RevisionView, &Targets),
-    changes: &[RuleDiff],
-    rendered: &[String],
+    history: &History,
+    i: usize,
 ) -> Result<Option<(String, String)>, SiteError> {
+    let (rev, view, targets) = (
+        &history.revisions[i],
+        &history.views[i],
+        &history.targets[i],
+    );
     let path = format!("rulesets/{}.html", rev.number);
-    let title = format!("Ruleset {}", rev.number);
-    let mut context = cx.page(&path, &title, "rulesets")?;
-    let links = Links {
-        prefix: "",
-        root: "../",
-        cache: &cx.html,
+    let last = history.revisions.len();
+    let prev = rev.number.checked_sub(1).filter(|n| *n > 0);
+    let next = (rev.number < last).then_some(rev.number + 1);
+    let key = Digest::new()
+        .json(view)
+        .json(&(prev, next))
+        .json(&history.key(i));
+    let context = || {
+        let title = format!("Ruleset {}", rev.number);
+        let mut context = cx.page(&path, &title, "rulesets")?;
+        let links = Links {
+            prefix: "",
+            root: "../",
+            cache: &cx.html,
+        };
+        context.insert("rev", view);
+        context.insert("prev", &prev);
+        context.insert("next", &next);
+        context.insert("diff", &entries(&history.diffs[i], history.rendered(i)));
+        context.insert("sections", &section_views(&rev.ruleset, targets, links));
+        Ok(context)
     };
-    context.insert("rev", view);
-    context.insert("prev", &rev.number.checked_sub(1).filter(|n| *n > 0));
-    let last = cx.input.timeline.revisions.len();
-    context.insert("next", &(rev.number < last).then_some(rev.number + 1));
-    context.insert("diff", &entries(changes, rendered));
-    context.insert("sections", &section_views(&rev.ruleset, targets, links));
     Ok(cx
-        .render("revision.html", &path, context)?
+        .render_keyed("revision.html", &path, key, context)?
         .map(|text| (path.clone(), text)))
 }
 
