@@ -20,6 +20,7 @@ use super::stamped::Listed;
 use super::write::{self as publish, WriteStats};
 use crate::game::Game;
 use crate::game::timeline::Timeline;
+use crate::load::timeline::Walk;
 use crate::record::{self, cache::RecordCache, cache::Seen};
 use crate::site::{Pending, RenderCache, Rendered, Site, SiteInput, Theme, ThemeFile};
 
@@ -174,6 +175,8 @@ struct Read {
     seen: Vec<Seen>,
     /// Whether the records' cache would change.
     records_changed: bool,
+    /// The history read, to keep for the next build, if it changed.
+    walk: Option<Walk>,
     /// The digests of the previous build's files still in the output
     /// (none for a full build).
     previous: RenderCache,
@@ -232,7 +235,7 @@ impl<'a> Build<'a> {
             listed,
         } = earlier;
         let (args, out) = (self.args, &self.out);
-        let ((game, seen, records_changed), (previous, written), (theme, overrides), timeline) =
+        let ((game, seen, records_changed), (previous, written), (theme, overrides), history) =
             std::thread::scope(|scope| {
                 let history = scope.spawn(|| self.history());
                 let previous = scope.spawn(|| {
@@ -267,7 +270,9 @@ impl<'a> Build<'a> {
         if args.full {
             previous.files.clear();
         }
+        let (timeline, walk) = history;
         let read = Read {
+            walk,
             game,
             seen,
             records_changed,
@@ -279,10 +284,11 @@ impl<'a> Build<'a> {
         Ok((read, timeline))
     }
 
-    /// The git history of the revision built, unless told to skip it.
-    fn history(&self) -> Timeline {
+    /// The git history of the revision built, unless told to skip it,
+    /// and the walk to keep for the next build, if it changed.
+    fn history(&self) -> (Timeline, Option<Walk>) {
         if self.args.no_history {
-            return Timeline::default();
+            return (Timeline::default(), None);
         }
         let rev = self.args.rev.as_deref().unwrap_or("HEAD");
         read::history(
@@ -321,6 +327,9 @@ impl<'a> Build<'a> {
                     write_atomically(&self.records_file, records)
                 })
             });
+            if let Some(walk) = &read.walk {
+                scope.spawn(|| read::keep_walk(&self.history_file, walk, &self.program));
+            }
             let (files, arrive) = std::sync::mpsc::channel::<(String, String)>();
             let writer = scope.spawn(|| write_as_rendered(&self.out, &self.cache_file, arrive));
             // The writer takes each text: the build holds no copy of the

@@ -77,14 +77,15 @@ fn warn_of_problems(game: &Game) {
 /// The git history of `rev` at `root`, or none (with a note) when there
 /// is no repository or it cannot be read. The history an earlier build
 /// read is taken from `kept` (unless `again`), and only the commits since
-/// are read; what was read is kept there for the next build.
+/// are read. Gives the walk to keep there for the next build, if it
+/// differs from the one kept (see [`keep_walk`]).
 pub(super) fn history(
     root: &Path,
     rev: &str,
     (kept, again): (&Path, bool),
     program: &str,
     say: &dyn Fn(&str),
-) -> Timeline {
+) -> (Timeline, Option<Walk>) {
     let earlier = if again {
         Walk::default()
     } else {
@@ -106,25 +107,23 @@ pub(super) fn history(
                 stats.blobs,
                 timeline.revisions.len()
             ));
-            if walk.tip() != tip.as_deref() {
-                keep_walk(kept, &walk, program);
-            }
-            timeline
+            let walk = (walk.tip() != tip.as_deref()).then_some(walk);
+            (timeline, walk)
         }
         Err(timeline::TimelineError::Git(crate::git::GitError::Open { .. })) => {
             say("no git repository: building without history");
-            Timeline::default()
+            (Timeline::default(), None)
         }
         Err(e) => {
             tracing::warn!("cannot read the git history, building without it: {e}");
-            Timeline::default()
+            (Timeline::default(), None)
         }
     }
 }
 
 /// Keeps `walk` in the file `kept` for the next build. A walk that cannot
 /// be kept costs the next build time, not its history: a note, no error.
-fn keep_walk(kept: &Path, walk: &Walk, program: &str) {
+pub(super) fn keep_walk(kept: &Path, walk: &Walk, program: &str) {
     let Some(bytes) = kept_timeline::to_bytes(walk, program) else {
         tracing::warn!("cannot keep the history read for the next build");
         return;
