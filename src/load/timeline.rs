@@ -130,7 +130,7 @@ pub fn read_after(
 
 /// Where a read of the history stopped, with all it found: what a read of
 /// a later commit goes on from (see [`read_after`]), and what a build
-/// keeps for the next (see [`crate::load::kept_history`]).
+/// keeps for the next (see [`crate::load::kept_timeline`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Walk {
     /// The last commit read.
