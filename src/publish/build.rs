@@ -91,6 +91,9 @@ pub struct Kept {
     /// stamped again. A file changed since then changes the watcher's
     /// next listing, and the build after it reads it.
     listed: Option<Vec<Listed>>,
+    /// The history read: the next build reads only the commits since,
+    /// without reading the kept history's file back.
+    walk: Option<Walk>,
 }
 
 impl Kept {
@@ -139,6 +142,7 @@ pub fn build(
             }),
             theme: Some((read.overrides, read.theme)),
             listed: None,
+            walk: Some(read.walk),
         };
     } else {
         // The process ends after this build: the system takes back its
@@ -175,8 +179,10 @@ struct Read {
     seen: Vec<Seen>,
     /// Whether the records' cache would change.
     records_changed: bool,
-    /// The history read, to keep for the next build, if it changed.
-    walk: Option<Walk>,
+    /// The history read, for the next build.
+    walk: Walk,
+    /// Whether it differs from the one the kept history's file holds.
+    walk_changed: bool,
     /// The digests of the previous build's files still in the output
     /// (none for a full build).
     previous: RenderCache,
@@ -233,11 +239,12 @@ impl<'a> Build<'a> {
             records: kept_records,
             theme: kept_theme,
             listed,
+            walk: kept_walk,
         } = earlier;
         let (args, out) = (self.args, &self.out);
         let ((game, seen, records_changed), (previous, written), (theme, overrides), history) =
             std::thread::scope(|scope| {
-                let history = scope.spawn(|| self.history());
+                let history = scope.spawn(move || self.history(kept_walk));
                 let previous = scope.spawn(|| {
                     let identity = caches::identity(&self.program, out);
                     if kept_cache.identity == identity {
@@ -263,16 +270,21 @@ impl<'a> Build<'a> {
                     records,
                     &|message| self.say(message),
                 );
-                let (previous, theme) = (joined(previous), joined(theme));
-                anyhow::Ok((game?, previous, theme?, joined(history)))
+                // Every thread joined before an error is told: a game that
+                // cannot be read is what its player must see, not a panic
+                // beside it (which stderr has shown already).
+                let (previous, theme, history) = (previous.join(), theme.join(), history.join());
+                let game = game?;
+                anyhow::Ok((game, resumed(previous), resumed(theme)?, resumed(history)))
             })?;
         let mut previous = previous;
         if args.full {
             previous.files.clear();
         }
-        let (timeline, walk) = history;
+        let (timeline, walk, walk_changed) = history;
         let read = Read {
             walk,
+            walk_changed,
             game,
             seen,
             records_changed,
@@ -285,16 +297,18 @@ impl<'a> Build<'a> {
     }
 
     /// The git history of the revision built, unless told to skip it,
-    /// and the walk to keep for the next build, if it changed.
-    fn history(&self) -> (Timeline, Option<Walk>) {
+    /// going on from `earlier`'s walk if there is one (see
+    /// [`read::history`]).
+    fn history(&self, earlier: Option<Walk>) -> (Timeline, Walk, bool) {
         if self.args.no_history {
-            return (Timeline::default(), None);
+            return Default::default();
         }
         let rev = self.args.rev.as_deref().unwrap_or("HEAD");
         read::history(
             &self.args.root,
             rev,
             (&self.history_file, self.args.full),
+            earlier,
             &self.program,
             &|message| self.say(message),
         )
@@ -327,8 +341,8 @@ impl<'a> Build<'a> {
                     write_atomically(&self.records_file, records)
                 })
             });
-            if let Some(walk) = &read.walk {
-                scope.spawn(|| read::keep_walk(&self.history_file, walk, &self.program));
+            if read.walk_changed {
+                scope.spawn(|| read::keep_walk(&self.history_file, &read.walk, &self.program));
             }
             let (files, arrive) = std::sync::mpsc::channel::<(String, String)>();
             let writer = scope.spawn(|| write_as_rendered(&self.out, &self.cache_file, arrive));
@@ -456,9 +470,12 @@ fn write_as_rendered<'w>(
 
 /// What a thread gave, or its panic, passed on.
 fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
-    handle
-        .join()
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    resumed(handle.join())
+}
+
+/// What a joined thread gave, or its panic, resumed.
+fn resumed<T>(joined: std::thread::Result<T>) -> T {
+    joined.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// Every file of the site, as `cache` lists them, read back from `out`,

@@ -76,22 +76,24 @@ fn warn_of_problems(game: &Game) {
 
 /// The git history of `rev` at `root`, or none (with a note) when there
 /// is no repository or it cannot be read. The history an earlier build
-/// read is taken from `kept` (unless `again`), and only the commits since
-/// are read. Gives the walk to keep there for the next build, if it
-/// differs from the one kept (see [`keep_walk`]).
+/// read is taken from `in_memory` (an earlier build in this process), else
+/// from the file `kept` (unless `again`), and only the commits since are
+/// read. Gives the walk, to keep for the next build, and whether it
+/// differs from the one the file keeps (see [`keep_walk`]).
 pub(super) fn history(
     root: &Path,
     rev: &str,
     (kept, again): (&Path, bool),
+    in_memory: Option<Walk>,
     program: &str,
     say: &dyn Fn(&str),
-) -> (Timeline, Option<Walk>) {
-    let earlier = if again {
-        Walk::default()
-    } else {
-        std::fs::read(kept)
+) -> (Timeline, Walk, bool) {
+    let earlier = match in_memory {
+        _ if again => Walk::default(),
+        Some(walk) => walk,
+        None => std::fs::read(kept)
             .map(|bytes| kept_timeline::from_bytes(&bytes, program))
-            .unwrap_or_default()
+            .unwrap_or_default(),
     };
     let tip = earlier.tip().map(str::to_string);
     match timeline::read_after(root, rev, earlier) {
@@ -107,16 +109,16 @@ pub(super) fn history(
                 stats.blobs,
                 timeline.revisions.len()
             ));
-            let walk = (walk.tip() != tip.as_deref()).then_some(walk);
-            (timeline, walk)
+            let changed = walk.tip() != tip.as_deref();
+            (timeline, walk, changed)
         }
         Err(timeline::TimelineError::Git(crate::git::GitError::Open { .. })) => {
             say("no git repository: building without history");
-            (Timeline::default(), None)
+            Default::default()
         }
         Err(e) => {
             tracing::warn!("cannot read the git history, building without it: {e}");
-            (Timeline::default(), None)
+            Default::default()
         }
     }
 }

@@ -6,6 +6,7 @@ use gitnomic::load::kept_timeline;
 use gitnomic::load::timeline::{self, Walk};
 
 use crate::game_test::{GameTest, run_at};
+use crate::site::{Served, assert_as_a_full_build};
 
 /// The program that kept a walk, as a build names itself.
 const PROGRAM: &str = "gitnomic test";
@@ -245,4 +246,34 @@ fn a_build_reads_only_the_commits_since_the_last_and_its_site_is_a_full_builds()
             name.display()
         );
     }
+}
+
+#[test]
+fn serve_goes_on_from_the_history_it_read_and_serves_what_a_full_build_makes() {
+    let (game, _) = played();
+    let serve = Served::start(&game, &["serve", "--port", "0", "--out", "served"]);
+    serve.next("serving ", "the first build");
+    let players = game.read_at("main", "rules/core/players.md").unwrap();
+    let amended = format!("{players}\nA sentence served at once.\n");
+    game.commit_on(
+        "main",
+        &[("rules/core/players.md", &amended)],
+        "Enact proposal #9",
+    );
+    let commits = game.main_commits();
+    // The first build read the whole history: only a later one says so.
+    let read = serve.next_holding("read by an earlier build", "the build after a commit");
+    assert!(
+        read.contains(&format!(
+            "{commits} commits ({} read by an earlier build)",
+            commits - 1
+        )),
+        "{read}"
+    );
+    serve.next("rebuilt in ", "the build after a commit");
+    assert!(
+        game.read("served/ruleset/index.html")
+            .contains("A sentence served at once.")
+    );
+    assert_as_a_full_build(&game, "served", "a commit while serving");
 }

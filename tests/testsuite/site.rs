@@ -267,7 +267,7 @@ fn changes(game: &GameTest) -> Vec<Change<'_>> {
 
 /// Asserts that the site in `out` is, file for file and byte for byte,
 /// the site a full build makes now.
-fn assert_as_a_full_build(game: &GameTest, out: &str, what: &str) {
+pub(crate) fn assert_as_a_full_build(game: &GameTest, out: &str, what: &str) {
     let full = game.run(&["build", "--full", "--out", "full", "--cache", "full.cache"]);
     assert_eq!(full.code, 0, "{what}: {}", full.stderr);
     let (built, expected) = (
@@ -381,13 +381,13 @@ fn serve_rebuilds_after_a_new_commit_or_a_vote_that_changes_no_file() {
 
 /// A `gitnomic serve` running on a game, and its output lines as they come:
 /// a rebuild is waited for, not slept on. Killed when dropped.
-struct Served {
+pub(crate) struct Served {
     _child: Stopped,
     said: std::sync::mpsc::Receiver<String>,
 }
 
 impl Served {
-    fn start(game: &GameTest, args: &[&str]) -> Served {
+    pub(crate) fn start(game: &GameTest, args: &[&str]) -> Served {
         use std::io::{BufRead as _, BufReader};
         use std::process::{Command, Stdio};
         let child = Command::new(env!("CARGO_BIN_EXE_gitnomic"))
@@ -423,12 +423,22 @@ impl Served {
 
     /// The next line starting with `prefix`; no line before it may tell of
     /// an error.
-    fn next(&self, prefix: &str, what: &str) -> String {
+    pub(crate) fn next(&self, prefix: &str, what: &str) -> String {
+        self.next_where(&|line| line.starts_with(prefix), prefix, what)
+    }
+
+    /// The next line holding `part` (a stage's line, after its time); no
+    /// line before it may tell of an error.
+    pub(crate) fn next_holding(&self, part: &str, what: &str) -> String {
+        self.next_where(&|line| line.contains(part), part, what)
+    }
+
+    fn next_where(&self, wanted: &dyn Fn(&str) -> bool, told: &str, what: &str) -> String {
         loop {
             match self.said.recv_timeout(std::time::Duration::from_secs(60)) {
-                Ok(line) if line.starts_with(prefix) => return line,
+                Ok(line) if wanted(&line) => return line,
                 Ok(line) => assert!(!line.contains("error"), "{what}: {line}"),
-                Err(e) => panic!("{what}: no line starting {prefix:?} from serve ({e})"),
+                Err(e) => panic!("{what}: no line with {told:?} from serve ({e})"),
             }
         }
     }
