@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use super::textdiff::{self, Line};
-use super::{Rule, RuleNumber, Ruleset};
+use super::{Rule, RuleId, RuleNumber, Ruleset};
 use crate::source::{SourceFile, split_front_matter};
 
 /// What happened to one rule between two versions.
@@ -233,7 +233,13 @@ pub fn rule_diffs(old: &Ruleset, new: &Ruleset) -> Vec<RuleDiff> {
             });
             continue;
         };
-        let (parts_was, parts_now) = (full_text(old, was), full_text(new, rule));
+        // Most rules of a revision are the ones before: told apart without
+        // writing either's text out.
+        let (parts_was, parts_now) = if same_text(old, was, new, rule) {
+            (Vec::new(), Vec::new())
+        } else {
+            (full_text(old, was), full_text(new, rule))
+        };
         let amended = parts_was != parts_now;
         let renamed_from = (was.title != rule.title).then(|| was.title.clone());
         let renumbered_from = (was.number != rule.number).then(|| was.number.clone());
@@ -280,6 +286,29 @@ pub fn rule_diffs(old: &Ruleset, new: &Ruleset) -> Vec<RuleDiff> {
 /// glossary entries, then its parameters (`enact_quorum_hours = 12`), so a
 /// change of parameters alone shows too. Joined by lines for the source
 /// diff, by blank lines for the rendered one (each part a paragraph).
+/// Whether `was` of `old` and `rule` of `new` have the same [`full_text`],
+/// told without writing it: the same body, glossary entries and
+/// parameters. (False may still mean the same text, a parameter's value
+/// written otherwise, say: [`full_text`] then tells.)
+fn same_text(old: &Ruleset, was: &Rule, new: &Ruleset, rule: &Rule) -> bool {
+    fn params<'r>(ruleset: &'r Ruleset, id: &RuleId) -> Vec<(&'r String, &'r toml::Value)> {
+        ruleset
+            .params
+            .iter()
+            .filter(|(_, p)| p.rule == *id)
+            .map(|(name, p)| (name, &p.value))
+            .collect()
+    }
+    was.body.trim_end() == rule.body.trim_end()
+        && was.terms.len() == rule.terms.len()
+        && was
+            .terms
+            .iter()
+            .zip(&rule.terms)
+            .all(|(a, b)| a.term == b.term && a.definition.trim() == b.definition.trim())
+        && params(old, &was.id) == params(new, &rule.id)
+}
+
 fn full_text(ruleset: &Ruleset, rule: &Rule) -> Vec<String> {
     let mut parts = vec![rule.body.trim_end().to_string()];
     for t in &rule.terms {

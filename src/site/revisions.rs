@@ -102,20 +102,15 @@ pub(crate) struct History<'t> {
     rendered: Vec<OnceLock<Vec<String>>>,
     /// Revision index by the address of the matter that made it.
     by_matter: BTreeMap<String, usize>,
-    /// Each revision's cross-reference targets.
-    targets: Vec<Targets>,
+    /// Each revision's cross-reference targets, made when its diff or
+    /// its page is.
+    targets: Vec<OnceLock<Targets>>,
 }
 
 impl<'t> History<'t> {
     /// Diffs every revision against the one before.
     pub(crate) fn new(cx: &Context<'t>) -> Self {
         let revisions = &cx.input.timeline.revisions;
-        // One after the other, each taking the glossary's pattern from the
-        // revision before when its terms are the same.
-        let mut targets: Vec<Targets> = Vec::with_capacity(revisions.len());
-        for rev in revisions {
-            targets.push(Targets::new_like(&rev.ruleset, targets.last()));
-        }
         let empty = crate::ruleset::Ruleset::default();
         let diffs: Vec<Vec<RuleDiff>> = revisions
             .par_iter()
@@ -150,11 +145,22 @@ impl<'t> History<'t> {
         History {
             revisions,
             rendered: revisions.iter().map(|_| OnceLock::new()).collect(),
+            targets: revisions.iter().map(|_| OnceLock::new()).collect(),
             views,
             diffs,
             by_matter,
-            targets,
         }
+    }
+
+    /// Revision `i`'s cross-reference targets, taking the glossary's
+    /// pattern from the revision before's, if made, when its terms are the
+    /// same: compiling it is most of the work, and a glossary seldom
+    /// changes.
+    fn targets(&self, i: usize) -> &Targets {
+        self.targets[i].get_or_init(|| {
+            let before = i.checked_sub(1).and_then(|k| self.targets[k].get());
+            Targets::new_like(&self.revisions[i].ruleset, before)
+        })
     }
 
     /// Revision `i`'s amendments rendered ([`mddiff::diff_html`]), in
@@ -164,7 +170,7 @@ impl<'t> History<'t> {
         self.rendered[i].get_or_init(|| {
             let empty = Targets::new(&crate::ruleset::Ruleset::default());
             let (before, before_href) = match i.checked_sub(1) {
-                Some(k) => (&self.targets[k], revision_href(self.revisions[k].number)),
+                Some(k) => (self.targets(k), revision_href(self.revisions[k].number)),
                 None => (&empty, String::new()),
             };
             let after_href = revision_href(self.revisions[i].number);
@@ -174,7 +180,7 @@ impl<'t> History<'t> {
                     prefix: &before_href,
                 },
                 after: mddiff::Links {
-                    targets: &self.targets[i],
+                    targets: self.targets(i),
                     prefix: &after_href,
                 },
             };
@@ -291,11 +297,7 @@ fn revision_page(
     history: &History,
     i: usize,
 ) -> Result<Option<(String, String)>, SiteError> {
-    let (rev, view, targets) = (
-        &history.revisions[i],
-        &history.views[i],
-        &history.targets[i],
-    );
+    let (rev, view) = (&history.revisions[i], &history.views[i]);
     let path = format!("rulesets/{}.html", rev.number);
     let last = history.revisions.len();
     let prev = rev.number.checked_sub(1).filter(|n| *n > 0);
@@ -316,6 +318,7 @@ fn revision_page(
         context.insert("prev", &prev);
         context.insert("next", &next);
         context.insert("diff", &entries(&history.diffs[i], history.rendered(i)));
+        let targets = history.targets(i);
         context.insert("sections", &section_views(&rev.ruleset, targets, links));
         Ok(context)
     };
