@@ -436,6 +436,12 @@ impl Repo {
         Ok(commit.parent_ids().next().map(|id| id.to_string()))
     }
 
+    /// Whether the repository is a shallow clone: its history is cut off
+    /// at commits whose parents it does not have.
+    pub fn is_shallow(&self) -> bool {
+        self.inner.is_shallow()
+    }
+
     /// The first-parent history of `rev`, oldest first, with the tree ids
     /// of the top-level directories `dirs` at each commit.
     pub fn first_parent_history(

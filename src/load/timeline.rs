@@ -40,7 +40,7 @@ pub enum TimelineError {
 /// What was read, for the build's report.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct TimelineStats {
-    /// Commits walked.
+    /// Commits walked by this read (those an earlier one walked are not).
     pub commits: usize,
     /// Commits an earlier read had walked, not walked again.
     pub earlier: usize,
@@ -68,9 +68,16 @@ pub fn read_after(
     walked: Walk,
 ) -> Result<(Timeline, Walk, TimelineStats), TimelineError> {
     let repo = Repo::open(repo)?;
-    let (commits, on_it) =
-        repo.first_parent_history_after(rev, &["rules", "state"], walked.tip.as_deref())?;
+    // A shallow clone's history starts where the clone cut it, and a walk
+    // of it would miss what a later fetch puts before: such a walk is
+    // neither gone on from nor made to go on from.
+    let shallow = repo.is_shallow();
+    let after = (!shallow && !walked.shallow)
+        .then_some(walked.tip.as_deref())
+        .flatten();
+    let (commits, on_it) = repo.first_parent_history_after(rev, &["rules", "state"], after)?;
     let mut walk = if on_it { walked } else { Walk::default() };
+    walk.shallow = shallow;
     let mut reader = Reader {
         repo: &repo,
         blobs: HashMap::new(),
@@ -137,6 +144,8 @@ pub struct Walk {
     pub(crate) tip: Option<String>,
     /// How many commits were read, up to it.
     pub(crate) walked: usize,
+    /// Whether it was read from a shallow clone (see [`read_after`]).
+    pub(crate) shallow: bool,
     /// The `rules/` and `state/` trees of the last commit that had rules.
     pub(crate) last: Option<(String, Option<String>)>,
     /// Every distinct ruleset so far.

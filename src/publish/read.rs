@@ -78,8 +78,9 @@ fn warn_of_problems(game: &Game) {
 /// is no repository or it cannot be read. The history an earlier build
 /// read is taken from `in_memory` (an earlier build in this process), else
 /// from the file `kept` (unless `again`), and only the commits since are
-/// read. Gives the walk, to keep for the next build, and whether it
-/// differs from the one the file keeps (see [`keep_walk`]).
+/// read. Gives the walk, to keep for the next build, and whether it went
+/// further than the one it went on from (then the file is written again,
+/// see [`keep_walk`]).
 pub(super) fn history(
     root: &Path,
     rev: &str,

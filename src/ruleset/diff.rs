@@ -282,14 +282,11 @@ pub fn rule_diffs(old: &Ruleset, new: &Ruleset) -> Vec<RuleDiff> {
     changes
 }
 
-/// What an amendment can change of a rule, in parts: its text, then its
-/// glossary entries, then its parameters (`enact_quorum_hours = 12`), so a
-/// change of parameters alone shows too. Joined by lines for the source
-/// diff, by blank lines for the rendered one (each part a paragraph).
 /// Whether `was` of `old` and `rule` of `new` have the same [`full_text`],
 /// told without writing it: the same body, glossary entries and
 /// parameters. (False may still mean the same text, a parameter's value
-/// written otherwise, say: [`full_text`] then tells.)
+/// written otherwise, say: [`full_text`] then tells. A float is left to it
+/// too: `0.0` equals `-0.0`, but they are written apart.)
 fn same_text(old: &Ruleset, was: &Rule, new: &Ruleset, rule: &Rule) -> bool {
     fn params<'r>(ruleset: &'r Ruleset, id: &RuleId) -> Vec<(&'r String, &'r toml::Value)> {
         ruleset
@@ -299,6 +296,7 @@ fn same_text(old: &Ruleset, was: &Rule, new: &Ruleset, rule: &Rule) -> bool {
             .map(|(name, p)| (name, &p.value))
             .collect()
     }
+    let (before, after) = (params(old, &was.id), params(new, &rule.id));
     was.body.trim_end() == rule.body.trim_end()
         && was.terms.len() == rule.terms.len()
         && was
@@ -306,9 +304,14 @@ fn same_text(old: &Ruleset, was: &Rule, new: &Ruleset, rule: &Rule) -> bool {
             .iter()
             .zip(&rule.terms)
             .all(|(a, b)| a.term == b.term && a.definition.trim() == b.definition.trim())
-        && params(old, &was.id) == params(new, &rule.id)
+        && before == after
+        && !before.iter().any(|(_, v)| super::holds_float(v, &|_| true))
 }
 
+/// What an amendment can change of a rule, in parts: its text, then its
+/// glossary entries, then its parameters (`enact_quorum_hours = 12`), so a
+/// change of parameters alone shows too. Joined by lines for the source
+/// diff, by blank lines for the rendered one (each part a paragraph).
 fn full_text(ruleset: &Ruleset, rule: &Rule) -> Vec<String> {
     let mut parts = vec![rule.body.trim_end().to_string()];
     for t in &rule.terms {

@@ -245,6 +245,16 @@ impl Rule {
     }
 }
 
+/// Whether `value` is, or holds, a float for which `which` is true.
+pub(crate) fn holds_float(value: &toml::Value, which: &dyn Fn(f64) -> bool) -> bool {
+    match value {
+        toml::Value::Float(f) => which(*f),
+        toml::Value::Array(items) => items.iter().any(|v| holds_float(v, which)),
+        toml::Value::Table(table) => table.values().any(|v| holds_float(v, which)),
+        _ => false,
+    }
+}
+
 /// The whole ruleset, rules in document order.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Ruleset {
@@ -266,11 +276,13 @@ impl Ruleset {
     pub fn content_digest(&self) -> u64 {
         use std::hash::{DefaultHasher, Hasher};
         let mut h = DefaultHasher::new();
-        // A ruleset whose JSON cannot be written (a NaN parameter) gets
-        // the digest of its debug text: as complete, only slower.
+        // JSON writes every number that is not finite as `null`: a ruleset
+        // that holds one gets the digest of its debug text, which tells
+        // NaN and the infinities apart (as complete, only slower).
+        let odd = |p: &Param| holds_float(&p.value, &|f| !f.is_finite());
         match serde_json::to_vec(self) {
-            Ok(json) => h.write(&json),
-            Err(_) => h.write(format!("{self:?}").as_bytes()),
+            Ok(json) if !self.params.values().any(odd) => h.write(&json),
+            _ => h.write(format!("{self:?}").as_bytes()),
         }
         h.finish()
     }

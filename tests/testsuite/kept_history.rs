@@ -71,6 +71,14 @@ fn played() -> (GameTest, Vec<String>) {
         "A new round",
     ));
     commits.push(game.commit_removing("main", "rules/dynastic/oil.md", "Enact proposal #5"));
+    // A state file gone, then back.
+    let variables = game.read_at("main", "state/variables.toml").unwrap();
+    commits.push(game.commit_removing("main", "state/variables.toml", "No variables"));
+    commits.push(game.commit_on(
+        "main",
+        &[("state/variables.toml", &variables)],
+        "The variables again",
+    ));
     let players = game.read_at("main", "rules/core/players.md").unwrap();
     commits.push(amend(
         &game,
@@ -103,7 +111,8 @@ fn a_history_read_on_from_any_commit_is_the_history_read_whole() {
         timeline.revisions.len(),
         timeline.changes.len()
     );
-    // After the first commit's values, each change once, as made.
+    // After the first commit's values, each change once, as made: the
+    // variables file gone takes every value away, and back gives it back.
     let later: Vec<(&str, &str, &str, &str)> = timeline
         .changes
         .iter()
@@ -117,14 +126,33 @@ fn a_history_read_on_from_any_commit_is_the_history_read_whole() {
             )
         })
         .collect();
-    assert_eq!(
-        later,
-        [
-            ("players.Ada.springs", "4", "6", "ada"),
-            ("globals.round", "1", "2", "Test"),
-            ("collections.gadgets.pocket-orrery.cogs", "4", "5", "Test"),
-        ]
+    let values = [
+        ("globals.round", "2"),
+        ("players.Ada.cogs", "2"),
+        ("players.Ada.springs", "6"),
+        ("players.Boris.cogs", "5"),
+        ("players.Boris.springs", "3"),
+        ("players.Cleo.springs", "1"),
+        ("players.Dmitri.cogs", "1"),
+        ("players.Dmitri.springs", "6"),
+        ("players.Wren.springs", "3"),
+    ];
+    let mut expected = vec![
+        ("players.Ada.springs", "4", "6", "ada"),
+        ("globals.round", "1", "2", "Test"),
+    ];
+    expected.extend(
+        values
+            .iter()
+            .map(|&(path, value)| (path, value, "-", "Test")),
     );
+    expected.extend(
+        values
+            .iter()
+            .map(|&(path, value)| (path, "-", value, "Test")),
+    );
+    expected.push(("collections.gadgets.pocket-orrery.cogs", "4", "5", "Test"));
+    assert_eq!(later, expected);
     for (i, commit) in commits.iter().enumerate() {
         let (earlier, _) = whole(&game, commit);
         // Kept as a build keeps it, and read back.
@@ -253,6 +281,8 @@ fn serve_goes_on_from_the_history_it_read_and_serves_what_a_full_build_makes() {
     let (game, _) = played();
     let serve = Served::start(&game, &["serve", "--port", "0", "--out", "served"]);
     serve.next("serving ", "the first build");
+    // The walk the first build kept in memory, not its file, goes on.
+    std::fs::remove_file(game.path(".git/gitnomic-site-cache.history")).unwrap();
     let players = game.read_at("main", "rules/core/players.md").unwrap();
     let amended = format!("{players}\nA sentence served at once.\n");
     game.commit_on(
@@ -276,4 +306,45 @@ fn serve_goes_on_from_the_history_it_read_and_serves_what_a_full_build_makes() {
             .contains("A sentence served at once.")
     );
     assert_as_a_full_build(&game, "served", "a commit while serving");
+}
+
+#[test]
+fn a_walk_of_a_shallow_clone_is_not_gone_on_from_once_the_clone_is_deepened() {
+    let (game, _) = played();
+    let (_, whole_timeline) = whole(&game, "main");
+    let clones = tempfile::tempdir().unwrap();
+    let clone = clones.path().join("clone");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .output()
+            .expect("git runs");
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let source = format!("file://{}", game.root().display());
+    git(&[
+        "clone",
+        "-q",
+        "--depth",
+        "3",
+        "--branch",
+        "main",
+        &source,
+        clone.to_str().unwrap(),
+    ]);
+    let (shallow, walk, _) = timeline::read_after(&clone, "HEAD", Walk::default()).unwrap();
+    assert_ne!(shallow, whole_timeline, "the shallow clone sees less");
+    let kept =
+        kept_timeline::from_bytes(&kept_timeline::to_bytes(&walk, PROGRAM).unwrap(), PROGRAM);
+    git(&["-C", clone.to_str().unwrap(), "fetch", "-q", "--unshallow"]);
+    let (deepened, _, stats) = timeline::read_after(&clone, "HEAD", kept).unwrap();
+    assert_eq!(
+        deepened, whole_timeline,
+        "the whole history once it is there"
+    );
+    assert_eq!(stats.earlier, 0);
 }
