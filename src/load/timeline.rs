@@ -10,10 +10,10 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use crate::game::is_game_file;
-use crate::game::timeline::{Revision, Sample, Timeline};
 use serde::{Deserialize, Serialize};
 
+use crate::game::is_game_file;
+use crate::game::timeline::{Revision, Sample, Timeline};
 use crate::game::{CheckMemo, Game};
 use crate::gamestate::set_value::{COLLECTIONS_FILE, VARIABLES_FILE};
 use crate::git::{GitError, Repo};

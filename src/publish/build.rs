@@ -181,7 +181,8 @@ struct Read {
     records_changed: bool,
     /// The history read, for the next build.
     walk: Walk,
-    /// Whether it differs from the one the kept history's file holds.
+    /// Whether it went further than the walk it went on from: the kept
+    /// history's file is then written again.
     walk_changed: bool,
     /// The digests of the previous build's files still in the output
     /// (none for a full build).
