@@ -4,6 +4,7 @@
 
 use gitnomic::load::kept_timeline;
 use gitnomic::load::timeline::{self, Walk};
+use proptest::prelude::*;
 
 use crate::game_test::{GameTest, run_at};
 use crate::site::{Served, assert_as_a_full_build};
@@ -347,4 +348,125 @@ fn a_walk_of_a_shallow_clone_is_not_gone_on_from_once_the_clone_is_deepened() {
         "the whole history once it is there"
     );
     assert_eq!(stats.earlier, 0);
+}
+
+/// One commit of a random history: what it does to main's files.
+#[derive(Debug, Clone)]
+enum Step {
+    /// A sentence added to one of the bundled rules.
+    Amend(usize),
+    /// A rule of its own added (or rewritten), or taken away.
+    Extra(u8, bool),
+    /// The round set.
+    Round(u8),
+    /// state/variables.toml taken away, or put back as bundled.
+    Variables(bool),
+    /// A note under content/: neither rules/ nor state/ changes.
+    Note(u8),
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        (0usize..3).prop_map(Step::Amend),
+        (0u8..2, any::<bool>()).prop_map(|(n, keep)| Step::Extra(n, keep)),
+        (2u8..9).prop_map(Step::Round),
+        any::<bool>().prop_map(Step::Variables),
+        any::<u8>().prop_map(Step::Note),
+    ]
+}
+
+/// Commits `step` on main; gives the commit.
+fn commit_step(game: &GameTest, step: &Step, bundled_variables: &str, i: usize) -> String {
+    const RULES: [&str; 3] = [
+        "rules/core/players.md",
+        "rules/dynastic/springs.md",
+        "rules/dynastic/clockwork-victory.md",
+    ];
+    let at = |path: &str| game.read_at("main", path);
+    let message = format!("Step {i}: {step:?}");
+    let write = |path: &str, text: &str| game.commit_on("main", &[(path, text)], &message);
+    match step {
+        Step::Amend(k) => {
+            let text = at(RULES[*k]).unwrap_or_default();
+            write(RULES[*k], &format!("{text}\nAmended at step {i}.\n"))
+        }
+        Step::Extra(n, true) => write(
+            &format!("rules/dynastic/extra-{n}.md"),
+            &format!(
+                "+++\nid = \"extra-{n}\"\ntitle = \"Extra {n}\"\norder = {}\n+++\nStep {i} says so.\n",
+                50 + n
+            ),
+        ),
+        Step::Extra(n, false) => {
+            let path = format!("rules/dynastic/extra-{n}.md");
+            match at(&path) {
+                Some(_) => game.commit_removing("main", &path, &message),
+                None => write(
+                    "content/pages/notes.md",
+                    &format!("+++\ntitle = \"Notes\"\n+++\n{i}\n"),
+                ),
+            }
+        }
+        Step::Round(r) => match at("state/variables.toml") {
+            Some(text) => {
+                let line = text
+                    .lines()
+                    .find(|l| l.starts_with("round = "))
+                    .unwrap_or("round = 1");
+                write(
+                    "state/variables.toml",
+                    &text.replacen(line, &format!("round = {r}"), 1),
+                )
+            }
+            None => write(
+                "content/pages/notes.md",
+                &format!("+++\ntitle = \"Notes\"\n+++\n{i}\n"),
+            ),
+        },
+        Step::Variables(false) if at("state/variables.toml").is_some() => {
+            game.commit_removing("main", "state/variables.toml", &message)
+        }
+        Step::Variables(_) => write("state/variables.toml", bundled_variables),
+        Step::Note(n) => write(
+            "content/pages/notes.md",
+            &format!("+++\ntitle = \"Notes\"\n+++\n{n} at {i}\n"),
+        ),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(8),
+        max_shrink_iters: 20,
+        failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::Direct(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/tests/kept-history.txt"),
+        ))),
+        ..ProptestConfig::default()
+    })]
+
+    /// Any history, read on from any of its commits after that read was
+    /// kept, is the history read whole.
+    #[test]
+    fn any_history_read_on_from_a_kept_walk_is_the_history_read_whole(
+        steps in proptest::collection::vec(step(), 2..9),
+        splits in proptest::collection::vec(any::<proptest::sample::Index>(), 3),
+    ) {
+        let game = GameTest::bundled();
+        let bundled_variables = game.read("state/variables.toml");
+        let mut commits = vec![game.commit_all("the bundled game")];
+        for (i, step) in steps.iter().enumerate() {
+            commits.push(commit_step(&game, step, &bundled_variables, i));
+        }
+        let (walk, timeline) = whole(&game, "main");
+        for split in &splits {
+            let i = split.index(commits.len());
+            let (earlier, _) = whole(&game, &commits[i]);
+            let bytes = kept_timeline::to_bytes(&earlier, PROGRAM).expect("a walk can be kept");
+            let kept = kept_timeline::from_bytes(&bytes, PROGRAM);
+            prop_assert_eq!(&kept, &earlier);
+            let (on, walk_on, _) = timeline::read_after(game.root(), "main", kept).unwrap();
+            prop_assert_eq!(&on, &timeline, "read on from commit {}", i);
+            prop_assert_eq!(&walk_on, &walk, "read on from commit {}", i);
+        }
+    }
 }
