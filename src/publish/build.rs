@@ -91,9 +91,10 @@ pub struct Kept {
     /// stamped again. A file changed since then changes the watcher's
     /// next listing, and the build after it reads it.
     listed: Option<Vec<Listed>>,
-    /// The history read: the next build reads only the commits since,
-    /// without reading the kept history's file back.
-    walk: Option<Walk>,
+    /// The history read, and whether the kept history's file holds it:
+    /// the next build reads only the commits since, without reading the
+    /// file back, and writes the file if it does not hold it.
+    walk: Option<(Walk, bool)>,
 }
 
 impl Kept {
@@ -125,6 +126,7 @@ pub fn build(
     let Made {
         mut rendered,
         writer,
+        walk_kept,
     } = made;
     let stats = build.write(&read, &mut rendered, writer)?;
     let built = Built {
@@ -142,7 +144,7 @@ pub fn build(
             }),
             theme: Some((read.overrides, read.theme)),
             listed: None,
-            walk: Some(read.walk),
+            walk: Some((read.walk, walk_kept)),
         };
     } else {
         // The process ends after this build: the system takes back its
@@ -181,8 +183,9 @@ struct Read {
     records_changed: bool,
     /// The history read, for the next build.
     walk: Walk,
-    /// Whether it went further than the walk it went on from: the kept
-    /// history's file is then written again.
+    /// Whether the kept history's file must be written again: the walk
+    /// went further than the one it went on from, or the file does not
+    /// hold that one.
     walk_changed: bool,
     /// The digests of the previous build's files still in the output
     /// (none for a full build).
@@ -200,6 +203,8 @@ struct Read {
 struct Made<'w> {
     rendered: Rendered,
     writer: publish::Writer<'w>,
+    /// Whether the kept history's file holds the walk read.
+    walk_kept: bool,
 }
 
 impl<'a> Build<'a> {
@@ -300,7 +305,7 @@ impl<'a> Build<'a> {
     /// The git history of the revision built, unless told to skip it,
     /// going on from `earlier`'s walk if there is one (see
     /// [`read::history`]).
-    fn history(&self, earlier: Option<Walk>) -> (Timeline, Walk, bool) {
+    fn history(&self, earlier: Option<(Walk, bool)>) -> (Timeline, Walk, bool) {
         if self.args.no_history {
             return Default::default();
         }
@@ -334,7 +339,7 @@ impl<'a> Build<'a> {
             base_url: args.base_url.clone(),
             forge: crate::site::forge_web(&read.game, &args.branch, args.actions.as_ref()),
         };
-        let (rendered, records_kept, written) = std::thread::scope(|scope| {
+        let (rendered, records_kept, written, walk_kept) = std::thread::scope(|scope| {
             let keeping = read.records_changed.then(|| {
                 scope.spawn(|| {
                     let records =
@@ -342,9 +347,9 @@ impl<'a> Build<'a> {
                     write_atomically(&self.records_file, records)
                 })
             });
-            if read.walk_changed {
-                scope.spawn(|| read::keep_walk(&self.history_file, &read.walk, &self.program));
-            }
+            let keeping_walk = read.walk_changed.then(|| {
+                scope.spawn(|| read::keep_walk(&self.history_file, &read.walk, &self.program))
+            });
             let (files, arrive) = std::sync::mpsc::channel::<(String, String)>();
             let writer = scope.spawn(|| write_as_rendered(&self.out, &self.cache_file, arrive));
             // The writer takes each text: the build holds no copy of the
@@ -358,7 +363,8 @@ impl<'a> Build<'a> {
             let rendered =
                 crate::site::render_emitting(&input, &read.theme, &read.previous, &say, &emit);
             drop(files);
-            (rendered, keeping.map(joined), joined(writer))
+            let walk_kept = keeping_walk.is_none_or(joined);
+            (rendered, keeping.map(joined), joined(writer), walk_kept)
         });
         let rendered = rendered.context("cannot render the site")?;
         records_kept.transpose()?;
@@ -369,7 +375,11 @@ impl<'a> Build<'a> {
             rendered.rendered,
             rendered.cache.files.len() - rendered.rendered
         ));
-        Ok(Made { rendered, writer })
+        Ok(Made {
+            rendered,
+            writer,
+            walk_kept,
+        })
     }
 
     /// Checks every internal link and anchor of the whole site, if asked:

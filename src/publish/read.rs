@@ -76,25 +76,29 @@ fn warn_of_problems(game: &Game) {
 
 /// The git history of `rev` at `root`, or none (with a note) when there
 /// is no repository or it cannot be read. The history an earlier build
-/// read is taken from `in_memory` (an earlier build in this process), else
-/// from the file `kept` (unless `again`), and only the commits since are
-/// read. Gives the walk, to keep for the next build, and whether it went
-/// further than the one it went on from (then the file is written again,
-/// see [`keep_walk`]).
+/// read is taken from `in_memory` (an earlier build in this process, and
+/// whether the file holds its walk), else from the file `kept` (unless
+/// `again`), and only the commits since are read. Gives the walk, to keep
+/// for the next build, and whether the file must be written (see
+/// [`keep_walk`]): the walk went further, or the file does not hold the
+/// one it went on from.
 pub(super) fn history(
     root: &Path,
     rev: &str,
     (kept, again): (&Path, bool),
-    in_memory: Option<Walk>,
+    in_memory: Option<(Walk, bool)>,
     program: &str,
     say: &dyn Fn(&str),
 ) -> (Timeline, Walk, bool) {
-    let earlier = match in_memory {
-        _ if again => Walk::default(),
-        Some(walk) => walk,
-        None => std::fs::read(kept)
-            .map(|bytes| kept_timeline::from_bytes(&bytes, program))
-            .unwrap_or_default(),
+    let (earlier, in_file) = match in_memory {
+        _ if again => (Walk::default(), true),
+        Some(kept) => kept,
+        None => {
+            let walk = std::fs::read(kept)
+                .map(|bytes| kept_timeline::from_bytes(&bytes, program))
+                .unwrap_or_default();
+            (walk, true)
+        }
     };
     let tip = earlier.tip().map(str::to_string);
     match timeline::read_after(root, rev, earlier) {
@@ -110,7 +114,7 @@ pub(super) fn history(
                 stats.blobs,
                 timeline.revisions.len()
             ));
-            let changed = walk.tip() != tip.as_deref();
+            let changed = walk.tip() != tip.as_deref() || !in_file;
             (timeline, walk, changed)
         }
         Err(timeline::TimelineError::Git(crate::git::GitError::Open { .. })) => {
@@ -124,15 +128,20 @@ pub(super) fn history(
     }
 }
 
-/// Keeps `walk` in the file `kept` for the next build. A walk that cannot
-/// be kept costs the next build time, not its history: a note, no error.
-pub(super) fn keep_walk(kept: &Path, walk: &Walk, program: &str) {
+/// Keeps `walk` in the file `kept` for the next build; false if it could
+/// not. A walk that cannot be kept costs the next build time, not its
+/// history: a note, no error.
+pub(super) fn keep_walk(kept: &Path, walk: &Walk, program: &str) -> bool {
     let Some(bytes) = kept_timeline::to_bytes(walk, program) else {
         tracing::warn!("cannot keep the history read for the next build");
-        return;
+        return false;
     };
-    if let Err(e) = super::caches::write_atomically(kept, bytes) {
-        tracing::warn!("cannot keep the history read for the next build: {e:#}");
+    match super::caches::write_atomically(kept, bytes) {
+        Ok(()) => true,
+        Err(e) => {
+            tracing::warn!("cannot keep the history read for the next build: {e:#}");
+            false
+        }
     }
 }
 

@@ -350,6 +350,26 @@ fn a_walk_of_a_shallow_clone_is_not_gone_on_from_once_the_clone_is_deepened() {
     assert_eq!(stats.earlier, 0);
 }
 
+#[test]
+fn serve_keeps_the_history_it_could_not_keep_at_its_next_build() {
+    let (game, _) = played();
+    let kept = game.path(".git/gitnomic-site-cache.history");
+    std::fs::create_dir_all(kept.join("in-the-way")).unwrap();
+    // The first build cannot write the file (a warning, which -q hides).
+    let serve = Served::start(&game, &["-q", "serve", "--port", "0", "--out", "served"]);
+    serve.next("serving ", "the first build");
+    std::fs::remove_dir_all(&kept).unwrap();
+    // A change outside the history: the walk does not move, and is kept
+    // now that nothing is in the way.
+    game.write(
+        "content/pages/notes.md",
+        "+++\ntitle = \"Notes\"\n+++\nServed.\n",
+    );
+    serve.next("rebuilt in ", "the build after a note");
+    let bytes = std::fs::read(&kept).expect("the walk kept at last");
+    assert!(bytes.starts_with(b"gitnomic-history-cache"));
+}
+
 /// One commit of a random history: what it does to main's files.
 #[derive(Debug, Clone)]
 enum Step {
