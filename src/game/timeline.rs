@@ -63,11 +63,6 @@ impl Revision {
             ruleset: Arc::new(ruleset),
         }
     }
-
-    /// Its ruleset's [`Ruleset::content_digest`].
-    pub fn digest(&self) -> u64 {
-        self.digest
-    }
 }
 
 /// The numeric variables at one point of the history.

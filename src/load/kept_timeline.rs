@@ -102,12 +102,7 @@ fn at<T: Clone>(list: &[T], places: &[usize]) -> Option<Vec<T>> {
 /// finite number, which JSON writes as `null`): the next build then reads
 /// the whole history, as if nothing were kept.
 pub fn to_bytes(walk: &Walk, identity: &str) -> Option<Vec<u8>> {
-    let odd = |p: &Param| crate::ruleset::holds_float(&p.value, &|f| !f.is_finite());
-    if walk
-        .revisions
-        .iter()
-        .any(|r| r.ruleset.params.values().any(odd))
-    {
+    if walk.revisions.iter().any(|r| r.ruleset.holds_non_finite()) {
         return None;
     }
     let mut rules = Written::new();

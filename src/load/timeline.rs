@@ -162,11 +162,6 @@ impl Walk {
         self.tip.as_deref()
     }
 
-    /// How many commits it has read.
-    pub fn walked(&self) -> usize {
-        self.walked
-    }
-
     /// The timeline the walk has found.
     pub fn timeline(&self) -> Timeline {
         Timeline {

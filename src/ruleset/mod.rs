@@ -270,6 +270,14 @@ pub struct Ruleset {
 pub type ParseRule<'p> = dyn Fn(&SourceFile) -> (Option<RuleFile>, Diagnostics) + Sync + 'p;
 
 impl Ruleset {
+    /// Whether a parameter is, or holds, a number that is not finite (NaN
+    /// or an infinity), which JSON cannot write.
+    pub(crate) fn holds_non_finite(&self) -> bool {
+        self.params
+            .values()
+            .any(|p| holds_float(&p.value, &|f| !f.is_finite()))
+    }
+
     /// A digest of everything the ruleset holds (its JSON, hashed): a page
     /// made from a ruleset of the history is known unchanged by it,
     /// without being made again.
@@ -279,9 +287,8 @@ impl Ruleset {
         // JSON writes every number that is not finite as `null`: a ruleset
         // that holds one gets the digest of its debug text, which tells
         // NaN and the infinities apart (as complete, only slower).
-        let odd = |p: &Param| holds_float(&p.value, &|f| !f.is_finite());
         match serde_json::to_vec(self) {
-            Ok(json) if !self.params.values().any(odd) => h.write(&json),
+            Ok(json) if !self.holds_non_finite() => h.write(&json),
             _ => h.write(format!("{self:?}").as_bytes()),
         }
         h.finish()
