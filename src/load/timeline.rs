@@ -27,18 +27,10 @@ pub enum TimelineError {
     /// git could not read it.
     #[error(transparent)]
     Git(#[from] GitError),
-    /// A game file in the history is not UTF-8.
-    #[error("{path} at commit {commit} is not UTF-8 text")]
-    NotText {
-        /// The file.
-        path: String,
-        /// The commit.
-        commit: String,
-    },
 }
 
 /// What was read, for the build's report.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TimelineStats {
     /// Commits walked by this read (those an earlier one walked are not).
     pub commits: usize,
@@ -48,6 +40,11 @@ pub struct TimelineStats {
     pub parsed: usize,
     /// Distinct blobs read.
     pub blobs: usize,
+    /// Game files met by this read that are not UTF-8 text, each once:
+    /// the path and the first commit that holds it. Such a file is read
+    /// with its bad bytes replaced (as a forge shows it), so that one
+    /// file pushed to main cannot take the whole history from the site.
+    pub not_text: Vec<(String, String)>,
 }
 
 /// Reads the history of `rev` in the repository at `repo`.
@@ -81,6 +78,7 @@ pub fn read_after(
     let mut reader = Reader {
         repo: &repo,
         blobs: HashMap::new(),
+        not_text: Vec::new(),
     };
     let mut stats = TimelineStats {
         commits: commits.len(),
@@ -131,6 +129,7 @@ pub fn read_after(
         }
     }
     stats.blobs = reader.blobs.len();
+    stats.not_text = reader.not_text;
     stats.earlier = earlier;
     Ok((walk.timeline(), walk, stats))
 }
@@ -274,6 +273,8 @@ type Found = fn(Option<&Version<'_>>, &Version<'_>) -> Vec<Change>;
 struct Reader<'r> {
     repo: &'r Repo,
     blobs: HashMap<String, String>,
+    /// The files whose blob was not UTF-8, with the commit that held it.
+    not_text: Vec<(String, String)>,
 }
 
 impl Reader<'_> {
@@ -292,10 +293,10 @@ impl Reader<'_> {
             }
             if !self.blobs.contains_key(&blob) {
                 let bytes = self.repo.blob(&blob)?;
-                let text = String::from_utf8(bytes).map_err(|_| TimelineError::NotText {
-                    path: path.clone(),
-                    commit: commit.to_string(),
-                })?;
+                let text = String::from_utf8(bytes).unwrap_or_else(|e| {
+                    self.not_text.push((path.clone(), commit.to_string()));
+                    String::from_utf8_lossy(e.as_bytes()).into_owned()
+                });
                 self.blobs.insert(blob.clone(), text);
             }
             let text = self.blobs.get(&blob).cloned().unwrap_or_default();

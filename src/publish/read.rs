@@ -114,6 +114,12 @@ pub(super) fn history(
                 stats.blobs,
                 timeline.revisions.len()
             ));
+            for (path, commit) in &stats.not_text {
+                let commit = commit.get(..12).unwrap_or(commit);
+                tracing::warn!(
+                    "{path} at commit {commit} is not UTF-8 text: its history shows it with the bad bytes replaced"
+                );
+            }
             let changed = walk.tip() != tip.as_deref() || !in_file;
             (timeline, walk, changed)
         }

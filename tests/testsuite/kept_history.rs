@@ -370,6 +370,68 @@ fn serve_keeps_the_history_it_could_not_keep_at_its_next_build() {
     assert!(bytes.starts_with(b"gitnomic-history-cache"));
 }
 
+#[test]
+fn a_file_on_main_that_is_not_text_does_not_take_the_history_from_the_site() {
+    let game = GameTest::bundled();
+    game.commit_all("the bundled game");
+    // A push straight to main (a pull request cannot bring it: `check`
+    // refuses it): a rule whose body holds a byte that is not UTF-8.
+    let bad = b"+++\nid = \"zz\"\ntitle = \"Zz\"\norder = 90\n+++\nBroken \xff text.\n";
+    game.commit_raw("main", "rules/core/zz.md", bad, git2::FileMode::Blob);
+    game.commit_removing("main", "rules/core/zz.md", "Taken away");
+    let players = game.read_at("main", "rules/core/players.md").unwrap();
+    game.commit_on(
+        "main",
+        &[("rules/core/players.md", &format!("{players}\nAmended.\n"))],
+        "Enact proposal #2",
+    );
+    let (timeline, walk, stats) =
+        timeline::read_after(game.root(), "main", Walk::default()).expect("the history is read");
+    assert_eq!(
+        timeline.revisions.len(),
+        4,
+        "every ruleset the history held"
+    );
+    let broken = timeline.revisions[1]
+        .ruleset
+        .rules
+        .iter()
+        .find(|r| r.id.as_str() == "zz")
+        .expect("the rule as the forge shows it");
+    assert!(
+        broken.body.contains("Broken \u{fffd} text."),
+        "{}",
+        broken.body
+    );
+    assert_eq!(stats.not_text.len(), 1);
+    assert_eq!(stats.not_text[0].0, "rules/core/zz.md");
+    assert!(
+        kept_timeline::to_bytes(&walk, PROGRAM).is_some(),
+        "and the walk can be kept"
+    );
+
+    let run = run_at(game.root(), &["build", "--out", "public"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("building without it"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("4 ruleset revisions"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("rules/core/zz.md at commit")
+            && run.stderr.contains("is not UTF-8 text"),
+        "the build names the file: {}",
+        run.stderr
+    );
+    let again = run_at(game.root(), &["build", "--out", "public"]);
+    assert!(
+        again.stderr.contains("read by an earlier build"),
+        "{}",
+        again.stderr
+    );
+}
+
 /// One commit of a random history: what it does to main's files.
 #[derive(Debug, Clone)]
 enum Step {
