@@ -172,6 +172,10 @@ fn reason(git: &git2::Error) -> String {
     }
 }
 
+/// Why a pull request whose head shares no history with the default
+/// branch cannot stand: the same words at every door.
+pub(crate) const UNRELATED: &str = "its head shares no history with the default branch (its branch was replaced by unrelated commits): no forge can merge it";
+
 fn read_err(what: impl Into<String>) -> impl FnOnce(git2::Error) -> GitError {
     let what = what.into();
     move |source| GitError::Read { what, git: source }
@@ -325,7 +329,7 @@ impl Repo {
 
     /// The paths `head` changes relative to where it forked from `base`.
     pub fn changed_paths(&self, base: &str, head: &str) -> Result<Vec<String>, GitError> {
-        Ok(paths_of(&self.fork_diff(base, head)?))
+        Ok(paths_of(&self.fork_diff(base, head)?.0))
     }
 
     /// The paths `head` changes since it forked from `base` (as
@@ -336,8 +340,12 @@ impl Repo {
         base: &str,
         head: &str,
     ) -> Result<(Vec<String>, Vec<String>), GitError> {
-        let diff = self.fork_diff(base, head)?;
-        Ok((paths_of(&diff), self.unfit_of(&diff)?))
+        let (diff, related) = self.fork_diff(base, head)?;
+        let mut unfit = self.unfit_of(&diff)?;
+        if !related {
+            unfit.insert(0, UNRELATED.to_string());
+        }
+        Ok((paths_of(&diff), unfit))
     }
 
     /// Why the files `head` adds or changes since it forked from `base`
@@ -345,8 +353,10 @@ impl Repo {
     /// game is plain files, and a link written out by the resolver would
     /// become one), a file over [`FILE_BYTES`], or a game file that is not
     /// UTF-8 text. Empty when every file is fit to be read.
+    /// A head that shares no history with `base` (a branch replaced by
+    /// unrelated history) cannot stand either: no forge merges it.
     pub fn unfit_changes(&self, base: &str, head: &str) -> Result<Vec<String>, GitError> {
-        self.unfit_of(&self.fork_diff(base, head)?)
+        Ok(self.fork_changes(base, head)?.1)
     }
 
     /// Why the files `diff` adds or changes cannot stand.
@@ -390,21 +400,28 @@ impl Repo {
     }
 
     /// The diff of `head` from where it forked from `base`.
-    fn fork_diff(&self, base: &str, head: &str) -> Result<git2::Diff<'_>, GitError> {
+    /// The diff of `head` from where it forked from `base`, and whether it
+    /// forked from it at all: a head that shares no history with `base` is
+    /// diffed from `base` itself, so that what it would change is still
+    /// told (and a run is not stopped by it).
+    fn fork_diff(&self, base: &str, head: &str) -> Result<(git2::Diff<'_>, bool), GitError> {
         let base_id = self.commit_id(base)?;
         let head_id = self.commit_id(head)?;
-        let fork = self
-            .inner
-            .merge_base(base_id, head_id)
-            .map_err(read_err(format!("the merge base of {base} and {head}")))?;
+        let (fork, related) = match self.inner.merge_base(base_id, head_id) {
+            Ok(fork) => (fork, true),
+            Err(e) if e.code() == git2::ErrorCode::NotFound => (base_id, false),
+            Err(e) => return Err(read_err(format!("the merge base of {base} and {head}"))(e)),
+        };
         let tree = |id| self.inner.find_commit(id).and_then(|c| c.tree());
         let (old, new) = (
             tree(fork).map_err(read_err(base))?,
             tree(head_id).map_err(read_err(head))?,
         );
-        self.inner
+        let diff = self
+            .inner
             .diff_tree_to_tree(Some(&old), Some(&new), None)
-            .map_err(read_err("a diff"))
+            .map_err(read_err("a diff"))?;
+        Ok((diff, related))
     }
 
     pub(crate) fn commit_id(&self, rev: &str) -> Result<git2::Oid, GitError> {

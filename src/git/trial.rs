@@ -188,10 +188,10 @@ impl Trial for GitTrial {
 
     /// What `head` changes since it forked from the branch.
     fn changes(&mut self, head: &HeadSha) -> Result<ForkChanges, TrialError> {
-        let fork = self.fork_from(head, None)?.id().to_string();
+        let head = self.commit(head)?.id().to_string();
         let (paths, unfit) = self
             .repo
-            .fork_changes(&fork, &head.0)
+            .fork_changes(&self.base.to_string(), &head)
             .map_err(|e| TrialError::Repository(e.to_string()))?;
         Ok(ForkChanges { paths, unfit })
     }

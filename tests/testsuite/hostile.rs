@@ -290,6 +290,33 @@ fn a_file_that_is_not_utf8_is_its_own_matter_s_problem() {
     judged_in_its_box(&game, &cfj, "is not UTF-8 text", true);
 }
 
+/// A proposal whose branch is then replaced by commits that share no
+/// history with main (a force-push of another repository's history):
+/// no forge can merge it, and it is closed as no matter, where it once
+/// stopped every run, every listing and every build.
+#[test]
+fn a_branch_replaced_by_unrelated_history_is_its_own_matter_s_problem() {
+    let game = GameTest::committed();
+    let rule = game.read("rules/dynastic/springs.md") + "\nA sentence.\n";
+    game.commit_on("orphan", &[("rules/dynastic/springs.md", &rule)], "p");
+    let cfj = beside_a_due_cfj(&game, "orphan");
+    let repo = git2::Repository::open(game.root()).unwrap();
+    let mut tree = repo.treebuilder(None).unwrap();
+    tree.insert("x.md", repo.blob(b"hi\n").unwrap(), 0o100_644)
+        .unwrap();
+    let tree = repo.find_tree(tree.write().unwrap()).unwrap();
+    let who = git2::Signature::new("m", "m@example.invalid", &git2::Time::new(0, 0)).unwrap();
+    let orphan = repo.commit(None, &who, &who, "orphan", &tree, &[]).unwrap();
+    repo.reference("refs/heads/orphan", orphan, true, "replaced")
+        .unwrap();
+    judged_in_its_box(
+        &game,
+        &cfj,
+        "its head shares no history with the default branch",
+        true,
+    );
+}
+
 /// Item 3: a symlink in a pull request.
 #[test]
 fn a_symlink_is_its_own_matter_s_problem() {
