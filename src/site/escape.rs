@@ -1,9 +1,10 @@
 //! The site's one HTML escape, for text and for attributes in either
 //! quotes, in pages, feeds and charts alike: `&`, `<`, `>`, `"` and `'`
 //! become entities, a U+2069 that closes no isolate the text opened is
-//! dropped, and nothing else changes. Tera's default also escapes `/`,
-//! which every relative link would then carry as `&#x2F;`: correct, but
-//! ugly and larger.
+//! dropped, a character XML cannot hold (a control character but tab and
+//! line breaks, U+FFFE, U+FFFF) becomes U+FFFD, and nothing else
+//! changes. Tera's default also escapes `/`, which every relative link
+//! would then carry as `&#x2F;`: correct, but ugly and larger.
 //!
 //! The theme isolates each title and name (in a link, a `<bdi>`, or
 //! between U+2068 and U+2069), so that a mark that shows text backwards
@@ -20,6 +21,9 @@ pub(crate) fn isolated(name: &str) -> String {
         .collect();
     format!("\u{2068}{name}\u{2069}")
 }
+
+/// What a character that XML cannot hold is shown as.
+const REPLACEMENT: &str = "\u{FFFD}";
 
 /// `text` escaped.
 pub(crate) fn escape(text: &str) -> String {
@@ -43,6 +47,13 @@ pub(crate) fn escape_into(out: &mut String, text: &str) {
             b'>' => ("&gt;", 1),
             b'"' => ("&quot;", 1),
             b'\'' => ("&#39;", 1),
+            // Control characters (but tab and line breaks) are no
+            // character of XML, and a feed with one is refused whole by
+            // its readers; in HTML they are errors that show nothing. A
+            // title may hold any: each is shown as U+FFFD.
+            0x00..=0x08 | 0x0B | 0x0C | 0x0E..=0x1F | 0x7F => (REPLACEMENT, 1),
+            // U+0080 to U+009F: C2 80 to C2 9F.
+            0xC2 if matches!(bytes.get(i + 1), Some(0x80..=0x9F)) => (REPLACEMENT, 2),
             // U+2066 to U+2068 open an isolate, U+2069 closes one: E2 81
             // A6 to A9 in UTF-8.
             0xE2 => match bytes.get(i + 1..i + 3) {
@@ -57,6 +68,10 @@ pub(crate) fn escape_into(out: &mut String, text: &str) {
                 Some([0x81, 0xA9]) => ("", 3),
                 _ => continue,
             },
+            // U+FFFE and U+FFFF, no characters of XML either: EF BF BE/BF.
+            0xEF if matches!(bytes.get(i + 1..i + 3), Some([0xBF, 0xBE | 0xBF])) => {
+                (REPLACEMENT, 3)
+            }
             _ => continue,
         };
         // The special bytes begin a character: `i` is a boundary.
@@ -91,6 +106,15 @@ mod tests {
                 "\u{2066}\u{2067}\u{2069}\u{2069}&lt;",
             ),
             ("\u{2065}\u{206a}", "\u{2065}\u{206a}"),
+            // No control character is left but tab and line breaks.
+            (
+                "a\u{0}b\u{1b}[31m\u{7f}\u{85}\u{9f}\t\n\r\u{a0}é",
+                "a\u{fffd}b\u{fffd}[31m\u{fffd}\u{fffd}\u{fffd}\t\n\r\u{a0}é",
+            ),
+            (
+                "\u{fffe}x\u{ffff}\u{fffd}\u{fffc}",
+                "\u{fffd}x\u{fffd}\u{fffd}\u{fffc}",
+            ),
         ] {
             assert_eq!(escape(text), escaped, "{text}");
         }

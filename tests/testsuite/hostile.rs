@@ -115,6 +115,36 @@ fn titles_and_comments_send_no_controls_to_the_terminal() {
     assert!(shown.contains("\\u{1b}[31mred"), "{shown}");
 }
 
+/// A title with control characters, resolved (a stranger's matter is
+/// recorded as no matter with its title): no page, feed or chart of the
+/// site holds a character XML cannot hold, where one such character
+/// made the whole feed unreadable to every feed reader.
+#[test]
+fn a_title_with_control_characters_leaves_the_feed_well_formed() {
+    let game = GameTest::committed();
+    let title = "CfJ: hi\u{1b}[31m\u{1}\u{7f}\u{85}\u{ffff}";
+    game.open("2030-01-01T00:00:00Z", "stranger", "cfj", title, None);
+    game.at("2030-01-01T01:00:00Z", &["resolve"]);
+    let built = game.at("2030-01-01T01:00:00Z", &["build", "--out", "public"]);
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    let feed = game.read("public/feed.xml");
+    assert!(feed.contains("CfJ: hi\u{fffd}[31m"), "{feed}");
+    for entry in walkdir::WalkDir::new(game.path("public")) {
+        let entry = entry.unwrap();
+        let name = entry.path().display().to_string();
+        if !entry.file_type().is_file()
+            || !(name.ends_with(".html") || name.ends_with(".xml") || name.ends_with(".svg"))
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        let bad = text.chars().find(|&c| {
+            (c < ' ' && !matches!(c, '\t' | '\n' | '\r')) || matches!(c, '\u{fffe}' | '\u{ffff}')
+        });
+        assert_eq!(bad, None, "{name} holds a character XML cannot hold");
+    }
+}
+
 /// A title's line breaks make no lines of a command's output: a title
 /// cannot print a vote that was never cast under a matter's tally.
 #[test]
