@@ -246,6 +246,14 @@ impl<'a> Context<'a> {
         self.previous.files.get(path).is_some_and(|d| *d == digest)
     }
 
+    /// The path of every file made so far, rendered or kept.
+    pub(crate) fn made_paths(&self) -> std::collections::HashSet<String> {
+        self.made
+            .lock()
+            .map(|m| m.iter().map(|(path, _)| path.clone()).collect())
+            .unwrap_or_default()
+    }
+
     /// The digests of every file made, rendered or kept.
     pub(crate) fn cache(&self) -> RenderCache {
         let mut made = self
@@ -345,9 +353,11 @@ pub(crate) fn root(path: &str) -> String {
 }
 
 /// Slugs for names: lowercase ASCII letters and digits joined by `-`,
-/// made unique with `-2`, `-3` in name order.
+/// made unique with `-2`, `-3` in name order, none of them `index`.
 fn slugs<'n>(names: impl IntoIterator<Item = &'n str>) -> BTreeMap<String, String> {
-    let mut taken = BTreeSet::new();
+    // `players/index.html` is the list of players: a player named `index`
+    // gets `index-2`.
+    let mut taken = BTreeSet::from(["index".to_string()]);
     let mut out = BTreeMap::new();
     for name in names {
         let stem = slug(name);
@@ -463,6 +473,11 @@ mod tests {
         let s = slugs(["Ann", "ann", "A.N.N."]);
         assert_eq!(s["A.N.N."], "a-n-n");
         assert_eq!((s["Ann"].as_str(), s["ann"].as_str()), ("ann", "ann-2"));
+        let s = slugs(["Index", "index"]);
+        assert_eq!(
+            (s["Index"].as_str(), s["index"].as_str()),
+            ("index-2", "index-3")
+        );
         assert_eq!(percent(1, 3), "33%");
         assert_eq!(percent(2, 3), "67%");
         assert_eq!(percent(0, 0), "–");

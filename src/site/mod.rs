@@ -419,7 +419,14 @@ pub fn render_emitting(
     if let Some(text) = cx.file("status.js", status) {
         site.insert("status.js".into(), text);
     }
+    // A theme's file where the site makes a page (`status.js`, a matter's
+    // page) would show players what the game did not say: the page stands.
+    let made = cx.made_paths();
     for (path, text) in theme.statics() {
+        if made.contains(path.as_str()) {
+            tracing::warn!("the theme's static/{path} is left out: the site makes a page there");
+            continue;
+        }
         if let Some(text) = cx.file(path, text.clone()) {
             site.insert(path.clone(), text);
         }

@@ -188,3 +188,63 @@ fn new_refuses_a_directory_in_use_and_bad_input_leaving_nothing() {
         "no game and no half-written directory left"
     );
 }
+
+/// A player named `index`, and a theme whose static files lie where the
+/// site makes pages: the players' list, the pending page and the live
+/// status stay the site's own, and the build's report adds up.
+#[test]
+fn no_name_or_theme_file_takes_the_place_of_a_page_the_site_makes() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let game = GameTest::empty();
+    let root = game.root().to_str().unwrap();
+    let run = gitnomic_in(
+        elsewhere.path(),
+        &[
+            "--now",
+            "2030-01-01T00:00:00Z",
+            "new",
+            root,
+            "--player",
+            "alice",
+            "--player",
+            "index",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    for path in ["status.js", "pending/index.html", "players/index.html"] {
+        game.write(&format!("themes/default/static/{path}"), "FAKE");
+    }
+    let built = game.run(&["--now", "2030-01-01T00:00:00Z", "build", "--out", "public"]);
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    for path in ["status.js", "pending/index.html", "players/index.html"] {
+        assert_ne!(game.read(&format!("public/{path}")), "FAKE", "{path}");
+        assert!(
+            built.stderr.contains(&format!(
+                "the theme's static/{path} is left out: the site makes a page there"
+            )),
+            "{}",
+            built.stderr
+        );
+    }
+    let list = game.read("public/players/index.html");
+    assert!(
+        list.contains("href=\"../players/alice.html\"")
+            && list.contains("href=\"../players/index-2.html\""),
+        "{list}"
+    );
+    assert!(
+        game.read("public/players/index-2.html")
+            .contains("<bdi>index</bdi>")
+    );
+    let files = walkdir::WalkDir::new(game.path("public"))
+        .into_iter()
+        .filter(|e| e.as_ref().unwrap().file_type().is_file())
+        .count();
+    assert!(
+        built
+            .stderr
+            .contains(&format!("{files} changed, 0 unchanged")),
+        "{}",
+        built.stderr
+    );
+}
