@@ -65,6 +65,16 @@ pub fn status_text(
         let list: Vec<String> = changes.iter().map(ToString::to_string).collect();
         let _ = writeln!(out, "\nThis proposal {}.", list.join(", "));
     }
+    // A push after the first vote that kept the votes, named so that
+    // voters can read what changed under them.
+    for head in matter.journal.heads.iter().skip(1).filter(|h| !h.voids) {
+        let sha = head.sha.0.get(..7).unwrap_or(&head.sha.0);
+        let _ = writeln!(
+            out,
+            "\nPushed at {} (`{sha}`), taken as a typo fix: the votes cast before it stand.",
+            when(head.at)
+        );
+    }
     let rows = ballot(decision, active, Some(matter));
     if !rows.is_empty() {
         out.push_str("\n| player | vote | from |\n|---|---|---|\n");

@@ -435,12 +435,19 @@ const NUMBER_WORDS: &[&str] = &[
     "least",
 ];
 
+/// Prefixes that turn a word into its opposite: "legal" made "illegal"
+/// is two letters, and no typo.
+const NEGATING_PREFIXES: &[&str] = &["un", "in", "im", "il", "ir", "dis", "non"];
+
 /// Whether changing line `a` into `b` changes a word that carries meaning
-/// as no typo does: a number (any word with a digit, or a number word
-/// such as "three" or "twice"), or a word of a term the game defines
-/// (`defined`: its glossary, its player and emperor terms, its variables
-/// and parameters, lowercase). The words compared are those the two lines
-/// do not share.
+/// as no typo does. A typo fix corrects the spelling of words in place:
+/// it adds or removes no word ("may give" made "may never give" is two
+/// words more), and turns each word it changes into one at most two
+/// letters away (a letter added, dropped, changed, or two swapped), not
+/// by a prefix that negates it. It changes no number (any word with a
+/// digit, or a number word such as "three" or "twice") nor a word of a
+/// term the game defines (`defined`: its glossary, its player and emperor
+/// terms, its variables and parameters, lowercase), however little.
 pub fn changes_meaning(a: &str, b: &str, defined: &BTreeSet<String>) -> bool {
     let words = |line: &str| -> Vec<String> {
         line.split(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -448,15 +455,9 @@ pub fn changes_meaning(a: &str, b: &str, defined: &BTreeSet<String>) -> bool {
             .map(str::to_lowercase)
             .collect()
     };
-    let (mut left, mut right) = (words(a), words(b));
-    let mut only_left = Vec::new();
-    for w in left.drain(..) {
-        match right.iter().position(|r| *r == w) {
-            Some(i) => {
-                right.remove(i);
-            }
-            None => only_left.push(w),
-        }
+    let (left, right) = (words(a), words(b));
+    if left.len() != right.len() {
+        return true;
     }
     let meaningful = |w: &String| {
         let singular = w.strip_suffix('s').unwrap_or(w);
@@ -465,7 +466,50 @@ pub fn changes_meaning(a: &str, b: &str, defined: &BTreeSet<String>) -> bool {
             || defined.contains(w)
             || defined.contains(singular)
     };
-    only_left.iter().chain(&right).any(meaningful)
+    left.iter()
+        .zip(&right)
+        .filter(|(l, r)| l != r)
+        .any(|(l, r)| meaningful(l) || meaningful(r) || !misspelling(l, r))
+}
+
+/// Whether `a` and `b` (lowercase, different) read as one word spelt two
+/// ways: at most two letters apart, and not by a prefix that negates.
+fn misspelling(a: &str, b: &str) -> bool {
+    let negated = |w: &str, of: &str| {
+        NEGATING_PREFIXES
+            .iter()
+            .any(|p| w.strip_prefix(p) == Some(of))
+    };
+    let (a_len, b_len) = (a.chars().count(), b.chars().count());
+    let distance = letters_apart(a, b);
+    distance <= 2 && distance * 2 <= a_len.max(b_len) && !negated(a, b) && !negated(b, a)
+}
+
+/// How many letters apart two words are: letters added, dropped or
+/// changed, and two neighbours swapped, each one.
+fn letters_apart(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // d[i][j]: the distance between a[..i] and b[..j].
+    let mut d = vec![vec![0; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {
@@ -651,13 +695,19 @@ mod tests {
         let old = [rule("a", "Alpha", 10, "Each player may wind once.")];
         let fixed = [rule("a", "Alpha", 10, "Each player may wind once!")];
         assert_eq!(typo_fix_size(&old, &fixed, &none), Some(1));
+        let respelt = [rule("a", "Alpha", 10, "Each palyer mya wnid once.")];
+        assert_eq!(typo_fix_size(&old, &respelt, &none), Some(6));
         let reworded = [rule(
             "a",
             "Alpha",
             10,
-            "Each player may wnid once, at dawn.",
+            "Each player may wind once, at dawn.",
         )];
-        assert_eq!(typo_fix_size(&old, &reworded, &none), Some(11));
+        assert_eq!(
+            typo_fix_size(&old, &reworded, &none),
+            None,
+            "words were added"
+        );
         let retitled = [rule("a", "Alfa", 10, "Each player may wind once.")];
         assert_eq!(
             typo_fix_size(&old, &retitled, &none),
@@ -716,6 +766,49 @@ mod tests {
             "The cogs turn.",
             &defined
         ));
+    }
+
+    #[test]
+    fn a_word_added_removed_negated_or_replaced_is_never_a_typo() {
+        let none = BTreeSet::new();
+        for (was, now) in [
+            (
+                "A Tinkerer may give Springs.",
+                "A Tinkerer may never give Springs.",
+            ),
+            (
+                "A Tinkerer may not give Springs.",
+                "A Tinkerer may give Springs.",
+            ),
+            ("Such a move is legal.", "Such a move is illegal."),
+            ("Such a move is able.", "Such a move is unable."),
+            ("It is allowed.", "It is disallowed."),
+            ("You can wind.", "You can't wind."),
+            ("You may wind and oil.", "You may wind or oil."),
+            ("You may wind.", "You must wind."),
+        ] {
+            assert!(changes_meaning(was, now, &none), "{was} → {now}");
+            assert!(changes_meaning(now, was, &none), "{now} → {was}");
+        }
+        for (was, now) in [
+            ("Teh cogs turn.", "The cogs turn."),
+            ("It is recieved.", "It is received."),
+            ("They are seperate.", "They are separate."),
+            ("An occurence.", "An occurrence."),
+            ("a cog", "an cog"),
+            ("Wind, then oil.", "Wind; then oil."),
+        ] {
+            assert!(!changes_meaning(was, now, &none), "{was} → {now}");
+        }
+    }
+
+    #[test]
+    fn letters_apart_counts_a_swap_as_one() {
+        assert_eq!(letters_apart("teh", "the"), 1);
+        assert_eq!(letters_apart("recieve", "receive"), 1);
+        assert_eq!(letters_apart("kitten", "sitting"), 3);
+        assert_eq!(letters_apart("", "ab"), 2);
+        assert_eq!(letters_apart("naïve", "naive"), 1);
     }
 
     #[test]

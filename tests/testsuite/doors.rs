@@ -591,6 +591,58 @@ fn a_push_that_changes_a_number_is_no_typo_fix() {
     );
 }
 
+/// A push after the votes that adds a word ("may give" made "may never
+/// give", within the characters a typo fix may change) voids them; one
+/// that only respells words keeps them, and the status names it so the
+/// voters can look.
+#[test]
+fn a_push_that_adds_a_word_is_no_typo_fix_and_a_kept_one_is_named() {
+    let game = GameTest::committed();
+    let rule = rule_branch(&game, "p", "A Tinkerer may give Springs to anotehr.");
+    let n = open_matter(
+        &game,
+        "2030-01-01T00:00:00Z",
+        "ada-tinkers",
+        "proposal",
+        Some("p"),
+        "",
+    );
+    comment(&game, "2030-01-01T01:00:00Z", &n, "boris-b", "FOR");
+    game.at("2030-01-01T01:30:00Z", &["resolve"]);
+    let respelt = rule.replace("anotehr", "another");
+    game.commit_on("p", &[("rules/dynastic/springs.md", &respelt)], "typo");
+    game.at(
+        "2030-01-01T02:00:00Z",
+        &["play", "push", &n, "--as", "ada-tinkers"],
+    );
+    game.at("2030-01-01T02:10:00Z", &["resolve"]);
+    let list = game.at("2030-01-01T02:30:00Z", &["play", "list"]);
+    assert!(list.stdout.contains("Boris: FOR"), "{}", list.stdout);
+    let shown = game
+        .at("2030-01-01T02:30:00Z", &["play", "show", &n])
+        .stdout;
+    assert!(
+        shown.contains("Pushed at 02:00 UTC on 1 Jan 2030 (`")
+            && shown.contains("taken as a typo fix: the votes cast before it stand."),
+        "{shown}"
+    );
+    let never = respelt.replace("may give", "may never give");
+    game.commit_on("p", &[("rules/dynastic/springs.md", &never)], "never");
+    game.at(
+        "2030-01-01T03:00:00Z",
+        &["play", "push", &n, "--as", "ada-tinkers"],
+    );
+    let list = game.at("2030-01-01T03:30:00Z", &["play", "list"]);
+    assert!(list.stdout.contains("Boris: —"), "{}", list.stdout);
+    assert!(
+        list.stdout.contains(
+            "not counted: boris-b at 01:00 UTC on 1 Jan 2030: cast on an earlier version"
+        ),
+        "{}",
+        list.stdout
+    );
+}
+
 /// Item 10: an Ascension Address's kept rules are one `Keep:` line; prose
 /// is not read as a list, and an Address whose list cannot be read is not
 /// merged.
