@@ -139,6 +139,7 @@ fn records() -> Vec<SourceFile> {
             },
         ],
         uncounted: vec![],
+        uncounted_more: 0,
         sticky: vec![],
         discussion: vec![
             RecordedComment {
@@ -697,6 +698,7 @@ fn later_record(number: MatterNumber, author: &str) -> SourceFile {
         tally: None,
         votes: vec![],
         uncounted: vec![],
+        uncounted_more: 0,
         sticky: vec![],
         discussion: vec![],
         body: "Nothing changes.\n".into(),

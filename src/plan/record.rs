@@ -2,9 +2,10 @@
 //! matter as collected. Pure; the run commits it under content/matters/.
 
 use crate::engine::ballot::Vote;
-use crate::engine::tally::{Source, Tally};
+use crate::engine::tally::{Source, Tally, Why};
 use crate::engine::{Decision, MatterDecision};
 use crate::matter::collected::Collected;
+use crate::matter::discussion;
 use crate::record::{Failure, FinalTally, Outcome, Record, RecordedUncounted, RecordedVote};
 use crate::time::Timestamp;
 
@@ -33,6 +34,7 @@ pub(super) fn record_of(decision: &MatterDecision, r: &Resolved<'_>) -> Record {
     let matter = r.matter;
     let count = |n: i64| u32::try_from(n).unwrap_or(0);
     let t = &decision.tally;
+    let (uncounted, uncounted_more) = uncounted(matter, t);
     Record {
         number: decision.number,
         kind: decision.kind,
@@ -66,7 +68,8 @@ pub(super) fn record_of(decision: &MatterDecision, r: &Resolved<'_>) -> Record {
             _ => None,
         },
         votes: votes(matter, t),
-        uncounted: uncounted(matter, t),
+        uncounted,
+        uncounted_more,
         sticky: t
             .sticky
             .iter()
@@ -114,22 +117,46 @@ fn votes(matter: &Collected, t: &Tally) -> Vec<RecordedVote> {
         .collect()
 }
 
-/// The comments not counted, those a push voided last.
-fn uncounted(matter: &Collected, t: &Tally) -> Vec<RecordedUncounted> {
-    let voided = matter.voided.iter().map(|c| RecordedUncounted {
-        by: format!("@{}", c.author),
-        at: c.created,
-        why: crate::matter::collected::VOIDED.into(),
-        link: c.link.clone(),
+/// The comments not counted, those a push voided last, in their order:
+/// all of them, or [`discussion::COMMENTS`] of them (anyone may comment,
+/// and a record is bounded): first the players' votes that did not count,
+/// then what others said, then the players' comments with no voting word.
+/// And how many were left out.
+fn uncounted(matter: &Collected, t: &Tally) -> (Vec<RecordedUncounted>, u32) {
+    let voided = matter.voided.iter().map(|c| {
+        let recorded = RecordedUncounted {
+            by: format!("@{}", c.author),
+            at: c.created,
+            why: crate::matter::collected::VOIDED.into(),
+            link: c.link.clone(),
+        };
+        (0, recorded)
     });
-    t.uncounted
+    let all: Vec<(u8, RecordedUncounted)> = t
+        .uncounted
         .iter()
-        .map(|u| RecordedUncounted {
-            by: u.by.0.clone(),
-            at: u.at,
-            why: u.why.to_string(),
-            link: link(matter, u.order),
+        .map(|u| {
+            let recorded = RecordedUncounted {
+                by: u.by.0.clone(),
+                at: u.at,
+                why: u.why.to_string(),
+                link: link(matter, u.order),
+            };
+            let rank = match u.why {
+                Why::NotAPlayer => 1,
+                Why::NoVotingWord => 2,
+                _ => 0,
+            };
+            (rank, recorded)
         })
         .chain(voided)
-        .collect()
+        .collect();
+    let mut kept: Vec<usize> = (0..all.len()).collect();
+    kept.sort_by_key(|&i| all[i].0);
+    kept.truncate(discussion::COMMENTS);
+    kept.sort_unstable();
+    let more = u32::try_from(all.len() - kept.len()).unwrap_or(u32::MAX);
+    let mut all: Vec<Option<RecordedUncounted>> = all.into_iter().map(|(_, u)| Some(u)).collect();
+    let kept = kept.into_iter().filter_map(|i| all[i].take()).collect();
+    (kept, more)
 }

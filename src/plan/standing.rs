@@ -191,6 +191,7 @@ fn closed_record(
         tally: None,
         votes: Vec::new(),
         uncounted: Vec::new(),
+        uncounted_more: 0,
         sticky: Vec::new(),
         discussion: discussion.comments,
         body: m.info.body.clone(),

@@ -22,7 +22,7 @@ use crate::record::{
 use crate::time::Timestamp;
 
 /// The first word of a cache's text, with its format's version.
-const MAGIC: &str = "gitnomic-record-cache 4";
+const MAGIC: &str = "gitnomic-record-cache 5";
 
 /// What the file system says of a file: its length, its modification
 /// and change times in nanoseconds and its inode. A file edited, replaced
@@ -272,6 +272,7 @@ fn encode(&(stamp, content, record): &EntryRef) -> Vec<u8> {
         tally,
         votes,
         uncounted,
+        uncounted_more,
         sticky,
         discussion,
         body,
@@ -337,6 +338,7 @@ fn encode(&(stamp, content, record): &EntryRef) -> Vec<u8> {
         put_str(&mut w, why);
         put_opt(&mut w, link.as_ref(), |w, s| put_str(w, s));
     }
+    w.extend_from_slice(&uncounted_more.to_le_bytes());
     put_votes(&mut w, sticky);
     put_len(&mut w, discussion.len());
     for c in discussion {
@@ -465,6 +467,7 @@ fn decode(bytes: &[u8]) -> Option<Entry> {
                 link: r.opt(Reader::string)?,
             })
         })?,
+        uncounted_more: r.u32()?,
         sticky: r.list(Reader::vote)?,
         discussion: r.list(|r| {
             Some(RecordedComment {

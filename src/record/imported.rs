@@ -214,6 +214,7 @@ fn record_of(fields: &[&str], number: MatterNumber, source: &str) -> Result<Reco
         tally: None,
         votes: Vec::new(),
         uncounted: Vec::new(),
+        uncounted_more: 0,
         sticky: Vec::new(),
         discussion: Vec::new(),
         body: String::new(),

@@ -199,9 +199,15 @@ pub struct Record {
     /// Every counted vote.
     #[serde(default)]
     pub votes: Vec<RecordedVote>,
-    /// Every comment that was not counted, with the reason.
+    /// The comments that were not counted, with the reason: every one,
+    /// or, as anyone may comment, the first
+    /// [`crate::matter::discussion::COMMENTS`] of them, those that cast a
+    /// vote before those that had no voting word.
     #[serde(default)]
     pub uncounted: Vec<RecordedUncounted>,
+    /// How many comments not counted `uncounted` leaves out.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub uncounted_more: u32,
     /// The votes that made it Vetoed or Self-Killed for good (a VETO by the
     /// emperor, an AGAINST by its author), even if changed later.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -214,6 +220,12 @@ pub struct Record {
     /// The matter's text (Markdown), kept out of the front matter.
     #[serde(skip)]
     pub body: String,
+}
+
+/// Whether a count is zero, and so not written.
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Record {
@@ -400,6 +412,7 @@ pub(crate) mod tests {
                 why: "not a player".into(),
                 link: None,
             }],
+            uncounted_more: 3,
             sticky: vec![RecordedVote {
                 counts_as: None,
                 player: "Wren".into(),
@@ -511,6 +524,7 @@ pub(crate) mod tests {
             comments: Some(9),
             votes: vec![],
             uncounted: vec![],
+            uncounted_more: 0,
             sticky: vec![],
             ..sample()
         }

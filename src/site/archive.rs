@@ -594,6 +594,8 @@ struct MatterView<'r> {
     tally: Option<crate::record::FinalTally>,
     votes: Vec<VoteView<'r>>,
     uncounted: Vec<UncountedView<'r>>,
+    /// How many comments not counted the record leaves out.
+    uncounted_more: u32,
     /// The votes that made it Vetoed or Self-Killed for good, with who
     /// cast them.
     sticky: Vec<StickyView<'r>>,
@@ -778,6 +780,7 @@ fn matter_view<'r>(cx: &Context, r: &'r Record, targets: &Targets, path: &str) -
                 why: &u.why,
             })
             .collect(),
+        uncounted_more: r.uncounted_more,
         sticky: r.sticky.iter().map(|v| sticky_view(r, v)).collect(),
         html,
         discussion,

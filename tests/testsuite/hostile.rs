@@ -347,6 +347,66 @@ fn a_branch_replaced_by_unrelated_history_is_its_own_matter_s_problem() {
     );
 }
 
+/// A crowd of strangers voting on a matter: its record keeps at most 200
+/// comments not counted, a player's own vote that did not count among
+/// them however late, and says how many more there were; the site says
+/// so too. The record once grew with every comment anyone made.
+#[test]
+fn a_crowd_of_comments_not_counted_keeps_the_record_bounded() {
+    let game = GameTest::committed();
+    let n = number(
+        &game
+            .open(
+                "2030-01-01T00:00:00Z",
+                "ada-tinkers",
+                "cfj",
+                "CfJ: crowd",
+                None,
+            )
+            .stdout,
+    );
+    for voter in ["boris-b", "cleo-c"] {
+        game.at(
+            "2030-01-01T00:10:00Z",
+            &["play", "comment", &n, "FOR", "--as", voter],
+        );
+    }
+    for i in 0..205 {
+        game.at(
+            "2030-01-01T00:20:00Z",
+            &[
+                "play",
+                "comment",
+                &n,
+                "FOR",
+                "--as",
+                &format!("stranger-{i}"),
+            ],
+        );
+    }
+    game.at(
+        "2030-01-01T00:30:00Z",
+        &["play", "comment", &n, "~~FOR~~", "--as", "dmitri-d"],
+    );
+    let run = game.at("2030-01-01T02:00:00Z", &["resolve"]);
+    assert!(run.stdout.contains("enacted"), "{}", run.stdout);
+    let record = game
+        .read_at("main", &format!("content/matters/{n:0>5}.md"))
+        .unwrap();
+    assert_eq!(record.matches("[[uncounted]]").count(), 200, "{record}");
+    assert!(record.contains("uncounted_more = 6\n"), "{record}");
+    assert!(
+        record.contains("why = \"voting words only in quotes, code or struck through\""),
+        "the player's own vote is kept: {record}"
+    );
+    game.at("2030-01-01T02:00:00Z", &["build", "--out", "public"]);
+    let page = game.read(&format!("public/matters/{n}.html"));
+    assert!(
+        page.contains("6 more comments not counted, not kept in the record"),
+        "{page}"
+    );
+}
+
 /// Item 3: a symlink in a pull request.
 #[test]
 fn a_symlink_is_its_own_matter_s_problem() {
