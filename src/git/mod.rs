@@ -392,14 +392,16 @@ impl Repo {
                 "{path} is {} bytes: a file may be at most {FILE_BYTES} bytes",
                 bytes.len()
             ))
-        } else if read_as_text(path) && std::str::from_utf8(bytes).is_err() {
-            Some(format!("{path} is not UTF-8 text"))
-        } else {
+        } else if !read_as_text(path) {
             None
+        } else {
+            match std::str::from_utf8(bytes) {
+                Err(_) => Some(format!("{path} is not UTF-8 text")),
+                Ok(text) => crate::site::theme::template_problem(path, text),
+            }
         })
     }
 
-    /// The diff of `head` from where it forked from `base`.
     /// The diff of `head` from where it forked from `base`, and whether it
     /// forked from it at all: a head that shares no history with `base` is
     /// diffed from `base` itself, so that what it would change is still

@@ -25,7 +25,7 @@ mod rules;
 mod search;
 mod stats;
 pub mod svg;
-mod theme;
+pub(crate) mod theme;
 mod tracker;
 mod xref;
 

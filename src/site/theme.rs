@@ -234,6 +234,24 @@ impl Theme {
 }
 
 /// Tera names the failing template in its message (`Failed to parse 'x'`).
+/// Why the text of a game file at `path` cannot be a template of a theme
+/// (`themes/<name>/templates/…`), if it is one: a template that does not
+/// parse stops every build of the site, so a pull request that brings one
+/// cannot stand. Other files: `None`.
+pub(crate) fn template_problem(path: &str, text: &str) -> Option<String> {
+    let (theme, name) = path.strip_prefix("themes/")?.split_once("/templates/")?;
+    if theme.contains('/') {
+        return None;
+    }
+    let parsed = tera::Template::new(name, None, text);
+    parsed.err().map(|e| {
+        format!(
+            "{path} is not a template the site can load: {}",
+            crate::ruleset::template::describe(&e)
+        )
+    })
+}
+
 fn failing_template(err: &tera::Error) -> String {
     let text = err.to_string();
     text.split(['\'', '"'])

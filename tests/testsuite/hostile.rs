@@ -534,6 +534,44 @@ fn a_theme_file_that_is_not_utf8_is_no_matter() {
     );
 }
 
+/// A theme's template that does not parse would stop every build of the
+/// site once enacted: the pull request that brings it is no matter, at
+/// every door, and the CfJ beside it is decided. One that parses stands.
+#[test]
+fn a_theme_template_that_does_not_parse_is_no_matter() {
+    let game = GameTest::committed();
+    game.commit_on(
+        "theme",
+        &[("themes/default/templates/page.html", "{% if %}<p>")],
+        "broken theme",
+    );
+    let cfj = beside_a_due_cfj(&game, "theme");
+    judged_in_its_box(
+        &game,
+        &cfj,
+        "themes/default/templates/page.html is not a template the site can load",
+        true,
+    );
+    let fine = GameTest::committed();
+    fine.commit_on(
+        "theme",
+        &[(
+            "themes/default/templates/page.html",
+            "{% extends \"base.html\" %}{% block main %}<p>{{ html | safe }}</p>{% endblock %}",
+        )],
+        "a theme",
+    );
+    fine.open(
+        "2030-01-01T00:00:00Z",
+        "boris-b",
+        "proposal",
+        "Proposal: theme",
+        Some("theme"),
+    );
+    let check = fine.run(&["--now", "2030-01-01T00:10:00Z", "check", "--pr", "1"]);
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+}
+
 /// Opens Boris's proposal #1 from a branch whose `path` is `text`, with no
 /// vote on it, and runs `resolve` (which leaves it pending). Returns
 /// `play list`'s text, the status comment and the pending page at a
