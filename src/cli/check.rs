@@ -188,12 +188,18 @@ fn check(door: &mut Door<'_>, info: &MatterInfo, args: &Args) -> anyhow::Result<
         say!("  held: {why}");
     }
     let ok = finding.ok();
+    // "an Action", "an Ascension Address", "a CfJ".
+    let a = if kind.to_string().starts_with(['A', 'E', 'I', 'O', 'U']) {
+        "an"
+    } else {
+        "a"
+    };
     match finding.not_a_matter {
-        Some(_) => say!("  not ok: it cannot stand as a {kind}"),
+        Some(_) => say!("  not ok: it cannot stand as {a} {kind}"),
         None => say!("  {}", if ok { "ok" } else { "not ok" }),
     }
     if !args.dry_run && door.settle(info, &finding, args.close)? {
-        say!("  closed: it cannot stand as a {kind}; the next resolve run records it");
+        say!("  closed: it cannot stand as {a} {kind}; the next resolve run records it");
     }
     Ok(ExitCode::from(if ok { EXIT_OK } else { EXIT_PROBLEMS }))
 }
