@@ -17,6 +17,7 @@ mod propose;
 pub mod trial;
 mod worktree;
 
+pub(crate) use worktree::TMP as TMP_DIR;
 pub use worktree::{Forward, WorkTree};
 
 pub use durable::make_durable;

@@ -359,7 +359,7 @@ fn io_err(path: &str, e: &std::io::Error) -> GitError {
 /// Where files for the work tree are written before they are renamed into
 /// place: inside the git directory (the same file system), so one a killed
 /// process left is never seen among the player's files.
-pub(super) const TMP: &str = "gitnomic-tmp";
+pub(crate) const TMP: &str = "gitnomic-tmp";
 
 /// Writes `bytes` to `path` through a temporary file in `tmp_dir`, renamed
 /// into place: a reader (or a kill) sees the old file or the new one.

@@ -42,6 +42,12 @@ pub(crate) enum Busy {
         if .0.len() == 1 { "it" } else { "them" }
     )]
     Locked(Vec<PathBuf>),
+    /// Something not gitnomic's where it keeps its temporary files.
+    #[error(
+        "{} is in the way: gitnomic writes its temporary files in a directory of that name; move it away and run again",
+        .0.display()
+    )]
+    InTheWay(PathBuf),
     /// The lock could not be made or read.
     #[error("the run lock {}: {why}", .path.display())]
     Io {
@@ -127,6 +133,12 @@ pub(crate) fn take(git_dir: &Path) -> Result<Taken, Busy> {
     let foreign = git_locks(git_dir);
     if !foreign.is_empty() {
         return Err(Busy::Locked(foreign));
+    }
+    // Found now, before any effect: found when the checkout is brought
+    // forward, it stopped a run whose matters were already merged.
+    let tmp = git_dir.join(crate::git::TMP_DIR);
+    if tmp.symlink_metadata().is_ok_and(|m| !m.is_dir()) {
+        return Err(Busy::InTheWay(tmp));
     }
     Ok(Taken { guard, cleared })
 }
@@ -233,14 +245,16 @@ fn leftovers(git_dir: &Path, since: Option<std::time::SystemTime>) -> Vec<PathBu
         .into_iter()
         .filter(|p| made_since(p))
         .collect();
-    for dir in ["gitnomic-forge", "gitnomic-tmp"] {
+    for dir in ["gitnomic-forge", crate::git::TMP_DIR] {
         left.extend(
             walkdir::WalkDir::new(git_dir.join(dir))
                 .into_iter()
                 .filter_map(Result::ok)
                 .filter(|e| e.file_type().is_file())
                 .map(walkdir::DirEntry::into_path)
-                .filter(|p| dir == "gitnomic-tmp" || p.extension().is_some_and(|e| e == "tmp")),
+                .filter(|p| {
+                    dir == crate::git::TMP_DIR || p.extension().is_some_and(|e| e == "tmp")
+                }),
         );
     }
     left.sort();

@@ -186,7 +186,7 @@ pub(crate) fn propose(
         author: asked.author.to_string(),
     };
     let text = toml::to_string(&journal).context("writing down the proposal")?;
-    let tmp = repo.git_dir().join("gitnomic-tmp");
+    let tmp = repo.git_dir().join(crate::git::TMP_DIR);
     std::fs::create_dir_all(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
     crate::staging::write_durably(&tmp.join(JOURNAL), &journal_path, text.as_bytes())
         .with_context(|| format!("writing {}", journal_path.display()))?;

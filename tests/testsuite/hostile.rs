@@ -407,6 +407,45 @@ fn a_crowd_of_comments_not_counted_keeps_the_record_bounded() {
     );
 }
 
+/// A file where gitnomic keeps its temporary files (`.git/gitnomic-tmp`)
+/// is named before any effect: nothing is merged, and the work tree is as
+/// it was. Found once the matters were merged, it left every new record
+/// staged as deleted. Once it is moved away, the run does its work.
+#[test]
+fn a_file_where_gitnomic_writes_its_temporary_files_stops_the_run_before_any_effect() {
+    let game = GameTest::committed();
+    let rule = game.read("rules/dynastic/springs.md") + "\nA sentence.\n";
+    game.commit_on("p", &[("rules/dynastic/springs.md", &rule)], "p");
+    let cfj = beside_a_due_cfj(&game, "p");
+    std::fs::write(game.path(".git/gitnomic-tmp"), "mine").unwrap();
+    let commits = game.main_commits();
+    let run = game.run(&["--now", "2030-01-01T02:00:00Z", "resolve"]);
+    assert_ne!(run.code, 0, "{}", run.stdout);
+    assert!(
+        run.stderr.contains(".git/gitnomic-tmp is in the way"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(game.main_commits(), commits, "nothing was committed");
+    let status = std::process::Command::new("git")
+        .args(["status", "--porcelain"])
+        .current_dir(game.root())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&status.stdout),
+        "",
+        "the work tree is as it was"
+    );
+    std::fs::remove_file(game.path(".git/gitnomic-tmp")).unwrap();
+    let run = game.run(&["--now", "2030-01-01T02:00:00Z", "resolve"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        game.read_at("main", &format!("content/matters/{cfj:0>5}.md"))
+            .is_some()
+    );
+}
+
 /// Item 3: a symlink in a pull request.
 #[test]
 fn a_symlink_is_its_own_matter_s_problem() {
