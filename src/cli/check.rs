@@ -189,7 +189,7 @@ fn check(door: &mut Door<'_>, info: &MatterInfo, args: &Args) -> anyhow::Result<
     }
     let ok = finding.ok();
     // "an Action", "an Ascension Address", "a CfJ".
-    let a = if kind.to_string().starts_with(['A', 'E', 'I', 'O', 'U']) {
+    let a = if kind.starts_with(['A', 'E', 'I', 'O', 'U']) {
         "an"
     } else {
         "a"
