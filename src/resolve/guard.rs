@@ -100,7 +100,8 @@ pub(crate) fn take(git_dir: &Path) -> Result<Taken, Busy> {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
             Err(e) => break Err(io(e)),
         }
-        match holder(&lock) {
+        let (held, stale) = holder_of(&lock);
+        match held {
             Holder::Alive(pid) => {
                 break Err(Busy::Running {
                     pid,
@@ -108,14 +109,35 @@ pub(crate) fn take(git_dir: &Path) -> Result<Taken, Busy> {
                 });
             }
             Holder::Gone(dead) => {
-                let since = modified(&lock);
-                let left = leftovers(git_dir, since);
+                // Our lock takes the killed run's place in one step: of
+                // runs that found it at once, one alone gets it, and none
+                // removes a lock another run took meanwhile (as removing
+                // it by name did: two runs then both held the lock).
+                if let Err(e) = crate::staging::exchange(&mine, &lock) {
+                    if lock.symlink_metadata().is_err() {
+                        continue; // gone meanwhile: taken as usual
+                    }
+                    break Err(io(std::io::Error::other(format!("{e:#}"))));
+                }
+                if file_id(&mine) != stale {
+                    // Another run's, taken after the killed one's was
+                    // read: it goes back, and names the run going.
+                    if crate::staging::exchange(&mine, &lock).is_err() {
+                        let _ = std::fs::remove_file(&mine);
+                        crate::staging::write_synced(&mine, format!("{pid}\n").as_bytes())
+                            .map_err(io)?;
+                    }
+                    continue;
+                }
+                // Ours now: what the killed run left is cleared while no
+                // other run can write.
+                let left = leftovers(git_dir, modified(&mine));
                 for path in &left {
                     let _ = std::fs::remove_file(path);
                 }
                 let _ = std::fs::remove_file(git_dir.join(format!("{RUN_LOCK}.{dead}")));
-                std::fs::remove_file(&lock).map_err(io)?;
                 cleared = Some((dead, left));
+                break crate::staging::sync_dir_of(&lock).map_err(io);
             }
         }
     };
@@ -194,12 +216,24 @@ enum Holder {
 /// Who holds the lock: a process still running, or one gone. A lock that
 /// names no process was made by a run killed before it could write it.
 fn holder(lock: &Path) -> Holder {
-    let text = std::fs::read_to_string(lock).unwrap_or_default();
-    match text.trim().parse::<u32>() {
+    holder_of(lock).0
+}
+
+/// [`holder`], and which file said so (its inode, read from the file
+/// whose text was read): the lock a run replaces must be that one.
+fn holder_of(lock: &Path) -> (Holder, Option<u64>) {
+    let mut text = String::new();
+    let id = std::fs::File::open(lock).ok().and_then(|mut file| {
+        use std::io::Read as _;
+        let _ = file.read_to_string(&mut text);
+        id_of(&file.metadata().ok()?)
+    });
+    let held = match text.trim().parse::<u32>() {
         Ok(pid) if running(pid) => Holder::Alive(pid),
         Ok(pid) => Holder::Gone(pid),
         Err(_) => Holder::Gone(0),
-    }
+    };
+    (held, id)
 }
 
 /// Whether process `pid` is a gitnomic still running. Where the system
@@ -227,6 +261,27 @@ fn alive_gitnomic(stat: &str) -> bool {
     let name = &stat[open + 1..close];
     let state = stat[close + 1..].trim_start().chars().next();
     name == "gitnomic" && !matches!(state, Some('Z' | 'X' | 'x'))
+}
+
+/// Which file is at `path`, to tell the lock read from one put in its
+/// place since.
+fn file_id(path: &Path) -> Option<u64> {
+    id_of(&std::fs::symlink_metadata(path).ok()?)
+}
+
+/// A file's inode. Where the system has none, every file is the same
+/// file (and a lock is replaced as it was read).
+fn id_of(meta: &std::fs::Metadata) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        Some(meta.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        Some(0)
+    }
 }
 
 fn modified(path: &Path) -> Option<std::time::SystemTime> {

@@ -446,6 +446,59 @@ fn a_file_where_gitnomic_writes_its_temporary_files_stops_the_run_before_any_eff
     );
 }
 
+/// Runs started together where a killed run left its lock: one alone
+/// takes the lock and clears what the killed run left; the others find it
+/// taken. Each once removed the lock by name, and so at times the lock
+/// another had just taken: two runs then wrote at once.
+#[test]
+fn runs_that_find_a_killed_runs_lock_at_once_take_it_one_at_a_time() {
+    for round in 0..2 {
+        let game = GameTest::committed();
+        let rule = game.read("rules/dynastic/springs.md") + "\nA sentence.\n";
+        game.commit_on("p", &[("rules/dynastic/springs.md", &rule)], "p");
+        let cfj = beside_a_due_cfj(&game, "p");
+        std::fs::write(game.path(".git/gitnomic-run.lock"), "4000000000\n").unwrap();
+        // Files the killed run's leftovers are looked for among: the time
+        // a run takes to clear them is the time the others have to meet.
+        let pad = game.path(".git/gitnomic-forge/pad");
+        std::fs::create_dir_all(&pad).unwrap();
+        for i in 0..5000 {
+            std::fs::write(pad.join(i.to_string()), "").unwrap();
+        }
+        let runs: Vec<std::process::Child> = (0..4)
+            .map(|_| {
+                std::process::Command::new(env!("CARGO_BIN_EXE_gitnomic"))
+                    .args(["--root", game.root().to_str().unwrap()])
+                    .args(["--now", "2030-01-01T02:00:00Z", "resolve"])
+                    .env_remove("GITNOMIC_LOG")
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        let said: Vec<String> = runs
+            .into_iter()
+            .map(|run| {
+                let out = run.wait_with_output().unwrap();
+                String::from_utf8_lossy(&out.stdout).into_owned()
+                    + &String::from_utf8_lossy(&out.stderr)
+            })
+            .collect();
+        let clearers = said
+            .iter()
+            .filter(|s| s.contains("was killed here"))
+            .count();
+        assert_eq!(clearers, 1, "round {round}: {said:#?}");
+        assert!(
+            !game.path(".git/gitnomic-run.lock").exists(),
+            "round {round}"
+        );
+        let record = game.read_at("main", &format!("content/matters/{cfj:0>5}.md"));
+        assert!(record.is_some(), "round {round}: {said:#?}");
+    }
+}
+
 /// Item 3: a symlink in a pull request.
 #[test]
 fn a_symlink_is_its_own_matter_s_problem() {
