@@ -42,9 +42,10 @@ pub(crate) enum Busy {
         if .0.len() == 1 { "it" } else { "them" }
     )]
     Locked(Vec<PathBuf>),
-    /// Something not gitnomic's where it keeps its temporary files.
+    /// Something not gitnomic's where it keeps its lock or its temporary
+    /// files.
     #[error(
-        "{} is in the way: gitnomic writes its temporary files in a directory of that name; move it away and run again",
+        "{} is in the way: gitnomic keeps its run lock and its temporary files under names of its own; move it away and run again",
         .0.display()
     )]
     InTheWay(PathBuf),
@@ -108,6 +109,9 @@ pub(crate) fn take(git_dir: &Path) -> Result<Taken, Busy> {
                     lock: lock.clone(),
                 });
             }
+            Holder::Gone(_) if !lock.symlink_metadata().is_ok_and(|m| m.is_file()) => {
+                break Err(Busy::InTheWay(lock.clone()));
+            }
             Holder::Gone(dead) => {
                 // Our lock takes the killed run's place in one step: of
                 // runs that found it at once, one alone gets it, and none
@@ -124,8 +128,11 @@ pub(crate) fn take(git_dir: &Path) -> Result<Taken, Busy> {
                     // read: it goes back, and names the run going.
                     if crate::staging::exchange(&mine, &lock).is_err() {
                         let _ = std::fs::remove_file(&mine);
-                        crate::staging::write_synced(&mine, format!("{pid}\n").as_bytes())
-                            .map_err(io)?;
+                        let remade =
+                            crate::staging::write_synced(&mine, format!("{pid}\n").as_bytes());
+                        if let Err(e) = remade {
+                            break Err(io(e));
+                        }
                     }
                     continue;
                 }

@@ -438,6 +438,23 @@ fn a_file_where_gitnomic_writes_its_temporary_files_stops_the_run_before_any_eff
         "the work tree is as it was"
     );
     std::fs::remove_file(game.path(".git/gitnomic-tmp")).unwrap();
+    // A directory where the run lock goes: named, and left where it is.
+    std::fs::create_dir(game.path(".git/gitnomic-run.lock")).unwrap();
+    let run = game.run(&["--now", "2030-01-01T02:00:00Z", "resolve"]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(
+        run.stderr.contains(".git/gitnomic-run.lock is in the way"),
+        "{}",
+        run.stderr
+    );
+    let left: Vec<String> = std::fs::read_dir(game.path(".git"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("gitnomic-run.lock"))
+        .collect();
+    assert_eq!(left, ["gitnomic-run.lock"]);
+    assert!(game.path(".git/gitnomic-run.lock").is_dir());
+    std::fs::remove_dir(game.path(".git/gitnomic-run.lock")).unwrap();
     let run = game.run(&["--now", "2030-01-01T02:00:00Z", "resolve"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
