@@ -88,7 +88,7 @@ impl Staging {
 
 /// Swaps `a` and `b` in one step (both must exist).
 #[cfg(target_os = "linux")]
-pub(crate) fn exchange(a: &Path, b: &Path) -> anyhow::Result<()> {
+fn exchange(a: &Path, b: &Path) -> anyhow::Result<()> {
     use rustix::fs::{CWD, RenameFlags, renameat_with};
     renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE)
         .with_context(|| format!("exchanging {} with {}", a.display(), b.display()))
@@ -99,7 +99,7 @@ pub(crate) fn exchange(a: &Path, b: &Path) -> anyhow::Result<()> {
 /// the two renames leaves `b` in the staging directory, which only Linux
 /// removes when abandoned: it stays there to be recovered by hand.
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn exchange(a: &Path, b: &Path) -> anyhow::Result<()> {
+fn exchange(a: &Path, b: &Path) -> anyhow::Result<()> {
     let mut aside = a.as_os_str().to_owned();
     aside.push(".replaced");
     let aside = PathBuf::from(aside);

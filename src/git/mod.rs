@@ -412,7 +412,11 @@ impl Repo {
         let head_id = self.commit_id(head)?;
         let (fork, related) = match self.inner.merge_base(base_id, head_id) {
             Ok(fork) => (fork, true),
-            Err(e) if e.code() == git2::ErrorCode::NotFound => (base_id, false),
+            // A shallow clone finds no merge base when its history is cut
+            // off before the fork: that is the clone's lack, not the head's.
+            Err(e) if e.code() == git2::ErrorCode::NotFound && !self.inner.is_shallow() => {
+                (base_id, false)
+            }
             Err(e) => return Err(read_err(format!("the merge base of {base} and {head}"))(e)),
         };
         let tree = |id| self.inner.find_commit(id).and_then(|c| c.tree());

@@ -120,8 +120,9 @@ fn votes(matter: &Collected, t: &Tally) -> Vec<RecordedVote> {
 /// The comments not counted, those a push voided last, in their order:
 /// all of them, or [`discussion::COMMENTS`] of them (anyone may comment,
 /// and a record is bounded): first the players' votes that did not count,
-/// then what others said, then the players' comments with no voting word.
-/// And how many were left out.
+/// then the comments a push voided, then the players' comments with no
+/// voting word, then those of anyone not a player. And how many were left
+/// out.
 fn uncounted(matter: &Collected, t: &Tally) -> (Vec<RecordedUncounted>, u32) {
     let voided = matter.voided.iter().map(|c| {
         let recorded = RecordedUncounted {
@@ -130,7 +131,7 @@ fn uncounted(matter: &Collected, t: &Tally) -> (Vec<RecordedUncounted>, u32) {
             why: crate::matter::collected::VOIDED.into(),
             link: c.link.clone(),
         };
-        (0, recorded)
+        (1, recorded)
     });
     let all: Vec<(u8, RecordedUncounted)> = t
         .uncounted
@@ -143,8 +144,8 @@ fn uncounted(matter: &Collected, t: &Tally) -> (Vec<RecordedUncounted>, u32) {
                 link: link(matter, u.order),
             };
             let rank = match u.why {
-                Why::NotAPlayer => 1,
                 Why::NoVotingWord => 2,
+                Why::NotAPlayer => 3,
                 _ => 0,
             };
             (rank, recorded)

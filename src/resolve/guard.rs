@@ -42,8 +42,8 @@ pub(crate) enum Busy {
         if .0.len() == 1 { "it" } else { "them" }
     )]
     Locked(Vec<PathBuf>),
-    /// Something not gitnomic's where it keeps its lock or its temporary
-    /// files.
+    /// Something not gitnomic's where it keeps its run lock or its
+    /// temporary files.
     #[error(
         "{} is in the way: gitnomic keeps its run lock and its temporary files under names of its own; move it away and run again",
         .0.display()
@@ -91,6 +91,13 @@ pub(crate) fn take(git_dir: &Path) -> Result<Taken, Busy> {
         path: lock.clone(),
         why: e.to_string(),
     };
+    // What is in the way is named before anything is cleared or done (a
+    // killed run's leftovers are looked for in the temporary directory;
+    // found when the checkout is brought forward, a file there stopped a
+    // run whose matters were already merged).
+    if let Some(way) = in_the_way(git_dir) {
+        return Err(Busy::InTheWay(way));
+    }
     let pid = std::process::id();
     let mine = git_dir.join(format!("{RUN_LOCK}.{pid}"));
     crate::staging::write_synced(&mine, format!("{pid}\n").as_bytes()).map_err(io)?;
@@ -101,51 +108,26 @@ pub(crate) fn take(git_dir: &Path) -> Result<Taken, Busy> {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
             Err(e) => break Err(io(e)),
         }
-        let (held, stale) = holder_of(&lock);
-        match held {
-            Holder::Alive(pid) => {
+        if let Some(way) = in_the_way(git_dir) {
+            break Err(Busy::InTheWay(way));
+        }
+        match holder(&lock) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {} // gone: again
+            Err(e) => break Err(io(e)),
+            Ok(Holder::Alive(pid)) => {
                 break Err(Busy::Running {
                     pid,
                     lock: lock.clone(),
                 });
             }
-            Holder::Gone(_) if !lock.symlink_metadata().is_ok_and(|m| m.is_file()) => {
-                break Err(Busy::InTheWay(lock.clone()));
-            }
-            Holder::Gone(dead) => {
-                // Our lock takes the killed run's place in one step: of
-                // runs that found it at once, one alone gets it, and none
-                // removes a lock another run took meanwhile (as removing
-                // it by name did: two runs then both held the lock).
-                if let Err(e) = crate::staging::exchange(&mine, &lock) {
-                    if lock.symlink_metadata().is_err() {
-                        continue; // gone meanwhile: taken as usual
-                    }
-                    break Err(io(std::io::Error::other(format!("{e:#}"))));
+            Ok(Holder::Gone(dead)) => match take_killed(git_dir, &mine, dead) {
+                Ok(Some(left)) => {
+                    cleared = Some((dead, left));
+                    break Ok(());
                 }
-                if file_id(&mine) != stale {
-                    // Another run's, taken after the killed one's was
-                    // read: it goes back, and names the run going.
-                    if crate::staging::exchange(&mine, &lock).is_err() {
-                        let _ = std::fs::remove_file(&mine);
-                        let remade =
-                            crate::staging::write_synced(&mine, format!("{pid}\n").as_bytes());
-                        if let Err(e) = remade {
-                            break Err(io(e));
-                        }
-                    }
-                    continue;
-                }
-                // Ours now: what the killed run left is cleared while no
-                // other run can write.
-                let left = leftovers(git_dir, modified(&mine));
-                for path in &left {
-                    let _ = std::fs::remove_file(path);
-                }
-                let _ = std::fs::remove_file(git_dir.join(format!("{RUN_LOCK}.{dead}")));
-                cleared = Some((dead, left));
-                break crate::staging::sync_dir_of(&lock).map_err(io);
-            }
+                Ok(None) => {}
+                Err(e) => break Err(io(e)),
+            },
         }
     };
     let _ = std::fs::remove_file(&mine);
@@ -163,13 +145,64 @@ pub(crate) fn take(git_dir: &Path) -> Result<Taken, Busy> {
     if !foreign.is_empty() {
         return Err(Busy::Locked(foreign));
     }
-    // Found now, before any effect: found when the checkout is brought
-    // forward, it stopped a run whose matters were already merged.
-    let tmp = git_dir.join(crate::git::TMP_DIR);
-    if tmp.symlink_metadata().is_ok_and(|m| !m.is_dir()) {
-        return Err(Busy::InTheWay(tmp));
-    }
     Ok(Taken { guard, cleared })
+}
+
+/// Takes the lock of the killed run `dead` over, with `mine` (this run's
+/// lock file), clearing what that run left, one run at a time: under an
+/// advisory lock on the git directory, which the system lets go when its
+/// holder ends however it ends, the lock is read again and taken only
+/// if it is still that run's. Runs that found it at once each removed it
+/// by name without this, and so at times the lock another run had just
+/// taken: two runs then wrote together. What the killed run left is
+/// cleared while its lock still stands, so no run can be writing, and
+/// `mine` replaces it in one step. Gives the files removed, or `None` when
+/// the lock changed meanwhile (taken over, or taken).
+fn take_killed(git_dir: &Path, mine: &Path, dead: u32) -> std::io::Result<Option<Vec<PathBuf>>> {
+    let lock = &git_dir.join(RUN_LOCK);
+    let _breaking = hold_exclusive(git_dir)?;
+    match holder(lock) {
+        Ok(Holder::Gone(pid)) if pid == dead => {}
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        _ => return Ok(None),
+    }
+    let left = leftovers(git_dir, modified(lock));
+    for path in &left {
+        let _ = std::fs::remove_file(path);
+    }
+    let _ = std::fs::remove_file(git_dir.join(format!("{RUN_LOCK}.{dead}")));
+    std::fs::rename(mine, lock)?;
+    crate::staging::sync_dir_of(lock)?;
+    Ok(Some(left))
+}
+
+/// The directory `dir`, held under an exclusive advisory lock until the
+/// handle returned is dropped, or the process ends. A directory, not a
+/// file of its own: it is there already and never removed (a lock file
+/// removed while another process waits for its lock would let a third
+/// take a new one beside it), and it leaves nothing behind. Where the
+/// system has no such locks, it is only opened.
+fn hold_exclusive(dir: &Path) -> std::io::Result<std::fs::File> {
+    let handle = std::fs::File::open(dir)?;
+    #[cfg(unix)]
+    rustix::fs::flock(&handle, rustix::fs::FlockOperation::LockExclusive)?;
+    Ok(handle)
+}
+
+/// What is in the way of a run where gitnomic keeps its files: anything
+/// but a plain file where the run lock goes, or anything but a directory
+/// where its temporary files go. Found before a run clears or writes
+/// anything.
+fn in_the_way(git_dir: &Path) -> Option<PathBuf> {
+    let lock = git_dir.join(RUN_LOCK);
+    let tmp = git_dir.join(crate::git::TMP_DIR);
+    if lock.symlink_metadata().is_ok_and(|m| !m.is_file()) {
+        Some(lock)
+    } else if tmp.symlink_metadata().is_ok_and(|m| !m.is_dir()) {
+        Some(tmp)
+    } else {
+        None
+    }
 }
 
 /// The files `gitnomic-run.lock.PID` of runs no longer running, which a
@@ -194,11 +227,19 @@ fn unheld(git_dir: &Path) -> Vec<(u32, PathBuf)> {
 /// What a run that is not to write (a dry run) should say about the
 /// repository: a run going, a killed one's leftovers, or foreign locks.
 pub(crate) fn inspect(git_dir: &Path) -> Option<String> {
+    if let Some(way) = in_the_way(git_dir) {
+        return Some(Busy::InTheWay(way).to_string());
+    }
     let lock = git_dir.join(RUN_LOCK);
     if lock.exists() {
         return Some(match holder(&lock) {
-            Holder::Alive(pid) => format!("another gitnomic run (process {pid}) is writing"),
-            Holder::Gone(pid) => {
+            Err(e) => Busy::Io {
+                path: lock.clone(),
+                why: e.to_string(),
+            }
+            .to_string(),
+            Ok(Holder::Alive(pid)) => format!("another gitnomic run (process {pid}) is writing"),
+            Ok(Holder::Gone(pid)) => {
                 let left = leftovers(git_dir, modified(&lock));
                 format!(
                     "a gitnomic run (process {pid}) was killed here; a real run first removes {}",
@@ -222,25 +263,16 @@ enum Holder {
 
 /// Who holds the lock: a process still running, or one gone. A lock that
 /// names no process was made by a run killed before it could write it.
-fn holder(lock: &Path) -> Holder {
-    holder_of(lock).0
-}
-
-/// [`holder`], and which file said so (its inode, read from the file
-/// whose text was read): the lock a run replaces must be that one.
-fn holder_of(lock: &Path) -> (Holder, Option<u64>) {
-    let mut text = String::new();
-    let id = std::fs::File::open(lock).ok().and_then(|mut file| {
-        use std::io::Read as _;
-        let _ = file.read_to_string(&mut text);
-        id_of(&file.metadata().ok()?)
-    });
-    let held = match text.trim().parse::<u32>() {
+/// A lock that cannot be read (gone meanwhile, or not readable by this
+/// user) is not taken for a killed run's.
+fn holder(lock: &Path) -> std::io::Result<Holder> {
+    let bytes = std::fs::read(lock)?;
+    let text = String::from_utf8_lossy(&bytes);
+    Ok(match text.trim().parse::<u32>() {
         Ok(pid) if running(pid) => Holder::Alive(pid),
         Ok(pid) => Holder::Gone(pid),
         Err(_) => Holder::Gone(0),
-    };
-    (held, id)
+    })
 }
 
 /// Whether process `pid` is a gitnomic still running. Where the system
@@ -268,27 +300,6 @@ fn alive_gitnomic(stat: &str) -> bool {
     let name = &stat[open + 1..close];
     let state = stat[close + 1..].trim_start().chars().next();
     name == "gitnomic" && !matches!(state, Some('Z' | 'X' | 'x'))
-}
-
-/// Which file is at `path`, to tell the lock read from one put in its
-/// place since.
-fn file_id(path: &Path) -> Option<u64> {
-    id_of(&std::fs::symlink_metadata(path).ok()?)
-}
-
-/// A file's inode. Where the system has none, every file is the same
-/// file (and a lock is replaced as it was read).
-fn id_of(meta: &std::fs::Metadata) -> Option<u64> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt as _;
-        Some(meta.ino())
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = meta;
-        Some(0)
-    }
 }
 
 fn modified(path: &Path) -> Option<std::time::SystemTime> {

@@ -439,15 +439,31 @@ const NUMBER_WORDS: &[&str] = &[
 /// is two letters, and no typo.
 const NEGATING_PREFIXES: &[&str] = &["un", "in", "im", "il", "ir", "dis", "non"];
 
+/// Words that deny: "not" made "now" is one letter, and no typo.
+const NEGATING_WORDS: &[&str] = &[
+    "not", "never", "nor", "neither", "nothing", "nobody", "nowhere", "cannot", "t",
+];
+
+/// Signs that carry meaning outside words: a comparison, a sign, a unit
+/// of money or share, and the marks that strike text through or hide it
+/// (`~~`, `<!--`). Changing one is never a typo fix.
+const MEANINGFUL_SIGNS: &[char] = &[
+    '<', '>', '=', '+', '-', '\u{2212}', '±', '%', '$', '€', '£', '~', '`',
+];
+
 /// Whether changing line `a` into `b` changes a word that carries meaning
 /// as no typo does. A typo fix corrects the spelling of words in place:
 /// it adds or removes no word ("may give" made "may never give" is two
 /// words more), and turns each word it changes into one at most two
-/// letters away (a letter added, dropped, changed, or two swapped), not
-/// by a prefix that negates it. It changes no number (any word with a
-/// digit, or a number word such as "three" or "twice") nor a word of a
-/// term the game defines (`defined`: its glossary, its player and emperor
-/// terms, its variables and parameters, lowercase), however little.
+/// letters away (a letter added, dropped, changed, or two swapped; one in
+/// a word of three letters or fewer), not by a prefix that negates it. It
+/// changes no number (any word with a digit, or a number word such as
+/// "three" or "twice"), no word that denies ("not", "never"), no sign
+/// that carries meaning (see [`MEANINGFUL_SIGNS`]), nor a word of a term
+/// the game defines (`defined`: its glossary, its player and emperor
+/// terms, its variables and parameters, lowercase), however little. It
+/// cannot know every word's opposite ("increase", "decrease"): the status
+/// names each push it took as a typo fix, for the voters to read.
 pub fn changes_meaning(a: &str, b: &str, defined: &BTreeSet<String>) -> bool {
     let words = |line: &str| -> Vec<String> {
         line.split(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -455,14 +471,23 @@ pub fn changes_meaning(a: &str, b: &str, defined: &BTreeSet<String>) -> bool {
             .map(str::to_lowercase)
             .collect()
     };
+    let signs = |line: &str| -> Vec<char> {
+        let mut signs: Vec<char> = line
+            .chars()
+            .filter(|c| MEANINGFUL_SIGNS.contains(c))
+            .collect();
+        signs.sort_unstable();
+        signs
+    };
     let (left, right) = (words(a), words(b));
-    if left.len() != right.len() {
+    if left.len() != right.len() || signs(a) != signs(b) {
         return true;
     }
     let meaningful = |w: &String| {
         let singular = w.strip_suffix('s').unwrap_or(w);
         w.chars().any(|c| c.is_ascii_digit())
             || NUMBER_WORDS.contains(&w.as_str())
+            || NEGATING_WORDS.contains(&w.as_str())
             || defined.contains(w)
             || defined.contains(singular)
     };
@@ -786,6 +811,11 @@ mod tests {
             ("You can wind.", "You can't wind."),
             ("You may wind and oil.", "You may wind or oil."),
             ("You may wind.", "You must wind."),
+            ("You may not give.", "You may now give."),
+            ("It costs more than 3.", "It costs less than 3."),
+            ("At least > 3.", "At least < 3."),
+            ("A cost of -2.", "A cost of 2."),
+            ("You may give.", "You may ~~give~~."),
         ] {
             assert!(changes_meaning(was, now, &none), "{was} → {now}");
             assert!(changes_meaning(now, was, &none), "{now} → {was}");
