@@ -516,6 +516,68 @@ fn runs_that_find_a_killed_runs_lock_at_once_take_it_one_at_a_time() {
     }
 }
 
+/// A shallow clone whose history is cut off before a pull request forked
+/// finds no merge base either: that is the clone's lack, reported as an
+/// error, never a head taken for unrelated history and closed.
+#[test]
+fn a_shallow_clone_does_not_take_a_head_for_unrelated_history() {
+    let game = GameTest::committed();
+    let rule = game.read("rules/dynastic/springs.md") + "\nA sentence.\n";
+    let head = game.commit_on("p", &[("rules/dynastic/springs.md", &rule)], "p");
+    game.commit_on(
+        "main",
+        &[("content/pages/a.md", "+++\ntitle = \"A\"\n+++\nA.\n")],
+        "a",
+    );
+    game.commit_on(
+        "main",
+        &[("content/pages/b.md", "+++\ntitle = \"B\"\n+++\nB.\n")],
+        "b",
+    );
+    let clones = tempfile::tempdir().unwrap();
+    let clone = clones.path().join("clone");
+    let source = format!("file://{}", game.root().display());
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    git(&[
+        "clone",
+        "-q",
+        "--depth",
+        "1",
+        "--branch",
+        "main",
+        &source,
+        clone.to_str().unwrap(),
+    ]);
+    git(&[
+        "-C",
+        clone.to_str().unwrap(),
+        "fetch",
+        "-q",
+        "--depth",
+        "1",
+        "origin",
+        &head,
+    ]);
+    let repo = gitnomic::git::Repo::open(&clone).unwrap();
+    assert!(repo.is_shallow());
+    let found = repo.fork_changes("HEAD", &head);
+    assert!(found.is_err(), "{found:?}");
+    let whole = gitnomic::git::Repo::open(game.root()).unwrap();
+    let (paths, unfit) = whole.fork_changes("main", &head).unwrap();
+    assert_eq!(paths, ["rules/dynastic/springs.md"]);
+    assert!(unfit.is_empty(), "{unfit:?}");
+}
+
 /// Item 3: a symlink in a pull request.
 #[test]
 fn a_symlink_is_its_own_matter_s_problem() {
