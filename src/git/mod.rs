@@ -343,10 +343,49 @@ impl Repo {
     ) -> Result<(Vec<String>, Vec<String>), GitError> {
         let (diff, related) = self.fork_diff(base, head)?;
         let mut unfit = self.unfit_of(&diff)?;
+        let paths = paths_of(&diff);
         if !related {
             unfit.insert(0, UNRELATED.to_string());
+        } else if unfit.is_empty() {
+            unfit.extend(self.theme_problems(&paths, head)?);
         }
-        Ok((paths_of(&diff), unfit))
+        Ok((paths, unfit))
+    }
+
+    /// Why the site could not load a theme whose templates `paths` change,
+    /// with all its templates as `head` leaves them: each parses alone (see
+    /// [`Self::unfit_changes`]), yet one may extend or import a template
+    /// that is not there.
+    fn theme_problems(&self, paths: &[String], head: &str) -> Result<Vec<String>, GitError> {
+        let mut themes: Vec<&str> = paths
+            .iter()
+            .filter_map(|p| p.strip_prefix("themes/")?.split_once("/templates/"))
+            .map(|(theme, _)| theme)
+            .filter(|theme| !theme.contains('/'))
+            .collect();
+        themes.dedup();
+        if themes.is_empty() {
+            return Ok(Vec::new());
+        }
+        let files = self.files_at(head, &["themes"])?;
+        Ok(themes
+            .into_iter()
+            .filter_map(|theme| {
+                let prefix = format!("themes/{theme}/");
+                let overrides: Vec<crate::site::ThemeFile> = files
+                    .iter()
+                    .filter_map(|(path, bytes)| {
+                        let name = path.strip_prefix(&prefix)?;
+                        name.starts_with("templates/")
+                            .then(|| crate::site::ThemeFile {
+                                name: name.to_string(),
+                                text: String::from_utf8_lossy(bytes).into_owned(),
+                            })
+                    })
+                    .collect();
+                crate::site::theme::theme_problem(theme, &overrides)
+            })
+            .collect())
     }
 
     /// Why the files `head` adds or changes since it forked from `base`

@@ -71,7 +71,7 @@ pub fn status_text(
         let sha = head.sha.0.get(..7).unwrap_or(&head.sha.0);
         let _ = writeln!(
             out,
-            "\nPushed at {} (`{sha}`), taken as a typo fix: the votes cast before it stand.",
+            "\nPushed at {} (`{sha}`), taken as a typo fix: any votes cast before it stand.",
             when(head.at)
         );
     }

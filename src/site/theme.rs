@@ -233,7 +233,6 @@ impl Theme {
     }
 }
 
-/// Tera names the failing template in its message (`Failed to parse 'x'`).
 /// Why the text of a game file at `path` cannot be a template of a theme
 /// (`themes/<name>/templates/…`), if it is one: a template that does not
 /// parse stops every build of the site, so a pull request that brings one
@@ -252,6 +251,15 @@ pub(crate) fn template_problem(path: &str, text: &str) -> Option<String> {
     })
 }
 
+/// Why the site could not load the theme `theme` whose template files are
+/// `templates`, laid over the built-in ones as a build lays them.
+pub(crate) fn theme_problem(theme: &str, templates: &[ThemeFile]) -> Option<String> {
+    Theme::load(templates)
+        .err()
+        .map(|e| format!("the site cannot load the theme `{theme}` as it would be: {e}"))
+}
+
+/// Tera names the failing template in its message (`Failed to parse 'x'`).
 fn failing_template(err: &tera::Error) -> String {
     let text = err.to_string();
     text.split(['\'', '"'])

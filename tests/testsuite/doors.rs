@@ -623,7 +623,7 @@ fn a_push_that_adds_a_word_is_no_typo_fix_and_a_kept_one_is_named() {
         .stdout;
     assert!(
         shown.contains("Pushed at 02:00 UTC on 1 Jan 2030 (`")
-            && shown.contains("taken as a typo fix: the votes cast before it stand."),
+            && shown.contains("taken as a typo fix: any votes cast before it stand."),
         "{shown}"
     );
     let never = respelt.replace("may give", "may never give");

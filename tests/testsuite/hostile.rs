@@ -723,6 +723,32 @@ fn a_theme_template_that_does_not_parse_is_no_matter() {
         "themes/default/templates/page.html is not a template the site can load",
         true,
     );
+    // Each file parses, but one extends a template that is not there.
+    let missing = GameTest::committed();
+    missing.commit_on(
+        "theme",
+        &[(
+            "themes/default/templates/page.html",
+            "{% extends \"nope.html\" %}{% block main %}x{% endblock %}",
+        )],
+        "a theme",
+    );
+    missing.open(
+        "2030-01-01T00:00:00Z",
+        "boris-b",
+        "proposal",
+        "Proposal: theme",
+        Some("theme"),
+    );
+    let check = missing.run(&["--now", "2030-01-01T00:10:00Z", "check", "--pr", "1"]);
+    assert_eq!(check.code, 1, "{}{}", check.stdout, check.stderr);
+    assert!(
+        check
+            .stdout
+            .contains("the site cannot load the theme `default` as it would be"),
+        "{}",
+        check.stdout
+    );
     let fine = GameTest::committed();
     fine.commit_on(
         "theme",
