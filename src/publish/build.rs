@@ -373,7 +373,7 @@ impl<'a> Build<'a> {
         self.say(&format!(
             "rendered {} files, kept {} unchanged",
             rendered.rendered,
-            rendered.cache.files.len() - rendered.rendered
+            rendered.cache.files.len().saturating_sub(rendered.rendered)
         ));
         Ok(Made {
             rendered,
@@ -433,7 +433,7 @@ impl<'a> Build<'a> {
             "wrote {}: {} changed, {} unchanged, {} removed",
             self.out.display(),
             stats.written,
-            stats.unchanged + rendered.cache.files.len() - rendered.rendered,
+            stats.unchanged + rendered.cache.files.len().saturating_sub(rendered.rendered),
             stats.removed
         ));
         Ok(stats)

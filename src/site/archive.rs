@@ -288,12 +288,18 @@ fn home(
     }
     let targets = &cx.targets;
     let mut entries = Vec::new();
+    // Two pages whose names slug alike (`Rules.md`, `a/rules.md`) get a
+    // page each: the second `rules-2.html`.
+    let mut taken = std::collections::BTreeSet::new();
     for page in &cx.game.pages {
         let stem = page.path.rsplit('/').next().unwrap_or("page");
-        let url = format!(
-            "pages/{}.html",
-            super::links::slug(stem.trim_end_matches(".md"))
-        );
+        let base = super::links::slug(stem.trim_end_matches(".md"));
+        let (mut slug, mut n) = (base.clone(), 1);
+        while !taken.insert(slug.clone()) {
+            n += 1;
+            slug = format!("{base}-{n}");
+        }
+        let url = format!("pages/{slug}.html");
         let path = url.clone();
         let mut context = cx.page(&path, &page.title, "")?;
         let prefix = format!("{}ruleset/index.html", super::context::root(&path));

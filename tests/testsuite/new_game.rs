@@ -214,6 +214,15 @@ fn no_name_or_theme_file_takes_the_place_of_a_page_the_site_makes() {
     for path in ["status.js", "pending/index.html", "players/index.html"] {
         game.write(&format!("themes/default/static/{path}"), "FAKE");
     }
+    // Two pages whose names slug alike.
+    game.write(
+        "content/pages/Notes.md",
+        "+++\ntitle = \"First notes\"\n+++\nOne.\n",
+    );
+    game.write(
+        "content/pages/a/notes.md",
+        "+++\ntitle = \"Second notes\"\n+++\nTwo.\n",
+    );
     let built = game.run(&["--now", "2030-01-01T00:00:00Z", "build", "--out", "public"]);
     assert_eq!(built.code, 0, "{}", built.stderr);
     for path in ["status.js", "pending/index.html", "players/index.html"] {
@@ -235,6 +244,15 @@ fn no_name_or_theme_file_takes_the_place_of_a_page_the_site_makes() {
     assert!(
         game.read("public/players/index-2.html")
             .contains("<bdi>index</bdi>")
+    );
+    let notes = [
+        game.read("public/pages/notes.html"),
+        game.read("public/pages/notes-2.html"),
+    ];
+    assert!(
+        notes.iter().any(|p| p.contains("First notes"))
+            && notes.iter().any(|p| p.contains("Second notes")),
+        "each page has its own"
     );
     let files = walkdir::WalkDir::new(game.path("public"))
         .into_iter()
