@@ -459,7 +459,7 @@ const MEANINGFUL_SIGNS: &[char] = &[
 /// a word of three letters or fewer), not by a prefix that negates it. It
 /// changes no number (any word with a digit, or a number word such as
 /// "three" or "twice"), no word that denies ("not", "never"), no sign
-/// that carries meaning (see [`MEANINGFUL_SIGNS`]), nor a word of a term
+/// that carries meaning (`<`, `=`, `-`, `%`, `~`, ...), nor a word of a term
 /// the game defines (`defined`: its glossary, its player and emperor
 /// terms, its variables and parameters, lowercase), however little. It
 /// cannot know every word's opposite ("increase", "decrease"): the status
