@@ -191,6 +191,12 @@ impl Game {
         };
         let (state, found) = gamestate::parse(files, &|id| source.get(id).is_some());
         problems.extend(found);
+        if let Some(problem) = state
+            .as_ref()
+            .and_then(|s| repo_problem(s.repo.as_deref()?, files))
+        {
+            problems.push(problem);
+        }
         let ruleset = match &state {
             Some(state) => {
                 let mut context = TextContext::new(&state.terms.as_map(), &source.params);
@@ -222,6 +228,30 @@ impl Game {
             problems,
         }
     }
+}
+
+/// The problem of a `[game] repo` setting the site cannot link to (not
+/// `OWNER/NAME` nor an http(s) address of a repository), found by `check`
+/// as by the build, which drops it.
+fn repo_problem(repo: &str, files: &[SourceFile]) -> Option<Diagnostic> {
+    if weblinks::ForgeWeb::from_setting(repo, "main").is_some() {
+        return None;
+    }
+    let path = "state/game.toml";
+    let line = files
+        .iter()
+        .find(|f| f.path == path)
+        .and_then(|f| {
+            f.text
+                .lines()
+                .position(|l| l.trim_start().starts_with("repo"))
+        })
+        .map_or(0, |i| i + 1);
+    Some(Diagnostic::new(
+        path,
+        line,
+        "[game] repo is neither OWNER/NAME nor an http(s) address of a repository: the site cannot link to the game's forge",
+    ))
 }
 
 /// A parameter problem, located at the parameter when it is declared.

@@ -71,6 +71,30 @@ fn renaming_a_term_is_one_line_in_state() {
     assert!(!run.stdout.contains("Tinkerers"));
 }
 
+/// A `[game] repo` the site cannot link to is a problem `check` names,
+/// as the build warns of it; a well-formed one is none.
+#[test]
+fn a_repo_setting_the_site_cannot_link_to() {
+    let game = GameTest::bundled();
+    let line = game.replace(
+        "state/game.toml",
+        "seed = \"clockwork-2026-11-01\"",
+        "seed = \"clockwork-2026-11-01\"\nrepo = \"javascript:alert(1)//x/y\"",
+    ) + 1;
+    assert_problem(
+        &game.run(&["check"]),
+        &format!("state/game.toml:{line}:"),
+        "[game] repo is neither OWNER/NAME nor an http(s) address",
+    );
+    game.replace(
+        "state/game.toml",
+        "javascript:alert(1)//x/y",
+        "https://codeberg.org/gears/clockwork",
+    );
+    let run = game.run(&["check"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
 #[test]
 fn malformed_toml_in_state() {
     let game = GameTest::bundled();

@@ -559,36 +559,51 @@ fn a_struck_through_voting_word_is_withdrawn() {
     );
 }
 
-/// Item 10: a change of a number is never a typo fix, however short.
-#[test]
-fn a_push_that_changes_a_number_is_no_typo_fix() {
-    let game = GameTest::committed();
-    let rule = rule_branch(&game, "p", "Building costs three Cogs and two Springs.");
+/// Ada's proposal from branch `p`, whose rule says `sentence`, with
+/// Boris's FOR at 01:00 and a resolve run after it. Gives the rule's text
+/// and the proposal's number.
+fn voted_on(game: &GameTest, sentence: &str) -> (String, String) {
+    let rule = rule_branch(game, "p", sentence);
     let n = open_matter(
-        &game,
+        game,
         "2030-01-01T00:00:00Z",
         "ada-tinkers",
         "proposal",
         Some("p"),
         "",
     );
-    comment(&game, "2030-01-01T01:00:00Z", &n, "boris-b", "FOR");
+    comment(game, "2030-01-01T01:00:00Z", &n, "boris-b", "FOR");
     game.at("2030-01-01T01:30:00Z", &["resolve"]);
-    let cheaper = rule.replace("three Cogs and two Springs", "two Cogs and one Spring");
-    game.commit_on("p", &[("rules/dynastic/springs.md", &cheaper)], "cheaper");
-    game.at(
-        "2030-01-01T02:00:00Z",
-        &["play", "push", &n, "--as", "ada-tinkers"],
-    );
-    let list = game.at("2030-01-01T02:30:00Z", &["play", "list"]);
-    assert!(list.stdout.contains("Boris: —"), "{}", list.stdout);
+    (rule, n)
+}
+
+/// Ada pushes `text` as the rule of proposal `n` at `at`; gives `play
+/// list` half an hour later.
+fn push_rule(game: &GameTest, n: &str, text: &str, at: &str) -> String {
+    game.commit_on("p", &[("rules/dynastic/springs.md", text)], "a push");
+    game.at(at, &["play", "push", n, "--as", "ada-tinkers"]);
+    let later = at.replace(":00:00Z", ":30:00Z");
+    game.at(&later, &["play", "list"]).stdout
+}
+
+/// Asserts that the list `list` shows Boris's 01:00 vote voided by a push.
+fn boris_voided(list: &str) {
+    assert!(list.contains("Boris: —"), "{list}");
     assert!(
-        list.stdout.contains(
+        list.contains(
             "not counted: boris-b at 01:00 UTC on 1 Jan 2030: cast on an earlier version"
         ),
-        "{}",
-        list.stdout
+        "{list}"
     );
+}
+
+/// Item 10: a change of a number is never a typo fix, however short.
+#[test]
+fn a_push_that_changes_a_number_is_no_typo_fix() {
+    let game = GameTest::committed();
+    let (rule, n) = voted_on(&game, "Building costs three Cogs and two Springs.");
+    let cheaper = rule.replace("three Cogs and two Springs", "two Cogs and one Spring");
+    boris_voided(&push_rule(&game, &n, &cheaper, "2030-01-01T02:00:00Z"));
 }
 
 /// A push after the votes that adds a word ("may give" made "may never
@@ -598,28 +613,13 @@ fn a_push_that_changes_a_number_is_no_typo_fix() {
 #[test]
 fn a_push_that_adds_a_word_is_no_typo_fix_and_a_kept_one_is_named() {
     let game = GameTest::committed();
-    let rule = rule_branch(&game, "p", "A Tinkerer may give Springs to anotehr.");
-    let n = open_matter(
-        &game,
-        "2030-01-01T00:00:00Z",
-        "ada-tinkers",
-        "proposal",
-        Some("p"),
-        "",
-    );
-    comment(&game, "2030-01-01T01:00:00Z", &n, "boris-b", "FOR");
-    game.at("2030-01-01T01:30:00Z", &["resolve"]);
+    let (rule, n) = voted_on(&game, "A Tinkerer may give Springs to anotehr.");
     let respelt = rule.replace("anotehr", "another");
-    game.commit_on("p", &[("rules/dynastic/springs.md", &respelt)], "typo");
-    game.at(
-        "2030-01-01T02:00:00Z",
-        &["play", "push", &n, "--as", "ada-tinkers"],
-    );
-    game.at("2030-01-01T02:10:00Z", &["resolve"]);
-    let list = game.at("2030-01-01T02:30:00Z", &["play", "list"]);
-    assert!(list.stdout.contains("Boris: FOR"), "{}", list.stdout);
+    let list = push_rule(&game, &n, &respelt, "2030-01-01T02:00:00Z");
+    assert!(list.contains("Boris: FOR"), "{list}");
+    game.at("2030-01-01T02:40:00Z", &["resolve"]);
     let shown = game
-        .at("2030-01-01T02:30:00Z", &["play", "show", &n])
+        .at("2030-01-01T02:40:00Z", &["play", "show", &n])
         .stdout;
     assert!(
         shown.contains("Pushed at 02:00 UTC on 1 Jan 2030 (`")
@@ -627,20 +627,7 @@ fn a_push_that_adds_a_word_is_no_typo_fix_and_a_kept_one_is_named() {
         "{shown}"
     );
     let never = respelt.replace("may give", "may never give");
-    game.commit_on("p", &[("rules/dynastic/springs.md", &never)], "never");
-    game.at(
-        "2030-01-01T03:00:00Z",
-        &["play", "push", &n, "--as", "ada-tinkers"],
-    );
-    let list = game.at("2030-01-01T03:30:00Z", &["play", "list"]);
-    assert!(list.stdout.contains("Boris: —"), "{}", list.stdout);
-    assert!(
-        list.stdout.contains(
-            "not counted: boris-b at 01:00 UTC on 1 Jan 2030: cast on an earlier version"
-        ),
-        "{}",
-        list.stdout
-    );
+    boris_voided(&push_rule(&game, &n, &never, "2030-01-01T03:00:00Z"));
 }
 
 /// Item 10: an Ascension Address's kept rules are one `Keep:` line; prose

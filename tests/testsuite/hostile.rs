@@ -724,49 +724,37 @@ fn a_theme_template_that_does_not_parse_is_no_matter() {
         true,
     );
     // Each file parses, but one extends a template that is not there.
-    let missing = GameTest::committed();
-    missing.commit_on(
-        "theme",
-        &[(
-            "themes/default/templates/page.html",
-            "{% extends \"nope.html\" %}{% block main %}x{% endblock %}",
-        )],
-        "a theme",
-    );
-    missing.open(
-        "2030-01-01T00:00:00Z",
-        "boris-b",
-        "proposal",
-        "Proposal: theme",
-        Some("theme"),
-    );
-    let check = missing.run(&["--now", "2030-01-01T00:10:00Z", "check", "--pr", "1"]);
-    assert_eq!(check.code, 1, "{}{}", check.stdout, check.stderr);
+    let missing = theme_checked("{% extends \"nope.html\" %}{% block main %}x{% endblock %}");
+    assert_eq!(missing.code, 1, "{}{}", missing.stdout, missing.stderr);
     assert!(
-        check
+        missing
             .stdout
             .contains("the site cannot load the theme `default` as it would be"),
         "{}",
-        check.stdout
+        missing.stdout
     );
-    let fine = GameTest::committed();
-    fine.commit_on(
+    let fine = theme_checked(
+        "{% extends \"base.html\" %}{% block main %}<p>{{ html | safe }}</p>{% endblock %}",
+    );
+    assert_eq!(fine.code, 0, "{}{}", fine.stdout, fine.stderr);
+}
+
+/// `check --pr 1` of Boris's proposal whose theme's `page.html` is `page`.
+fn theme_checked(page: &str) -> crate::game_test::Run {
+    let game = GameTest::committed();
+    game.commit_on(
         "theme",
-        &[(
-            "themes/default/templates/page.html",
-            "{% extends \"base.html\" %}{% block main %}<p>{{ html | safe }}</p>{% endblock %}",
-        )],
+        &[("themes/default/templates/page.html", page)],
         "a theme",
     );
-    fine.open(
+    game.open(
         "2030-01-01T00:00:00Z",
         "boris-b",
         "proposal",
         "Proposal: theme",
         Some("theme"),
     );
-    let check = fine.run(&["--now", "2030-01-01T00:10:00Z", "check", "--pr", "1"]);
-    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+    game.run(&["--now", "2030-01-01T00:10:00Z", "check", "--pr", "1"])
 }
 
 /// Opens Boris's proposal #1 from a branch whose `path` is `text`, with no
