@@ -32,14 +32,37 @@ pub fn make_durable(path: &Path) -> Result<bool, GitError> {
     if std::fs::read(&file).is_ok_and(|bytes| bytes == SETTING.as_bytes()) {
         return Ok(false);
     }
-    let tmp = file.with_extension("config.tmp");
+    // A temporary file of this process's own: two first runs at once each
+    // write and rename theirs (one wrote over the other's, half-written).
+    let pid = std::process::id();
+    let tmp = file.with_extension(format!("config.{pid}.tmp"));
     crate::staging::write_durably(&tmp, &file, SETTING.as_bytes()).map_err(|e| {
         GitError::WriteFile {
             what: file.display().to_string(),
             message: e.to_string(),
         }
     })?;
+    remove_abandoned(repo.path());
     Ok(true)
+}
+
+/// Removes the temporary files of the setting that runs killed while
+/// writing it left (those of processes no longer running).
+fn remove_abandoned(git_dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(git_dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let pid = name.to_str().and_then(|n| {
+            n.strip_prefix(FILE)?
+                .strip_prefix('.')?
+                .strip_suffix(".tmp")
+        });
+        if pid.is_some_and(crate::staging::process_gone) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Has `repo` read the setting's file, if it is there, above every other
@@ -86,5 +109,23 @@ mod tests {
             own.get_entry("core.fsyncObjectFiles").is_err(),
             "the repository's own configuration is left alone"
         );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_killed_runs_temporary_setting_is_removed_and_a_live_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        git2::Repository::init(dir.path()).unwrap();
+        let git = dir.path().join(".git");
+        // Above any process id Linux gives; and process 1, always running.
+        let killed = git.join("gitnomic-fsync.config.4000000000.tmp");
+        let live = git.join("gitnomic-fsync.config.1.tmp");
+        std::fs::write(&killed, "half").unwrap();
+        std::fs::write(&live, "half").unwrap();
+        assert!(make_durable(dir.path()).unwrap());
+        assert!(!killed.exists());
+        assert!(live.exists());
+        let own = git.join(format!("gitnomic-fsync.config.{}.tmp", std::process::id()));
+        assert!(!own.exists(), "its own is renamed into place");
     }
 }

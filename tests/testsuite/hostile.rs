@@ -502,6 +502,10 @@ fn runs_that_find_a_killed_runs_lock_at_once_take_it_one_at_a_time() {
                     + &String::from_utf8_lossy(&out.stderr)
             })
             .collect();
+        assert!(
+            !said.iter().any(|s| s.contains("gitnomic-fsync.config")),
+            "round {round}: first runs at once each write the setting: {said:#?}"
+        );
         let clearers = said
             .iter()
             .filter(|s| s.contains("was killed here"))
