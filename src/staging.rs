@@ -111,6 +111,17 @@ fn exchange(a: &Path, b: &Path) -> anyhow::Result<()> {
     rename(&aside, a)
 }
 
+/// Removes the temporary files beside `file` that processes killed
+/// while writing it left behind (`FILE.PID.tmp`).
+pub(crate) fn remove_abandoned_beside(file: &Path) {
+    let (Some(dir), Some(name)) = (file.parent(), file.file_name().and_then(|n| n.to_str())) else {
+        return;
+    };
+    for path in abandoned(dir, &format!("{name}."), ".tmp") {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
 /// Removes the directory `dir` whole: renamed aside first, then deleted,
 /// so a run killed while deleting leaves `dir` gone, not half of it (and
 /// what it set aside is removed by the next run).
@@ -139,7 +150,10 @@ fn name_beside(target: &Path, what: &str) -> anyhow::Result<PathBuf> {
     };
     std::fs::create_dir_all(&parent).with_context(|| format!("creating {}", parent.display()))?;
     let prefix = format!(".{}.gitnomic-{what}-", name.to_string_lossy());
-    remove_abandoned(&parent, &prefix);
+    // The staging directories killed runs left.
+    for dir in abandoned(&parent, &prefix, "") {
+        let _ = std::fs::remove_dir_all(dir);
+    }
     Ok(parent.join(format!("{prefix}{}", std::process::id())))
 }
 
@@ -153,22 +167,22 @@ impl Drop for Staging {
     }
 }
 
-/// Removes the staging directories in `parent` named `prefix` and a
-/// process id that runs no more: what a killed run left.
-fn remove_abandoned(parent: &Path, prefix: &str) {
+/// What killed runs left in `parent`: the entries named `prefix`, the id
+/// of a process that runs no more, and `suffix`.
+fn abandoned(parent: &Path, prefix: &str, suffix: &str) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(parent) else {
-        return;
+        return Vec::new();
     };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        if name
-            .to_str()
-            .and_then(|n| n.strip_prefix(prefix))
-            .is_some_and(process_gone)
-        {
-            let _ = std::fs::remove_dir_all(entry.path());
-        }
-    }
+    entries
+        .flatten()
+        .filter(|entry| {
+            let name = entry.file_name();
+            name.to_str()
+                .and_then(|n| n.strip_prefix(prefix)?.strip_suffix(suffix))
+                .is_some_and(process_gone)
+        })
+        .map(|entry| entry.path())
+        .collect()
 }
 
 /// Whether `pid`, a process id a run wrote into a file's name, names no

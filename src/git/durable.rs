@@ -42,27 +42,8 @@ pub fn make_durable(path: &Path) -> Result<bool, GitError> {
             message: e.to_string(),
         }
     })?;
-    remove_abandoned(repo.path());
+    crate::staging::remove_abandoned_beside(&file);
     Ok(true)
-}
-
-/// Removes the temporary files of the setting that runs killed while
-/// writing it left (those of processes no longer running).
-fn remove_abandoned(git_dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(git_dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let pid = name.to_str().and_then(|n| {
-            n.strip_prefix(FILE)?
-                .strip_prefix('.')?
-                .strip_suffix(".tmp")
-        });
-        if pid.is_some_and(crate::staging::process_gone) {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
 }
 
 /// Has `repo` read the setting's file, if it is there, above every other

@@ -359,9 +359,8 @@ impl Repo {
     fn theme_problems(&self, paths: &[String], head: &str) -> Result<Vec<String>, GitError> {
         let mut themes: Vec<&str> = paths
             .iter()
-            .filter_map(|p| p.strip_prefix("themes/")?.split_once("/templates/"))
+            .filter_map(|p| crate::site::theme::theme_template(p))
             .map(|(theme, _)| theme)
-            .filter(|theme| !theme.contains('/'))
             .collect();
         themes.dedup();
         if themes.is_empty() {

@@ -152,12 +152,19 @@ fn uncounted(matter: &Collected, t: &Tally) -> (Vec<RecordedUncounted>, u32) {
         })
         .chain(voided)
         .collect();
-    let mut kept: Vec<usize> = (0..all.len()).collect();
-    kept.sort_by_key(|&i| all[i].0);
-    kept.truncate(discussion::COMMENTS);
-    kept.sort_unstable();
-    let more = u32::try_from(all.len() - kept.len()).unwrap_or(u32::MAX);
-    let mut all: Vec<Option<RecordedUncounted>> = all.into_iter().map(|(_, u)| Some(u)).collect();
-    let kept = kept.into_iter().filter_map(|i| all[i].take()).collect();
-    (kept, more)
+    // The first COMMENTS by rank (a stable sort: by time within one) are
+    // kept, in their order.
+    let mut by_rank: Vec<usize> = (0..all.len()).collect();
+    by_rank.sort_by_key(|&i| all[i].0);
+    let mut keep = vec![false; all.len()];
+    for &i in by_rank.iter().take(discussion::COMMENTS) {
+        keep[i] = true;
+    }
+    let more = all.len().saturating_sub(discussion::COMMENTS);
+    let kept = all
+        .into_iter()
+        .zip(keep)
+        .filter_map(|((_, u), keep)| keep.then_some(u))
+        .collect();
+    (kept, u32::try_from(more).unwrap_or(u32::MAX))
 }

@@ -62,30 +62,8 @@ pub(super) fn write_atomically(file: &Path, text: impl AsRef<[u8]>) -> anyhow::R
     std::fs::write(&temporary, text)
         .and_then(|()| std::fs::rename(&temporary, file))
         .with_context(|| format!("cannot write {}", file.display()))?;
-    remove_abandoned(file);
+    crate::staging::remove_abandoned_beside(file);
     Ok(())
-}
-
-/// Removes the temporary files beside `file` that builds killed while
-/// writing it left behind: those of processes no longer running.
-fn remove_abandoned(file: &Path) {
-    let (Some(dir), Some(name)) = (file.parent(), file.file_name().and_then(|n| n.to_str())) else {
-        return;
-    };
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let other = entry.file_name();
-        let pid = other.to_str().and_then(|o| {
-            o.strip_prefix(name)?
-                .strip_prefix('.')?
-                .strip_suffix(".tmp")
-        });
-        if pid.is_some_and(crate::staging::process_gone) {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
 }
 
 /// What made a cache: this program and the output directory. Pages a

@@ -293,13 +293,8 @@ fn home(
     let mut taken = std::collections::BTreeSet::new();
     for page in &cx.game.pages {
         let stem = page.path.rsplit('/').next().unwrap_or("page");
-        let base = super::links::slug(stem.trim_end_matches(".md"));
-        let (mut slug, mut n) = (base.clone(), 1);
-        while !taken.insert(slug.clone()) {
-            n += 1;
-            slug = format!("{base}-{n}");
-        }
-        let url = format!("pages/{slug}.html");
+        let slug = super::links::slug(stem.trim_end_matches(".md"));
+        let url = format!("pages/{}.html", super::context::unique(&slug, &mut taken));
         let path = url.clone();
         let mut context = cx.page(&path, &page.title, "")?;
         let prefix = format!("{}ruleset/index.html", super::context::root(&path));

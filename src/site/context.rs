@@ -246,12 +246,11 @@ impl<'a> Context<'a> {
         self.previous.files.get(path).is_some_and(|d| *d == digest)
     }
 
-    /// The path of every file made so far, rendered or kept.
-    pub(crate) fn made_paths(&self) -> std::collections::HashSet<String> {
+    /// Whether a file was made at `path` so far, rendered or kept.
+    pub(crate) fn made(&self, path: &str) -> bool {
         self.made
             .lock()
-            .map(|m| m.iter().map(|(path, _)| path.clone()).collect())
-            .unwrap_or_default()
+            .is_ok_and(|m| m.iter().any(|(made, _)| made == path))
     }
 
     /// The digests of every file made, rendered or kept.
@@ -358,18 +357,22 @@ fn slugs<'n>(names: impl IntoIterator<Item = &'n str>) -> BTreeMap<String, Strin
     // `players/index.html` is the list of players: a player named `index`
     // gets `index-2`.
     let mut taken = BTreeSet::from(["index".to_string()]);
-    let mut out = BTreeMap::new();
-    for name in names {
-        let stem = slug(name);
-        let mut candidate = stem.clone();
-        let mut n = 1;
-        while !taken.insert(candidate.clone()) {
-            n += 1;
-            candidate = format!("{stem}-{n}");
-        }
-        out.insert(name.to_string(), candidate);
+    names
+        .into_iter()
+        .map(|name| (name.to_string(), unique(&slug(name), &mut taken)))
+        .collect()
+}
+
+/// `stem`, or `stem-2`, `stem-3`, … : the first not in `taken`, added to
+/// it.
+pub(crate) fn unique(stem: &str, taken: &mut BTreeSet<String>) -> String {
+    let mut candidate = stem.to_string();
+    let mut n = 1;
+    while !taken.insert(candidate.clone()) {
+        n += 1;
+        candidate = format!("{stem}-{n}");
     }
-    out
+    candidate
 }
 
 /// `2005-08-03`. Written out by hand for years of four digits (every

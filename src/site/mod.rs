@@ -421,9 +421,8 @@ pub fn render_emitting(
     }
     // A theme's file where the site makes a page (`status.js`, a matter's
     // page) would show players what the game did not say: the page stands.
-    let made = cx.made_paths();
     for (path, text) in theme.statics() {
-        if made.contains(path.as_str()) {
+        if cx.made(path) {
             tracing::warn!("the theme's static/{path} is left out: the site makes a page there");
             continue;
         }

@@ -238,10 +238,7 @@ impl Theme {
 /// parse stops every build of the site, so a pull request that brings one
 /// cannot stand. Other files: `None`.
 pub(crate) fn template_problem(path: &str, text: &str) -> Option<String> {
-    let (theme, name) = path.strip_prefix("themes/")?.split_once("/templates/")?;
-    if theme.contains('/') {
-        return None;
-    }
+    let (_, name) = theme_template(path)?;
     let parsed = tera::Template::new(name, None, text);
     parsed.err().map(|e| {
         format!(
@@ -249,6 +246,13 @@ pub(crate) fn template_problem(path: &str, text: &str) -> Option<String> {
             crate::ruleset::template::describe(&e)
         )
     })
+}
+
+/// The theme and the template's name of a game file at `path`, if it is a
+/// theme's template: `themes/<theme>/templates/<name>`.
+pub(crate) fn theme_template(path: &str) -> Option<(&str, &str)> {
+    let (theme, name) = path.strip_prefix("themes/")?.split_once("/templates/")?;
+    (!theme.contains('/')).then_some((theme, name))
 }
 
 /// Why the site could not load the theme `theme` whose template files are
