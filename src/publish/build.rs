@@ -452,7 +452,7 @@ fn theme(
     if let Some((files, theme)) = kept.filter(|(files, _)| *files == overrides) {
         return Ok((theme, files));
     }
-    let theme = Theme::load(&overrides).context("cannot render the site")?;
+    let theme = Theme::load_or_builtin(&overrides);
     Ok((theme, overrides))
 }
 

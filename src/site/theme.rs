@@ -134,6 +134,13 @@ pub struct Theme {
     /// A digest of every template and static file in force: a page made
     /// with another theme is made again.
     digest: u64,
+    /// Whether a template differs from the built-in one: a page such a
+    /// theme fails to render is made with the built-in templates instead.
+    themed: bool,
+    /// The built-in templates, parsed the first time a themed page fails.
+    builtin: std::sync::OnceLock<Result<tera::Tera, SiteError>>,
+    /// The templates that failed and were said to, each said once.
+    failed: std::sync::Mutex<std::collections::BTreeSet<String>>,
 }
 
 /// `15786` → `15,786`: counts as people read them.
@@ -162,6 +169,24 @@ fn thousands_filter(
 }
 
 impl Theme {
+    /// [`Theme::load`], or, when the templates of `overrides` cannot be
+    /// loaded, the built-in templates with the overrides' static files and
+    /// a warning: a theme enacted broken (or pushed to the default branch
+    /// so) must not stop every build of the game's site.
+    pub fn load_or_builtin(overrides: &[ThemeFile]) -> Theme {
+        Theme::load(overrides).unwrap_or_else(|e| {
+            tracing::warn!(
+                "the theme cannot be loaded ({e}): the site is made with the built-in templates"
+            );
+            let statics: Vec<ThemeFile> = overrides
+                .iter()
+                .filter(|f| !f.name.starts_with("templates/"))
+                .cloned()
+                .collect();
+            Theme::load(&statics).expect("the built-in templates load")
+        })
+    }
+
     /// The built-in theme with `overrides` laid over it in order.
     pub fn load(overrides: &[ThemeFile]) -> Result<Theme, SiteError> {
         let mut templates: BTreeMap<String, String> = TEMPLATES
@@ -179,22 +204,11 @@ impl Theme {
                 statics.insert(name.to_string(), file.text.clone());
             }
         }
-        let mut tera = tera::Tera::default();
-        tera.set_escape_fn(super::escape::escape);
-        tera.register_filter("thousands", thousands_filter);
-        // A theme is the game's files, which a vote can change; the build
-        // runs beside the workflow's token, which no page may print.
-        tera.register_function(
-            "get_env",
-            |_: &std::collections::HashMap<String, tera::Value>| {
-                Err(tera::Error::msg("get_env is not available to a theme"))
-            },
-        );
-        tera.add_raw_templates(templates.iter().map(|(n, t)| (n.as_str(), t.as_str())))
-            .map_err(|e| SiteError::Template {
-                name: failing_template(&e),
-                message: crate::ruleset::template::describe(&e),
-            })?;
+        let themed = TEMPLATES
+            .iter()
+            .any(|(n, t)| templates.get(*n).map(String::as_str) != Some(*t))
+            || templates.len() != TEMPLATES.len();
+        let tera = parse(&templates)?;
         let digest = super::cache::Digest::new()
             .json(&templates)
             .json(&statics)
@@ -203,6 +217,9 @@ impl Theme {
             tera,
             statics,
             digest,
+            themed,
+            builtin: std::sync::OnceLock::new(),
+            failed: std::sync::Mutex::default(),
         })
     }
 
@@ -211,26 +228,80 @@ impl Theme {
         self.digest
     }
 
-    /// Renders `template` with `context` as the page at `page`.
+    /// Renders `template` with `context` as the page at `page`. A page a
+    /// theme's template fails to render (a variable the page does not
+    /// have, say: it parsed, so the doors let it in) is made with the
+    /// built-in templates, and the failure is told once per template:
+    /// a theme cannot stop the site from being built.
     pub(crate) fn render(
         &self,
         template: &str,
         page: &str,
         context: &tera::Context,
     ) -> Result<String, SiteError> {
-        self.tera
-            .render(template, context)
-            .map_err(|e| SiteError::Render {
-                page: page.to_string(),
-                template: template.to_string(),
-                message: crate::ruleset::template::describe(&e),
-            })
+        let failed = |e: tera::Error| SiteError::Render {
+            page: page.to_string(),
+            template: template.to_string(),
+            message: crate::ruleset::template::describe(&e),
+        };
+        match self.tera.render(template, context) {
+            Ok(text) => Ok(text),
+            Err(e) if self.themed => {
+                let why = failed(e);
+                let builtin = self.builtin.get_or_init(|| {
+                    let templates = TEMPLATES
+                        .iter()
+                        .map(|(n, t)| (n.to_string(), t.to_string()));
+                    parse(&templates.collect())
+                });
+                let Ok(builtin) = builtin else {
+                    return Err(why);
+                };
+                // A built-in template failing too is this program's
+                // fault, not the theme's: the theme's failure is told.
+                let Ok(text) = builtin.render(template, context) else {
+                    return Err(why);
+                };
+                let first = self
+                    .failed
+                    .lock()
+                    .map_or(true, |mut failed| failed.insert(template.to_string()));
+                if first {
+                    tracing::warn!(
+                        "{why}: the page is made with the built-in templates (and every other page this template fails)"
+                    );
+                }
+                Ok(text)
+            }
+            Err(e) => Err(failed(e)),
+        }
     }
 
     /// The static files, by path in the site.
     pub(crate) fn statics(&self) -> &BTreeMap<String, String> {
         &self.statics
     }
+}
+
+/// `templates`, parsed, with the filters and functions a theme may use.
+fn parse(templates: &BTreeMap<String, String>) -> Result<tera::Tera, SiteError> {
+    let mut tera = tera::Tera::default();
+    tera.set_escape_fn(super::escape::escape);
+    tera.register_filter("thousands", thousands_filter);
+    // A theme is the game's files, which a vote can change; the build
+    // runs beside the workflow's token, which no page may print.
+    tera.register_function(
+        "get_env",
+        |_: &std::collections::HashMap<String, tera::Value>| {
+            Err(tera::Error::msg("get_env is not available to a theme"))
+        },
+    );
+    tera.add_raw_templates(templates.iter().map(|(n, t)| (n.as_str(), t.as_str())))
+        .map_err(|e| SiteError::Template {
+            name: failing_template(&e),
+            message: crate::ruleset::template::describe(&e),
+        })?;
+    Ok(tera)
 }
 
 /// Why the text of a game file at `path` cannot be a template of a theme

@@ -1011,3 +1011,59 @@ fn a_link_isolates_its_text() {
         .expect("a rule for links");
     assert!(rule.contains("unicode-bidi: isolate"), "{rule}");
 }
+
+/// A theme's template that parses but fails when a page is rendered (a
+/// value the page does not have: the doors cannot see that) does not stop
+/// the build: that page is made with the built-in templates, the failure
+/// is told once, and the other pages keep the theme. A theme whose
+/// templates cannot be loaded at all (pushed to the default branch so)
+/// gives way to the built-in templates, its static files kept.
+#[test]
+fn a_theme_that_fails_does_not_stop_the_build() {
+    let game = GameTest::committed();
+    let plain = game.run(&["--now", "2030-01-01T00:00:00Z", "build", "--out", "plain"]);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    let rule = "rules/clockwork-victory.html";
+    assert!(game.path(&format!("plain/{rule}")).is_file(), "no {rule}");
+    game.write(
+        "themes/default/templates/rule.html",
+        "{% extends \"base.html\" %}{% block main %}{{ no_such_value.at_all }}{% endblock %}",
+    );
+    game.write(
+        "themes/default/templates/page.html",
+        "{% extends \"base.html\" %}{% block main %}THEMED {{ html | safe }}{% endblock %}",
+    );
+    let built = game.run(&["--now", "2030-01-01T00:00:00Z", "build", "--out", "public"]);
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    assert_eq!(
+        built.stderr.matches("with rule.html").count(),
+        1,
+        "told once: {}",
+        built.stderr
+    );
+    assert!(
+        built.stderr.contains("the page is made with the built-in templates"),
+        "{}",
+        built.stderr
+    );
+    assert_eq!(
+        game.read(&format!("public/{rule}")),
+        game.read(&format!("plain/{rule}")),
+        "the rule's page is the built-in one"
+    );
+    assert!(game.read("public/pages/how-to-play.html").contains("THEMED"));
+    // Templates that do not load: the built-in ones, the theme's CSS kept.
+    game.write("themes/default/templates/page.html", "{% if %}");
+    game.write("themes/default/static/style.css", "body { color: teal }");
+    let built = game.run(&["--now", "2030-01-01T00:00:00Z", "build", "--out", "public"]);
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    assert!(
+        built
+            .stderr
+            .contains("the theme cannot be loaded (template page.html"),
+        "{}",
+        built.stderr
+    );
+    assert!(!game.read("public/pages/how-to-play.html").contains("THEMED"));
+    assert_eq!(game.read("public/style.css"), "body { color: teal }");
+}
