@@ -16,7 +16,7 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock, Mutex};
 
 use ammonia::{Builder, UrlRelative, UrlRelativeEvaluate};
 
@@ -44,7 +44,7 @@ pub(crate) fn to_html(markdown: &str, links: BodyLinks<'_>) -> String {
     let html = xref::walk(markdown, RawHtml::Kept, |text, linked| {
         link_text(text, links, linked)
     });
-    sanitise(&html, links.root)
+    sanitise(&html, links.root, links.forge)
 }
 
 /// `text` as HTML: escaped, with rule references and first uses of
@@ -112,12 +112,17 @@ pub(crate) fn matter_mentions(text: &str) -> Vec<(std::ops::Range<usize>, u64)> 
 
 /// A relative link made relative to the page: written from the site's
 /// root, it is put after the way back to the root. A fragment (`#x`)
-/// and an absolute path stay as written.
+/// and an absolute path stay as written. One that climbs above the site's
+/// root (`../../x`) leads nowhere the site is: it is dropped.
 struct FromRoot(String);
 
 impl<'a> UrlRelativeEvaluate<'a> for FromRoot {
     fn evaluate<'url>(&self, url: &'url str) -> Option<Cow<'url, str>> {
-        if url.starts_with('#') || url.starts_with('/') || self.0.is_empty() {
+        if url.starts_with('#') || url.starts_with('/') {
+            Some(Cow::Borrowed(url))
+        } else if climbs_out(url) {
+            None
+        } else if self.0.is_empty() {
             Some(Cow::Borrowed(url))
         } else {
             Some(Cow::Owned(format!("{}{url}", self.0)))
@@ -125,29 +130,108 @@ impl<'a> UrlRelativeEvaluate<'a> for FromRoot {
     }
 }
 
-/// The sanitiser for pages whose way back to the site's root is `root`.
-fn builder(root: String) -> Builder<'static> {
+/// Whether the relative `url`, read from the site's root, climbs above
+/// it. Read as a browser reads it: `\` is a `/`, and `%2e` a dot.
+fn climbs_out(url: &str) -> bool {
+    let path = url.split(['?', '#']).next().unwrap_or_default();
+    let mut depth = 0usize;
+    for segment in path.split(['/', '\\']) {
+        match segment.to_ascii_lowercase().replace("%2e", ".").as_str() {
+            ".." => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return true,
+            },
+            "." | "" => {}
+            _ => depth += 1,
+        }
+    }
+    false
+}
+
+/// Whether an image at `src` may be shown: a reader's browser asks its
+/// host for it, and a comment's image from anywhere would tell anyone who
+/// wrote one which readers opened the page, and when. Images from the
+/// forge's own hosts (where it keeps what players attach) and from the
+/// site itself (a plain relative path) are shown; any other keeps its
+/// alternative text alone.
+fn image_allowed(src: &str, hosts: &[String]) -> bool {
+    let src = src.trim();
+    let lower = src.get(..8).unwrap_or(src).to_ascii_lowercase();
+    let scheme = ["https://", "http://"]
+        .into_iter()
+        .find(|s| lower.starts_with(s));
+    let Some(rest) = scheme.map(|s| &src[s.len()..]) else {
+        // No scheme, no host, no root: `a/b.png`.
+        let scheme = src
+            .split('/')
+            .next()
+            .is_some_and(|first| first.contains(':'));
+        return !(scheme || src.starts_with(['/', '\\']) || src.contains('\\'));
+    };
+    let authority = rest.split(['/', '\\', '?', '#']).next().unwrap_or_default();
+    let host = authority.to_ascii_lowercase();
+    hosts.contains(&host)
+}
+
+/// The hosts images may come from (see [`image_allowed`]): the forge's,
+/// and GitHub's own for its attachments when the forge is GitHub or not
+/// known (the game's records most likely come from there).
+fn image_hosts(forge: Option<&ForgeWeb>) -> Vec<String> {
+    let host = forge.and_then(|f| {
+        let rest = f.repo_url.split_once("://")?.1;
+        Some(rest.split('/').next()?.to_ascii_lowercase())
+    });
+    let mut hosts: Vec<String> = host.iter().cloned().collect();
+    if host.is_none_or(|h| h == "github.com") {
+        hosts.extend(GITHUB_IMAGES.iter().map(ToString::to_string));
+    }
+    hosts
+}
+
+/// Where GitHub keeps the images attached to comments.
+const GITHUB_IMAGES: &[&str] = &[
+    "github.com",
+    "user-images.githubusercontent.com",
+    "private-user-images.githubusercontent.com",
+];
+
+/// The sanitiser for pages whose way back to the site's root is `root`,
+/// showing images from `hosts`.
+fn builder(root: String, hosts: Vec<String>) -> Builder<'static> {
     let mut b = Builder::default();
     b.allowed_classes(HashMap::from([(
         "a",
         HashSet::from(["xref", "term", "matter"]),
     )]))
+    .attribute_filter(move |element, attribute, value| {
+        let shown = !(element == "img" && attribute == "src") || image_allowed(value, &hosts);
+        shown.then_some(Cow::Borrowed(value))
+    })
     .url_relative(UrlRelative::Custom(Box::new(FromRoot(root))));
     b
 }
 
-/// The sanitisers for pages up to three directories deep, made once.
-static BUILDERS: LazyLock<Vec<Builder<'static>>> =
-    LazyLock::new(|| (0..4).map(|depth| builder("../".repeat(depth))).collect());
+/// The sanitisers made so far, by the way back to the root and the forge's
+/// address: making one costs more than cleaning a short comment, and a
+/// build cleans thousands.
+static BUILDERS: LazyLock<Mutex<Builders>> = LazyLock::new(Mutex::default);
+
+/// Sanitisers by the way back to the root and the forge's address.
+type Builders = HashMap<(String, Option<String>), Arc<Builder<'static>>>;
 
 /// `html` sanitised, its relative links made relative to a page `root`
-/// below the site's root.
-fn sanitise(html: &str, root: &str) -> String {
-    let depth = root.matches("../").count();
-    match BUILDERS.get(depth) {
-        Some(b) if root.len() == 3 * depth => b.clean(html).to_string(),
-        _ => builder(root.to_string()).clean(html).to_string(),
-    }
+/// below the site's root, its images from `forge`'s hosts alone.
+fn sanitise(html: &str, root: &str, forge: Option<&ForgeWeb>) -> String {
+    let key = (root.to_string(), forge.map(|f| f.repo_url.clone()));
+    let made = BUILDERS.lock().ok().and_then(|b| b.get(&key).cloned());
+    let builder = made.unwrap_or_else(|| {
+        let made = Arc::new(builder(root.to_string(), image_hosts(forge)));
+        if let Ok(mut builders) = BUILDERS.lock() {
+            builders.insert(key, Arc::clone(&made));
+        }
+        made
+    });
+    builder.clean(html).to_string()
 }
 
 #[cfg(test)]
@@ -206,6 +290,73 @@ mod tests {
         assert!(html.contains(r##"href="#top""##), "{html}");
         let home = render("[the rules](ruleset/index.html)", "");
         assert!(home.contains(r#"href="ruleset/index.html""#), "{home}");
+    }
+
+    #[test]
+    fn images_show_from_the_forge_and_the_site_alone() {
+        let html = render(
+            "![a](https://github.com/user-attachments/assets/1) ![b](https://tracker.invalid/p.png) <img src=\"//tracker.invalid/q.png\" alt=\"c\"> <img src=\"/\\tracker.invalid/r.png\" alt=\"d\"> ![e](pics/e.png) ![f](HTTPS://User-Images.GitHubUserContent.com/2)",
+            "../",
+        );
+        assert!(
+            html.contains(r#"<img src="https://github.com/user-attachments/assets/1" alt="a">"#),
+            "{html}"
+        );
+        assert!(
+            html.contains(r#"<img src="../pics/e.png" alt="e">"#),
+            "{html}"
+        );
+        assert!(
+            html.contains("User-Images.GitHubUserContent.com/2"),
+            "{html}"
+        );
+        assert!(!html.contains("tracker.invalid"), "{html}");
+        for alt in ["b", "c", "d"] {
+            assert!(
+                html.contains(&format!(r#"<img alt="{alt}">"#)),
+                "{alt}: {html}"
+            );
+        }
+        // A forge elsewhere: its own host, not GitHub's.
+        let ruleset = crate::ruleset::Ruleset::default();
+        let targets = Targets::new(&ruleset);
+        let forge = ForgeWeb::new("https://codeberg.org", "ada/clockwork", "main");
+        let links = BodyLinks {
+            targets: &targets,
+            root: "",
+            forge: forge.as_ref(),
+        };
+        let html = to_html(
+            "![a](https://codeberg.org/attachments/1) ![b](https://github.com/user-attachments/assets/1)",
+            links,
+        );
+        assert!(
+            html.contains(r#"src="https://codeberg.org/attachments/1""#),
+            "{html}"
+        );
+        assert!(html.contains(r#"<img alt="b">"#), "{html}");
+    }
+
+    #[test]
+    fn a_relative_link_that_climbs_out_of_the_site_is_dropped() {
+        let html = render(
+            "[a](../../etc/x) [b](%2E%2e/x) [c](ruleset/../../x) <a href=\"..\\x\">d</a> [e](ruleset/../players/index.html) [f](./stats/index.html?x=../..#y)",
+            "../",
+        );
+        for text in ["a", "b", "c", "d"] {
+            assert!(
+                html.contains(&format!("<a rel=\"noopener noreferrer\">{text}</a>")),
+                "{text}: {html}"
+            );
+        }
+        assert!(
+            html.contains(r#"href="../ruleset/../players/index.html""#),
+            "{html}"
+        );
+        assert!(
+            html.contains(r#"href=".././stats/index.html?x=../..#y""#),
+            "{html}"
+        );
     }
 
     #[test]

@@ -1042,7 +1042,9 @@ fn a_theme_that_fails_does_not_stop_the_build() {
         built.stderr
     );
     assert!(
-        built.stderr.contains("the page is made with the built-in templates"),
+        built
+            .stderr
+            .contains("the page is made with the built-in templates"),
         "{}",
         built.stderr
     );
@@ -1051,7 +1053,10 @@ fn a_theme_that_fails_does_not_stop_the_build() {
         game.read(&format!("plain/{rule}")),
         "the rule's page is the built-in one"
     );
-    assert!(game.read("public/pages/how-to-play.html").contains("THEMED"));
+    assert!(
+        game.read("public/pages/how-to-play.html")
+            .contains("THEMED")
+    );
     // Templates that do not load: the built-in ones, the theme's CSS kept.
     game.write("themes/default/templates/page.html", "{% if %}");
     game.write("themes/default/static/style.css", "body { color: teal }");
@@ -1064,6 +1069,10 @@ fn a_theme_that_fails_does_not_stop_the_build() {
         "{}",
         built.stderr
     );
-    assert!(!game.read("public/pages/how-to-play.html").contains("THEMED"));
+    assert!(
+        !game
+            .read("public/pages/how-to-play.html")
+            .contains("THEMED")
+    );
     assert_eq!(game.read("public/style.css"), "body { color: teal }");
 }
