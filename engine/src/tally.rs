@@ -81,7 +81,7 @@ impl fmt::Display for Why {
                 write!(f, "not permitted to that player: {}", words.join(", "))
             }
             Why::LockedSelfKill => f.write_str("a self-kill AGAINST may not be changed"),
-            Why::Superseded(at) => write!(f, "superseded by their vote at {at}"),
+            Why::Superseded(at) => write!(f, "superseded by their vote at {}", at.in_words()),
         }
     }
 }
@@ -498,5 +498,19 @@ impl<'a> Read<'a> {
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_superseded_vote_names_the_later_one_in_words() {
+        let later = Timestamp::parse("2030-03-04T00:40:00Z").unwrap();
+        assert_eq!(
+            Why::Superseded(later).to_string(),
+            "superseded by their vote at 00:40 UTC on 4 Mar 2030"
+        );
     }
 }
