@@ -132,6 +132,10 @@ pub struct Inputs<'a> {
     pub created: Timestamp,
     /// The roll's place among the comment's rolls, from 0.
     pub index: u32,
+    /// When the resolver first saw the comment, for rolls drawn the second
+    /// way (see [`seed_of`]); `None` for the first way, with public inputs
+    /// alone, which logs begun before the second keep.
+    pub seen: Option<Timestamp>,
 }
 
 /// The dice thrown and their total.
@@ -147,18 +151,33 @@ pub struct Thrown {
 /// a newline, in UTF-8:
 ///
 /// ```text
-/// gitnomic dice 1
+/// gitnomic dice 2
 /// seed=<the game's seed>
 /// matter=<number>
 /// comment=<id>
 /// created=<RFC 3339 time, UTC, seconds, `Z`>
+/// seen=<RFC 3339 time, UTC, seconds, `Z`>
 /// roll=<index>
 /// ```
+///
+/// `seen` is the moment the resolver first saw the comment: the run's
+/// own, after the comment was made (a run reads no comment made after its
+/// moment). Every other input is public once the comment is posted, so
+/// without it a roller could work a roll out and delete the comment
+/// before any run saw it; with it, nobody knows a roll before a run logs
+/// it. Rolls drawn the first way (`gitnomic dice 1`, without the `seen`
+/// line) are what logs begun before this way keep.
 pub fn seed_of(inputs: &Inputs<'_>) -> [u8; 32] {
-    let text = format!(
-        "gitnomic dice 1\nseed={}\nmatter={}\ncomment={}\ncreated={}\nroll={}\n",
-        inputs.seed, inputs.matter, inputs.comment, inputs.created, inputs.index
-    );
+    let text = match inputs.seen {
+        Some(seen) => format!(
+            "gitnomic dice 2\nseed={}\nmatter={}\ncomment={}\ncreated={}\nseen={seen}\nroll={}\n",
+            inputs.seed, inputs.matter, inputs.comment, inputs.created, inputs.index
+        ),
+        None => format!(
+            "gitnomic dice 1\nseed={}\nmatter={}\ncomment={}\ncreated={}\nroll={}\n",
+            inputs.seed, inputs.matter, inputs.comment, inputs.created, inputs.index
+        ),
+    };
     Sha256::digest(text.as_bytes()).into()
 }
 
@@ -207,6 +226,7 @@ mod tests {
             comment,
             created: Timestamp::parse("2030-01-01T12:00:00Z").unwrap(),
             index: 0,
+            seen: None,
         }
     }
 

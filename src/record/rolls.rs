@@ -31,9 +31,27 @@ pub struct RollLog {
     /// log is drawn with it, so changing the game's seed later changes no
     /// result already made.
     pub seed: String,
+    /// How its rolls are drawn (see [`crate::gamestate::dice::seed_of`]):
+    /// 2, with the moment the resolver first saw each; 1 (not written),
+    /// from the public inputs alone, as logs begun before 2 were.
+    #[serde(default = "first_draw", skip_serializing_if = "is_first_draw")]
+    pub draw: u32,
     /// The rolls, in the order they were first seen.
     #[serde(default)]
     pub rolls: Vec<Logged>,
+}
+
+/// How the rolls of a log begun now are drawn.
+pub const DRAW: u32 = 2;
+
+/// How the rolls of a log that does not say are drawn.
+fn first_draw() -> u32 {
+    1
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
+fn is_first_draw(draw: &u32) -> bool {
+    *draw == 1
 }
 
 /// What became of a roll's comment after the roll was logged.
@@ -103,6 +121,7 @@ impl Logged {
             comment: self.comment,
             created: self.created,
             index: self.index,
+            seen: (log.draw >= 2).then_some(self.seen),
         }
     }
 
@@ -133,7 +152,14 @@ impl Logged {
 impl RollLog {
     /// Reads a log file.
     pub fn parse(text: &str) -> Result<RollLog, toml::de::Error> {
-        toml::from_str(text)
+        let log: RollLog = toml::from_str(text)?;
+        if !(1..=DRAW).contains(&log.draw) {
+            return Err(serde::de::Error::custom(format!(
+                "draw = {} is not a way this program draws rolls (1 or {DRAW})",
+                log.draw
+            )));
+        }
+        Ok(log)
     }
 
     /// The log as its file.
@@ -166,6 +192,7 @@ impl RollLog {
         let mut log = old.unwrap_or_else(|| RollLog {
             matter,
             seed: seed.to_string(),
+            draw: DRAW,
             rolls: Vec::new(),
         });
         for c in comments {
@@ -361,6 +388,33 @@ mod tests {
             body,
             link: None,
         }
+    }
+
+    #[test]
+    fn a_log_begun_the_first_way_keeps_drawing_so() {
+        let comments = [seen(1, "ROLL 4DICE1000000000", false)];
+        let log = RollLog::update(None, MatterNumber(7), "s", &comments, at(100)).unwrap();
+        assert_eq!(log.draw, DRAW);
+        assert!(log.render().contains("draw = 2"), "{}", log.render());
+        // The same roll drawn the first way, as an older log holds it.
+        let mut first = log.clone();
+        first.draw = 1;
+        let inputs = first.rolls[0].inputs(&first);
+        assert_eq!(inputs.seen, None);
+        let thrown = throw("4DICE1000000000".parse().unwrap(), &inputs);
+        assert_ne!(thrown.faces, log.rolls[0].faces, "the moment seen draws");
+        first.rolls[0].faces = thrown.faces;
+        first.rolls[0].total = thrown.total;
+        let text = first.render();
+        assert!(!text.contains("draw"), "{text}");
+        let read = RollLog::parse(&text).unwrap();
+        assert_eq!(read, first);
+        assert_eq!(verify(&read), []);
+        // A later roll on that log is drawn the first way too.
+        let more = [comments[0], seen(2, "ROLL D20", false)];
+        let later = RollLog::update(Some(read), MatterNumber(7), "s", &more, at(200)).unwrap();
+        assert_eq!(later.draw, 1);
+        assert_eq!(verify(&later), []);
     }
 
     #[test]

@@ -86,6 +86,59 @@ fn rolls_are_logged_answered_and_verified() {
     assert!(game.forge_comments(1).contains("was edited since"));
 }
 
+/// A roll is drawn with the moment the resolver first saw its comment,
+/// which its roller cannot know when posting it: every other input is
+/// public once the comment is, so without it a roll could be worked out,
+/// and the comment deleted before any run saw it. The log says the way
+/// (`draw = 2`) and the moment (`seen`), and `roll verify` recomputes with
+/// both: another moment, or the first way, gives another result.
+#[test]
+fn a_roll_is_drawn_with_the_moment_a_run_first_saw_it() {
+    let game = game_with_matter();
+    let id = comment(
+        &game,
+        "2030-01-01T01:00:00Z",
+        "boris-b",
+        "ROLL 3DICE1000000000",
+    );
+    game.at("2030-01-01T02:00:00Z", &["resolve"]);
+    let log = game.read_at("main", "content/rolls/00001.toml").unwrap();
+    assert!(log.contains("draw = 2"), "{log}");
+    assert!(log.contains("seen = \"2030-01-01T02:00:00Z\""), "{log}");
+    std::fs::create_dir_all(game.path("content/rolls")).unwrap();
+    let verify = |text: &str| {
+        game.write("content/rolls/00001.toml", text);
+        game.run(&["roll", "verify", "--work-tree"])
+    };
+    let run = verify(&log);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let wrong = format!("content/rolls/00001.toml: #1 comment {id} roll 0: logged");
+    for (changed, what) in [
+        (
+            log.replace(
+                "seen = \"2030-01-01T02:00:00Z\"",
+                "seen = \"2030-01-01T02:00:01Z\"",
+            ),
+            "another moment",
+        ),
+        (log.replace("draw = 2\n", ""), "the first way"),
+    ] {
+        assert_ne!(changed, log, "{what}");
+        let run = verify(&changed);
+        assert_eq!(run.code, 1, "{what}: {}\n{}", run.stdout, run.stderr);
+        assert!(run.stdout.contains(&wrong), "{what}: {}", run.stdout);
+    }
+    let run = verify(&log.replace("draw = 2", "draw = 3"));
+    assert_ne!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        format!("{}{}", run.stdout, run.stderr)
+            .contains("draw = 3 is not a way this program draws rolls"),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+}
+
 #[test]
 fn a_deleted_roll_stays_and_a_changed_result_fails_verify() {
     let game = game_with_matter();
