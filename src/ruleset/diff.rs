@@ -439,6 +439,19 @@ const NUMBER_WORDS: &[&str] = &[
 /// is two letters, and no typo.
 const NEGATING_PREFIXES: &[&str] = &["un", "in", "im", "il", "ir", "dis", "non"];
 
+/// Beginnings that oppose each other: "increase" made "decrease", "include"
+/// made "exclude", "maximum" made "minimum" are two letters, and no typo.
+const OPPOSED_BEGINNINGS: &[(&str, &str)] = &[
+    ("in", "de"),
+    ("in", "ex"),
+    ("im", "ex"),
+    ("max", "min"),
+    ("a", "de"),
+    ("up", "un"),
+    ("pre", "post"),
+    ("over", "under"),
+];
+
 /// Words that deny: "not" made "now" is one letter, and no typo.
 const NEGATING_WORDS: &[&str] = &[
     "not", "never", "nor", "neither", "nothing", "nobody", "nowhere", "cannot", "t",
@@ -462,7 +475,8 @@ const MEANINGFUL_SIGNS: &[char] = &[
 /// that carries meaning (`<`, `=`, `-`, `%`, `~`, ...), nor a word of a term
 /// the game defines (`defined`: its glossary, its player and emperor
 /// terms, its variables and parameters, lowercase), however little. It
-/// cannot know every word's opposite ("increase", "decrease"): the status
+/// cannot know every word's opposite (it knows "increase" and "decrease",
+/// "include" and "exclude", and a few more beginnings): the status
 /// names each push it took as a typo fix, for the voters to read.
 pub fn changes_meaning(a: &str, b: &str, defined: &BTreeSet<String>) -> bool {
     let words = |line: &str| -> Vec<String> {
@@ -498,12 +512,16 @@ pub fn changes_meaning(a: &str, b: &str, defined: &BTreeSet<String>) -> bool {
 }
 
 /// Whether `a` and `b` (lowercase, different) read as one word spelt two
-/// ways: at most two letters apart, and not by a prefix that negates.
+/// ways: at most two letters apart, and not by a prefix that negates or a
+/// beginning swapped for its opposite.
 fn misspelling(a: &str, b: &str) -> bool {
     let negated = |w: &str, of: &str| {
         NEGATING_PREFIXES
             .iter()
             .any(|p| w.strip_prefix(p) == Some(of))
+            || OPPOSED_BEGINNINGS.iter().any(|(x, y)| {
+                matches!((w.strip_prefix(x), of.strip_prefix(y)), (Some(p), Some(q)) if p == q && !p.is_empty())
+            })
     };
     let (a_len, b_len) = (a.chars().count(), b.chars().count());
     let distance = letters_apart(a, b);
@@ -816,6 +834,11 @@ mod tests {
             ("At least > 3.", "At least < 3."),
             ("A cost of -2.", "A cost of 2."),
             ("You may give.", "You may ~~give~~."),
+            ("Springs increase.", "Springs decrease."),
+            ("Oil is included.", "Oil is excluded."),
+            ("The maximum is set.", "The minimum is set."),
+            ("Prices ascend.", "Prices descend."),
+            ("Goods import.", "Goods export."),
         ] {
             assert!(changes_meaning(was, now, &none), "{was} → {now}");
             assert!(changes_meaning(now, was, &none), "{now} → {was}");
@@ -827,6 +850,8 @@ mod tests {
             ("An occurence.", "An occurrence."),
             ("a cog", "an cog"),
             ("Wind, then oil.", "Wind; then oil."),
+            ("It is inclduded.", "It is included."),
+            ("A decrese.", "A decrease."),
         ] {
             assert!(!changes_meaning(was, now, &none), "{was} → {now}");
         }
