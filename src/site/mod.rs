@@ -15,6 +15,7 @@ mod context;
 mod escape;
 mod feed;
 pub mod ifvote;
+mod limits;
 pub mod links;
 mod log;
 mod mddiff;

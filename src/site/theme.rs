@@ -244,6 +244,7 @@ impl Theme {
             template: template.to_string(),
             message: crate::ruleset::template::describe(&e),
         };
+        super::limits::new_page();
         match self.tera.render(template, context) {
             Ok(text) => Ok(text),
             Err(e) if self.themed => {
@@ -259,6 +260,7 @@ impl Theme {
                 };
                 // A built-in template failing too is this program's
                 // fault, not the theme's: the theme's failure is told.
+                super::limits::new_page();
                 let Ok(text) = builtin.render(template, context) else {
                     return Err(why);
                 };
@@ -296,11 +298,18 @@ fn parse(templates: &BTreeMap<String, String>) -> Result<tera::Tera, SiteError> 
             Err(tera::Error::msg("get_env is not available to a theme"))
         },
     );
+    tera.register_function("range", super::limits::range);
     tera.add_raw_templates(templates.iter().map(|(n, t)| (n.as_str(), t.as_str())))
         .map_err(|e| SiteError::Template {
             name: failing_template(&e),
             message: crate::ruleset::template::describe(&e),
         })?;
+    if let Some((name, how)) = super::limits::recursion(&tera) {
+        return Err(SiteError::Template {
+            name,
+            message: format!("it calls itself ({how}): a page made so would never end"),
+        });
+    }
     Ok(tera)
 }
 

@@ -737,6 +737,19 @@ fn a_theme_template_that_does_not_parse_is_no_matter() {
         "{}",
         missing.stdout
     );
+    // Each parses and loads, but it includes itself: a page made with it
+    // would never end (Tera overflows its stack and aborts the build).
+    let looping = theme_checked(
+        "{% extends \"base.html\" %}{% block main %}{% include \"page.html\" %}{% endblock %}",
+    );
+    assert_eq!(looping.code, 1, "{}{}", looping.stdout, looping.stderr);
+    assert!(
+        looping
+            .stdout
+            .contains("it calls itself (page.html → page.html)"),
+        "{}",
+        looping.stdout
+    );
     let fine = theme_checked(
         "{% extends \"base.html\" %}{% block main %}<p>{{ html | safe }}</p>{% endblock %}",
     );
