@@ -154,7 +154,7 @@ fn climbs_out(url: &str) -> bool {
 /// forge's own hosts (where it keeps what players attach) and from the
 /// site itself (a plain relative path) are shown; any other keeps its
 /// alternative text alone.
-fn image_allowed(src: &str, hosts: &[String]) -> bool {
+pub(crate) fn image_allowed(src: &str, hosts: &[String]) -> bool {
     let src = src.trim();
     let lower = src.get(..8).unwrap_or(src).to_ascii_lowercase();
     let scheme = ["https://", "http://"]
@@ -186,6 +186,13 @@ fn image_hosts(forge: Option<&ForgeWeb>) -> Vec<String> {
         hosts.extend(GITHUB_IMAGES.iter().map(ToString::to_string));
     }
     hosts
+}
+
+/// [`image_hosts`] for text rendered alike whatever the forge (the
+/// game's rules and pages): those of a forge not known, made once.
+pub(crate) fn any_forge_image_hosts() -> &'static [String] {
+    static HOSTS: LazyLock<Vec<String>> = LazyLock::new(|| image_hosts(None));
+    &HOSTS
 }
 
 /// Where GitHub keeps the images attached to comments.

@@ -188,9 +188,28 @@ pub(crate) fn walk(
     let mut depth = 0usize; // inside links and images: leave alone
     let mut code = 0usize; // inside code blocks: text is code
     let mut linked: BTreeSet<String> = BTreeSet::new();
+    // Whether each image open is shown: with no sanitiser after, an image
+    // from anywhere but the site and the forge shows its text alone (see
+    // [`super::body::image_allowed`]).
+    let mut images: Vec<bool> = Vec::new();
+    let nothing = || Event::Text(CowStr::Borrowed(""));
     let events =
         crate::markdown::safe_links(TextMergeStream::new(crate::markdown::parser(markdown)));
     let events = events.map(|event| match event {
+        Event::Start(Tag::Image { ref dest_url, .. }) if raw == RawHtml::AsText => {
+            depth += 1;
+            let shown = super::body::image_allowed(dest_url, super::body::any_forge_image_hosts());
+            images.push(shown);
+            if shown { event } else { nothing() }
+        }
+        Event::End(TagEnd::Image) if raw == RawHtml::AsText => {
+            depth = depth.saturating_sub(1);
+            if images.pop().unwrap_or(true) {
+                event
+            } else {
+                nothing()
+            }
+        }
         Event::Start(Tag::Link { .. } | Tag::Image { .. }) => {
             depth += 1;
             event
@@ -332,6 +351,20 @@ mod tests {
         .map(|(t, id)| (t.to_string(), id.map(str::to_string)))
         .into();
         Targets::from_maps(by_number, by_title)
+    }
+
+    #[test]
+    fn a_rules_image_shows_from_the_site_and_the_forge_alone() {
+        let html = to_html(
+            "![cog](https://tracker.invalid/p.png) ![gear](pics/g.png) [![wheel](//tracker.invalid/w.png)](https://x.invalid/) ![up](https://github.com/user-attachments/assets/1)",
+            &targets(),
+            "",
+        );
+        assert_eq!(
+            html,
+            "<p>cog <img src=\"pics/g.png\" alt=\"gear\" /> <a href=\"https://x.invalid/\">wheel</a> \
+             <img src=\"https://github.com/user-attachments/assets/1\" alt=\"up\" /></p>\n"
+        );
     }
 
     #[test]
