@@ -128,20 +128,23 @@ pub(crate) fn run(args: &Args, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             say!("{}\t{}\t{}", rule.number, rule.section, rule.title);
         }
     }
-    for problem in &game.problems {
+    // A dice log that cannot be read holds its own matter alone, not the
+    // game: named here beside the game's problems.
+    let rolls: Vec<_> = files
+        .iter()
+        .filter_map(crate::record::rolls::problem)
+        .collect();
+    for problem in game.problems.iter().chain(&rolls) {
         eprintln!("{problem}");
     }
-    if game.problems.is_empty() {
+    let found = game.problems.len() + rolls.len();
+    if found == 0 {
         if !args.list {
             say!("{}", game.summary());
         }
         Ok(ExitCode::from(EXIT_OK))
     } else {
-        eprintln!(
-            "{} problem{} found",
-            game.problems.len(),
-            if game.problems.len() == 1 { "" } else { "s" }
-        );
+        eprintln!("{found} problem{} found", if found == 1 { "" } else { "s" });
         Ok(ExitCode::from(EXIT_PROBLEMS))
     }
 }

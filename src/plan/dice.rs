@@ -30,9 +30,18 @@ pub(super) struct Dice {
     sections: BTreeMap<MatterNumber, String>,
     /// Each matter's dice log as this run leaves it.
     logs: BTreeMap<MatterNumber, RollLog>,
+    /// The matters whose dice log cannot be read, and why: each waits (no
+    /// roll drawn, no command carried out, nothing decided) until an admin
+    /// mends or removes the log, while the others go on.
+    unreadable: BTreeMap<MatterNumber, String>,
 }
 
 impl Dice {
+    /// The matters whose dice log cannot be read, and why.
+    pub(super) fn unreadable(&self) -> &BTreeMap<MatterNumber, String> {
+        &self.unreadable
+    }
+
     /// Matter `n`'s dice log as the run leaves it, if it has one.
     pub(super) fn log(&self, n: MatterNumber) -> Option<&RollLog> {
         self.logs.get(&n)
@@ -112,8 +121,13 @@ impl Dice {
         let log = match old.map(RollLog::parse) {
             Some(Ok(log)) => Some(log),
             Some(Err(why)) => {
-                let why = format!("{path} cannot be read: {why}");
-                return Err(PlanError::repository(n, why));
+                let why = why.to_string().replace('\n', " ");
+                let why = format!(
+                    "its dice log {path} cannot be read ({}); an admin must mend it",
+                    why.trim()
+                );
+                self.unreadable.insert(n, why);
+                return Ok(());
             }
             None => None,
         };

@@ -34,6 +34,18 @@ pub(crate) fn plan(inputs: Inputs<'_>, trial: &mut dyn Trial) -> Result<Plan, Pl
     let mut ground = Ground::new(trial, inputs.base, inputs.now);
 
     let (dice, mut written) = dice::roll(&mut ground, &matters.all)?;
+    // A matter whose dice log cannot be read waits, said in its line; the
+    // others go on without it, as without a thread a run could not read.
+    let matters = matters.without(dice.unreadable());
+    for m in &matters.waiting {
+        let why = dice
+            .unreadable()
+            .get(&m.info.number)
+            .cloned()
+            .unwrap_or_default();
+        let wait = super::Ruling::Rules(crate::engine::Decision::Wait);
+        written.line(&m.info, m.kind, wait, super::Fate::Unread(why));
+    }
     written.extend(finish::finish(&mut ground, &mut dovs, &matters.started)?);
 
     // A matter an earlier run began to resolve counts once, as the record
@@ -86,6 +98,8 @@ struct Matters<'a> {
     open: &'a [Collected],
     /// Open pull requests merged without a vote.
     unvoted: &'a [Collected],
+    /// Those left out of this run (see [`Matters::without`]), by number.
+    waiting: Vec<&'a Collected>,
 }
 
 /// The matters no run has begun to resolve and that may stand.
@@ -114,12 +128,33 @@ impl<'a> Matters<'a> {
             unstarted,
             open: inputs.open,
             unvoted: inputs.unvoted,
+            waiting: Vec::new(),
         }
+    }
+
+    /// These matters less those numbered in `left_out`, which wait.
+    fn without<T>(mut self, left_out: &BTreeMap<MatterNumber, T>) -> Matters<'a> {
+        if left_out.is_empty() {
+            return self;
+        }
+        let kept = |m: &&Collected| !left_out.contains_key(&m.info.number);
+        self.waiting = self
+            .by_number()
+            .into_values()
+            .filter(|m| !kept(m))
+            .collect();
+        self.all.retain(kept);
+        self.started.retain(kept);
+        self.unstarted.retain(kept);
+        self
     }
 
     /// The matters not started that `standing` lets stand.
     fn fresh(&self, standing: &Standing) -> Fresh<'a> {
-        let fresh = |m: &&Collected| !in_progress(m) && !standing.contains_key(&m.info.number);
+        let waiting = |m: &&Collected| self.waiting.iter().any(|w| w.info.number == m.info.number);
+        let fresh = |m: &&Collected| {
+            !in_progress(m) && !standing.contains_key(&m.info.number) && !waiting(m)
+        };
         let mut unvoted: Vec<&Collected> = self.unvoted.iter().filter(fresh).collect();
         unvoted.sort_by_key(|m| m.info.number);
         Fresh {

@@ -12,8 +12,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::MatterNumber;
+use crate::error::Diagnostic;
 use crate::gamestate::commands::{self, Said};
 use crate::gamestate::dice::{Dice, Inputs, throw};
+use crate::source::SourceFile;
 use crate::time::Timestamp;
 
 /// Where the log of `matter`'s rolls lives.
@@ -231,6 +233,47 @@ impl RollLog {
     }
 }
 
+/// The problem of a dice log under `content/rolls/` that cannot be read,
+/// or that names another matter than its file, for `check` to name. It is
+/// no problem of the game that stops the resolver: the log's matter alone
+/// waits until an admin mends it (only the resolver and admins write
+/// there), and every other matter goes on.
+pub fn problem(file: &SourceFile) -> Option<Diagnostic> {
+    let name = file
+        .path
+        .strip_prefix("content/rolls/")?
+        .strip_suffix(".toml")?;
+    match RollLog::parse(&file.text) {
+        Err(e) => {
+            let line = e
+                .span()
+                .map_or(0, |span| file.text[..span.start].matches('\n').count() + 1);
+            let message = e.message().trim().replace('\n', " ");
+            Some(Diagnostic::new(
+                &file.path,
+                line,
+                format!(
+                    "the dice log cannot be read ({message}): its matter waits until it is mended"
+                ),
+            ))
+        }
+        Ok(log) if log.rolls.is_empty() => Some(Diagnostic::new(
+            &file.path,
+            0,
+            "the dice log holds no roll: the resolver never writes one so",
+        )),
+        Ok(log) if name.parse::<u64>().ok() != Some(log.matter.get()) => Some(Diagnostic::new(
+            &file.path,
+            0,
+            format!(
+                "the dice log is of #{}, not of the matter its file is named for",
+                log.matter
+            ),
+        )),
+        Ok(_) => None,
+    }
+}
+
 /// Whether `body` still asks for the logged roll, at the same place.
 fn still_reads(body: &str, logged: &Logged) -> bool {
     commands::rolls(body)
@@ -280,6 +323,15 @@ pub fn verify(log: &RollLog) -> Vec<Mismatch> {
                 Ok(dice) => dice,
                 Err(e) => return Some(mismatch(r, format!("{e}"))),
             };
+            // No run reads a comment made after its own moment.
+            if r.seen < r.created {
+                let why = format!(
+                    "logged as first seen at {}, before its comment was made at {}",
+                    r.seen.in_words(),
+                    r.created.in_words()
+                );
+                return Some(mismatch(r, why));
+            }
             let thrown = throw(dice, &r.inputs(log));
             (thrown.faces != r.faces || thrown.total != r.total).then(|| {
                 mismatch(
@@ -415,6 +467,50 @@ mod tests {
         let later = RollLog::update(Some(read), MatterNumber(7), "s", &more, at(200)).unwrap();
         assert_eq!(later.draw, 1);
         assert_eq!(verify(&later), []);
+    }
+
+    #[test]
+    fn a_roll_seen_before_its_comment_was_made_fails_verify() {
+        let comments = [seen(5, "ROLL D6", false)];
+        let mut log = RollLog::update(None, MatterNumber(7), "s", &comments, at(100)).unwrap();
+        log.rolls[0].seen = at(4);
+        let found = verify(&log);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].why.contains("before its comment was made"),
+            "{}",
+            found[0].why
+        );
+    }
+
+    #[test]
+    fn check_names_a_log_that_cannot_be_read_holds_nothing_or_is_misfiled() {
+        let comments = [seen(1, "ROLL D6", false)];
+        let log = RollLog::update(None, MatterNumber(7), "s", &comments, at(100)).unwrap();
+        let file = |path: &str, text: String| SourceFile {
+            path: path.into(),
+            text,
+        };
+        assert_eq!(
+            problem(&file("content/rolls/00007.toml", log.render())),
+            None
+        );
+        assert_eq!(problem(&file("content/pages/x.toml", "x".into())), None);
+        let named = |path: &str, text: String| problem(&file(path, text)).map(|d| d.to_string());
+        let misfiled = named("content/rolls/00008.toml", log.render()).unwrap();
+        assert!(
+            misfiled.contains("is of #7, not of the matter"),
+            "{misfiled}"
+        );
+        let mut empty = log.clone();
+        empty.rolls.clear();
+        let empty = named("content/rolls/00007.toml", empty.render()).unwrap();
+        assert!(empty.contains("holds no roll"), "{empty}");
+        let broken = named("content/rolls/00007.toml", "matter = \"x\"".into()).unwrap();
+        assert!(
+            broken.starts_with("content/rolls/00007.toml:1: the dice log cannot be read"),
+            "{broken}"
+        );
     }
 
     #[test]

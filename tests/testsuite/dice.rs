@@ -186,3 +186,54 @@ fn a_game_without_a_seed_says_so() {
     assert!(game.read_at("main", "content/rolls/00001.toml").is_none());
     assert!(game.forge_comments(1).contains("This game has no `seed`"));
 }
+
+/// A dice log an admin broke on the default branch holds its own matter
+/// alone: the run decides the others, `play list` and `build` run, and
+/// `check` names the file.
+#[test]
+fn an_unreadable_dice_log_holds_its_own_matter_alone() {
+    let game = game_with_matter();
+    comment(&game, "2030-01-01T01:00:00Z", "boris-b", "ROLL D6");
+    game.at("2030-01-01T02:00:00Z", &["resolve"]);
+    let log = game.read_at("main", "content/rolls/00001.toml").unwrap();
+    game.commit_on(
+        "main",
+        &[(
+            "content/rolls/00001.toml",
+            &log.replace("draw = 2", "draw = 99"),
+        )],
+        "oops",
+    );
+    let cfj = game.open(
+        "2030-01-01T02:10:00Z",
+        "ada-tinkers",
+        "cfj",
+        "CfJ: tidy",
+        None,
+    );
+    assert_eq!(cfj.code, 0, "{}", cfj.stderr);
+    for voter in ["boris-b", "cleo-c", "dmitri-d"] {
+        game.at(
+            "2030-01-01T02:20:00Z",
+            &["play", "comment", "2", "FOR", "--as", voter],
+        );
+    }
+    let why = "CfJ #1: wait — not read this run: its dice log content/rolls/00001.toml cannot be read (draw = 99 is not a way this program draws rolls (1 or 2)); an admin must mend it";
+    let list = game.at("2030-01-01T03:00:00Z", &["play", "list"]);
+    assert_eq!(list.code, 0, "{}{}", list.stdout, list.stderr);
+    let run = game.at("2030-01-01T03:00:00Z", &["resolve"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains(why), "{}", run.stdout);
+    assert!(run.stdout.contains("CfJ #2: enact"), "{}", run.stdout);
+    let built = game.at("2030-01-01T03:00:00Z", &["build", "--out", "public"]);
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    let check = game.run(&["--now", "2030-01-01T03:00:00Z", "check"]);
+    assert_eq!(check.code, 1, "{}{}", check.stdout, check.stderr);
+    assert!(
+        check.stderr.contains(
+            "content/rolls/00001.toml: the dice log cannot be read (draw = 99 is not a way"
+        ),
+        "{}",
+        check.stderr
+    );
+}
