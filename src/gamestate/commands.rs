@@ -252,6 +252,13 @@ fn command(verb: Verb, rest: &str, rolls: &mut u32, line: &str) -> Result<Comman
     // A number or dice is one word, and what follows it is a note; text
     // is the whole rest of the line.
     let first = value.split_whitespace().next().unwrap_or(value);
+    // Dice written as dice but out of bounds (`101d6`) are said so, not
+    // taken for an item or text.
+    if let Err(e @ (DiceError::Count(_) | DiceError::Sides(_) | DiceError::Modifier(_))) =
+        first.strip_prefix('-').unwrap_or(first).parse::<Dice>()
+    {
+        return Err(Misread::Dice(e));
+    }
     let number = first.parse::<i64>();
     let value = match (
         verb,
@@ -528,6 +535,21 @@ mod tests {
         assert!(why("ROLL lots").to_string().contains("`lots` is not dice"));
         assert!(matches!(why("ROLL 0d6"), Misread::Dice(_)));
         assert!(why("ROLL 0d6").to_string().contains("1 to 100 dice"));
+        for (line, says) in [
+            ("ADD springs 101d6", "1 to 100 dice"),
+            (
+                "ADD springs -2d6+2000000 for luck",
+                "the modifier is at most",
+            ),
+            ("SET springs d2000000000", "at most 1000000000 sides"),
+        ] {
+            assert!(matches!(why(line), Misread::Dice(_)), "{line}");
+            assert!(
+                why(line).to_string().contains(says),
+                "{line}: {}",
+                why(line)
+            );
+        }
         assert_eq!(why("SET springs"), Misread::Incomplete("SET"));
         assert!(
             why("SET springs")
