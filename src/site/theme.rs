@@ -264,13 +264,22 @@ impl Theme {
                 let Ok(text) = builtin.render(template, context) else {
                     return Err(why);
                 };
+                // Told once per failure: one in a template every page
+                // extends (`base.html`) reads alike but for the page's
+                // own template, which is left out of the key.
+                let key = match &why {
+                    SiteError::Render { message, .. } => {
+                        message.replace(&format!("'{template}'"), "''")
+                    }
+                    other => other.to_string(),
+                };
                 let first = self
                     .failed
                     .lock()
-                    .map_or(true, |mut failed| failed.insert(template.to_string()));
+                    .map_or(true, |mut failed| failed.insert(key));
                 if first {
                     tracing::warn!(
-                        "{why}: the page is made with the built-in templates (and every other page this template fails)"
+                        "{why}: the page is made with the built-in templates (and every other page this fails alike)"
                     );
                 }
                 Ok(text)

@@ -1070,6 +1070,31 @@ fn a_theme_that_fails_does_not_stop_the_build() {
         game.read("public/pages/how-to-play.html")
             .contains("THEMED")
     );
+    // One failure in the template every page extends is told once.
+    let base = include_str!("../../themes/default/templates/base.html");
+    game.write(
+        "themes/default/templates/base.html",
+        &base.replace("<body>", "<body>{{ nosuch.at_all }}"),
+    );
+    let built = game.run(&[
+        "--now",
+        "2030-01-01T00:00:00Z",
+        "build",
+        "--full",
+        "--out",
+        "public",
+    ]);
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    assert_eq!(
+        built
+            .stderr
+            .matches("made with the built-in templates")
+            .count(),
+        1,
+        "{}",
+        built.stderr
+    );
+    std::fs::remove_file(game.path("themes/default/templates/base.html")).unwrap();
     // Templates that do not load: the built-in ones, the theme's CSS kept.
     game.write("themes/default/templates/page.html", "{% if %}");
     game.write("themes/default/static/style.css", "body { color: teal }");
