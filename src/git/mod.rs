@@ -159,6 +159,13 @@ pub enum GitError {
     /// A game file at a revision is not UTF-8 text.
     #[error("{0} is not UTF-8 text")]
     NotText(String),
+    /// A changed path of the work tree is not a plain file (a symbolic
+    /// link, say): a proposal may add or change only plain files, and a
+    /// link's target, read as the file, may be one from outside the game.
+    #[error(
+        "{0} is not a plain file (a symbolic link, say): a proposal may add or change only plain files; nothing was proposed"
+    )]
+    NotPlain(String),
 }
 
 /// What git said, never empty: libgit2 ends some messages with a colon and

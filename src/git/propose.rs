@@ -51,7 +51,11 @@ impl Repo {
         let mut update = git2::build::TreeUpdateBuilder::new();
         let mut paths = Vec::new();
         for path in self.uncommitted_under(dirs)? {
-            if !workdir.join(&path).is_file() {
+            let file = workdir.join(&path).symlink_metadata();
+            if file.as_ref().is_ok_and(|m| !m.is_file()) {
+                return Err(GitError::NotPlain(path));
+            }
+            if file.is_err() {
                 update.remove(&path);
             } else {
                 let file = workdir.join(&path);

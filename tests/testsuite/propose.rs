@@ -141,3 +141,50 @@ fn a_refusal_leaves_the_work_tree_and_no_branch() {
         assert_eq!(changed(&game), before);
     }
 }
+
+/// A symbolic link among the changes is refused, not read through: its
+/// target, which may be any file of the player's machine, would otherwise
+/// be proposed (and pushed) as the rule's text. Nothing is moved.
+#[cfg(unix)]
+#[test]
+fn a_symbolic_link_is_refused_not_read_through() {
+    let game = GameTest::committed();
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret.txt");
+    std::fs::write(&secret, "a secret of the player's\n").unwrap();
+    assert!(game.replace(RULE, "three", "four") >= 1);
+    std::os::unix::fs::symlink(&secret, game.path(NEW)).unwrap();
+    let before = changed(&game);
+    let refused = game.run(&[
+        "--now",
+        "2030-01-01T00:00:00Z",
+        "play",
+        "propose",
+        "--as",
+        "ada-tinkers",
+        "--title",
+        "Tea",
+    ]);
+    assert_ne!(refused.code, 0, "{}", refused.stdout);
+    assert!(
+        refused
+            .stderr
+            .contains("rules/dynastic/tea.md is not a plain file (a symbolic link, say)"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(changed(&game), before, "the work tree is as it was");
+    assert!(
+        game.path(NEW)
+            .symlink_metadata()
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let repo = git2::Repository::open(game.root()).unwrap();
+    let branches = repo
+        .branches(Some(git2::BranchType::Local))
+        .unwrap()
+        .count();
+    assert_eq!(branches, 1, "no branch but main");
+}
