@@ -98,7 +98,7 @@ struct Matters<'a> {
     open: &'a [Collected],
     /// Open pull requests merged without a vote.
     unvoted: &'a [Collected],
-    /// Those left out of this run (see [`Matters::without`]), by number.
+    /// Those that wait this run (see [`Matters::without`]), by number.
     waiting: Vec<&'a Collected>,
 }
 
@@ -132,7 +132,10 @@ impl<'a> Matters<'a> {
         }
     }
 
-    /// These matters less those numbered in `left_out`, which wait.
+    /// These matters with those numbered in `left_out` waiting: nothing is
+    /// done with them (not finished, closed nor decided), yet they stay in
+    /// `all`, open matters that count towards the others' limits, as every
+    /// door counts them.
     fn without<T>(mut self, left_out: &BTreeMap<MatterNumber, T>) -> Matters<'a> {
         if left_out.is_empty() {
             return self;
@@ -143,7 +146,6 @@ impl<'a> Matters<'a> {
             .into_values()
             .filter(|m| !kept(m))
             .collect();
-        self.all.retain(kept);
         self.started.retain(kept);
         self.unstarted.retain(kept);
         self

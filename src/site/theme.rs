@@ -139,7 +139,7 @@ pub struct Theme {
     themed: bool,
     /// The built-in templates, parsed the first time a themed page fails.
     builtin: std::sync::OnceLock<Result<tera::Tera, SiteError>>,
-    /// The templates that failed and were said to, each said once.
+    /// The failures told so far, each told once.
     failed: std::sync::Mutex<std::collections::BTreeSet<String>>,
 }
 
@@ -231,8 +231,8 @@ impl Theme {
     /// Renders `template` with `context` as the page at `page`. A page a
     /// theme's template fails to render (a variable the page does not
     /// have, say: it parsed, so the doors let it in) is made with the
-    /// built-in templates, and the failure is told once per template:
-    /// a theme cannot stop the site from being built.
+    /// built-in templates, and each failure is told once: a theme cannot
+    /// stop the site from being built.
     pub(crate) fn render(
         &self,
         template: &str,

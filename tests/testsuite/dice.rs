@@ -237,3 +237,53 @@ fn an_unreadable_dice_log_holds_its_own_matter_alone() {
         check.stderr
     );
 }
+
+/// A matter that waits on its broken dice log is still open: it counts
+/// towards its author's pending proposals as at every door, so a third
+/// proposal beside it and another is no matter.
+#[test]
+fn a_matter_waiting_on_its_dice_log_still_counts_as_pending() {
+    let game = crate::game_test::GameTest::committed();
+    let open = |at: &str, title: &str, branch: &str| {
+        game.commit_on(
+            branch,
+            &[(
+                &format!("rules/dynastic/{branch}.md"),
+                &format!("+++\nid = \"{branch}\"\ntitle = \"Tea {branch}\"\n+++\nTea.\n"),
+            )],
+            "tea",
+        );
+        let run = game.open(at, "boris-b", "proposal", title, Some(branch));
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    };
+    open("2030-01-01T00:00:00Z", "Proposal: one", "one");
+    comment(&game, "2030-01-01T00:10:00Z", "boris-b", "ROLL D6");
+    game.at("2030-01-01T00:20:00Z", &["resolve"]);
+    let log = game.read_at("main", "content/rolls/00001.toml").unwrap();
+    game.commit_on(
+        "main",
+        &[(
+            "content/rolls/00001.toml",
+            &log.replace("draw = 2", "draw = 99"),
+        )],
+        "oops",
+    );
+    open("2030-01-01T00:30:00Z", "Proposal: two", "two");
+    open("2030-01-01T00:40:00Z", "Proposal: three", "three");
+    let run = game.at("2030-01-01T00:50:00Z", &["resolve"]);
+    assert!(
+        run.stdout
+            .contains("Proposal #1: wait — not read this run: its dice log"),
+        "{}",
+        run.stdout
+    );
+    let closed = "it cannot be a proposal: the author already has 2 pending proposals";
+    assert!(
+        run.stdout
+            .contains(&format!("Proposal #3: not-a-matter — closed: {closed}")),
+        "{}",
+        run.stdout
+    );
+    let check = game.run(&["--now", "2030-01-01T00:50:00Z", "check", "--pr", "3"]);
+    assert!(check.stdout.contains(closed), "{}", check.stdout);
+}
