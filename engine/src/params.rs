@@ -265,6 +265,14 @@ pub enum ParamProblem {
     /// A condition or the quorum formula that cannot be used.
     #[error(transparent)]
     Condition(#[from] ConditionError),
+    /// A voting word listed for two votes: which it casts is not told.
+    #[error("`{word}` is listed in {with} too: a word casts one vote")]
+    SharedWord {
+        /// The word.
+        word: String,
+        /// The other list that has it.
+        with: &'static str,
+    },
 }
 
 /// Why a condition (or the quorum formula) cannot be used.
@@ -472,17 +480,50 @@ impl Params {
                 ParamProblem::UnknownPreset(name.to_owned()),
             )]);
         };
-        let errors: Vec<ParamError> = table
+        let mut errors: Vec<ParamError> = table
             .iter()
             .filter(|(key, _)| key.as_str() != "preset")
             .filter_map(|(key, value)| params.set(key, value).err().map(|m| error(key, m)))
             .collect();
+        if let Some((word, first, second)) =
+            errors.is_empty().then(|| shared_word(&params)).flatten()
+        {
+            // Named at the list the ruleset sets (the other may be the
+            // preset's), so that `check` points at a line.
+            let (key, with) = match table.contains_key(second) {
+                true => (second, first),
+                false => (first, second),
+            };
+            errors.push(error(key, ParamProblem::SharedWord { word, with }));
+        }
         if errors.is_empty() {
             Ok(params)
         } else {
             Err(errors)
         }
     }
+}
+
+/// The first voting word listed for two votes, with the two lists' keys:
+/// a word that cast both FOR and AGAINST would be counted as whichever
+/// the tally met first.
+fn shared_word(params: &Params) -> Option<(String, &'static str, &'static str)> {
+    let lists = [
+        ("words_for", &params.words_for),
+        ("words_against", &params.words_against),
+        ("words_deferential", &params.words_deferential),
+        ("words_veto", &params.words_veto),
+    ];
+    let mut seen: std::collections::HashMap<&str, &'static str> = std::collections::HashMap::new();
+    for (key, words) in lists {
+        for word in words {
+            match seen.insert(word, key) {
+                Some(first) if first != key => return Some((word.clone(), first, key)),
+                _ => {}
+            }
+        }
+    }
+    None
 }
 
 fn word_list(v: &toml::Value) -> Result<Vec<String>, ParamProblem> {
@@ -613,6 +654,30 @@ mod tests {
         assert_eq!(
             Params::from_table(&t).unwrap(),
             Params::preset(DEFAULT_PRESET).unwrap()
+        );
+    }
+
+    #[test]
+    fn a_word_listed_for_two_votes_is_refused() {
+        let shared = |text: &str| {
+            let errors = Params::from_table(&table(text)).unwrap_err();
+            errors
+                .iter()
+                .map(|e| format!("{}: {}", e.key, e.problem))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            shared("words_for = [\"FOR\", \"AGAINST\"]"),
+            ["words_for: `AGAINST` is listed in words_against too: a word casts one vote"]
+        );
+        assert_eq!(
+            shared("words_veto = [\"VETO\", \"FOR\"]"),
+            ["words_veto: `FOR` is listed in words_for too: a word casts one vote"]
+        );
+        let twice = table("words_for = [\"FOR\", \"FOR\", \"for\"]");
+        assert!(
+            Params::from_table(&twice).is_ok(),
+            "twice in one list, or in another case, is fine"
         );
     }
 
