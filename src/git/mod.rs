@@ -413,7 +413,16 @@ impl Repo {
             let (Some(path), true) = (file.path(), file.exists()) else {
                 continue;
             };
-            let path = path.to_string_lossy().replace('\\', "/");
+            // Git's paths are `/`-separated everywhere; a `\` is part of
+            // a name, one no checkout on Windows can hold.
+            let path = path.to_string_lossy().into_owned();
+            if path.contains(|c: char| c == '\\' || c.is_control()) {
+                out.push(format!(
+                    "{} has a backslash or a control character in its name: a file name may hold neither",
+                    path.escape_debug()
+                ));
+                continue;
+            }
             let why = match file.mode() {
                 git2::FileMode::Link => Some(format!(
                     "{path} is a symbolic link: a pull request may add or change only plain files"
@@ -733,7 +742,7 @@ fn paths_of(diff: &git2::Diff<'_>) -> Vec<String> {
         .deltas()
         .flat_map(|d| [d.old_file().path(), d.new_file().path()])
         .flatten()
-        .map(|p| p.to_string_lossy().replace('\\', "/"))
+        .map(|p| p.to_string_lossy().into_owned())
         .collect();
     paths.sort();
     paths.dedup();

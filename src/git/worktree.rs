@@ -332,7 +332,7 @@ impl Repo {
             .deltas()
             .filter_map(|d| {
                 let path = d.new_file().path().or_else(|| d.old_file().path())?;
-                let path = path.to_string_lossy().replace('\\', "/");
+                let path = path.to_string_lossy().into_owned();
                 Some((path, (entry(d.old_file()), entry(d.new_file()))))
             })
             .collect())

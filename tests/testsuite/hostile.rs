@@ -1114,3 +1114,28 @@ fn a_theme_that_fails_does_not_stop_the_build() {
     );
     assert_eq!(game.read("public/style.css"), "body { color: teal }");
 }
+
+/// A file named with a backslash (or a control character) is no matter
+/// at every door: git's paths are `/`-separated, so a `\` is part of the
+/// name, which no checkout on Windows can hold, and which the resolver
+/// once took for a separator, leaving every later run stopped on a
+/// "change of your own" at a path that does not exist.
+#[test]
+fn a_file_named_with_a_backslash_is_no_matter() {
+    let game = GameTest::committed();
+    game.commit_on(
+        "odd",
+        &[(
+            "rules/dynastic/a\\b c.md",
+            "+++\nid = \"odd\"\ntitle = \"Odd\"\n+++\nOdd.\n",
+        )],
+        "odd name",
+    );
+    let cfj = beside_a_due_cfj(&game, "odd");
+    judged_in_its_box(
+        &game,
+        &cfj,
+        "rules/dynastic/a\\\\b c.md has a backslash or a control character in its name",
+        true,
+    );
+}
