@@ -184,6 +184,11 @@ fn reason(git: &git2::Error) -> String {
 /// branch cannot stand: the same words at every door.
 pub(crate) const UNRELATED: &str = "its head shares no history with the default branch (its branch was replaced by unrelated commits): no forge can merge it";
 
+/// Why a pull request whose head the default branch already holds (a
+/// merge of another brought it in) cannot stand: merging it would change
+/// nothing, whatever its diff showed when it was voted on.
+pub(crate) const MERGED: &str = "its head is already part of the default branch (another merge brought it in): merging it would change nothing, whatever its diff showed";
+
 fn read_err(what: impl Into<String>) -> impl FnOnce(git2::Error) -> GitError {
     let what = what.into();
     move |source| GitError::Read { what, git: source }
@@ -353,10 +358,20 @@ impl Repo {
         let paths = paths_of(&diff);
         if !related {
             unfit.insert(0, UNRELATED.to_string());
+        } else if self.within(base, head)? {
+            unfit.insert(0, MERGED.to_string());
         } else if unfit.is_empty() {
             unfit.extend(self.theme_problems(&paths, head)?);
         }
         Ok((paths, unfit))
+    }
+
+    /// Whether `head` is `base` or one of its ancestors: already part of
+    /// the default branch, so that merging it changes nothing.
+    fn within(&self, base: &str, head: &str) -> Result<bool, GitError> {
+        let (base_id, head_id) = (self.commit_id(base)?, self.commit_id(head)?);
+        let descends = self.inner.graph_descendant_of(base_id, head_id);
+        Ok(base_id == head_id || descends.map_err(read_err(format!("the history of {base}")))?)
     }
 
     /// Why the site could not load a theme whose templates `paths` change,

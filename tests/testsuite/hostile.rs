@@ -1139,3 +1139,93 @@ fn a_file_named_with_a_backslash_is_no_matter() {
         true,
     );
 }
+
+/// Boris's branch merges Cleo's pending proposal and takes her change out
+/// again. Once his is enacted, hers is already part of the default
+/// branch: merging it would change nothing, whatever its diff showed when
+/// the votes were cast. It is no matter at every door, never recorded as
+/// enacted with its change missing.
+#[test]
+fn a_proposal_another_merge_already_brought_in_is_no_matter() {
+    let game = GameTest::committed();
+    let cleo = game.commit_on(
+        "cleo",
+        &[(
+            "rules/dynastic/springs.md",
+            "+++\nid = \"springs\"\ntitle = \"Springs\"\n+++\nCLEO'S LINE.\n",
+        )],
+        "Cleo's change",
+    );
+    let boris = game.commit_on(
+        "boris",
+        &[(
+            "rules/dynastic/tea.md",
+            "+++\nid = \"tea\"\ntitle = \"Tea\"\n+++\nTea.\n",
+        )],
+        "Boris's change",
+    );
+    // A merge of Cleo's head whose tree is Boris's alone: her change
+    // brought in and taken out again in one commit.
+    let repo = git2::Repository::open(game.root()).unwrap();
+    let (boris, cleo) = (
+        repo.find_commit(git2::Oid::from_str(&boris).unwrap())
+            .unwrap(),
+        repo.find_commit(git2::Oid::from_str(&cleo).unwrap())
+            .unwrap(),
+    );
+    let who = git2::Signature::new(
+        "Boris",
+        "b@example.invalid",
+        &git2::Time::new(1_900_000_000, 0),
+    )
+    .unwrap();
+    repo.commit(
+        Some("refs/heads/boris"),
+        &who,
+        &who,
+        "merge Cleo's, then undo it",
+        &boris.tree().unwrap(),
+        &[&boris, &cleo],
+    )
+    .unwrap();
+    game.open(
+        "2030-01-01T00:00:00Z",
+        "boris-b",
+        "proposal",
+        "Proposal: tea",
+        Some("boris"),
+    );
+    game.open(
+        "2030-01-01T00:01:00Z",
+        "cleo-c",
+        "proposal",
+        "Proposal: springs",
+        Some("cleo"),
+    );
+    for voter in ["ada-tinkers", "cleo-c", "dmitri-d"] {
+        game.at(
+            "2030-01-01T01:00:00Z",
+            &["play", "comment", "1", "FOR", "--as", voter],
+        );
+    }
+    for voter in ["ada-tinkers", "boris-b", "dmitri-d"] {
+        game.at(
+            "2030-01-01T01:00:00Z",
+            &["play", "comment", "2", "FOR", "--as", voter],
+        );
+    }
+    // Before Boris's is enacted, Cleo's stands as its diff shows.
+    let before = game.run(&["--now", "2030-01-01T12:00:00Z", "check", "--pr", "2"]);
+    assert_eq!(before.code, 0, "{}{}", before.stdout, before.stderr);
+    let run = game.at("2030-01-01T13:00:00Z", &["resolve"]);
+    assert!(run.stdout.contains("Proposal #1: enact"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(
+            "Proposal #2: not-a-matter — closed: its head is already part of the default branch"
+        ),
+        "{}",
+        run.stdout
+    );
+    let record = game.read_at("main", "content/matters/00002.md").unwrap();
+    assert!(record.contains("outcome = \"not-a-matter\""), "{record}");
+}
