@@ -185,9 +185,14 @@ fn reason(git: &git2::Error) -> String {
 pub(crate) const UNRELATED: &str = "its head shares no history with the default branch (its branch was replaced by unrelated commits): no forge can merge it";
 
 /// Why a pull request whose head the default branch already holds (a
-/// merge of another brought it in) cannot stand: merging it would change
-/// nothing, whatever its diff showed when it was voted on.
-pub(crate) const MERGED: &str = "its head is already part of the default branch (another merge brought it in): merging it would change nothing, whatever its diff showed";
+/// merge of another brought it in) without the change it makes cannot
+/// stand: merging it would change nothing, whatever its diff showed when
+/// it was voted on.
+pub(crate) const MERGED: &str = "its head is already part of the default branch (another merge brought it in) and its change is no longer there: merging it would change nothing, whatever its diff showed";
+
+/// How many commits of the default branch, by first parents, are walked
+/// back to find the one that brought a merged head in.
+const MERGED_WALK: usize = 10_000;
 
 fn read_err(what: impl Into<String>) -> impl FnOnce(git2::Error) -> GitError {
     let what = what.into();
@@ -358,7 +363,7 @@ impl Repo {
         let paths = paths_of(&diff);
         if !related {
             unfit.insert(0, UNRELATED.to_string());
-        } else if self.within(base, head)? {
+        } else if self.undone(base, head)? {
             unfit.insert(0, MERGED.to_string());
         } else if unfit.is_empty() {
             unfit.extend(self.theme_problems(&paths, head)?);
@@ -366,12 +371,61 @@ impl Repo {
         Ok((paths, unfit))
     }
 
-    /// Whether `head` is `base` or one of its ancestors: already part of
-    /// the default branch, so that merging it changes nothing.
-    fn within(&self, base: &str, head: &str) -> Result<bool, GitError> {
+    /// Whether `head` is already part of `base` (another merge brought it
+    /// in, so that merging it changes nothing) while `base` no longer
+    /// holds the change it makes: a file it changed, as `base` now has
+    /// it, is not as `head` has it. A twin's head, merged by its twin
+    /// with the change still there, is not undone: its enactment stands
+    /// as its diff showed.
+    fn undone(&self, base: &str, head: &str) -> Result<bool, GitError> {
         let (base_id, head_id) = (self.commit_id(base)?, self.commit_id(head)?);
-        let descends = self.inner.graph_descendant_of(base_id, head_id);
-        Ok(base_id == head_id || descends.map_err(read_err(format!("the history of {base}")))?)
+        let history = || read_err(format!("the history of {base}"));
+        let within = |id: git2::Oid| -> Result<bool, GitError> {
+            Ok(id == head_id
+                || self
+                    .inner
+                    .graph_descendant_of(id, head_id)
+                    .map_err(history())?)
+        };
+        if !within(base_id)? {
+            return Ok(false);
+        }
+        // The commit that brought `head` in, by the first parents: the
+        // fork the head was voted on is where it forked from the one before.
+        let mut brought = self.inner.find_commit(base_id).map_err(history())?;
+        for _ in 0..MERGED_WALK {
+            match brought.parent(0) {
+                Ok(parent) if within(parent.id())? => brought = parent,
+                _ => break,
+            }
+        }
+        let Ok(before) = brought.parent(0) else {
+            return Ok(false);
+        };
+        let fork = self
+            .inner
+            .merge_base(before.id(), head_id)
+            .map_err(history())?;
+        let tree = |id: git2::Oid| {
+            (self.inner.find_commit(id))
+                .and_then(|c| c.tree())
+                .map_err(history())
+        };
+        let (fork, head_tree, base_tree) = (tree(fork)?, tree(head_id)?, tree(base_id)?);
+        let diff = (self.inner)
+            .diff_tree_to_tree(Some(&fork), Some(&head_tree), None)
+            .map_err(history())?;
+        // Undone when the change would apply to `base` afresh and could
+        // not be taken out of it: `base` reads as before the change at
+        // every place it touches. A change that is there (a twin's; an
+        // appended line applies twice, yet comes out), or there in part,
+        // stands.
+        let back = (self.inner)
+            .diff_tree_to_tree(Some(&head_tree), Some(&fork), None)
+            .map_err(history())?;
+        let applies =
+            |diff: &git2::Diff<'_>| self.inner.apply_to_tree(&base_tree, diff, None).is_ok();
+        Ok(diff.deltas().len() > 0 && applies(&diff) && !applies(&back))
     }
 
     /// Why the site could not load a theme whose templates `paths` change,

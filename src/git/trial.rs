@@ -242,15 +242,26 @@ impl Trial for GitTrial {
     }
 
     /// Moves the tip pull requests fork from to a commit (in memory) of
-    /// the tip and `head`, as the merge the plan makes will.
-    fn merges(&mut self, head: &HeadSha) -> Result<(), TrialError> {
-        let head = self.commit(head)?;
+    /// the tip and `head`, as the merge the plan makes will, holding the
+    /// files as that merge leaves them (the tip's, if they conflict), so
+    /// that a later head judged against it is judged against what the
+    /// merge brings in.
+    fn merges(&mut self, head_sha: &HeadSha) -> Result<(), TrialError> {
+        let onto = self.tree_of(&HeadSha(self.base.to_string()))?;
+        let merged = match self.merge(&onto, head_sha)? {
+            Merged::Clean(tree) => Some(tree),
+            Merged::Conflict(_) => None,
+        };
+        let head = self.commit(head_sha)?;
         let tip = self
             .repo
             .inner
             .find_commit(self.base)
             .map_err(|e| git_err(&e))?;
-        let tree = tip.tree().map_err(|e| git_err(&e))?;
+        let tree = match merged {
+            Some(tree) => self.tree(&tree.0)?,
+            None => tip.tree().map_err(|e| git_err(&e))?,
+        };
         let who = git2::Signature::new("gitnomic", "gitnomic@localhost", &git2::Time::new(0, 0))
             .map_err(|e| git_err(&e))?;
         let planned = self
