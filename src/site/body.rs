@@ -155,7 +155,13 @@ fn climbs_out(url: &str) -> bool {
 /// site itself (a plain relative path) are shown; any other keeps its
 /// alternative text alone.
 pub(crate) fn image_allowed(src: &str, hosts: &[String]) -> bool {
-    let src = src.trim();
+    // A browser drops leading and trailing controls and spaces, and tabs
+    // and line breaks anywhere: `\u{1}//host` is `//host` to it. Any
+    // control character left is refused rather than read as it would.
+    let src = src.trim_matches(|c: char| c <= ' ');
+    if src.chars().any(char::is_control) {
+        return false;
+    }
     let lower = src.get(..8).unwrap_or(src).to_ascii_lowercase();
     let scheme = ["https://", "http://"]
         .into_iter()
@@ -302,7 +308,7 @@ mod tests {
     #[test]
     fn images_show_from_the_forge_and_the_site_alone() {
         let html = render(
-            "![a](https://github.com/user-attachments/assets/1) ![b](https://tracker.invalid/p.png) <img src=\"//tracker.invalid/q.png\" alt=\"c\"> <img src=\"/\\tracker.invalid/r.png\" alt=\"d\"> ![e](pics/e.png) ![f](HTTPS://User-Images.GitHubUserContent.com/2)",
+            "![a](https://github.com/user-attachments/assets/1) ![b](https://tracker.invalid/p.png) <img src=\"//tracker.invalid/q.png\" alt=\"c\"> <img src=\"/\\tracker.invalid/r.png\" alt=\"d\"> ![e](pics/e.png) ![f](HTTPS://User-Images.GitHubUserContent.com/2) <img src=\"&#1;//tracker.invalid/s.png\" alt=\"g\"> <img src=\"pi&#9;cs/h.png\" alt=\"h\">",
             "../",
         );
         assert!(
@@ -318,7 +324,7 @@ mod tests {
             "{html}"
         );
         assert!(!html.contains("tracker.invalid"), "{html}");
-        for alt in ["b", "c", "d"] {
+        for alt in ["b", "c", "d", "g", "h"] {
             assert!(
                 html.contains(&format!(r#"<img alt="{alt}">"#)),
                 "{alt}: {html}"

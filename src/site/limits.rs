@@ -77,26 +77,50 @@ impl std::fmt::Display for Part {
 }
 
 /// The first template that calls itself, directly or through others, and
-/// how (`rec.html::f → rec.html::f`); `None` when none does.
+/// how (`rec.html::f → rec.html::f`); `None` when none does. Tera finds a
+/// macro by namespace through a template's imports, its parents' and
+/// theirs: rather than follow those rules, a call is taken to reach every
+/// macro of that name in any template, which finds every cycle a render
+/// could follow (and may refuse a theme that only names two macros alike
+/// in a ring). Imports and parents are edges too: Tera gathers a
+/// template's macros through its imports without end when they import
+/// each other, whether or not a macro is called.
 pub(crate) fn recursion(tera: &tera::Tera) -> Option<(String, String)> {
+    let mut defining: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (name, template) in &tera.templates {
+        for macro_name in template.macros.keys() {
+            defining.entry(macro_name).or_default().push(name);
+        }
+    }
+    let callees = |found: Vec<Found>| -> BTreeSet<Part> {
+        found
+            .into_iter()
+            .flat_map(|f| match f {
+                Found::Include(names) => names.into_iter().map(Part::Template).collect::<Vec<_>>(),
+                Found::Macro(name) => (defining.get(name.as_str()).into_iter().flatten())
+                    .map(|file| Part::Macro((*file).to_string(), name.clone()))
+                    .collect(),
+            })
+            .collect()
+    };
     let mut calls: BTreeMap<Part, BTreeSet<Part>> = BTreeMap::new();
     for (name, template) in &tera.templates {
-        let namespace = |ns: &str| -> Option<String> {
-            if ns == "self" {
-                return Some(name.clone());
-            }
-            (template.imported_macro_files.iter())
-                .find(|(_, alias)| alias == ns)
-                .map(|(file, _)| file.clone())
-        };
         let mut found = Vec::new();
         nodes(&template.ast, &mut found);
-        calls.insert(Part::Template(name.clone()), resolve(found, &namespace));
+        let mut edges = callees(found);
+        let imported = template.imported_macro_files.iter().map(|(file, _)| file);
+        edges.extend(
+            imported
+                .chain(&template.parent)
+                .cloned()
+                .map(Part::Template),
+        );
+        calls.insert(Part::Template(name.clone()), edges);
         for (macro_name, definition) in &template.macros {
             let mut found = Vec::new();
             nodes(&definition.body, &mut found);
             let part = Part::Macro(name.clone(), macro_name.clone());
-            calls.insert(part, resolve(found, &namespace));
+            calls.insert(part, callees(found));
         }
     }
     let mut done = BTreeSet::new();
@@ -111,20 +135,6 @@ pub(crate) fn recursion(tera: &tera::Tera) -> Option<(String, String)> {
         }
     }
     None
-}
-
-/// What a template or macro calls, its macro namespaces resolved.
-fn resolve(found: Vec<Found>, namespace: &dyn Fn(&str) -> Option<String>) -> BTreeSet<Part> {
-    found
-        .into_iter()
-        .flat_map(|f| match f {
-            Found::Include(names) => names.into_iter().map(Part::Template).collect(),
-            Found::Macro(ns, name) => namespace(&ns)
-                .map(|file| Part::Macro(file, name))
-                .into_iter()
-                .collect::<Vec<_>>(),
-        })
-        .collect()
 }
 
 /// A depth-first walk from `part`: the parts of a cycle it finds, the
@@ -156,10 +166,10 @@ fn cycle_from(
 }
 
 /// A call found in a template: an include (of the first of these names
-/// that exists), or a macro by namespace and name.
+/// that exists), or a macro by name.
 enum Found {
     Include(Vec<String>),
-    Macro(String, String),
+    Macro(String),
 }
 
 fn nodes(list: &[Node], found: &mut Vec<Found>) {
@@ -224,7 +234,7 @@ fn value(v: &ExprVal, found: &mut Vec<Found>) {
         }
         ExprVal::Test(t) => t.args.iter().for_each(|e| expr(e, found)),
         ExprVal::MacroCall(call) => {
-            found.push(Found::Macro(call.namespace.clone(), call.name.clone()));
+            found.push(Found::Macro(call.name.clone()));
             call.args.values().for_each(|e| expr(e, found));
         }
         ExprVal::FunctionCall(call) => call.args.values().for_each(|e| expr(e, found)),
@@ -266,7 +276,7 @@ mod tests {
             ),
             (
                 "n.html",
-                "{% import \"m.html\" as m %}{% macro g() %}{% for x in [m::f()] %}{% endfor %}{% endmacro g %}",
+                "{% macro g() %}{% for x in [m::f()] %}{% endfor %}{% endmacro g %}",
             ),
         ]);
         let (_, how) = recursion(&through).expect("a cycle through two files");
@@ -282,6 +292,35 @@ mod tests {
             ("b.html", "{% include \"a.html\" %}"),
         ]);
         assert!(recursion(&included).is_some());
+        // Imports that import each other, with no macro called.
+        let imports = tera(&[
+            (
+                "a.html",
+                "{% import \"b.html\" as b %}{% macro f() %}{% endmacro f %}",
+            ),
+            (
+                "b.html",
+                "{% import \"a.html\" as a %}{% macro g() %}{% endmacro g %}",
+            ),
+        ]);
+        assert!(recursion(&imports).is_some());
+        // A namespace a page sees through its parent's import.
+        let parents = tera(&[
+            (
+                "base.html",
+                "{% import \"loop.html\" as lp %}{% block main %}{% endblock main %}",
+            ),
+            (
+                "index.html",
+                "{% extends \"base.html\" %}{% macro f() %}{{ lp::g() }}{% endmacro f %}{% block main %}{{ self::f() }}{% endblock main %}",
+            ),
+            ("loop.html", "{% macro g() %}{{ ix::f() }}{% endmacro g %}"),
+        ]);
+        let (_, how) = recursion(&parents).expect("a cycle through a parent's import");
+        assert!(
+            how.contains("index.html::f") && how.contains("loop.html::g"),
+            "{how}"
+        );
         let fine = tera(&[
             (
                 "m.html",

@@ -1113,6 +1113,54 @@ fn a_theme_that_fails_does_not_stop_the_build() {
             .contains("THEMED")
     );
     assert_eq!(game.read("public/style.css"), "body { color: teal }");
+    // A macro that calls itself, templates that import each other (no
+    // macro called: Tera gathers their macros without end), and a count
+    // without end: each build ends, on the built-in templates.
+    let macros = include_str!("../../themes/default/templates/macros.html");
+    let cases: [(&[(&str, String)], &str); 3] = [
+        (
+            &[
+                ("rec.html", "{% macro f(n) %}x{{ self::f(n=n+1) }}{% endmacro f %}".to_string()),
+                (
+                    "page.html",
+                    "{% extends \"base.html\" %}{% import \"rec.html\" as r %}{% block main %}{{ r::f(n=0) }}{% endblock %}"
+                        .to_string(),
+                ),
+            ],
+            "it calls itself (rec.html::f → rec.html::f)",
+        ),
+        (
+            &[
+                ("macros.html", format!("{{% import \"helpers.html\" as helpers %}}{macros}")),
+                (
+                    "helpers.html",
+                    "{% import \"macros.html\" as mm %}{% macro nothing() %}{% endmacro nothing %}"
+                        .to_string(),
+                ),
+            ],
+            "helpers.html → macros.html",
+        ),
+        (
+            &[(
+                "page.html",
+                "{% extends \"base.html\" %}{% block main %}{% for i in range(end=1000000000000) %}AAAA{% endfor %}{% endblock %}"
+                    .to_string(),
+            )],
+            "`range` may give at most 10000 numbers",
+        ),
+    ];
+    for (files, says) in cases {
+        for (name, text) in files {
+            game.write(&format!("themes/default/templates/{name}"), text);
+        }
+        let built = game.run(&["--now", "2030-01-01T00:00:00Z", "build", "--out", "public"]);
+        assert_eq!(built.code, 0, "{says}: {}", built.stderr);
+        assert!(built.stderr.contains(says), "{says}: {}", built.stderr);
+        assert!(game.read("public/pages/how-to-play.html").len() < 100_000);
+        for (name, _) in files {
+            std::fs::remove_file(game.path(&format!("themes/default/templates/{name}"))).unwrap();
+        }
+    }
 }
 
 /// A file named with a backslash (or a control character) is no matter
