@@ -360,6 +360,7 @@ impl Repo {
     ) -> Result<(Vec<String>, Vec<String>), GitError> {
         let (diff, related) = self.fork_diff(base, head)?;
         let mut unfit = self.unfit_of(&diff)?;
+        unfit.extend(self.case_collisions(&diff, head)?);
         let paths = paths_of(&diff);
         if !related {
             unfit.insert(0, UNRELATED.to_string());
@@ -502,6 +503,55 @@ impl Repo {
                 _ => self.unfit_blob(&path, file.id())?,
             };
             out.extend(why);
+        }
+        Ok(out)
+    }
+
+    /// Why the files `diff` adds cannot stand beside the others of `head`:
+    /// a name that differs from a neighbour's in case alone (`Springs.md`
+    /// beside `springs.md`, or a folder so) is two files on Linux and one
+    /// on the file systems of macOS and Windows, where a player's clone of
+    /// the game would hold only one of them and show the other as changed.
+    fn case_collisions(&self, diff: &git2::Diff<'_>, head: &str) -> Result<Vec<String>, GitError> {
+        let added = |d: &git2::DiffDelta<'_>| {
+            matches!(
+                d.status(),
+                git2::Delta::Added | git2::Delta::Renamed | git2::Delta::Copied
+            )
+        };
+        if !diff.deltas().any(|d| added(&d)) {
+            return Ok(Vec::new());
+        }
+        let commit = self.inner.find_commit(self.commit_id(head)?);
+        let root = commit.and_then(|c| c.tree()).map_err(read_err(head))?;
+        let mut out = Vec::new();
+        for delta in diff.deltas().filter(added) {
+            let Some(path) = delta.new_file().path() else {
+                continue;
+            };
+            let path = path.to_string_lossy().into_owned();
+            let mut dir = root.clone();
+            let mut walked = String::new();
+            for part in path.split('/') {
+                let lower = part.to_lowercase();
+                let twin = dir.iter().find_map(|e| {
+                    let name = e.name().ok()?;
+                    (name != part && name.to_lowercase() == lower).then(|| name.to_string())
+                });
+                if let Some(twin) = twin {
+                    out.push(format!(
+                        "{path} differs from {walked}{twin} only in case: on macOS and Windows they are one file, so a name may not differ from another's by case alone"
+                    ));
+                    break;
+                }
+                walked.push_str(part);
+                walked.push('/');
+                let next = dir.get_name(part).map(|e| e.id());
+                match next.and_then(|id| self.inner.find_tree(id).ok()) {
+                    Some(tree) => dir = tree,
+                    None => break,
+                }
+            }
         }
         Ok(out)
     }

@@ -1277,3 +1277,26 @@ fn a_proposal_another_merge_already_brought_in_is_no_matter() {
     let record = game.read_at("main", "content/matters/00002.md").unwrap();
     assert!(record.contains("outcome = \"not-a-matter\""), "{record}");
 }
+
+/// A file whose name differs from a neighbour's in case alone is no
+/// matter at every door: on macOS and Windows the two are one file, and a
+/// player's clone there would hold one and show the other as changed.
+#[test]
+fn a_name_that_differs_from_another_in_case_alone_is_no_matter() {
+    let game = GameTest::committed();
+    game.commit_on(
+        "case",
+        &[(
+            "rules/dynastic/Springs.md",
+            "+++\nid = \"more-springs\"\ntitle = \"More Springs\"\n+++\nMore.\n",
+        )],
+        "a rule beside springs.md",
+    );
+    let cfj = beside_a_due_cfj(&game, "case");
+    judged_in_its_box(
+        &game,
+        &cfj,
+        "rules/dynastic/Springs.md differs from rules/dynastic/springs.md only in case",
+        true,
+    );
+}
