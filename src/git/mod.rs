@@ -190,6 +190,17 @@ pub(crate) const UNRELATED: &str = "its head shares no history with the default 
 /// it was voted on.
 pub(crate) const MERGED: &str = "its head is already part of the default branch (another merge brought it in) and its change is no longer there: merging it would change nothing, whatever its diff showed";
 
+/// Where a pull request's head stands against the default branch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fork {
+    /// It forked from the branch, as a head to merge does.
+    Forked,
+    /// The branch holds it already (it is the branch's tip or an ancestor).
+    Within,
+    /// It shares no history with the branch.
+    Unrelated,
+}
+
 /// How many commits of the default branch, by first parents, are walked
 /// back to find the one that brought a merged head in.
 const MERGED_WALK: usize = 10_000;
@@ -358,13 +369,13 @@ impl Repo {
         base: &str,
         head: &str,
     ) -> Result<(Vec<String>, Vec<String>), GitError> {
-        let (diff, related) = self.fork_diff(base, head)?;
+        let (diff, fork) = self.fork_diff(base, head)?;
         let mut unfit = self.unfit_of(&diff)?;
         unfit.extend(self.case_collisions(&diff, head)?);
         let paths = paths_of(&diff);
-        if !related {
+        if fork == Fork::Unrelated {
             unfit.insert(0, UNRELATED.to_string());
-        } else if self.undone(base, head)? {
+        } else if fork == Fork::Within && self.undone(base, head)? {
             unfit.insert(0, MERGED.to_string());
         } else if unfit.is_empty() {
             unfit.extend(self.theme_problems(&paths, head)?);
@@ -372,10 +383,9 @@ impl Repo {
         Ok((paths, unfit))
     }
 
-    /// Whether `head` is already part of `base` (another merge brought it
-    /// in, so that merging it changes nothing) while `base` no longer
-    /// holds the change it makes: a file it changed, as `base` now has
-    /// it, is not as `head` has it. A twin's head, merged by its twin
+    /// Whether `head`, already part of `base` ([`Fork::Within`]: another
+    /// merge brought it in, so that merging it changes nothing), made a
+    /// change `base` no longer holds. A twin's head, merged by its twin
     /// with the change still there, is not undone: its enactment stands
     /// as its diff showed.
     fn undone(&self, base: &str, head: &str) -> Result<bool, GitError> {
@@ -388,9 +398,6 @@ impl Repo {
                     .graph_descendant_of(id, head_id)
                     .map_err(history())?)
         };
-        if !within(base_id)? {
-            return Ok(false);
-        }
         // The commit that brought `head` in, by the first parents: the
         // fork the head was voted on is where it forked from the one before.
         let mut brought = self.inner.find_commit(base_id).map_err(history())?;
@@ -576,19 +583,20 @@ impl Repo {
         })
     }
 
-    /// The diff of `head` from where it forked from `base`, and whether it
-    /// forked from it at all: a head that shares no history with `base` is
+    /// The diff of `head` from where it forked from `base`, and where the
+    /// head stands against it ([`Fork`]): a head that shares no history with `base` is
     /// diffed from `base` itself, so that what it would change is still
     /// told (and a run is not stopped by it).
-    fn fork_diff(&self, base: &str, head: &str) -> Result<(git2::Diff<'_>, bool), GitError> {
+    fn fork_diff(&self, base: &str, head: &str) -> Result<(git2::Diff<'_>, Fork), GitError> {
         let base_id = self.commit_id(base)?;
         let head_id = self.commit_id(head)?;
         let (fork, related) = match self.inner.merge_base(base_id, head_id) {
-            Ok(fork) => (fork, true),
+            Ok(fork) if fork == head_id => (fork, Fork::Within),
+            Ok(fork) => (fork, Fork::Forked),
             // A shallow clone finds no merge base when its history is cut
             // off before the fork: that is the clone's lack, not the head's.
             Err(e) if e.code() == git2::ErrorCode::NotFound && !self.inner.is_shallow() => {
-                (base_id, false)
+                (base_id, Fork::Unrelated)
             }
             Err(e) => return Err(read_err(format!("the merge base of {base} and {head}"))(e)),
         };
