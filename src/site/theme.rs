@@ -189,10 +189,7 @@ impl Theme {
 
     /// The built-in theme with `overrides` laid over it in order.
     pub fn load(overrides: &[ThemeFile]) -> Result<Theme, SiteError> {
-        let mut templates: BTreeMap<String, String> = TEMPLATES
-            .iter()
-            .map(|(n, t)| (n.to_string(), t.to_string()))
-            .collect();
+        let mut templates = builtin_templates();
         let mut statics: BTreeMap<String, String> = STATIC
             .iter()
             .map(|(n, t)| (n.to_string(), t.to_string()))
@@ -247,51 +244,54 @@ impl Theme {
         super::limits::new_page();
         match self.tera.render(template, context) {
             Ok(text) => Ok(text),
-            Err(e) if self.themed => {
-                let why = failed(e);
-                let builtin = self.builtin.get_or_init(|| {
-                    let templates = TEMPLATES
-                        .iter()
-                        .map(|(n, t)| (n.to_string(), t.to_string()));
-                    parse(&templates.collect())
-                });
-                let Ok(builtin) = builtin else {
-                    return Err(why);
-                };
-                // A built-in template failing too is this program's
-                // fault, not the theme's: the theme's failure is told.
-                super::limits::new_page();
-                let Ok(text) = builtin.render(template, context) else {
-                    return Err(why);
-                };
-                // Told once per failure: one in a template every page
-                // extends (`base.html`) reads alike but for the page's
-                // own template, which is left out of the key.
-                let key = match &why {
-                    SiteError::Render { message, .. } => {
-                        message.replace(&format!("'{template}'"), "''")
-                    }
-                    other => other.to_string(),
-                };
-                let first = self
-                    .failed
-                    .lock()
-                    .map_or(true, |mut failed| failed.insert(key));
-                if first {
-                    tracing::warn!(
-                        "{why}: the page is made with the built-in templates (and every other page this fails alike)"
-                    );
-                }
-                Ok(text)
-            }
+            Err(e) if self.themed => self.builtin_page(template, context, failed(e)),
             Err(e) => Err(failed(e)),
         }
+    }
+
+    /// The page the theme failed to render (`why`), made with the built-in
+    /// templates, the failure told once. A built-in template failing too
+    /// is this program's fault, not the theme's: the theme's is returned.
+    fn builtin_page(
+        &self,
+        template: &str,
+        context: &tera::Context,
+        why: SiteError,
+    ) -> Result<String, SiteError> {
+        let builtin = self.builtin.get_or_init(|| parse(&builtin_templates()));
+        let Ok(builtin) = builtin else {
+            return Err(why);
+        };
+        super::limits::new_page();
+        let Ok(text) = builtin.render(template, context) else {
+            return Err(why);
+        };
+        // One failure in a template every page extends (`base.html`) reads
+        // alike but for the page's own template, left out of the key.
+        let key = match &why {
+            SiteError::Render { message, .. } => message.replace(&format!("'{template}'"), "''"),
+            other => other.to_string(),
+        };
+        if self.failed.lock().map_or(true, |mut told| told.insert(key)) {
+            tracing::warn!(
+                "{why}: the page is made with the built-in templates (and every other page this fails alike)"
+            );
+        }
+        Ok(text)
     }
 
     /// The static files, by path in the site.
     pub(crate) fn statics(&self) -> &BTreeMap<String, String> {
         &self.statics
     }
+}
+
+/// The built-in templates, by name.
+fn builtin_templates() -> BTreeMap<String, String> {
+    TEMPLATES
+        .iter()
+        .map(|(n, t)| (n.to_string(), t.to_string()))
+        .collect()
 }
 
 /// `templates`, parsed, with the filters and functions a theme may use.
