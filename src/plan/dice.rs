@@ -121,10 +121,9 @@ impl Dice {
         let log = match old.map(RollLog::parse) {
             Some(Ok(log)) => Some(log),
             Some(Err(why)) => {
-                let why = why.to_string().replace('\n', " ");
                 let why = format!(
                     "its dice log {path} cannot be read ({}); an admin must mend it",
-                    why.trim()
+                    rolls::unreadable(&why)
                 );
                 self.unreadable.insert(n, why);
                 return Ok(());

@@ -233,6 +233,12 @@ impl RollLog {
     }
 }
 
+/// Why a dice log cannot be read, on one line: the resolver's line for
+/// its matter and `check` say it alike.
+pub fn unreadable(e: &toml::de::Error) -> String {
+    e.message().trim().replace('\n', " ")
+}
+
 /// The problem of a dice log under `content/rolls/` that cannot be read,
 /// or that names another matter than its file, for `check` to name. It is
 /// no problem of the game that stops the resolver: the log's matter alone
@@ -248,7 +254,7 @@ pub fn problem(file: &SourceFile) -> Option<Diagnostic> {
             let line = e
                 .span()
                 .map_or(0, |span| file.text[..span.start].matches('\n').count() + 1);
-            let message = e.message().trim().replace('\n', " ");
+            let message = unreadable(&e);
             Some(Diagnostic::new(
                 &file.path,
                 line,
